@@ -1,0 +1,79 @@
+/**
+ * One IndexedDB connection that steps aside for upgrades: it closes on `versionchange` (so
+ * another tab's upgrade is never blocked) and reopens lazily on the next request.
+ */
+import { openDB, unwrap, type IDBPDatabase } from 'idb'
+import { TtlError } from './errors.js'
+import { checkSchema, upgradeSchema, type StoreConfigs } from './schema.js'
+
+export interface ConnectionOptions {
+  name: string
+  version?: number
+  stores: StoreConfigs
+  clock: () => number
+  upgrade?: (raw: IDBPDatabase<any>, oldVersion: number, newVersion: number | null) => void
+  /** Told when the connection stepped aside, so the owner can pause background work. */
+  onVersionChange?: () => void
+}
+
+export class Connection {
+  private current: IDBPDatabase<any> | undefined
+  private opening: Promise<IDBDatabase> | undefined
+  private closed = false
+  /** Set once an upgrade elsewhere made us step aside: reopen at whatever version exists then. */
+  private steppedAside = false
+
+  constructor(private readonly options: ConnectionOptions) {}
+
+  /** The open native connection, opening or reopening it if needed. */
+  native(): Promise<IDBDatabase> {
+    if (this.closed) return Promise.reject(new TtlError('CLOSED', 'the database handle was closed'))
+    if (this.current) return Promise.resolve(unwrap(this.current))
+    this.opening ??= this.open().finally(() => (this.opening = undefined))
+    return this.opening
+  }
+
+  /** The idb wrapper of the latest connection (the physical view). */
+  get raw(): IDBPDatabase<any> {
+    if (!this.current) throw new TtlError('CLOSED', 'the database is not open (closed, or reopening after an upgrade)')
+    return this.current
+  }
+
+  /** Opens at the declared version first, at whatever version exists after an upgrade elsewhere. */
+  private async open(): Promise<IDBDatabase> {
+    const { name, stores, clock, upgrade } = this.options
+    const version = this.steppedAside ? undefined : this.options.version
+    const db = await openDB<any>(name, version, {
+      upgrade(raw, oldVersion, newVersion, tx) {
+        upgradeSchema(unwrap(raw), unwrap(tx), stores, clock())
+        upgrade?.(raw, oldVersion, newVersion)
+      },
+      blocking: () => this.stepAside(),
+      terminated: () => this.stepAside(),
+    })
+    try {
+      checkSchema(unwrap(db), stores)
+    } catch (error) {
+      db.close()
+      throw error
+    }
+    if (this.closed) {
+      db.close()
+      throw new TtlError('CLOSED', 'the database handle was closed')
+    }
+    this.current = db
+    return unwrap(db)
+  }
+
+  private stepAside(): void {
+    this.current?.close()
+    this.current = undefined
+    this.steppedAside = true
+    this.options.onVersionChange?.()
+  }
+
+  close(): void {
+    this.closed = true
+    this.current?.close()
+  }
+}

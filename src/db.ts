@@ -1,0 +1,256 @@
+/**
+ * `openTtlDB` and the handle it returns: one connection, the declared stores, and every
+ * operation routed to the reads, writes and purge modules.
+ */
+import type { DBSchema, IDBPDatabase } from 'idb'
+import { Connection } from './connection.js'
+import { TtlError } from './errors.js'
+import { META_STORE } from './expiry-index.js'
+import { purgeStore } from './purge.js'
+import { countLive, getKeys, getMany, getOne, ReadScope } from './reads.js'
+import { req } from './request.js'
+import { applyDeclaredDefaults, checkStoreConfigs, type StoreConfigs } from './schema.js'
+import type { DefaultTtl, TtlValues } from './ttl.js'
+import type {
+  IndexNames,
+  IndexQuery,
+  OpenTtlDBOptions,
+  Query,
+  Stamped,
+  StoreKey,
+  StoreNames,
+  StoreValue,
+  Writable,
+} from './types.js'
+import * as writes from './writes.js'
+import type { StoreState } from './policy.js'
+
+type Changes<T> = Partial<Writable<T>> | ((item: Stamped<T>) => Writable<T>)
+
+/** A database whose declared stores follow Cosmos DB time-to-live rules. */
+export class TtlDB<S extends DBSchema | unknown = unknown> {
+  private readonly connection: Connection
+  private readonly stores: StoreConfigs
+  private readonly clock: () => number
+  private readonly mode: TtlValues
+  private readonly durability: IDBTransactionDurability | undefined
+
+  /** @internal Use {@link openTtlDB}. */
+  constructor(connection: Connection, options: OpenTtlDBOptions<S>, stores: StoreConfigs) {
+    this.connection = connection
+    this.stores = stores
+    this.clock = options.clock ?? Date.now
+    this.mode = options.ttlValues ?? 'strict'
+    this.durability = options.durability
+  }
+
+  /** The underlying idb database: the physical view, expired items and bookkeeping included. */
+  get raw(): IDBPDatabase<S> {
+    return this.connection.raw as IDBPDatabase<S>
+  }
+
+  private async db(store: string): Promise<IDBDatabase> {
+    if (!Object.hasOwn(this.stores, store)) {
+      throw new TtlError('UNKNOWN_STORE', `"${store}" is not a store declared in openTtlDB`)
+    }
+    return this.connection.native()
+  }
+
+  private async read(store: string): Promise<ReadScope> {
+    return new ReadScope(await this.db(store), store, this.clock)
+  }
+
+  private async writer(store: string): Promise<writes.WriteContext> {
+    return { db: await this.db(store), clock: this.clock, mode: this.mode, durability: this.durability }
+  }
+
+  /**
+   * Runs a write; if a dead item held a key or unique index value it needs (ConstraintError),
+   * purges the store's dead items and tries once more: a dead item occupies nothing.
+   */
+  private async claiming<T>(store: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write()
+    } catch (error) {
+      if ((error as DOMException)?.name !== 'ConstraintError') throw error
+      if ((await purgeStore(await this.db(store), store, this.clock)) === 0) throw error
+      return write()
+    }
+  }
+
+  /** Writes a value (inserting or replacing), stamping `_ts`. Resolves to its key once committed. */
+  async put<N extends StoreNames<S>>(store: N, value: Writable<StoreValue<S, N>>, key?: StoreKey<S, N>): Promise<StoreKey<S, N>> {
+    const [written] = await this.claiming(store, async () =>
+      writes.writeAll(await this.writer(store), store, [value], 'put', [key]),
+    )
+    return written as StoreKey<S, N>
+  }
+
+  /** Writes many values in one transaction, all or nothing. Resolves to their keys. */
+  async putAll<N extends StoreNames<S>>(store: N, values: readonly Writable<StoreValue<S, N>>[]): Promise<StoreKey<S, N>[]> {
+    return this.claiming(store, async () => writes.writeAll(await this.writer(store), store, values, 'put')) as Promise<
+      StoreKey<S, N>[]
+    >
+  }
+
+  /** Inserts a value; rejects with `ConstraintError` only if a *live* item holds the key. */
+  async add<N extends StoreNames<S>>(store: N, value: Writable<StoreValue<S, N>>, key?: StoreKey<S, N>): Promise<StoreKey<S, N>> {
+    const [written] = await this.claiming(store, async () =>
+      writes.writeAll(await this.writer(store), store, [value], 'add', [key]),
+    )
+    return written as StoreKey<S, N>
+  }
+
+  /**
+   * Merges `changes` into the live item at `key` (or replaces it with what a synchronous
+   * function returns) and stamps `_ts`. Resolves to the item as reads now see it.
+   * @throws TtlError `NOT_FOUND` when no live item holds the key
+   */
+  async update<N extends StoreNames<S>>(store: N, key: StoreKey<S, N>, changes: Changes<StoreValue<S, N>>): Promise<Stamped<StoreValue<S, N>>> {
+    return this.claiming(store, async () =>
+      writes.update(await this.writer(store), store, key, changes as Parameters<typeof writes.update>[3]),
+    ) as Promise<Stamped<StoreValue<S, N>>>
+  }
+
+  /** Rewrites the live item at `key` unchanged, restarting its countdown. */
+  async touch<N extends StoreNames<S>>(store: N, key: StoreKey<S, N>): Promise<Stamped<StoreValue<S, N>>> {
+    return this.update(store, key, {})
+  }
+
+  /** The live item at `key` (or the first in a range), or `undefined`. */
+  async get<N extends StoreNames<S>>(store: N, query: Query<S, N>): Promise<Stamped<StoreValue<S, N>> | undefined> {
+    const scope = await this.read(store)
+    return getOne(scope, scope.store, query) as Promise<Stamped<StoreValue<S, N>> | undefined>
+  }
+
+  /** Live items in key order, at most `count`. */
+  async getAll<N extends StoreNames<S>>(store: N, query?: Query<S, N> | null, count?: number): Promise<Stamped<StoreValue<S, N>>[]> {
+    const scope = await this.read(store)
+    return getMany(scope, scope.store, query, count) as Promise<Stamped<StoreValue<S, N>>[]>
+  }
+
+  /** Keys of live items in key order, at most `count`. */
+  async getAllKeys<N extends StoreNames<S>>(store: N, query?: Query<S, N> | null, count?: number): Promise<StoreKey<S, N>[]> {
+    const scope = await this.read(store)
+    return getKeys(scope, scope.store, query, count) as Promise<StoreKey<S, N>[]>
+  }
+
+  /** How many live items match; counted with the expiry index, not by reading items. */
+  async count<N extends StoreNames<S>>(store: N, query?: Query<S, N> | null): Promise<number> {
+    const scope = await this.read(store)
+    return countLive(scope, scope.store, query)
+  }
+
+  /** Deletes by key or range. Deleting an expired item is a no-op as far as reads can tell. */
+  async delete<N extends StoreNames<S>>(store: N, query: Query<S, N>): Promise<void> {
+    return writes.remove(await this.writer(store), store, query)
+  }
+
+  /** Deletes every item of the store. */
+  async clear<N extends StoreNames<S>>(store: N): Promise<void> {
+    return writes.clear(await this.writer(store), store)
+  }
+
+  /** The first live item whose index key matches, or `undefined`. */
+  async getFromIndex<N extends StoreNames<S>, I extends IndexNames<S, N>>(
+    store: N,
+    index: I,
+    query: IndexQuery<S, N, I>,
+  ): Promise<Stamped<StoreValue<S, N>> | undefined> {
+    const scope = await this.read(store)
+    return getOne(scope, scope.index(index), query) as Promise<Stamped<StoreValue<S, N>> | undefined>
+  }
+
+  /** Live items by index order, at most `count`. */
+  async getAllFromIndex<N extends StoreNames<S>, I extends IndexNames<S, N>>(
+    store: N,
+    index: I,
+    query?: IndexQuery<S, N, I> | null,
+    count?: number,
+  ): Promise<Stamped<StoreValue<S, N>>[]> {
+    const scope = await this.read(store)
+    return getMany(scope, scope.index(index), query, count) as Promise<Stamped<StoreValue<S, N>>[]>
+  }
+
+  /** Primary keys of live items by index order, at most `count`. */
+  async getAllKeysFromIndex<N extends StoreNames<S>, I extends IndexNames<S, N>>(
+    store: N,
+    index: I,
+    query?: IndexQuery<S, N, I> | null,
+    count?: number,
+  ): Promise<StoreKey<S, N>[]> {
+    const scope = await this.read(store)
+    return getKeys(scope, scope.index(index), query, count) as Promise<StoreKey<S, N>[]>
+  }
+
+  /** How many index entries of live items match. */
+  async countFromIndex<N extends StoreNames<S>, I extends IndexNames<S, N>>(
+    store: N,
+    index: I,
+    query?: IndexQuery<S, N, I> | null,
+  ): Promise<number> {
+    const scope = await this.read(store)
+    return countLive(scope, scope.index(index), query)
+  }
+
+  /**
+   * Changes the store's default in constant time, for every connection. Items already expired
+   * stay expired; `null` turns TTL off for the store, `-1` keeps it on with no default expiry.
+   * @throws TtlError `INVALID_TTL`
+   */
+  async setDefaultTtl<N extends StoreNames<S>>(store: N, defaultTtl: DefaultTtl): Promise<void> {
+    await writes.setDefaultTtl(await this.writer(store), store, defaultTtl)
+  }
+
+  /** The store's default as persisted in the database. */
+  async getDefaultTtl<N extends StoreNames<S>>(store: N): Promise<DefaultTtl> {
+    const db = await this.db(store)
+    const state: StoreState = await req(db.transaction(META_STORE).objectStore(META_STORE).get(store))
+    return state.defaultTtl
+  }
+
+  /** Deletes what is expired now, in bounded batches; resolves to how many were deleted. */
+  async purgeExpired<N extends StoreNames<S>>(store?: N): Promise<number> {
+    let total = 0
+    for (const name of store === undefined ? Object.keys(this.stores) : [store]) {
+      total += await purgeStore(await this.db(name), name, this.clock)
+    }
+    return total
+  }
+
+  /** Closes the connection; later calls reject with TtlError `CLOSED`. */
+  close(): void {
+    this.connection.close()
+  }
+}
+
+/**
+ * Opens (creating or upgrading) a database whose declared stores have time to live.
+ * @throws TtlError `INVALID_OPTION`, `INVALID_TTL`, `SCHEMA_MISMATCH`; IndexedDB `VersionError`
+ */
+export async function openTtlDB<S extends DBSchema | unknown = unknown>(
+  name: string,
+  options: OpenTtlDBOptions<S>,
+): Promise<TtlDB<S>> {
+  const stores = checkStoreConfigs(options?.stores)
+  const mode = options.ttlValues ?? 'strict'
+  if (mode !== 'strict' && mode !== 'lenient') {
+    throw new TtlError('INVALID_OPTION', `ttlValues must be 'strict' or 'lenient'; got ${String(mode)}`)
+  }
+  const clock = options.clock ?? Date.now
+  const connection = new Connection({
+    name,
+    version: options.version,
+    stores,
+    clock,
+    upgrade: options.upgrade as (raw: IDBPDatabase<any>, o: number, n: number | null) => void,
+  })
+  const db = await connection.native()
+  try {
+    await applyDeclaredDefaults(db, stores, clock(), options.durability)
+  } catch (error) {
+    connection.close()
+    throw error
+  }
+  return new TtlDB<S>(connection, options, stores)
+}

@@ -1,0 +1,32 @@
+/**
+ * Why a request was refused. Errors that cross the worker boundary lose `instanceof`, so callers
+ * should test `err.name === 'TtlError'` and `err.code`.
+ */
+export type TtlErrorCode =
+  /** A `defaultTtl` or item `ttl` that is not null, -1 or an integer 1 … 2147483647. */
+  | 'INVALID_TTL'
+  /** A store name that was not declared in `openTtlDB`'s `stores`. */
+  | 'UNKNOWN_STORE'
+  /** An index name the store does not have, or one of the library's own. */
+  | 'UNKNOWN_INDEX'
+  /** A value that cannot carry `_ts`: not a plain object. */
+  | 'INVALID_VALUE'
+  /** `update` or `touch` of a key with no live item. */
+  | 'NOT_FOUND'
+  /** An option of `openTtlDB` that is missing or malformed. */
+  | 'INVALID_OPTION'
+  /** The database on disk lacks a declared store; open it with a higher `version`. */
+  | 'SCHEMA_MISMATCH'
+  /** The handle was closed with `close()`. */
+  | 'CLOSED'
+
+/** The library's own error: a `name` of `'TtlError'` and a machine-readable `code`. */
+export class TtlError extends Error {
+  readonly code: TtlErrorCode
+
+  constructor(code: TtlErrorCode, message: string) {
+    super(message)
+    this.name = 'TtlError'
+    this.code = code
+  }
+}

@@ -1,0 +1,24 @@
+export { openTtlDB, TtlDB } from './db.js'
+export { TtlError, type TtlErrorCode } from './errors.js'
+export {
+  checkDefaultTtl,
+  effectiveTtl,
+  expiresAt,
+  isExpired,
+  isValidTtl,
+  itemTtl,
+  MAX_TTL,
+  type DefaultTtl,
+  type ItemTtl,
+  type ResolveOptions,
+  type TtlValues,
+} from './ttl.js'
+export type {
+  DBSchema,
+  IndexConfig,
+  OpenTtlDBOptions,
+  PurgeOptions,
+  Stamped,
+  StoreConfig,
+  Writable,
+} from './types.js'

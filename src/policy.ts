@@ -1,0 +1,88 @@
+/**
+ * Turns a store's settings into cut-offs (workbox's "policy"): which expiry marks are dead now,
+ * and what a change of `defaultTtl` leaves dead for good. Pure numbers, no IndexedDB.
+ *
+ * Every stored item carries an expiry mark, the key of the store's expiry index:
+ * `[0, _ts]` when it inherits the default, `[1, _ts + ttl]` when it has its own ttl in seconds,
+ * and none when it never expires (own ttl -1). A change of default therefore rewrites nothing.
+ */
+import type { DefaultTtl, ItemTtl } from './ttl.js'
+
+/** Expiry-index key: `[0, _ts]` (inherits the default) or `[1, expiry seconds]` (own ttl). */
+export type ExpiryMark = [0, number] | [1, number]
+
+export const INHERIT = 0
+export const OWN = 1
+
+/** What the metadata store keeps per object store. */
+export interface StoreState {
+  /** The default in force. */
+  defaultTtl: DefaultTtl
+  /** The default last declared in `openTtlDB`'s `stores`, to notice a changed declaration. */
+  declared: DefaultTtl
+  /** Inheriting items with `_ts <=` this (seconds) are dead whatever the default says now. */
+  deadTs: number | null
+  /** Items with their own ttl whose expiry is `<=` this (seconds) are dead for good. */
+  deadExpiry: number | null
+}
+
+/** Marks at or below these values (seconds) are dead; `null`: none of that kind is. */
+export interface Cutoffs {
+  inherit: number | null
+  own: number | null
+}
+
+export function initialState(defaultTtl: DefaultTtl): StoreState {
+  return { defaultTtl, declared: defaultTtl, deadTs: null, deadExpiry: null }
+}
+
+export function markOf(ttl: ItemTtl, ts: number): ExpiryMark | undefined {
+  if (ttl.kind === 'never') return undefined
+  return ttl.kind === 'seconds' ? [OWN, ts + ttl.seconds] : [INHERIT, ts]
+}
+
+function max(a: number | null, b: number | null): number | null {
+  if (a === null) return b
+  return b === null ? a : Math.max(a, b)
+}
+
+/** The cut-offs in force at `nowMs` (epoch ms): the live rule joined with the watermarks. */
+export function cutoffs(state: StoreState, nowMs: number): Cutoffs {
+  const now = nowMs / 1000
+  const d = state.defaultTtl
+  return {
+    inherit: max(state.deadTs, d !== null && d > 0 ? now - d : null),
+    own: max(state.deadExpiry, d !== null ? now : null),
+  }
+}
+
+export function isDeadMark(mark: ExpiryMark | undefined, cut: Cutoffs): boolean {
+  if (mark === undefined) return false
+  const limit = mark[0] === INHERIT ? cut.inherit : cut.own
+  return limit !== null && mark[1] <= limit
+}
+
+/**
+ * The state after switching to `defaultTtl` at `nowMs`: what the old setting had killed by now
+ * is folded into the watermarks, so it stays dead under the new one (SPEC §3).
+ */
+export function changeDefault(state: StoreState, defaultTtl: DefaultTtl, nowMs: number): StoreState {
+  const cut = cutoffs(state, nowMs)
+  return { ...state, defaultTtl, deadTs: cut.inherit, deadExpiry: cut.own }
+}
+
+/**
+ * When the earliest not-yet-dead mark dies under the current default (epoch ms), given the
+ * lowest inheriting `_ts` above the inherit cut-off and the lowest own expiry above the own one.
+ */
+export function nextDeathMs(
+  state: StoreState,
+  lowestInheritTs: number | undefined,
+  lowestOwnExpiry: number | undefined,
+): number {
+  const d = state.defaultTtl
+  if (d === null) return Infinity
+  const inherit = d > 0 && lowestInheritTs !== undefined ? (lowestInheritTs + d) * 1000 : Infinity
+  const own = lowestOwnExpiry !== undefined ? lowestOwnExpiry * 1000 : Infinity
+  return Math.min(inherit, own)
+}

@@ -1,0 +1,124 @@
+/**
+ * Reads that hide dead items. Each runs in one read-only transaction over the data store and the
+ * metadata store, so the settings it judges by are the ones committed with the data it reads.
+ */
+import { TtlError } from './errors.js'
+import { deadRanges, EXPIRY_INDEX, META_STORE } from './expiry-index.js'
+import { cutoffs, isDeadMark, type Cutoffs, type StoreState } from './policy.js'
+import { inQuery, keyId, req } from './request.js'
+import { markOfStored, unstamp } from './stamp.js'
+
+type Query = IDBValidKey | IDBKeyRange | null | undefined
+type Source = IDBObjectStore | IDBIndex
+
+/** A read-only transaction over `store` and its settings; `cut()` resolves the cut-offs now. */
+export class ReadScope {
+  readonly store: IDBObjectStore
+  private readonly state: Promise<StoreState>
+
+  constructor(db: IDBDatabase, storeName: string, private readonly clock: () => number) {
+    const tx = db.transaction([storeName, META_STORE], 'readonly')
+    this.state = req(tx.objectStore(META_STORE).get(storeName))
+    this.store = tx.objectStore(storeName)
+  }
+
+  async cut(): Promise<Cutoffs> {
+    return cutoffs(await this.state, this.clock())
+  }
+
+  /** A user index; the library's own expiry index is not one. */
+  index(name: string): IDBIndex {
+    if (name === EXPIRY_INDEX) throw new TtlError('UNKNOWN_INDEX', `"${EXPIRY_INDEX}" is the library's own index`)
+    return this.store.index(name)
+  }
+
+  private async deadKeyList(cut: Cutoffs): Promise<IDBValidKey[]> {
+    const index = this.store.index(EXPIRY_INDEX)
+    const lists = await Promise.all(deadRanges(cut).map((range) => req(index.getAllKeys(range))))
+    return lists.flat()
+  }
+
+  /** Primary keys of the dead items, by the expiry index: work in proportion to the dead. */
+  async deadKeys(cut: Cutoffs): Promise<Set<string>> {
+    return new Set((await this.deadKeyList(cut)).map(keyId))
+  }
+
+  /** How many dead items lie in `query`; without one, index counts alone (no keys read). */
+  async deadCount(cut: Cutoffs, query: Query): Promise<number> {
+    if (query !== undefined && query !== null) {
+      return (await this.deadKeyList(cut)).filter((key) => inQuery(key, query)).length
+    }
+    const index = this.store.index(EXPIRY_INDEX)
+    const counts = await Promise.all(deadRanges(cut).map((range) => req(index.count(range))))
+    return counts.reduce((a, b) => a + b, 0)
+  }
+}
+
+const live = (cut: Cutoffs) => (value: unknown) => !isDeadMark(markOfStored(value), cut)
+
+/** Walks a cursor, keeping what `take` returns (undefined: skip) until `limit` are kept. */
+function walk<C extends IDBCursor, T>(
+  request: IDBRequest<C | null>,
+  limit: number | undefined,
+  take: (cursor: C) => T | undefined,
+): Promise<T[]> {
+  const out: T[] = []
+  return new Promise((resolve, reject) => {
+    request.onerror = () => reject(request.error)
+    request.onsuccess = () => {
+      const cursor = request.result
+      if (!cursor) return resolve(out)
+      const kept = take(cursor)
+      if (kept !== undefined) out.push(kept)
+      if (limit !== undefined && out.length >= limit) return resolve(out)
+      cursor.continue()
+    }
+  })
+}
+
+function liveValues(source: Source, query: Query, limit: number | undefined, cut: Cutoffs): Promise<unknown[]> {
+  const isLive = live(cut)
+  return walk<IDBCursorWithValue, unknown>(source.openCursor(query), limit, (c) =>
+    isLive(c.value) ? c.value : undefined,
+  )
+}
+
+/** The first live value matching `query` in a store or index. */
+export async function getOne(scope: ReadScope, source: Source, query: IDBValidKey | IDBKeyRange): Promise<unknown> {
+  const value = await req(source.get(query))
+  const cut = await scope.cut()
+  if (value === undefined || live(cut)(value)) return unstamp(value)
+  if (!(query instanceof IDBKeyRange) && source instanceof IDBObjectStore) return undefined
+  const [first] = await liveValues(source, query, 1, cut)
+  return unstamp(first)
+}
+
+/** Live values in key order; when dead ones took places under `count`, walk a cursor instead. */
+export async function getMany(scope: ReadScope, source: Source, query: Query, count?: number): Promise<unknown[]> {
+  const values = await req(source.getAll(query, count))
+  const cut = await scope.cut()
+  let kept = values.filter(live(cut))
+  if (count && values.length === count && kept.length < count) kept = await liveValues(source, query, count, cut)
+  return kept.map(unstamp)
+}
+
+/** Live primary keys of a store, or of an index's entries. */
+export async function getKeys(scope: ReadScope, source: Source, query: Query, count?: number): Promise<IDBValidKey[]> {
+  const keys = await req(source.getAllKeys(query, count))
+  const dead = await scope.deadKeys(await scope.cut())
+  if (dead.size === 0) return keys
+  const kept = keys.filter((key) => !dead.has(keyId(key)))
+  if (!count || keys.length < count || kept.length === count) return kept
+  return walk<IDBCursor, IDBValidKey>(source.openKeyCursor(query), count, (c) => (dead.has(keyId(c.primaryKey)) ? undefined : c.primaryKey))
+}
+
+/** Live items in a store (by the expiry index) or entries in an index. */
+export async function countLive(scope: ReadScope, source: Source, query: Query): Promise<number> {
+  const total = await req(source.count(query ?? undefined))
+  const cut = await scope.cut()
+  if (source instanceof IDBObjectStore) return total - (await scope.deadCount(cut, query))
+  const dead = await scope.deadKeys(cut)
+  if (dead.size === 0) return total
+  const keys = await req(source.getAllKeys(query))
+  return keys.filter((key) => !dead.has(keyId(key))).length
+}

@@ -1,0 +1,65 @@
+/**
+ * Public types. Store typing reuses idb's `DBSchema`: give `openTtlDB<MySchema>` a schema for
+ * exact store, key, value and index types; omit it for loose ones.
+ */
+import type { DBSchema, IDBPDatabase, IndexKey, IndexNames, StoreKey, StoreNames, StoreValue } from 'idb'
+import type { DefaultTtl, TtlValues } from './ttl.js'
+
+export type { DBSchema, DefaultTtl, TtlValues }
+
+/** An index of a TTL store, created when the store is created or the version is raised. */
+export interface IndexConfig {
+  keyPath: string | string[]
+  unique?: boolean
+  multiEntry?: boolean
+}
+
+/** One object store: IndexedDB's own options plus its time-to-live default. */
+export interface StoreConfig {
+  keyPath?: string | string[]
+  autoIncrement?: boolean
+  /**
+   * `null`/absent: TTL off. `-1`: on, items live until their own `ttl` says otherwise.
+   * `n`: items expire n seconds after their last write. Applied when the store is created and
+   * whenever this declaration changes; `setDefaultTtl` changes persist across reloads.
+   */
+  defaultTtl?: DefaultTtl
+  indexes?: Record<string, IndexConfig>
+}
+
+/** How expired items get physically deleted. */
+export interface PurgeOptions {
+  /** `'worker'` (default where `Worker` exists), `'inline'` (same slices on this thread) or `'off'`. */
+  mode?: 'worker' | 'inline' | 'off'
+}
+
+export interface OpenTtlDBOptions<S extends DBSchema | unknown = unknown> {
+  /** Schema version; raise it to add stores or indexes. */
+  version?: number
+  /** The TTL-managed stores. Only these are reachable through the handle (`raw` sees all). */
+  stores: { [N in StoreNames<S>]: StoreConfig }
+  /** Current time in epoch milliseconds; default `Date.now`. Tests inject their own. */
+  clock?: () => number
+  purge?: PurgeOptions
+  /** `'strict'` (default) rejects an invalid item `ttl`; `'lenient'` keeps it and inherits. */
+  ttlValues?: TtlValues
+  /** Durability hint for write transactions; default: the browser's. */
+  durability?: IDBTransactionDurability
+  /** Runs after the library's own schema work inside the upgrade transaction. */
+  upgrade?: (raw: IDBPDatabase<S>, oldVersion: number, newVersion: number | null) => void
+}
+
+/** What reads return: the value as written, plus `_ts`, its last write in epoch seconds. */
+export type Stamped<T> = T & { _ts: number }
+
+/** What writes accept: the value; a `_ts` of its own is overwritten. */
+export type Writable<T> = T extends { _ts: number } ? Omit<T, '_ts'> & { _ts?: number } : T
+
+export type { StoreNames, StoreKey, StoreValue, IndexNames, IndexKey }
+
+export type Query<S extends DBSchema | unknown, N extends StoreNames<S>> = StoreKey<S, N> | IDBKeyRange
+export type IndexQuery<
+  S extends DBSchema | unknown,
+  N extends StoreNames<S>,
+  I extends IndexNames<S, N>,
+> = IndexKey<S, N, I> | IDBKeyRange

@@ -1,0 +1,39 @@
+import { deleteDB } from 'idb'
+import { afterEach } from 'vitest'
+import { openTtlDB, type OpenTtlDBOptions, type TtlDB } from '../src/index.js'
+
+/** A clock tests move by hand: epoch ms, starting on a whole second. */
+export function manualClock(startMs = 1_700_000_000_000) {
+  let now = startMs
+  const clock = () => now
+  return Object.assign(clock, {
+    set: (ms: number) => void (now = ms),
+    advance: (ms: number) => void (now += ms),
+    get now() {
+      return now
+    },
+  })
+}
+
+let counter = 0
+const opened: { db: TtlDB<any>; name: string }[] = []
+
+/** A fresh database per call, closed and deleted after the test. */
+export async function freshDB(options: Partial<OpenTtlDBOptions> & Pick<OpenTtlDBOptions, 'stores'>, name?: string) {
+  const dbName = name ?? `t-${Date.now()}-${counter++}`
+  const db = await openTtlDB(dbName, { version: 1, purge: { mode: 'off' }, ...options })
+  opened.push({ db, name: dbName })
+  return db
+}
+
+/** A unique database name for tests that open connections themselves. */
+export function uniqueName(prefix = 'db'): string {
+  return `${prefix}-${Date.now()}-${counter++}`
+}
+
+afterEach(async () => {
+  for (const { db, name } of opened.splice(0)) {
+    db.close()
+    await deleteDB(name)
+  }
+})
