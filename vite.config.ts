@@ -1,34 +1,9 @@
-import { defineConfig } from 'vitest/config'
-import { playwright } from '@vitest/browser-playwright'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/chromium.mjs'
+import { defineConfig } from 'vite'
 
+// The demo app (`npm run demo`, `npm run build:demo`). It imports the library from ../src.
 export default defineConfig({
-  root: '.',
-  test: {
-    projects: [
-      {
-        test: {
-          name: 'node',
-          environment: 'node',
-          include: ['test/**/*.test.ts'],
-          exclude: ['test/browser/**'],
-          setupFiles: ['test/setup-node.ts'],
-        },
-      },
-      {
-        test: {
-          name: 'chromium',
-          include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**'],
-          browser: {
-            enabled: true,
-            headless: true,
-            screenshotFailures: false,
-            provider: playwright({ launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } }),
-            instances: [{ browser: 'chromium' }],
-          },
-        },
-      },
-    ],
-  },
+  root: 'demo',
+  server: { port: 5173, strictPort: false },
+  worker: { format: 'es' },
+  build: { outDir: '../dist/demo', emptyOutDir: true },
 })
