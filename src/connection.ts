@@ -12,6 +12,8 @@ export interface ConnectionOptions {
   stores: StoreConfigs
   clock: () => number
   upgrade?: (raw: IDBPDatabase<any>, oldVersion: number, newVersion: number | null) => void
+  /** `false` for connections that must never create the database (the purge worker's). */
+  create?: boolean
   /** Told when the connection stepped aside, so the owner can pause background work. */
   onVersionChange?: () => void
 }
@@ -41,10 +43,11 @@ export class Connection {
 
   /** Opens at the declared version first, at whatever version exists after an upgrade elsewhere. */
   private async open(): Promise<IDBDatabase> {
-    const { name, stores, clock, upgrade } = this.options
+    const { name, stores, clock, upgrade, create = true } = this.options
     const version = this.steppedAside ? undefined : this.options.version
     const db = await openDB<any>(name, version, {
       upgrade(raw, oldVersion, newVersion, tx) {
+        if (!create) return tx.abort()
         upgradeSchema(unwrap(raw), unwrap(tx), stores, clock())
         upgrade?.(raw, oldVersion, newVersion)
       },

@@ -6,7 +6,11 @@ import type { DBSchema, IDBPDatabase } from 'idb'
 import { Connection } from './connection.js'
 import { TtlError } from './errors.js'
 import { META_STORE } from './expiry-index.js'
-import { purgeStore } from './purge.js'
+import { DEFAULT_BATCH_SIZE, purgeStore } from './purge.js'
+import { PurgeScheduler, type PurgeReport } from './scheduler.js'
+import { createPurgeApi } from './worker/purge-api.js'
+import { WorkerPurger } from './worker/client.js'
+import type { PurgeApi } from './worker/api.js'
 import { countLive, getKeys, getMany, getOne, ReadScope } from './reads.js'
 import { req } from './request.js'
 import { applyDeclaredDefaults, checkStoreConfigs, type StoreConfigs } from './schema.js'
@@ -15,6 +19,7 @@ import type {
   IndexNames,
   IndexQuery,
   OpenTtlDBOptions,
+  PurgeOptions,
   Query,
   Stamped,
   StoreKey,
@@ -34,14 +39,50 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   private readonly clock: () => number
   private readonly mode: TtlValues
   private readonly durability: IDBTransactionDurability | undefined
+  private readonly purger: PurgeApi
+  private readonly scheduler: PurgeScheduler | undefined
+  private readonly listeners = new Set<(report: PurgeReport) => void>()
 
   /** @internal Use {@link openTtlDB}. */
-  constructor(connection: Connection, options: OpenTtlDBOptions<S>, stores: StoreConfigs) {
+  constructor(
+    name: string,
+    connection: Connection,
+    options: OpenTtlDBOptions<S>,
+    stores: StoreConfigs,
+    purge: Required<PurgeOptions>,
+  ) {
     this.connection = connection
     this.stores = stores
     this.clock = options.clock ?? Date.now
     this.mode = options.ttlValues ?? 'strict'
     this.durability = options.durability
+    const config = { name, stores, batchSize: purge.batchSize, sliceMs: purge.sliceMs }
+    this.purger =
+      purge.mode === 'worker'
+        ? new WorkerPurger(config)
+        : createPurgeApi(config, () => connection.native(), () => {})
+    if (purge.mode !== 'off') {
+      this.scheduler = new PurgeScheduler(this.purger, `idb-ttl:purge:${name}`, {
+        clock: this.clock,
+        maxIntervalMs: purge.maxIntervalMs,
+        idleTimeoutMs: purge.idleTimeoutMs,
+        onReport: (report) => this.listeners.forEach((listener) => listener(report)),
+      })
+    }
+  }
+
+  /**
+   * Calls `listener` after every purge that deleted something, and on every purge failure
+   * (`report.error`). Returns a function that removes the listener.
+   */
+  onPurge(listener: (report: PurgeReport) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  /** Whether this connection is the one purging the database in the background (Web Lock). */
+  get isPurger(): boolean {
+    return this.scheduler?.isLeader ?? false
   }
 
   /** The underlying idb database: the physical view, expired items and bookkeeping included. */
@@ -78,26 +119,31 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     }
   }
 
+  private async writeAll(
+    store: string,
+    values: readonly unknown[],
+    method: 'put' | 'add',
+    keys?: readonly (IDBValidKey | undefined)[],
+  ): Promise<IDBValidKey[]> {
+    const written = await this.claiming(store, async () => writes.writeAll(await this.writer(store), store, values, method, keys))
+    this.scheduler?.noteWrite(store, values.map((value) => (value as { ttl?: unknown }).ttl), this.clock())
+    return written
+  }
+
   /** Writes a value (inserting or replacing), stamping `_ts`. Resolves to its key once committed. */
   async put<N extends StoreNames<S>>(store: N, value: Writable<StoreValue<S, N>>, key?: StoreKey<S, N>): Promise<StoreKey<S, N>> {
-    const [written] = await this.claiming(store, async () =>
-      writes.writeAll(await this.writer(store), store, [value], 'put', [key]),
-    )
+    const [written] = await this.writeAll(store, [value], 'put', [key])
     return written as StoreKey<S, N>
   }
 
   /** Writes many values in one transaction, all or nothing. Resolves to their keys. */
   async putAll<N extends StoreNames<S>>(store: N, values: readonly Writable<StoreValue<S, N>>[]): Promise<StoreKey<S, N>[]> {
-    return this.claiming(store, async () => writes.writeAll(await this.writer(store), store, values, 'put')) as Promise<
-      StoreKey<S, N>[]
-    >
+    return (await this.writeAll(store, values, 'put')) as StoreKey<S, N>[]
   }
 
   /** Inserts a value; rejects with `ConstraintError` only if a *live* item holds the key. */
   async add<N extends StoreNames<S>>(store: N, value: Writable<StoreValue<S, N>>, key?: StoreKey<S, N>): Promise<StoreKey<S, N>> {
-    const [written] = await this.claiming(store, async () =>
-      writes.writeAll(await this.writer(store), store, [value], 'add', [key]),
-    )
+    const [written] = await this.writeAll(store, [value], 'add', [key])
     return written as StoreKey<S, N>
   }
 
@@ -107,9 +153,11 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    * @throws TtlError `NOT_FOUND` when no live item holds the key
    */
   async update<N extends StoreNames<S>>(store: N, key: StoreKey<S, N>, changes: Changes<StoreValue<S, N>>): Promise<Stamped<StoreValue<S, N>>> {
-    return this.claiming(store, async () =>
+    const item = await this.claiming(store, async () =>
       writes.update(await this.writer(store), store, key, changes as Parameters<typeof writes.update>[3]),
-    ) as Promise<Stamped<StoreValue<S, N>>>
+    )
+    this.scheduler?.noteWrite(store, [item.ttl], this.clock())
+    return item as Stamped<StoreValue<S, N>>
   }
 
   /** Rewrites the live item at `key` unchanged, restarting its countdown. */
@@ -200,6 +248,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    */
   async setDefaultTtl<N extends StoreNames<S>>(store: N, defaultTtl: DefaultTtl): Promise<void> {
     await writes.setDefaultTtl(await this.writer(store), store, defaultTtl)
+    this.scheduler?.soon()
   }
 
   /** The store's default as persisted in the database. */
@@ -209,17 +258,26 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     return state.defaultTtl
   }
 
-  /** Deletes what is expired now, in bounded batches; resolves to how many were deleted. */
+  /**
+   * Deletes what is expired now, in bounded batches (in the purge worker in `'worker'` mode);
+   * resolves to how many were deleted.
+   */
   async purgeExpired<N extends StoreNames<S>>(store?: N): Promise<number> {
-    let total = 0
-    for (const name of store === undefined ? Object.keys(this.stores) : [store]) {
-      total += await purgeStore(await this.db(name), name, this.clock)
+    const names = store === undefined ? Object.keys(this.stores) : [store]
+    await Promise.all(names.map((name) => this.db(name)))
+    const started = performance.now()
+    const deleted = await this.purger.purgeAll(names, this.clock())
+    if (deleted > 0) {
+      const report = { store: store ?? '*', deleted, durationMs: performance.now() - started, more: false, nextExpiryMs: NaN }
+      this.listeners.forEach((listener) => listener(report))
     }
-    return total
+    return deleted
   }
 
-  /** Closes the connection; later calls reject with TtlError `CLOSED`. */
+  /** Stops the background purge, ends the worker and closes the connection; later calls reject with TtlError `CLOSED`. */
   close(): void {
+    this.scheduler?.stop()
+    void this.purger.close()
     this.connection.close()
   }
 }
@@ -237,6 +295,7 @@ export async function openTtlDB<S extends DBSchema | unknown = unknown>(
   if (mode !== 'strict' && mode !== 'lenient') {
     throw new TtlError('INVALID_OPTION', `ttlValues must be 'strict' or 'lenient'; got ${String(mode)}`)
   }
+  const purge = checkPurgeOptions(options.purge)
   const clock = options.clock ?? Date.now
   const connection = new Connection({
     name,
@@ -252,5 +311,23 @@ export async function openTtlDB<S extends DBSchema | unknown = unknown>(
     connection.close()
     throw error
   }
-  return new TtlDB<S>(connection, options, stores)
+  return new TtlDB<S>(name, connection, options, stores, purge)
+}
+
+const positive = (value: unknown) => typeof value === 'number' && value > 0 && Number.isFinite(value)
+
+/** Fills in the purge defaults and rejects malformed tuning. */
+function checkPurgeOptions(options: PurgeOptions = {}): Required<PurgeOptions> {
+  const mode = options.mode ?? (typeof Worker === 'function' ? 'worker' : 'inline')
+  const purge = { batchSize: DEFAULT_BATCH_SIZE, sliceMs: 30, maxIntervalMs: 60_000, idleTimeoutMs: 2_000, ...options, mode }
+  if (!['worker', 'inline', 'off'].includes(mode)) {
+    throw new TtlError('INVALID_OPTION', `purge.mode must be 'worker', 'inline' or 'off'; got ${String(mode)}`)
+  }
+  if (!Number.isInteger(purge.batchSize) || !positive(purge.batchSize)) {
+    throw new TtlError('INVALID_OPTION', 'purge.batchSize must be a positive integer')
+  }
+  for (const key of ['sliceMs', 'maxIntervalMs', 'idleTimeoutMs'] as const) {
+    if (!positive(purge[key])) throw new TtlError('INVALID_OPTION', `purge.${key} must be a positive number of ms`)
+  }
+  return purge
 }

@@ -1,5 +1,6 @@
 export { openTtlDB, TtlDB } from './db.js'
 export { TtlError, type TtlErrorCode } from './errors.js'
+export type { PurgeReport } from './scheduler.js'
 export {
   checkDefaultTtl,
   effectiveTtl,

@@ -9,8 +9,8 @@
  * and the next batch resumes at the last mark taken rather than at the start of the range,
  * which would rescan the tombstones just left behind.
  */
-import { deadRanges, EXPIRY_INDEX, META_STORE } from './expiry-index.js'
-import { cutoffs, type ExpiryMark, type StoreState } from './policy.js'
+import { deadRanges, EXPIRY_INDEX, liveRanges, META_STORE } from './expiry-index.js'
+import { cutoffs, nextDeathMs, type ExpiryMark, type StoreState } from './policy.js'
 import { done, req } from './request.js'
 import { markOfStored } from './stamp.js'
 
@@ -25,13 +25,17 @@ export interface BatchResult {
   state: StoreState
 }
 
-/** Deletes up to `batchSize` dead items of one store in one transaction. */
+/**
+ * Deletes up to `batchSize` dead items of one store in one transaction. With `skipDisabled`, a
+ * store whose TTL is off is left alone (the background purge does not run for it).
+ */
 export async function purgeBatch(
   db: IDBDatabase,
   storeName: string,
   nowMs: number,
   batchSize: number = DEFAULT_BATCH_SIZE,
   from?: ExpiryMark,
+  skipDisabled = false,
 ): Promise<BatchResult> {
   const tx = db.transaction([storeName, META_STORE], 'readwrite')
   const committed = done(tx)
@@ -41,7 +45,8 @@ export async function purgeBatch(
   const state = await req<StoreState>(tx.objectStore(META_STORE).get(storeName))
   let budget = batchSize
   let resume: ExpiryMark | undefined
-  for (const range of deadRanges(cutoffs(state, nowMs), from)) {
+  const ranges = skipDisabled && state.defaultTtl === null ? [] : deadRanges(cutoffs(state, nowMs), from)
+  for (const range of ranges) {
     const keys = await req(index.getAllKeys(range, budget))
     budget -= keys.length
     if (budget === 0) resume = markOfStored(await req(store.get(keys[keys.length - 1])))
@@ -67,4 +72,68 @@ export async function purgeStore(
     from = batch.resume
   } while (from)
   return total
+}
+
+/** What one background slice did to one store. */
+export interface SliceReport {
+  store: string
+  deleted: number
+  durationMs: number
+  /** Dead items remain: the next slice should come soon. */
+  more: boolean
+  /** When the next item dies under the current settings (epoch ms); `Infinity`: none will. */
+  nextExpiryMs: number
+  defaultTtl: StoreState['defaultTtl']
+}
+
+export interface SliceOptions {
+  batchSize: number
+  /** Time budget per store and slice, in real milliseconds. */
+  sliceMs: number
+}
+
+/**
+ * One bounded slice of background purging over `stores`: batches until each store's dead ranges
+ * are exhausted or the budget is spent. `resume` carries each store's position between slices.
+ */
+export async function purgeSlice(
+  db: IDBDatabase,
+  stores: readonly string[],
+  nowMs: number,
+  options: SliceOptions,
+  resume: Map<string, ExpiryMark>,
+): Promise<SliceReport[]> {
+  const reports: SliceReport[] = []
+  for (const store of stores) {
+    const started = performance.now()
+    let deleted = 0
+    let batch: BatchResult
+    do {
+      batch = await purgeBatch(db, store, nowMs, options.batchSize, resume.get(store), true)
+      deleted += batch.deleted
+      if (batch.resume) resume.set(store, batch.resume)
+      else resume.delete(store)
+    } while (batch.resume && performance.now() - started < options.sliceMs)
+    const more = batch.resume !== undefined
+    reports.push({
+      store,
+      deleted,
+      durationMs: performance.now() - started,
+      more,
+      nextExpiryMs: more ? nowMs : await nextExpiry(db, store, nowMs),
+      defaultTtl: batch.state.defaultTtl,
+    })
+  }
+  return reports
+}
+
+/** When the first not-yet-dead item of the store dies, from the lowest live mark of each kind. */
+export async function nextExpiry(db: IDBDatabase, storeName: string, nowMs: number): Promise<number> {
+  const tx = db.transaction([storeName, META_STORE], 'readonly')
+  const state = await req<StoreState>(tx.objectStore(META_STORE).get(storeName))
+  const index = tx.objectStore(storeName).index(EXPIRY_INDEX)
+  const lowest = (range: IDBKeyRange) =>
+    req(index.openKeyCursor(range)).then((cursor) => (cursor ? (cursor.key as ExpiryMark)[1] : undefined))
+  const [inherit, own] = await Promise.all(liveRanges(cutoffs(state, nowMs)).map(lowest))
+  return nextDeathMs(state, inherit, own)
 }

@@ -27,10 +27,22 @@ export interface StoreConfig {
   indexes?: Record<string, IndexConfig>
 }
 
-/** How expired items get physically deleted. */
+/** How expired items get physically deleted in the background. */
 export interface PurgeOptions {
-  /** `'worker'` (default where `Worker` exists), `'inline'` (same slices on this thread) or `'off'`. */
+  /**
+   * `'worker'` (default where `Worker` exists): slices run in a module Web Worker.
+   * `'inline'` (default elsewhere, e.g. Node): the same slices on this thread.
+   * `'off'`: no background purge; `purgeExpired` still works.
+   */
   mode?: 'worker' | 'inline' | 'off'
+  /** Keys deleted per transaction; default 300. */
+  batchSize?: number
+  /** Real-time budget of one slice per store, in ms; default 30. */
+  sliceMs?: number
+  /** Longest sleep between checks, in ms; default 60 000. */
+  maxIntervalMs?: number
+  /** `requestIdleCallback` timeout, in ms; default 2 000. */
+  idleTimeoutMs?: number
 }
 
 export interface OpenTtlDBOptions<S extends DBSchema | unknown = unknown> {

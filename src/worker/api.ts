@@ -1,0 +1,26 @@
+/**
+ * The purge API, declared once for both sides: implemented by {@link createPurgeApi} (inside
+ * the worker, or on the page in inline mode) and called through `Comlink.Remote<PurgeApi>`.
+ * Errors cross the worker boundary as `{ name, message }`: identify them by `name`.
+ */
+import type { SliceReport } from '../purge.js'
+import type { StoreConfigs } from '../schema.js'
+
+export type { SliceReport }
+
+export interface PurgeConfig {
+  /** Database name; the purger opens its own connection and never creates the database. */
+  name: string
+  stores: StoreConfigs
+  batchSize: number
+  sliceMs: number
+}
+
+export interface PurgeApi {
+  /** One bounded background slice over every store with TTL on, judged at `nowMs`. */
+  slice(nowMs: number): Promise<SliceReport[]>
+  /** Deletes everything dead at `nowMs` in `stores` (TTL off included: what is dead stays dead). */
+  purgeAll(stores: string[], nowMs: number): Promise<number>
+  /** Closes the purger's connection. */
+  close(): Promise<void>
+}
