@@ -47,7 +47,11 @@ export class Connection {
     const version = this.steppedAside ? undefined : this.options.version
     const db = await openDB<any>(name, version, {
       upgrade(raw, oldVersion, newVersion, tx) {
-        if (!create) return tx.abort()
+        if (!create) {
+          // idb's own promise for this transaction would otherwise reject unhandled.
+          tx.done.catch(() => {})
+          return tx.abort()
+        }
         upgradeSchema(unwrap(raw), unwrap(tx), stores, clock())
         upgrade?.(raw, oldVersion, newVersion)
       },

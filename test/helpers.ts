@@ -6,13 +6,10 @@ import { openTtlDB, type OpenTtlDBOptions, type TtlDB } from '../src/index.js'
 export function manualClock(startMs = 1_700_000_000_000) {
   let now = startMs
   const clock = () => now
-  return Object.assign(clock, {
-    set: (ms: number) => void (now = ms),
-    advance: (ms: number) => void (now += ms),
-    get now() {
-      return now
-    },
-  })
+  clock.set = (ms: number) => void (now = ms)
+  clock.advance = (ms: number) => void (now += ms)
+  Object.defineProperty(clock, 'now', { get: () => now })
+  return clock as typeof clock & { readonly now: number }
 }
 
 let counter = 0

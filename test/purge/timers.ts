@@ -1,0 +1,49 @@
+/**
+ * Tracks the timers and idle callbacks created from one source file while installed, to prove
+ * that nothing it scheduled is still pending.
+ */
+export function trackTimers(fromFile: string) {
+  const pending = new Set<unknown>()
+  let created = 0
+  const g = globalThis as any
+  const original = {
+    setTimeout: g.setTimeout,
+    clearTimeout: g.clearTimeout,
+    requestIdleCallback: g.requestIdleCallback,
+    cancelIdleCallback: g.cancelIdleCallback,
+  }
+  const ours = () => (new Error().stack ?? '').includes(fromFile)
+  const wrapSchedule =
+    (schedule: (...a: any[]) => unknown, tag: string) =>
+    (fn: (...a: unknown[]) => void, ...rest: unknown[]) => {
+      if (!ours()) return schedule(fn, ...rest)
+      created++
+      const id: unknown = schedule((...a: unknown[]) => {
+        pending.delete(tag + id)
+        fn(...a)
+      }, ...rest)
+      pending.add(tag + id)
+      return id
+    }
+  const wrapCancel = (cancel: (id: unknown) => void, tag: string) => (id: unknown) => {
+    pending.delete(tag + id)
+    cancel(id)
+  }
+  g.setTimeout = wrapSchedule(original.setTimeout, 't')
+  g.clearTimeout = wrapCancel(original.clearTimeout, 't')
+  if (original.requestIdleCallback) {
+    g.requestIdleCallback = wrapSchedule(original.requestIdleCallback, 'i')
+    g.cancelIdleCallback = wrapCancel(original.cancelIdleCallback, 'i')
+  }
+  return {
+    get pending() {
+      return pending.size
+    },
+    get created() {
+      return created
+    },
+    restore() {
+      Object.assign(g, original)
+    },
+  }
+}
