@@ -1,0 +1,152 @@
+// The purge worker in real Chromium: physical deletion on its own, crashes, reads meanwhile, close.
+import { openDB } from 'idb'
+import { afterEach, expect, test, vi } from 'vitest'
+import type { PurgeReport } from '../../src/index.js'
+import { freshDB, manualClock, uniqueName } from '../helpers.js'
+
+const until = (check: () => Promise<void> | void, timeout = 15_000) => vi.waitFor(check, { timeout, interval: 10 })
+
+/** Records every Worker the page starts, and whether it was terminated. */
+function spyWorkers() {
+  const Original = globalThis.Worker
+  const started: { worker: Worker; terminated: boolean }[] = []
+  globalThis.Worker = class extends Original {
+    constructor(url: string | URL, options?: WorkerOptions) {
+      super(url, options)
+      const entry = { worker: this as Worker, terminated: false }
+      started.push(entry)
+      const terminate = this.terminate.bind(this)
+      this.terminate = () => {
+        entry.terminated = true
+        terminate()
+      }
+    }
+  }
+  return { started, restore: () => void (globalThis.Worker = Original) }
+}
+
+let workers: ReturnType<typeof spyWorkers>
+afterEach(() => workers?.restore())
+
+async function seed(db: Awaited<ReturnType<typeof freshDB>>, dead: number, live: number) {
+  for (let from = 0; from < dead; from += 5000) {
+    await db.putAll('s', Array.from({ length: Math.min(5000, dead - from) }, (_, i) => ({ id: from + i, pad: 'x'.repeat(100) })))
+  }
+  await db.putAll('s', Array.from({ length: live }, (_, i) => ({ id: `live-${i}`, ttl: -1 })))
+}
+
+const stores = { s: { keyPath: 'id', defaultTtl: 10 } }
+
+test('items with short TTLs disappear physically, from idle callbacks, with no purgeExpired call', async () => {
+  workers = spyWorkers()
+  const idle = vi.spyOn(window, 'requestIdleCallback')
+  const clock = manualClock()
+  const db = await freshDB({ clock, stores, purge: { mode: 'worker', maxIntervalMs: 20 } })
+  const reports: PurgeReport[] = []
+  db.onPurge((r) => reports.push(r))
+  await seed(db, 900, 100)
+  clock.advance(10_000)
+  await until(async () => expect(await db.raw.count('s')).toBe(100))
+  expect((await db.getAllKeys('s')).length).toBe(100)
+  expect(reports.reduce((n, r) => n + r.deleted, 0)).toBe(900)
+  expect(workers.started).toHaveLength(1)
+  expect(idle).toHaveBeenCalled()
+  idle.mockRestore()
+})
+
+test('close() stops the scheduler and terminates the worker', async () => {
+  workers = spyWorkers()
+  const clock = manualClock()
+  const db = await freshDB({ clock, stores, purge: { mode: 'worker', maxIntervalMs: 20 } })
+  await db.put('s', { id: 'a' })
+  await until(() => expect(workers.started).toHaveLength(1))
+  db.close()
+  expect(workers.started[0].terminated).toBe(true)
+  clock.advance(60_000)
+  await new Promise((r) => setTimeout(r, 100))
+  expect(workers.started).toHaveLength(1)
+  const raw = await openDB(db.raw.name)
+  expect(await raw.count('s')).toBe(1)
+  raw.close()
+})
+
+test('reads issued during a large worker purge succeed and see only live items', async () => {
+  const clock = manualClock()
+  const db = await freshDB({ clock, stores, purge: { mode: 'worker', maxIntervalMs: 60_000 } })
+  await seed(db, 20_000, 200)
+  clock.advance(10_000)
+  let purging = true
+  const purge = db.purgeExpired('s').finally(() => (purging = false))
+  let readsDuringPurge = 0
+  for (let i = 0; purging && i < 10_000; i++) {
+    expect(await db.get('s', `live-${i % 200}`)).toMatchObject({ id: `live-${i % 200}`, ttl: -1 })
+    expect(await db.get('s', i % 20_000)).toBeUndefined()
+    if (purging) readsDuringPurge++
+  }
+  expect(await purge).toBe(20_000)
+  expect(readsDuringPurge).toBeGreaterThan(0)
+  expect(await db.count('s')).toBe(200)
+  expect(await db.raw.count('s')).toBe(200)
+})
+
+test('a worker that crashes mid-purge loses nothing live, and the next purge restarts it', async () => {
+  workers = spyWorkers()
+  const clock = manualClock()
+  const db = await freshDB({ clock, stores, purge: { mode: 'worker', batchSize: 100, maxIntervalMs: 60_000 } })
+  await seed(db, 20_000, 500)
+  clock.advance(10_000)
+  const first = db.purgeExpired('s').catch((e) => e)
+  await until(async () => expect(await db.raw.count('s')).toBeLessThan(20_500), 30_000)
+  const victim = workers.started.at(-1)!.worker
+  victim.dispatchEvent(new ErrorEvent('error', { message: 'simulated crash' }))
+  expect(await first).toMatchObject({ name: 'PurgeWorkerError' })
+  expect(workers.started.at(-1)!.terminated).toBe(true)
+  const left = await db.raw.count('s')
+  expect(left).toBeGreaterThan(500)
+  expect(await db.count('s')).toBe(500)
+  expect((await db.getAll('s')).every((item) => String(item.id).startsWith('live-'))).toBe(true)
+  expect(await db.purgeExpired('s')).toBe(left - 500)
+  expect(await db.raw.count('s')).toBe(500)
+  expect(workers.started.length).toBeGreaterThanOrEqual(2)
+})
+
+test('an upgrade from another connection is not blocked by the worker, which reopens afterwards', async () => {
+  const clock = manualClock()
+  const name = uniqueName()
+  const db = await freshDB({ clock, stores, purge: { mode: 'worker', maxIntervalMs: 60_000 } }, name)
+  await db.put('s', { id: 'a' })
+  clock.advance(10_000)
+  expect(await db.purgeExpired()).toBe(1) // the worker's own connection is open now
+  let blocked = false
+  const other = await openDB(name, 2, { upgrade: (raw) => void raw.createObjectStore('x'), blocked: () => void (blocked = true) })
+  expect(blocked).toBe(false)
+  other.close()
+  await db.put('s', { id: 'b' })
+  clock.advance(10_000)
+  expect(await db.purgeExpired()).toBe(1)
+})
+
+test('two connections elect one purger; the second takes over when the first closes', async () => {
+  const clock = manualClock()
+  const name = uniqueName()
+  const options = { clock, stores, purge: { mode: 'worker' as const, maxIntervalMs: 20 } }
+  const a = await freshDB(options, name)
+  await until(() => expect(a.isPurger).toBe(true))
+  const b = await freshDB(options, name)
+  const byA: PurgeReport[] = []
+  const byB: PurgeReport[] = []
+  a.onPurge((r) => byA.push(r))
+  b.onPurge((r) => byB.push(r))
+  await b.putAll('s', [{ id: 1 }, { id: 2 }])
+  clock.advance(10_000)
+  await until(async () => expect(await b.raw.count('s')).toBe(0))
+  expect(b.isPurger).toBe(false)
+  expect(byA.reduce((n, r) => n + r.deleted, 0)).toBe(2)
+  expect(byB).toEqual([])
+  a.close()
+  await until(() => expect(b.isPurger).toBe(true))
+  await b.put('s', { id: 3 })
+  clock.advance(10_000)
+  await until(async () => expect(await b.raw.count('s')).toBe(0))
+  expect(byB.reduce((n, r) => n + r.deleted, 0)).toBe(1)
+})
