@@ -84,3 +84,22 @@ describe('background purge (inline)', () => {
     raw.close()
   })
 })
+
+test('without Web Locks every connection purges (only extra work)', async () => {
+  const nav = (globalThis as { navigator?: Navigator }).navigator
+  const had = nav && 'locks' in nav
+  if (had) Object.defineProperty(nav, 'locks', { value: undefined, configurable: true })
+  try {
+    const clock = manualClock()
+    const name = `nolocks-${Date.now()}`
+    const a = await freshDB({ clock, stores, purge: { mode: 'inline', maxIntervalMs: 10 } }, name)
+    const b = await freshDB({ clock, stores, purge: { mode: 'inline', maxIntervalMs: 10 } }, name)
+    expect(a.isPurger && b.isPurger).toBe(true)
+    await a.putAll('s', Array.from({ length: 50 }, (_, i) => ({ id: i })))
+    clock.advance(10_000)
+    await until(async () => expect(await a.raw.count('s')).toBe(0))
+    expect(await b.count('s')).toBe(0)
+  } finally {
+    if (had) delete (nav as { locks?: unknown }).locks
+  }
+})
