@@ -14,7 +14,9 @@ export function req<T>(request: IDBRequest<T>): Promise<T> {
 export function done(tx: IDBTransaction): Promise<void> {
   return new Promise((resolve, reject) => {
     tx.oncomplete = () => resolve()
-    tx.onerror = () => reject(tx.error)
+    // A failed request's error reaches the transaction before tx.error is set (that happens on
+    // abort, after this event), so take it from the request.
+    tx.onerror = (event) => reject((event.target as IDBRequest | null)?.error ?? tx.error)
     tx.onabort = () => reject(tx.error ?? new DOMException('The transaction was aborted', 'AbortError'))
   })
 }
