@@ -24,7 +24,7 @@ export async function expectDomError(promise: Promise<unknown>, name: string): P
     (e: unknown) => e,
   )
   expect(error, `expected ${name}, got a fulfilled promise`).toBeDefined()
-  expect((error as { name?: string }).name).toBe(name)
+  expect((error as { name?: string } | null)?.name, `rejected with ${String(error)}`).toBe(name)
 }
 
 /** Every stored value of a store, expired ones and the library's bookkeeping included. */
