@@ -14,8 +14,6 @@ export interface ConnectionOptions {
   upgrade?: (raw: IDBPDatabase<any>, oldVersion: number, newVersion: number | null) => void
   /** `false` for connections that must never create the database (the purge worker's). */
   create?: boolean
-  /** Told when the connection stepped aside, so the owner can pause background work. */
-  onVersionChange?: () => void
 }
 
 export class Connection {
@@ -76,7 +74,6 @@ export class Connection {
     this.current?.close()
     this.current = undefined
     this.steppedAside = true
-    this.options.onVersionChange?.()
   }
 
   close(): void {

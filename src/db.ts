@@ -11,7 +11,7 @@ import { PurgeScheduler, type PurgeReport } from './scheduler.js'
 import { createPurgeApi } from './worker/purge-api.js'
 import { WorkerPurger } from './worker/client.js'
 import type { PurgeApi } from './worker/api.js'
-import { countLive, getKeys, getMany, getOne, ReadScope } from './reads.js'
+import { countLive, getKeys, getMany, getOne, pages, ReadScope } from './reads.js'
 import { req } from './request.js'
 import { applyDeclaredDefaults, checkStoreConfigs, type StoreConfigs } from './schema.js'
 import type { DefaultTtl, TtlValues } from './ttl.js'
@@ -187,6 +187,21 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   async count<N extends StoreNames<S>>(store: N, query?: Query<S, N> | null): Promise<number> {
     const scope = await this.read(store)
     return countLive(scope, scope.store, query)
+  }
+
+  /**
+   * Iterates the live items in key order. Items are read `pageSize` at a time, each page in its
+   * own transaction, so the loop body may await anything; writes made meanwhile may or may not
+   * be seen, as with any paged read.
+   */
+  async *iterate<N extends StoreNames<S>>(
+    store: N,
+    query?: Query<S, N> | null,
+    pageSize = 100,
+  ): AsyncGenerator<Stamped<StoreValue<S, N>>, void> {
+    for await (const page of pages(() => this.read(store), query, pageSize)) {
+      yield* page as Stamped<StoreValue<S, N>>[]
+    }
   }
 
   /** Deletes by key or range. Deleting an expired item is a no-op as far as reads can tell. */

@@ -95,7 +95,7 @@ export async function getOne(scope: ReadScope, source: Source, query: IDBValidKe
 
 /** Live values in key order; when dead ones took places under `count`, walk a cursor instead. */
 export async function getMany(scope: ReadScope, source: Source, query: Query, count?: number): Promise<unknown[]> {
-  const values = await req(source.getAll(query, count))
+  const values = await req(source.getAll(query ?? undefined, count))
   const cut = await scope.cut()
   let kept = values.filter(live(cut))
   if (count && values.length === count && kept.length < count) kept = await liveValues(source, query, count, cut)
@@ -121,4 +121,35 @@ export async function countLive(scope: ReadScope, source: Source, query: Query):
   if (dead.size === 0) return total
   const keys = await req(source.getAllKeys(query))
   return keys.filter((key) => !dead.has(keyId(key))).length
+}
+
+/** The part of `query` strictly after `key` (ascending). */
+function after(key: IDBValidKey, query: IDBKeyRange | undefined): IDBKeyRange {
+  if (query?.upper !== undefined) {
+    return IDBKeyRange.bound(key, query.upper, true, query.upperOpen)
+  }
+  return IDBKeyRange.lowerBound(key, true)
+}
+
+/**
+ * Live values of a store in key order, a page of `pageSize` stored items per transaction, so the
+ * caller may await anything between pages (a cursor's transaction would close under it).
+ */
+export async function* pages(
+  open: () => Promise<ReadScope>,
+  query: Query,
+  pageSize: number,
+): AsyncGenerator<unknown[], void> {
+  let range = query ?? undefined
+  for (;;) {
+    const scope = await open()
+    const keys = req(scope.store.getAllKeys(range, pageSize))
+    const values = await req(scope.store.getAll(range, pageSize))
+    const cut = await scope.cut()
+    const last = (await keys).at(-1)
+    const kept = values.filter(live(cut)).map(unstamp)
+    if (kept.length > 0) yield kept
+    if (values.length < pageSize || last === undefined || !(range === undefined || range instanceof IDBKeyRange)) return
+    range = after(last, range)
+  }
 }
