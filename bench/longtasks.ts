@@ -1,0 +1,23 @@
+/** Main-thread long tasks (`PerformanceObserver('longtask')`) that began inside a time window. */
+
+export interface LongTaskWindow {
+  /** Ends the window; resolves to how many long tasks began in it. */
+  close(): Promise<number>
+}
+
+export function openLongTaskWindow(): LongTaskWindow {
+  const seen: PerformanceEntry[] = []
+  const observer = new PerformanceObserver((list) => seen.push(...list.getEntries()))
+  observer.observe({ type: 'longtask' })
+  const start = performance.now()
+  return {
+    async close() {
+      const end = performance.now()
+      // Entries arrive after their task ends: give the last one time to be reported.
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      seen.push(...observer.takeRecords())
+      observer.disconnect()
+      return seen.filter((task) => task.startTime >= start && task.startTime < end).length
+    },
+  }
+}

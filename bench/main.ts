@@ -1,0 +1,46 @@
+/**
+ * The benchmark page. `scripts/bench.mjs` calls `runBench(ids)` and gets every scenario's rows;
+ * progress goes to the console.
+ */
+import type { Row } from './harness.js'
+import { setDefaultTtl } from './scenarios/default-ttl.js'
+import { purge, readsDuringPurge } from './scenarios/purge.js'
+import { countHalfExpired, getAllPartlyExpired, getLive } from './scenarios/reads.js'
+import { putBatch, putSingle } from './scenarios/writes.js'
+
+const scenarios: Record<string, () => Promise<Row[]>> = {
+  'get-live': getLive,
+  'put-single': putSingle,
+  'put-batch-1000': putBatch,
+  'getall-1000-20pct-expired': getAllPartlyExpired,
+  'count-100k-half-expired': countHalfExpired,
+  'purge-10k-of-50k': purge,
+  'reads-during-purge': readsDuringPurge,
+  'set-default-ttl': setDefaultTtl,
+}
+
+export interface PageResult {
+  page: { userAgent: string; crossOriginIsolated: boolean; hardwareConcurrency: number }
+  rows: Row[]
+}
+
+declare global {
+  interface Window {
+    runBench(ids: string[]): Promise<PageResult>
+  }
+}
+
+window.runBench = async (ids) => {
+  const unknown = ids.filter((id) => !(id in scenarios))
+  if (unknown.length) throw new Error(`unknown scenarios: ${unknown.join(', ')}; known: ${Object.keys(scenarios).join(', ')}`)
+  const rows: Row[] = []
+  for (const [id, run] of Object.entries(scenarios)) {
+    if (ids.length && !ids.includes(id)) continue
+    const started = performance.now()
+    console.log(`bench: ${id} …`)
+    rows.push(...(await run()))
+    console.log(`bench: ${id} done in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  }
+  const { userAgent, hardwareConcurrency } = navigator
+  return { page: { userAgent, crossOriginIsolated, hardwareConcurrency }, rows }
+}

@@ -1,0 +1,97 @@
+/**
+ * Raw IndexedDB doing the job by hand: the floor. Items carry an `expiresAt` (epoch ms) field
+ * with an index on it, the one equivalent of our expiry index; reads check it themselves.
+ */
+import { chunks, DEFAULT_TTL, freshName, LIVE_WRITE, T0, type Dataset, type Item } from '../data.js'
+
+export const STORE = 'items'
+export const EXPIRES_AT = 'expiresAt'
+export type RawItem = Item & { expiresAt: number }
+
+export function request<T>(r: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    r.onsuccess = () => resolve(r.result)
+    r.onerror = () => reject(r.error)
+  })
+}
+
+export function committed(tx: IDBTransaction): Promise<void> {
+  return new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve()
+    tx.onerror = () => reject(tx.error)
+    tx.onabort = () => reject(tx.error)
+  })
+}
+
+export function deleteDatabase(name: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const r = indexedDB.deleteDatabase(name)
+    r.onsuccess = () => resolve()
+    r.onerror = () => reject(r.error)
+  })
+}
+
+/** The item as a hand-rolled TTL store keeps it when written at `writtenMs`. */
+export function expiring(item: Item, writtenMs: number): RawItem {
+  return { ...item, expiresAt: writtenMs + DEFAULT_TTL * 1000 }
+}
+
+/** Opens a fresh raw store (keyPath `id`, index on `expiresAt`), seeds it, runs `use`, deletes it. */
+export async function withRaw<T>(data: Dataset, use: (db: IDBDatabase) => Promise<T>): Promise<T> {
+  const name = freshName('raw')
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const r = indexedDB.open(name, 1)
+    r.onupgradeneeded = () => r.result.createObjectStore(STORE, { keyPath: 'id' }).createIndex(EXPIRES_AT, EXPIRES_AT)
+    r.onsuccess = () => resolve(r.result)
+    r.onerror = () => reject(r.error)
+  })
+  try {
+    for (const chunk of chunks(data.dead, 10_000)) await putMany(db, chunk.map((i) => expiring(i, T0)))
+    for (const chunk of chunks(data.live, 10_000)) await putMany(db, chunk.map((i) => expiring(i, LIVE_WRITE)))
+    return await use(db)
+  } finally {
+    db.close()
+    await deleteDatabase(name)
+  }
+}
+
+/** `get` plus the expiry check a hand-rolled store needs. */
+export async function getLive(db: IDBDatabase, key: IDBValidKey, nowMs: number): Promise<RawItem | undefined> {
+  const value: RawItem | undefined = await request(db.transaction(STORE).objectStore(STORE).get(key))
+  return value && value.expiresAt > nowMs ? value : undefined
+}
+
+export async function put(db: IDBDatabase, value: RawItem): Promise<void> {
+  const tx = db.transaction(STORE, 'readwrite')
+  tx.objectStore(STORE).put(value)
+  await committed(tx)
+}
+
+/** Many puts in one transaction. */
+export async function putMany(db: IDBDatabase, values: RawItem[]): Promise<void> {
+  const tx = db.transaction(STORE, 'readwrite')
+  const store = tx.objectStore(STORE)
+  for (const value of values) store.put(value)
+  await committed(tx)
+}
+
+export function getAll(db: IDBDatabase): Promise<RawItem[]> {
+  return request(db.transaction(STORE).objectStore(STORE).getAll())
+}
+
+/** The purge floor: one transaction, the expired keys by `getAllKeys(range)`, then a delete each. */
+export async function purgeByIndexKeys(db: IDBDatabase, nowMs: number): Promise<number> {
+  const tx = db.transaction(STORE, 'readwrite')
+  const store = tx.objectStore(STORE)
+  const keys = await request(store.index(EXPIRES_AT).getAllKeys(IDBKeyRange.upperBound(nowMs)))
+  for (const key of keys) store.delete(key)
+  await committed(tx)
+  return keys.length
+}
+
+/** The floor below the floor: when the expired items are a primary-key range, one `delete(range)`. */
+export async function purgeByKeyRange(db: IDBDatabase, range: IDBKeyRange): Promise<void> {
+  const tx = db.transaction(STORE, 'readwrite')
+  tx.objectStore(STORE).delete(range)
+  await committed(tx)
+}

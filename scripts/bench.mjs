@@ -1,0 +1,107 @@
+// `npm run bench`: every benchmark scenario in headless Debian Chromium, plus bundle sizes.
+// Serves bench/ with Vite, drives the page with playwright-core, prints the table, writes
+// bench/results.json and bench/RESULTS.md, and exits non-zero when a target is missed.
+// `node scripts/bench.mjs get-live size` runs only the scenarios named (and writes nothing).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium } from 'playwright-core'
+import { createServer } from 'vite'
+import { measureSizes } from './bench-size.mjs'
+import { markdownTable, writeResults } from './bench-report.mjs'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs'
+
+const METHOD = [
+  'Method: every row compares ours and its peer in the same page and run, in ABBA pairs',
+  '(alternating which goes first), each trial on a freshly created and seeded database with',
+  'identical seeded data; the ratio is the median of the per-pair ratios ours / peer (lower is',
+  'better) with its 95% confidence interval, and pairs run until that interval is narrow or the',
+  'budget is spent. Expiry comes from an injected clock, never from waiting. Chromium runs on a',
+  'persistent on-disk profile (a default Playwright context would keep IndexedDB in memory).',
+  'Sizes: vite library build of the entry with all its imports, minified, gzip -9.',
+].join('\n')
+
+const repo = fileURLToPath(new URL('..', import.meta.url))
+const only = process.argv.slice(2)
+const wants = (id) => only.length === 0 || only.includes(id)
+
+function osName() {
+  const release = readFileSync('/etc/os-release', 'utf8').match(/^PRETTY_NAME="?([^"\n]*)"?/m)
+  return `${release?.[1] ?? os.type()} (${os.type()} ${os.release()})`
+}
+
+async function runPage(ids) {
+  const server = await createServer({
+    configFile: false,
+    root: join(repo, 'bench'),
+    cacheDir: join(repo, 'bench/.tmp/vite'),
+    logLevel: 'warn',
+    clearScreen: false,
+    // Cross-origin isolation gives performance.now() its fine (5 µs) resolution. No HMR and no
+    // watcher: edits to src/ during a run must not reload the page.
+    server: {
+      host: '127.0.0.1',
+      port: 0,
+      hmr: false,
+      watch: null,
+      fs: { allow: [repo] },
+      headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
+    },
+    optimizeDeps: { include: ['dexie', 'idb', 'comlink'] },
+    worker: { format: 'es' },
+  })
+  await server.listen()
+  const profile = mkdtempSync(join(repo, 'bench/.tmp/profile-'))
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true })
+  try {
+    const page = context.pages()[0] ?? (await context.newPage())
+    page.on('console', (message) => message.text().startsWith('bench:') && console.log(message.text()))
+    page.on('pageerror', (error) => console.error(`page error: ${error.message}`))
+    await page.goto(`http://127.0.0.1:${server.httpServer.address().port}/`)
+    await page.waitForFunction(() => typeof window.runBench === 'function')
+    return await page.evaluate((scenarioIds) => window.runBench(scenarioIds), ids)
+  } finally {
+    await context.close()
+    await server.close()
+    rmSync(profile, { recursive: true, force: true })
+  }
+}
+
+const loadAtStart = os.loadavg()[0]
+const rows = []
+if (wants('size')) {
+  console.log('bench: size …')
+  rows.push(...(await measureSizes()))
+}
+const pageIds = only.filter((id) => id !== 'size')
+let page
+if (only.length === 0 || pageIds.length > 0) {
+  const result = await runPage(pageIds)
+  page = result.page
+  rows.unshift(...result.rows)
+}
+
+const environment = {
+  date: new Date().toISOString(),
+  cpu: os.cpus()[0]?.model ?? 'unknown CPU',
+  cores: os.cpus().length,
+  memoryGB: Math.round(os.totalmem() / 2 ** 30),
+  os: osName(),
+  node: process.version,
+  browser: page?.userAgent.match(/Chrome\/([\d.]+)/)?.[0].replace('Chrome/', 'Chromium '),
+  storage: 'persistent on-disk profile',
+  crossOriginIsolated: page?.crossOriginIsolated,
+  loadAverage: [loadAtStart, os.loadavg()[0]],
+}
+
+console.log('\n' + markdownTable(rows) + '\n')
+if (only.length === 0) {
+  writeResults(join(repo, 'bench'), environment, rows, METHOD)
+  console.log('wrote bench/results.json and bench/RESULTS.md')
+}
+const missed = rows.filter((row) => !row.pass)
+if (missed.length) {
+  console.error(`${missed.length} target(s) missed: ${missed.map((row) => `${row.id} vs ${row.peerName}`).join('; ')}`)
+  process.exitCode = 1
+}
