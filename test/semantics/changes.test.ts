@@ -596,6 +596,21 @@ describe('purgeExpired (SPEC §2)', () => {
     expect(await rawKeys(db, 's')).toEqual(live)
     expect(await db.purgeExpired('s')).toBe(0)
   })
+
+  test.for([
+    { name: 'inheriting default 10', item: {}, dies: 10 },
+    { name: 'own ttl 5', item: { ttl: 5 }, dies: 5 },
+  ])('700 items that all die at the very instant of the purge ($name)', async ({ item, dies }) => {
+    const clock = manualClock(T0)
+    const db = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10 } } })
+    await db.putAll('s', Array.from({ length: 700 }, (_, i) => ({ id: i, ...item })))
+    await db.put('s', { id: 'live', ttl: -1 })
+    clock.set(at(dies) - 1)
+    expect(await db.purgeExpired('s')).toBe(0)
+    clock.set(at(dies))
+    expect(await db.purgeExpired('s')).toBe(700)
+    expect(await rawKeys(db, 's')).toEqual(['live'])
+  })
 })
 
 describe('opening and upgrading (SPEC §3, §5)', () => {
@@ -641,7 +656,7 @@ describe('opening and upgrading (SPEC §3, §5)', () => {
     })
     await plain.put('s', { id: 'a', v: 1 })
     await plain.put('s', { id: 'b', v: 2, ttl: 3 })
-    await plain.put('s', { id: 'c', v: 3, ttl: -1 })
+    await plain.put('s', { id: 'c', v: 3, ttl: -1, _ts: TS0 + 1_000_000 })
     await plain.put('untouched', 'raw value', 'k')
     plain.close()
 

@@ -1,0 +1,226 @@
+/**
+ * Random histories of writes, deletes, default changes, purges and clock moves against an
+ * independent model of SPEC §1–3. The model is written from the SPEC alone: it shares no code
+ * with src/ttl.ts or src/policy.ts.
+ */
+import fc from 'fast-check'
+import { deleteDB } from 'idb'
+import { expect, test } from 'vitest'
+import { openTtlDB, type DefaultTtl, type TtlDB } from '../../src/index.js'
+import { manualClock, uniqueName } from '../helpers.js'
+import { expectTtlError, T0 } from './support.js'
+
+const POOL = ['a', 'b', 'c', 'd', 'e'] as const
+type Key = (typeof POOL)[number]
+/** An item's ttl: `undefined` is an absent field. */
+type ItemTtl = number | null | undefined
+
+type Command =
+  | { kind: 'put'; key: Key; ttl: ItemTtl }
+  | { kind: 'add'; key: Key; ttl: ItemTtl }
+  | { kind: 'update'; key: Key; ttl: number | null }
+  | { kind: 'touch'; key: Key }
+  | { kind: 'delete'; key: Key }
+  | { kind: 'setDefaultTtl'; value: DefaultTtl }
+  | { kind: 'purge' }
+  | { kind: 'advance'; ms: number }
+
+/**
+ * The SPEC as a model. Each key holds what was last written and whether it has died. Before
+ * every step `settle(now)` marks dead whatever is expired under the setting in force, so a later
+ * change of setting can never bring it back: dead stays dead until the key is written again.
+ */
+class Model {
+  readonly items = new Map<Key, { ttl: ItemTtl; ts: number; dead: boolean }>()
+  constructor(public defaultTtl: DefaultTtl) {}
+
+  /** Seconds the item lives after `ts`, or null when it never expires (SPEC §1 matrix). */
+  private lifetime(ttl: ItemTtl): number | null {
+    if (this.defaultTtl === null) return null
+    if (ttl === -1) return null
+    if (typeof ttl === 'number') return ttl
+    return this.defaultTtl === -1 ? null : this.defaultTtl
+  }
+
+  settle(nowMs: number): void {
+    for (const item of this.items.values()) {
+      const life = this.lifetime(item.ttl)
+      if (life !== null && nowMs / 1000 >= item.ts + life) item.dead = true
+    }
+  }
+
+  write(key: Key, ttl: ItemTtl, nowMs: number): void {
+    this.items.set(key, { ttl, ts: Math.floor(nowMs / 1000), dead: false })
+  }
+
+  isLive(key: Key): boolean {
+    const item = this.items.get(key)
+    return item !== undefined && !item.dead
+  }
+
+  liveKeys(): Key[] {
+    return POOL.filter((key) => this.isLive(key))
+  }
+
+  /** Dead items may leave the disk at any time (SPEC §2): forget those that did. */
+  forgetGone(onDisk: IDBValidKey[]): void {
+    for (const [key, item] of this.items) if (item.dead && !onDisk.includes(key)) this.items.delete(key)
+  }
+
+  /** What a purge must take: every dead item on disk. */
+  purge(): number {
+    let dead = 0
+    for (const [key, item] of this.items) {
+      if (item.dead) {
+        this.items.delete(key)
+        dead++
+      }
+    }
+    return dead
+  }
+
+  /** What `get` must return for `key`. */
+  expected(key: Key): Record<string, unknown> | undefined {
+    const item = this.items.get(key)
+    if (!item || item.dead) return undefined
+    return item.ttl === undefined ? { id: key, _ts: item.ts } : { id: key, ttl: item.ttl, _ts: item.ts }
+  }
+}
+
+const key = fc.constantFrom(...POOL)
+const itemTtl: fc.Arbitrary<ItemTtl> = fc.oneof(
+  fc.constant(undefined),
+  fc.constant(null),
+  fc.constant(-1),
+  fc.integer({ min: 1, max: 8 }),
+)
+const defaultTtl: fc.Arbitrary<DefaultTtl> = fc.oneof(fc.constant(null), fc.constant(-1), fc.integer({ min: 1, max: 12 }))
+/** 0–30 s: whole seconds (to hit the boundaries), whole ms, and fractional ms. */
+const move = fc.oneof(
+  fc.integer({ min: 0, max: 30 }).map((s) => s * 1000),
+  fc.integer({ min: 0, max: 30_000 }),
+  fc.double({ min: 0, max: 30_000, noNaN: true, noDefaultInfinity: true }),
+)
+
+const command: fc.Arbitrary<Command> = fc.oneof(
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant('put' as const), key, ttl: itemTtl }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('add' as const), key, ttl: itemTtl }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('update' as const),
+      key,
+      ttl: fc.oneof(fc.constant(null), fc.constant(-1), fc.integer({ min: 1, max: 8 })),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('touch' as const), key }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), key }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('setDefaultTtl' as const), value: defaultTtl }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('purge' as const) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: move }) },
+)
+
+async function run(db: TtlDB<any>, model: Model, clock: ReturnType<typeof manualClock>, cmd: Command) {
+  const now = clock.now
+  switch (cmd.kind) {
+    case 'put': {
+      const value: Record<string, unknown> = { id: cmd.key }
+      if (cmd.ttl !== undefined) value.ttl = cmd.ttl
+      expect(await db.put('s', value)).toBe(cmd.key)
+      model.write(cmd.key, cmd.ttl, now)
+      return
+    }
+    case 'add': {
+      const value: Record<string, unknown> = { id: cmd.key }
+      if (cmd.ttl !== undefined) value.ttl = cmd.ttl
+      if (model.isLive(cmd.key)) {
+        const error = await db.add('s', value).then(() => undefined, (e: unknown) => e)
+        expect((error as DOMException | undefined)?.name, 'add over a live key').toBe('ConstraintError')
+      } else {
+        expect(await db.add('s', value)).toBe(cmd.key)
+        model.write(cmd.key, cmd.ttl, now)
+      }
+      return
+    }
+    case 'update': {
+      if (model.isLive(cmd.key)) {
+        expect(await db.update('s', cmd.key, { ttl: cmd.ttl })).toEqual({ id: cmd.key, ttl: cmd.ttl, _ts: Math.floor(now / 1000) })
+        model.write(cmd.key, cmd.ttl, now)
+      } else await expectTtlError(db.update('s', cmd.key, { ttl: cmd.ttl }), 'NOT_FOUND')
+      return
+    }
+    case 'touch': {
+      if (model.isLive(cmd.key)) {
+        await db.touch('s', cmd.key)
+        model.write(cmd.key, model.items.get(cmd.key)!.ttl, now)
+      } else await expectTtlError(db.touch('s', cmd.key), 'NOT_FOUND')
+      return
+    }
+    case 'delete':
+      await db.delete('s', cmd.key)
+      model.items.delete(cmd.key)
+      return
+    case 'setDefaultTtl':
+      await db.setDefaultTtl('s', cmd.value)
+      model.defaultTtl = cmd.value
+      return
+    case 'purge': {
+      const purged = await db.purgeExpired('s')
+      expect(purged, 'purgeExpired count').toBe(model.purge())
+      // Never a live item, and every dead one: what is left on disk is exactly the live items.
+      expect(await db.raw.getAllKeys('s'), 'on disk after purge').toEqual(model.liveKeys())
+      return
+    }
+    case 'advance':
+      clock.advance(cmd.ms)
+  }
+}
+
+async function check(db: TtlDB<any>, model: Model, step: string) {
+  const live = model.liveKeys()
+  expect(await db.getAllKeys('s'), `getAllKeys after ${step}`).toEqual(live)
+  expect(await db.count('s'), `count after ${step}`).toBe(live.length)
+  expect(await db.getAllKeys('s', null, 2), `getAllKeys(2) after ${step}`).toEqual(live.slice(0, 2))
+  for (const key of POOL) expect(await db.get('s', key), `get(${key}) after ${step}`).toEqual(model.expected(key))
+  // On disk: every live item, and otherwise only dead ones the model knows of.
+  const onDisk = await db.raw.getAllKeys('s')
+  for (const key of live) expect(onDisk, `live ${key} on disk after ${step}`).toContain(key)
+  for (const key of onDisk) expect(model.items.has(key as Key), `unknown ${String(key)} on disk after ${step}`).toBe(true)
+  model.forgetGone(onDisk)
+}
+
+test('random histories agree with the SPEC model at every step', { timeout: 120_000 }, async () => {
+  let steps = 0
+  await fc.assert(
+    fc.asyncProperty(
+      defaultTtl,
+      fc.integer({ min: 0, max: 999 }),
+      fc.array(command, { minLength: 8, maxLength: 25, size: 'max' }),
+      async (initialDefault, startMs, commands) => {
+        const clock = manualClock(T0 + startMs)
+        const name = uniqueName('prop')
+        const db = await openTtlDB(name, {
+          version: 1,
+          clock,
+          purge: { mode: 'off' },
+          stores: { s: { keyPath: 'id', defaultTtl: initialDefault } },
+        })
+        try {
+          const model = new Model(initialDefault)
+          for (const [i, cmd] of commands.entries()) {
+            model.settle(clock.now)
+            await run(db, model, clock, cmd)
+            model.settle(clock.now)
+            await check(db, model, `step ${i} ${JSON.stringify(cmd)}`)
+            steps++
+          }
+        } finally {
+          db.close()
+          await deleteDB(name)
+        }
+      },
+    ),
+    { numRuns: 80 },
+  )
+  expect(steps).toBeGreaterThanOrEqual(640)
+})
