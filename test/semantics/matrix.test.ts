@@ -73,12 +73,19 @@ function itemOf(row: Row): Record<string, unknown> {
 
 /**
  * What every read says about the subject 'a' (index value 'u1') next to a control 'z' (index
- * value 'u0', ttl -1: never expires in any column). 'a' sorts first, so a dead 'a' must not
- * take the only place of a `count = 1` read.
+ * value 'u2', ttl -1: never expires in any column). 'a' sorts first by key and by index, so a
+ * dead 'a' must not take the only place of a `count = 1` read.
  */
 async function observe(db: Awaited<ReturnType<typeof freshDB>>) {
   const ids = (values: { id?: unknown }[]) => values.map((v) => v.id)
+  const iterated = async (pageSize: number) => {
+    const seen: unknown[] = []
+    for await (const value of db.iterate('s', null, pageSize)) seen.push(value.id)
+    return seen
+  }
   return {
+    iterate: await iterated(100),
+    iteratePageOfOne: await iterated(1),
     get: (await db.get('s', 'a'))?.payload,
     getRange: (await db.get('s', IDBKeyRange.lowerBound('a')))?.id,
     getAll: ids(await db.getAll('s')),
@@ -90,7 +97,11 @@ async function observe(db: Awaited<ReturnType<typeof freshDB>>) {
     countOther: await db.count('s', 'z'),
     countRange: await db.count('s', IDBKeyRange.lowerBound('b')),
     getFromIndex: (await db.getFromIndex('s', 'byUser', 'u1'))?.id,
+    getFromIndexRange: (await db.getFromIndex('s', 'byUser', IDBKeyRange.lowerBound('u1')))?.id,
     getAllFromIndex: ids(await db.getAllFromIndex('s', 'byUser')),
+    getAllFromIndexFirst: ids(await db.getAllFromIndex('s', 'byUser', null, 1)),
+    getAllKeysFromIndex: await db.getAllKeysFromIndex('s', 'byUser'),
+    getAllKeysFromIndexFirst: await db.getAllKeysFromIndex('s', 'byUser', null, 1),
     getAllFromIndexKey: ids(await db.getAllFromIndex('s', 'byUser', 'u1')),
     countFromIndex: await db.countFromIndex('s', 'byUser'),
     countFromIndexKey: await db.countFromIndex('s', 'byUser', 'u1'),
@@ -98,6 +109,8 @@ async function observe(db: Awaited<ReturnType<typeof freshDB>>) {
 }
 
 const VISIBLE = {
+  iterate: ['a', 'z'],
+  iteratePageOfOne: ['a', 'z'],
   get: 'subject',
   getRange: 'a',
   getAll: ['a', 'z'],
@@ -109,13 +122,19 @@ const VISIBLE = {
   countOther: 1,
   countRange: 1,
   getFromIndex: 'a',
-  getAllFromIndex: ['z', 'a'], // index order: 'u0' < 'u1'
+  getFromIndexRange: 'a',
+  getAllFromIndex: ['a', 'z'],
+  getAllFromIndexFirst: ['a'],
+  getAllKeysFromIndex: ['a', 'z'],
+  getAllKeysFromIndexFirst: ['a'],
   getAllFromIndexKey: ['a'],
   countFromIndex: 2,
   countFromIndexKey: 1,
 }
 
 const GONE = {
+  iterate: ['z'],
+  iteratePageOfOne: ['z'],
   get: undefined,
   getRange: 'z',
   getAll: ['z'],
@@ -127,7 +146,11 @@ const GONE = {
   countOther: 1,
   countRange: 1,
   getFromIndex: undefined,
+  getFromIndexRange: 'z',
   getAllFromIndex: ['z'],
+  getAllFromIndexFirst: ['z'],
+  getAllKeysFromIndex: ['z'],
+  getAllKeysFromIndexFirst: ['z'],
   getAllFromIndexKey: [],
   countFromIndex: 1,
   countFromIndexKey: 0,
@@ -140,7 +163,7 @@ describe('SPEC §1 matrix through the store', () => {
   test.for(cells)('$name', async ({ column, row, lifetime, writeOffset }) => {
     const clock = manualClock(T0)
     const db = await freshDB({ clock, stores: { s: storeConfig(column) } })
-    await db.put('s', { id: 'z', user: 'u0', ttl: -1 })
+    await db.put('s', { id: 'z', user: 'u2', ttl: -1 })
     clock.set(T0 + writeOffset)
     await db.put('s', itemOf(row))
     // _ts is whole seconds: the write at +700 ms is stamped with the second it fell in.
@@ -230,5 +253,38 @@ describe('_ts is whole seconds: an item with ttl n lives between n-1 and n secon
     expect(await db.getAllKeys('s')).toEqual(['a'])
     clock.set(T0 + 3 * SECOND)
     expect(await db.getAllKeys('s')).toEqual([])
+  })
+})
+
+describe('index reads when a dead and a live item share an index key (SPEC §2)', () => {
+  test('the live one is found, counted and listed; the dead one nowhere', async () => {
+    const clock = manualClock(T0)
+    const db = await freshDB({
+      clock,
+      stores: {
+        s: {
+          keyPath: 'id',
+          defaultTtl: 10,
+          indexes: { byUser: { keyPath: 'user' }, byTag: { keyPath: 'tags', multiEntry: true } },
+        },
+      },
+    })
+    await db.putAll('s', [
+      { id: 'a', user: 'u', tags: ['x', 'y'], ttl: 2 },
+      { id: 'b', user: 'u', tags: ['x'] },
+      { id: 'c', user: 'u', tags: ['y'], ttl: 3 },
+    ])
+    clock.set(T0 + 2 * SECOND)
+    expect((await db.getFromIndex('s', 'byUser', 'u'))?.id).toBe('b')
+    expect((await db.getAllFromIndex('s', 'byUser', 'u', 1)).map((v) => v.id)).toEqual(['b'])
+    expect(await db.getAllKeysFromIndex('s', 'byUser', 'u', 1)).toEqual(['b'])
+    expect(await db.countFromIndex('s', 'byUser', 'u')).toBe(2)
+    expect(await db.countFromIndex('s', 'byTag')).toBe(2) // b:x, c:y
+    expect(await db.countFromIndex('s', 'byTag', 'x')).toBe(1)
+    expect((await db.getAllFromIndex('s', 'byTag', 'y')).map((v) => v.id)).toEqual(['c'])
+    clock.set(T0 + 3 * SECOND)
+    expect(await db.getFromIndex('s', 'byTag', 'y')).toBeUndefined()
+    expect(await db.countFromIndex('s', 'byTag')).toBe(1)
+    expect(await db.getAllKeysFromIndex('s', 'byUser')).toEqual(['b'])
   })
 })
