@@ -1,0 +1,172 @@
+/**
+ * Section 2, one store: its default and controls, an add form, and two columns side by side:
+ * what reads return now (`db.getAll`) and what is physically stored (`db.raw`).
+ */
+import type { DefaultTtl } from '../src/index.js'
+import { fmt, h, setText } from './dom.js'
+import type { DemoDB, DemoItem, StoreInfo } from './database.js'
+import { RowList, type RowData } from './rows.js'
+import { parseTtlInput } from './ttl-input.js'
+
+/** Rows shown per column; counts are always exact. */
+const SHOWN = 25
+
+export interface PanelHooks {
+  /** Something was written: refresh everything now. */
+  changed(): void
+  /** Where the last non-null default is remembered across reloads, for "re-enable". */
+  storage: Storage
+  storageKey: string
+}
+
+function describeDefault(d: DefaultTtl): string {
+  if (d === null) return 'off (null)'
+  return d === -1 ? '-1 (on, no default expiry)' : `${fmt.format(d)} s`
+}
+
+function message(error: unknown): string {
+  const e = error as { name?: string; code?: string; message?: string }
+  return [e?.name, e?.code].filter(Boolean).join(' ') + (e?.message ? `: ${e.message}` : '')
+}
+
+export class StorePanel {
+  readonly el: HTMLElement
+  liveCount = 0
+  diskCount = 0
+  defaultTtl: DefaultTtl = null
+  private readonly reads: RowList
+  private readonly disk: RowList
+  private readonly defaultBadge: HTMLElement
+  private readonly defaultInput: HTMLInputElement
+  private readonly toggle: HTMLButtonElement
+  private readonly error: HTMLElement
+  private readonly readsCount: HTMLElement
+  private readonly diskCount_: HTMLElement
+  private readonly readsMore: HTMLElement
+  private readonly diskMore: HTMLElement
+  private counter = 0
+
+  constructor(private readonly db: DemoDB, readonly info: StoreInfo, private readonly hooks: PanelHooks, extra?: Node) {
+    const name = info.name
+    const actions = {
+      rewrite: (key: IDBValidKey) => this.run(() => db.touch(name, key)),
+      remove: (key: IDBValidKey) => this.run(() => db.delete(name, key)),
+    }
+    this.reads = new RowList(`reads-${name}`, 'reads', actions)
+    this.disk = new RowList(`disk-${name}`, 'disk', actions)
+    this.defaultBadge = h('span', { class: 'default-badge', 'data-testid': `default-${name}` })
+    this.defaultInput = h('input', { type: 'text', class: 'num', value: String(info.declared ?? 60), 'aria-label': `new default for ${name}`, 'data-testid': `default-input-${name}` })
+    this.toggle = h('button', { type: 'button', 'data-testid': `toggle-ttl-${name}`, onclick: () => this.toggleTtl() }, 'Disable TTL')
+    this.error = h('p', { class: 'error', role: 'alert', 'data-testid': `error-${name}` })
+    this.readsCount = h('span', { class: 'count', 'data-testid': `reads-count-${name}` }, '0')
+    this.diskCount_ = h('span', { class: 'count', 'data-testid': `disk-count-${name}` }, '0')
+    this.readsMore = h('p', { class: 'more' })
+    this.diskMore = h('p', { class: 'more' })
+
+    const keyInput = info.keyPath === 'id' ? h('input', { type: 'text', name: 'key', placeholder: 'auto', 'aria-label': 'key', 'data-testid': `key-${name}`, spellcheck: 'false' }) : null
+    const noteInput = h('input', { type: 'text', name: 'note', placeholder: 'optional', 'aria-label': 'note', 'data-testid': `note-${name}` })
+    const ttlInput = h('input', { type: 'text', name: 'ttl', class: 'num', placeholder: 'absent', 'aria-label': 'ttl', 'data-testid': `ttl-${name}`, spellcheck: 'false' })
+    const form = h('form', { class: 'add-form', onsubmit: (event) => {
+      event.preventDefault()
+      const item: DemoItem = {}
+      if (keyInput) item.id = keyInput.value.trim() || this.autoKey()
+      if (noteInput.value) item.note = noteInput.value
+      const ttl = parseTtlInput(ttlInput.value)
+      if (ttl !== undefined) item.ttl = ttl
+      this.run(async () => {
+        await db.put(name, item)
+        if (keyInput) keyInput.value = ''
+      })
+    } },
+      keyInput && h('label', {}, h('span', {}, info.keyPath), keyInput),
+      h('label', {}, h('span', {}, 'note'), noteInput),
+      h('label', {}, h('span', {}, 'ttl'), ttlInput),
+      h('button', { type: 'submit', class: 'primary', 'data-testid': `add-${name}` }, 'Add item'))
+
+    this.el = h('article', { class: 'store', 'data-testid': `store-${name}` },
+      h('header', { class: 'store-head' },
+        h('div', {}, h('h3', {}, name), h('p', { class: 'blurb' }, info.blurb)),
+        h('div', { class: 'store-controls' },
+          h('span', { class: 'label' }, 'defaultTtl'), this.defaultBadge,
+          h('form', { class: 'inline', onsubmit: (event) => {
+            event.preventDefault()
+            this.run(() => this.setDefault(parseTtlInput(this.defaultInput.value) as DefaultTtl))
+          } }, this.defaultInput, h('button', { type: 'submit', 'data-testid': `set-default-${name}` }, 'Set default')),
+          this.toggle)),
+      form,
+      extra ?? null,
+      this.error,
+      h('div', { class: 'columns' },
+        h('section', { class: 'column' }, h('h4', {}, 'Reads return ', h('small', {}, 'db.getAll'), this.readsCount), this.reads.el, this.readsMore),
+        h('section', { class: 'column disk' }, h('h4', {}, 'On disk ', h('small', {}, 'db.raw'), this.diskCount_), this.disk.el, this.diskMore)))
+  }
+
+  private autoKey(): string {
+    return `${this.info.name[0]}-${(Date.now() % 1e7).toString(36)}${(this.counter++).toString(36)}`
+  }
+
+  /** Runs a write, shows its error (as text) or clears the last one, then refreshes. */
+  private run(action: () => Promise<unknown>): void {
+    action().then(
+      () => setText(this.error, ''),
+      (error) => setText(this.error, message(error)),
+    ).finally(() => this.hooks.changed())
+  }
+
+  private async setDefault(value: DefaultTtl): Promise<void> {
+    await this.db.setDefaultTtl(this.info.name, value)
+    if (value !== null) this.hooks.storage.setItem(this.hooks.storageKey, String(value))
+  }
+
+  private toggleTtl(): void {
+    if (this.defaultTtl !== null) {
+      this.hooks.storage.setItem(this.hooks.storageKey, String(this.defaultTtl))
+      this.run(() => this.db.setDefaultTtl(this.info.name, null))
+    } else {
+      const remembered = Number(this.hooks.storage.getItem(this.hooks.storageKey) ?? this.info.declared ?? -1)
+      this.run(() => this.db.setDefaultTtl(this.info.name, remembered))
+    }
+  }
+
+  /** Reads both views of the store; each comes from its own transaction. */
+  async refresh(): Promise<void> {
+    const { db, info } = this
+    const name = info.name
+    const [defaultTtl, live, liveCount, disk, diskCount] = await Promise.all([
+      db.getDefaultTtl(name),
+      db.getAll(name, null, SHOWN) as Promise<DemoItem[]>,
+      db.count(name),
+      db.raw.getAll(name, null, SHOWN) as Promise<DemoItem[]>,
+      db.raw.count(name),
+    ])
+    const keyOf = (item: DemoItem) => item[info.keyPath] as IDBValidKey
+    let liveOnDisk = new Set<string>()
+    if (disk.length > 0) {
+      const range = IDBKeyRange.bound(keyOf(disk[0]), keyOf(disk[disk.length - 1]))
+      liveOnDisk = new Set((await db.getAllKeys(name, range)).map(String))
+    }
+    this.defaultTtl = defaultTtl
+    this.liveCount = liveCount
+    this.diskCount = diskCount
+    const readRows: RowData[] = live.map((item) => ({ key: keyOf(item), item, live: true }))
+    const diskRows: RowData[] = disk.map((item) => ({ key: keyOf(item), item, live: liveOnDisk.has(String(keyOf(item))) }))
+    this.reads.update(readRows, defaultTtl, liveCount > live.length)
+    this.disk.update(diskRows, defaultTtl, diskCount > disk.length)
+    setText(this.defaultBadge, describeDefault(defaultTtl))
+    this.defaultBadge.dataset.value = String(defaultTtl)
+    setText(this.toggle, defaultTtl === null ? 'Re-enable TTL' : 'Disable TTL')
+    setText(this.readsCount, fmt.format(liveCount))
+    setText(this.diskCount_, fmt.format(diskCount))
+    setText(this.readsMore, liveCount > live.length ? `… and ${fmt.format(liveCount - live.length)} more` : live.length ? '' : 'nothing')
+    setText(this.diskMore, diskCount > disk.length ? `… and ${fmt.format(diskCount - disk.length)} more` : disk.length ? '' : 'nothing')
+  }
+
+  frame(now: number): void {
+    this.reads.frame(now)
+    this.disk.frame(now)
+  }
+
+  nextExpiry(): number {
+    return this.reads.nextExpiry()
+  }
+}

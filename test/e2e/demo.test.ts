@@ -1,0 +1,175 @@
+/**
+ * The demo page end to end, in Debian's Chromium through playwright-core: the rules matrix, an
+ * item expiring and being purged by the real background worker, a changed store default, and
+ * invalid input. Leaves a screenshot at test-results/demo.png.
+ */
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
+import { createServer, type ViteDevServer } from 'vite'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs'
+
+const DB = `e2e-demo-${Date.now()}`
+const POLL = { timeout: 30_000, interval: 50 }
+
+let server: ViteDevServer
+let browser: Browser
+let page: Page
+const pageErrors: string[] = []
+
+/** A row of a store's column whose item is still there (not lingering as "gone"). */
+function row(column: 'reads' | 'disk', store: string, key: string): Locator {
+  return page.locator(`[data-testid="${column}-${store}"] [data-key="${key}"]:not([data-state="gone"])`)
+}
+
+async function addItem(store: string, fields: { key?: string; note?: string; ttl?: string }): Promise<void> {
+  if (fields.key !== undefined) await page.getByTestId(`key-${store}`).fill(fields.key)
+  await page.getByTestId(`note-${store}`).fill(fields.note ?? '')
+  await page.getByTestId(`ttl-${store}`).fill(fields.ttl ?? '')
+  await page.getByTestId(`add-${store}`).click()
+}
+
+async function expiresAt(store: string, key: string): Promise<number> {
+  return Number(await row('reads', store, key).getByTestId('countdown').getAttribute('data-expires-at'))
+}
+
+/** The item as physically stored, read with plain IndexedDB beside the page's own connection. */
+function rawGet(store: string, key: string): Promise<unknown> {
+  return page.evaluate(
+    ([name, storeName, id]) =>
+      new Promise((resolve, reject) => {
+        const open = indexedDB.open(name)
+        open.onerror = () => reject(open.error)
+        open.onsuccess = () => {
+          const db = open.result
+          const get = db.transaction(storeName).objectStore(storeName).get(id)
+          get.onsuccess = () => {
+            db.close()
+            resolve(get.result)
+          }
+          get.onerror = () => reject(get.error)
+        }
+      }),
+    [DB, store, key] as const,
+  )
+}
+
+beforeAll(async () => {
+  server = await createServer({ configFile: 'vite.config.ts', server: { port: 0 }, logLevel: 'warn', clearScreen: false })
+  await server.listen()
+  const url = server.resolvedUrls?.local[0]
+  if (!url) throw new Error('the vite dev server did not report a URL')
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true })
+  page = await browser.newPage({ viewport: { width: 1300, height: 1000 } })
+  page.setDefaultTimeout(30_000)
+  page.on('pageerror', (error) => pageErrors.push(error.message))
+  await page.goto(`${url}?db=${DB}&maxIntervalMs=500`)
+  await page.locator('[data-testid="status"][data-state="ready"]').waitFor()
+})
+
+afterAll(async () => {
+  if (page) {
+    const height = await page.evaluate(() => document.documentElement.scrollHeight)
+    await page.setViewportSize({ width: 1300, height })
+    await page.screenshot({ path: 'test-results/demo.png' })
+    await page.evaluate((name) => indexedDB.deleteDatabase(name), DB).catch(() => {})
+  }
+  await browser?.close()
+  await server?.close()
+})
+
+describe('rules playground', () => {
+  test('the matrix cells match the README table', async () => {
+    const readme = {
+      absent: { absent: 'never expires', minus1: 'never expires', n: 'expires after n' },
+      minus1: { absent: 'never expires (ttl ignored)', minus1: 'never expires', n: 'never expires' },
+      m: { absent: 'never expires (ttl ignored)', minus1: 'expires after m', n: 'expires after m' },
+    }
+    for (const [row, cols] of Object.entries(readme)) {
+      for (const [col, text] of Object.entries(cols)) {
+        await expect.poll(() => page.getByTestId(`matrix-${row}-${col}`).textContent()).toBe(text)
+      }
+    }
+  })
+
+  test('choices light their cell and the resolver answers in both modes', async () => {
+    await page.getByTestId('pg-default-minus1').check()
+    await page.getByTestId('pg-m').fill('45')
+    await page.getByTestId('pg-ttl-m').check()
+    expect(await page.getByTestId('verdict-strict').textContent()).toBe('expires after 45 s')
+    expect(await page.locator('.matrix td.lit').getAttribute('data-testid')).toBe('matrix-m-minus1')
+
+    await page.getByTestId('pg-default-absent').check()
+    expect(await page.getByTestId('verdict-strict').textContent()).toBe('never expires: TTL ignored')
+    expect(await page.locator('.matrix td.lit').getAttribute('data-testid')).toBe('matrix-m-absent')
+
+    await page.getByTestId('pg-default-n').check()
+    await page.getByTestId('pg-other').fill('"10"')
+    await page.getByTestId('pg-ttl-other').check()
+    expect(await page.getByTestId('verdict-strict').textContent()).toContain('rejected')
+    expect(await page.getByTestId('verdict-strict-detail').textContent()).toContain('INVALID_TTL')
+    expect(await page.getByTestId('verdict-lenient').textContent()).toBe('expires after 30 s')
+    expect(await page.getByTestId('verdict-lenient-detail').textContent()).toContain('inherits the store default')
+  })
+})
+
+describe('live store', () => {
+  test('an item with a 2 s ttl leaves reads when its time is up, and disk once the worker purged it', async () => {
+    await addItem('sessions', { key: 'short', ttl: '2' })
+    await row('reads', 'sessions', 'short').waitFor()
+    await row('disk', 'sessions', 'short').waitFor()
+    const expiry = await expiresAt('sessions', 'short')
+    const stored = (await rawGet('sessions', 'short')) as { _ts: number; ttl: number }
+    expect(expiry).toBe((stored._ts + 2) * 1000)
+
+    await expect.poll(() => row('reads', 'sessions', 'short').count(), POLL).toBe(0)
+    // Node and the browser share the machine's clock: the item must not leave reads early.
+    expect(Date.now()).toBeGreaterThanOrEqual(expiry)
+
+    await expect.poll(() => row('disk', 'sessions', 'short').count(), POLL).toBe(0)
+    expect(await rawGet('sessions', 'short')).toBeUndefined()
+    const purged = page.locator('[data-testid="purge-log"] [data-testid="purge-entry"][data-store="sessions"]')
+    expect(Number(await purged.first().getAttribute('data-deleted'))).toBeGreaterThanOrEqual(1)
+  })
+
+  test('changing the default of sessions moves the countdowns of the items that inherit it', async () => {
+    await addItem('sessions', { key: 'inherits' })
+    await addItem('sessions', { key: 'own', ttl: '100' })
+    await row('reads', 'sessions', 'own').waitFor()
+    const inherits = await expiresAt('sessions', 'inherits')
+    const own = await expiresAt('sessions', 'own')
+
+    await page.getByTestId('default-input-sessions').fill('300')
+    await page.getByTestId('set-default-sessions').click()
+    await expect.poll(() => page.getByTestId('default-sessions').textContent(), POLL).toBe('300 s')
+    await expect.poll(() => expiresAt('sessions', 'inherits'), POLL).toBe(inherits + 270_000)
+    expect(await expiresAt('sessions', 'own')).toBe(own)
+    expect(await row('reads', 'sessions', 'inherits').getByTestId('countdown').textContent()).toMatch(/^4:\d\d min$/)
+  })
+
+  test('an invalid ttl shows the TtlError and adds nothing', async () => {
+    const count = () => Promise.all([page.getByTestId('reads-count-sessions').textContent(), page.getByTestId('disk-count-sessions').textContent()])
+    const before = await count()
+    await addItem('sessions', { key: 'bad', ttl: '20.5' })
+    await expect.poll(() => page.getByTestId('error-sessions').textContent(), POLL).toContain('INVALID_TTL')
+    expect(await page.getByTestId('error-sessions').textContent()).toContain('got 20.5')
+    await addItem('sessions', { key: 'bad', ttl: '"10"' })
+    await expect.poll(() => page.getByTestId('error-sessions').textContent(), POLL).toContain('got "10"')
+
+    expect(await rawGet('sessions', 'bad')).toBeUndefined()
+    // Let at least one refresh pass before looking at the columns.
+    await page.waitForFunction(() => new Promise((resolve) => setTimeout(() => resolve(true), 600)))
+    expect(await count()).toEqual(before)
+    expect(await page.locator('[data-key="bad"]').count()).toBe(0)
+  })
+
+  test('what a visitor types is shown as text, never parsed as HTML', async () => {
+    const note = '<img src=x data-injected onerror="window.__injected = 1"><b>bold?</b>'
+    await addItem('prefs', { key: '<i>k</i>', note })
+    const added = row('reads', 'prefs', '<i>k</i>')
+    await added.waitFor()
+    expect(await added.locator('.note').textContent()).toBe(note)
+    expect(await added.locator('.key').textContent()).toBe('<i>k</i>')
+    expect(await page.locator('[data-injected], .note b, .key i').count()).toBe(0)
+    expect(pageErrors).toEqual([])
+  })
+})
