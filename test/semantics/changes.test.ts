@@ -229,6 +229,27 @@ describe('changing the store default takes effect at once, without rewriting ite
     }
   })
 
+  test.for([
+    { from: -1, to: 50, dead: ['i1', 'i2', 'i3'] },
+    { from: 200, to: 50, dead: ['i1', 'i2', 'i3'] },
+    { from: 200, to: 70, dead: ['i1', 'i2'] },
+  ] as { from: DefaultTtl; to: DefaultTtl; dead: string[] }[])(
+    'after $from -> $to the purge finds every item the change made expired, and only those',
+    async ({ from, to, dead }) => {
+      const { db, clock } = await open(from)
+      await db.putAll('s', [{ id: 'i1' }, { id: 'i2' }, { id: 'keep', ttl: -1 }, { id: 'own', ttl: 500 }])
+      clock.set(at(40))
+      await db.put('s', { id: 'i3' })
+      clock.set(at(100))
+      expect(await db.purgeExpired('s')).toBe(0)
+      await db.setDefaultTtl('s', to)
+      const expectedLive = ['i1', 'i2', 'i3', 'keep', 'own'].filter((k) => !dead.includes(k))
+      expectView(await view(db), expectedLive)
+      expect(await db.purgeExpired('s')).toBe(dead.length)
+      expect(await rawKeys(db, 's')).toEqual(expectedLive)
+    },
+  )
+
   test('-1 is not null: under -1 an item with its own ttl still expires', async () => {
     const minusOne = await open(10)
     const off = await open(10)

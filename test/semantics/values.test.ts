@@ -42,7 +42,9 @@ const label = (value: unknown): string =>
             ? '{}'
             : Object.is(value, 20.0)
               ? '20.0'
-              : String(value)
+              : Object.is(value, -0)
+                ? '-0'
+                : String(value)
 
 /** Valid item ttls and the lifetime each gives under store default D (null: never expires). */
 const VALID_ITEM: { name: string; ttl: TtlInput; life: number | null }[] = [
@@ -57,6 +59,7 @@ const VALID_ITEM: { name: string; ttl: TtlInput; life: number | null }[] = [
 /** Invalid in both roles and both modes (bigints: see LENIENT_BIGINT). */
 const INVALID: { name: string; value: unknown }[] = [
   0,
+  -0,
   -2,
   -1000,
   20.5,
@@ -322,7 +325,7 @@ describe('other bad input (SPEC §4): a clear error, never a partial write', () 
       // Exists physically (made by the caller's upgrade) but was not declared.
       { ...c, store: 'plain' },
     ]),
-  )('$op on store "$store" rejects UNKNOWN_STORE', async ({ call, store }) => {
+  )('$op on store $store rejects UNKNOWN_STORE', async ({ call, store }) => {
     const clock = manualClock(T0)
     const db = await freshDB({
       clock,
