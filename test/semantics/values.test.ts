@@ -357,6 +357,31 @@ describe('other bad input (SPEC §4): a clear error, never a partial write', () 
     expect(await db.get('o', 'k')).toMatchObject({ v: 2 })
   })
 
+  test('autoIncrement and out-of-line keys are stamped and expire like any other', async () => {
+    const clock = manualClock(T0)
+    const db = await freshDB({
+      clock,
+      stores: {
+        events: { keyPath: 'seq', autoIncrement: true, defaultTtl: 5, indexes: { byUser: { keyPath: 'user' } } },
+        o: { defaultTtl: 5 },
+      },
+    })
+    expect(await db.put('events', { user: 'u1' })).toBe(1)
+    expect(await db.add('events', { user: 'u2', ttl: -1 })).toBe(2)
+    expect(await db.putAll('events', [{ user: 'u1' }])).toEqual([3])
+    expect(await db.get('events', 1)).toEqual({ seq: 1, user: 'u1', _ts: T0 / SECOND })
+    await db.put('o', { v: 1 }, 'k')
+    clock.set(T0 + 3 * SECOND)
+    expect(await db.update('o', 'k', { v: 2 })).toEqual({ v: 2, _ts: T0 / SECOND + 3 })
+    clock.set(T0 + 5 * SECOND)
+    expect(await db.getAllKeys('events')).toEqual([2])
+    expect(await db.countFromIndex('events', 'byUser', 'u1')).toBe(0)
+    expect(await db.get('o', 'k')).toEqual({ v: 2, _ts: T0 / SECOND + 3 })
+    clock.set(T0 + 8 * SECOND)
+    expect(await db.get('o', 'k')).toBeUndefined()
+    expect(await db.add('o', { v: 3 }, 'k')).toBe('k')
+  })
+
   test('putAll is all or nothing: one bad item in many writes none, and leaves older items as they were', async () => {
     const { clock, db } = await setup('strict', false)
     await db.putAll('s', [
