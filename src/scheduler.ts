@@ -80,12 +80,14 @@ export class PurgeScheduler {
 
   /** Items were written at `nowMs` with these `ttl` fields: wake earlier if one dies sooner. */
   noteWrite(store: string, ttls: readonly unknown[], nowMs: number): void {
+    if (!this.isLeader) return
     const defaultTtl = this.defaults.get(store)
-    if (defaultTtl === undefined || !this.isLeader) return
+    // A slice under way may have read the next expiry before this write: have it run again.
+    if (defaultTtl === undefined || this.running) return this.soon()
     const _ts = stampOf(nowMs)
     let due = Infinity
     for (const ttl of ttls) due = Math.min(due, expiresAt({ ttl, _ts }, defaultTtl, { ttlValues: 'lenient' }))
-    if (due < this.wakeAt && !this.running) this.sleepUntil(due)
+    if (due < this.wakeAt) this.sleepUntil(due)
   }
 
   private sleepUntil(atMs: number): void {
