@@ -7,9 +7,14 @@
 export const T0 = 1_700_000_000_000
 /** The store default in every scenario, seconds. */
 export const DEFAULT_TTL = 3600
-/** Items that are to expire are written at T0, the others at LIVE_WRITE; reads happen at NOW. */
+/**
+ * Items that are to expire are written from T0 on, the others from LIVE_WRITE on, in batches of
+ * 1000 a second apart (as an app syncing in bulk would: items of a batch share their `_ts`).
+ * Reads and purges happen at NOW, when the first are all dead and the others all live.
+ */
 export const LIVE_WRITE = T0 + 3000_000
 export const NOW = T0 + 3700_000
+const WRITE_BATCH = 1000
 
 export interface Item {
   id: number
@@ -79,9 +84,12 @@ export function freshName(prefix: string): string {
   return `bench-${prefix}-${Date.now()}-${databases++}`
 }
 
-/** Splits a list into chunks, to seed big stores in bounded transactions. */
-export function chunks<T>(list: readonly T[], size: number): T[][] {
-  const out: T[][] = []
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size))
-  return out
+/** How a dataset gets written: batches of items, each with the epoch ms it is written at. */
+export function writeBatches(data: Dataset): { at: number; items: Item[] }[] {
+  const batches = (items: Item[], start: number) =>
+    Array.from({ length: Math.ceil(items.length / WRITE_BATCH) }, (_, b) => ({
+      at: start + b * 1000,
+      items: items.slice(b * WRITE_BATCH, (b + 1) * WRITE_BATCH),
+    }))
+  return [...batches(data.dead, T0), ...batches(data.live, LIVE_WRITE)]
 }

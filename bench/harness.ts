@@ -21,18 +21,40 @@ export interface Row {
   ci?: [number, number]
 }
 
-/** A trial: sets up its own fresh database, measures, tears down; resolves to the measurement. */
-export type Trial = () => Promise<number>
+/** A prepared trial: the timed part on its freshly seeded database, and the teardown. */
+export interface Prepared<T> {
+  run: () => Promise<T>
+  drop: () => Promise<void>
+}
+
+/** A trial: prepares its own fresh database and returns what to time on it. */
+export type Trial<T = number> = () => Promise<Prepared<T>>
+
+/** A fresh database, ready to use, and how to delete it. */
+export interface Fresh<D> {
+  db: D
+  drop: () => Promise<void>
+}
+
+/** The trial that times `measure` on the database `open` creates. */
+export function trial<D, T>(open: () => Promise<Fresh<D>>, measure: (db: D) => Promise<T>): Trial<T> {
+  return async () => {
+    const { db, drop } = await open()
+    return { run: () => measure(db), drop }
+  }
+}
 
 export interface PairOptions {
-  /** Pairs always run, before the stop rule is consulted (default 6). */
+  /** Rounds always run before the stop rule is consulted (default 6). */
   minPairs?: number
-  /** Pairs never exceeded (default 20). */
+  /** Rounds never exceeded (default 20). */
   maxPairs?: number
-  /** Stop once the CI width is at most this fraction of the median ratio (default 0.1). */
+  /** Stop once every CI is at most this fraction of its median ratio wide (default 0.1). */
   tolerance?: number
   /** Stop after this much wall time, once `minPairs` ran (default 60 s). */
   budgetMs?: number
+  /** Run one discarded round first, for the JIT (default true; pointless for long trials). */
+  warmup?: boolean
 }
 
 export interface Comparison {
@@ -46,10 +68,10 @@ export interface Comparison {
   pairs: number
 }
 
-/** Every trial's measurement, pair by pair: `ours[i]` and `peer[i]` ran as pair i. */
+/** Every trial's measurement, round by round: `ours[i]` and each `peers[p][i]` ran in round i. */
 export interface Trials<T> {
   ours: T[]
-  peer: T[]
+  peers: T[][]
 }
 
 export function median(values: readonly number[]): number {
@@ -76,49 +98,64 @@ export function medianCi(values: readonly number[]): [number, number] {
   return [sorted[lo], sorted[hi]]
 }
 
-/** The comparison of one measure (`value`) of paired trials. */
-export function compareBy<T>(trials: Trials<T>, value: (trial: T) => number): Comparison {
+/** How ours compared with peer `p` on one measure (`value`) of the trials. */
+export function compareBy<T>(trials: Trials<T>, p: number, value: (trial: T) => number): Comparison {
   const a = trials.ours.map(value)
-  const b = trials.peer.map(value)
+  const b = trials.peers[p].map(value)
   const ratios = a.map((x, i) => x / b[i])
   return { ours: median(a), peer: median(b), ratio: median(ratios), ci: medianCi(ratios), pairs: ratios.length }
 }
 
+/** Prepares every trial of a round, then runs them in the same order, then drops them. */
+async function round<T>(trials: Trial<T>[]): Promise<T[]> {
+  const prepared: Prepared<T>[] = []
+  try {
+    // Preparing all first keeps the timed parts of a round close together in time.
+    for (const t of trials) prepared.push(await t())
+    const results: T[] = []
+    for (const p of prepared) results.push(await p.run())
+    return results
+  } finally {
+    for (const p of prepared) await p.drop()
+  }
+}
+
 /**
- * Runs two trials in ABBA pairs after one discarded warm-up pair, until the median ratio of
- * their `value` is stable or the budget is spent.
+ * Runs ours and its peers in rounds whose order alternates (A B C, then C B A: ABBA against
+ * each peer), until every peer's median ratio of `value` is stable or the budget is spent.
  */
-export async function pairTrials<T>(
-  ours: () => Promise<T>,
-  peer: () => Promise<T>,
+export async function roundTrials<T>(
+  ours: Trial<T>,
+  peers: Trial<T>[],
   value: (trial: T) => number,
   options: PairOptions = {},
 ): Promise<Trials<T>> {
-  const { minPairs = 6, maxPairs = 20, tolerance = 0.1, budgetMs = 60_000 } = options
-  await ours()
-  await peer()
+  const { minPairs = 6, maxPairs = 20, tolerance = 0.1, budgetMs = 60_000, warmup = true } = options
+  const order = [ours, ...peers]
+  if (warmup) await round(order)
   const started = performance.now()
-  const trials: Trials<T> = { ours: [], peer: [] }
-  const ratios: number[] = []
-  while (ratios.length < maxPairs) {
-    const oursFirst = ratios.length % 2 === 0
-    const first = await (oursFirst ? ours : peer)()
-    const second = await (oursFirst ? peer : ours)()
-    const [x, y] = oursFirst ? [first, second] : [second, first]
-    trials.ours.push(x)
-    trials.peer.push(y)
-    ratios.push(value(x) / value(y))
-    if (ratios.length < minPairs) continue
-    const [lo, hi] = medianCi(ratios)
-    if (hi - lo <= tolerance * median(ratios) || performance.now() - started > budgetMs) break
+  const trials: Trials<T> = { ours: [], peers: peers.map(() => []) }
+  for (let r = 0; r < maxPairs; r++) {
+    const forward = r % 2 === 0
+    const results = await round(forward ? order : [...order].reverse())
+    if (!forward) results.reverse()
+    trials.ours.push(results[0])
+    peers.forEach((_, p) => trials.peers[p].push(results[p + 1]))
+    if (r + 1 < minPairs) continue
+    const stable = peers.every((_, p) => {
+      const { ci, ratio } = compareBy(trials, p, value)
+      return ci[1] - ci[0] <= tolerance * ratio
+    })
+    if (stable || performance.now() - started > budgetMs) break
   }
   return trials
 }
 
-/** Compares two trials that each measure one number (ms), in ABBA pairs. */
-export async function comparePairs(ours: Trial, peer: Trial, options: PairOptions = {}): Promise<Comparison> {
+/** Compares ours with each peer, trials that each measure one number (ms), in ABBA rounds. */
+export async function compareAll(ours: Trial, peers: Trial[], options: PairOptions = {}): Promise<Comparison[]> {
   const same = (x: number) => x
-  return compareBy(await pairTrials(ours, peer, same, options), same)
+  const trials = await roundTrials(ours, peers, same, options)
+  return peers.map((_, p) => compareBy(trials, p, same))
 }
 
 /**

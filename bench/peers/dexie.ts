@@ -1,22 +1,18 @@
 /** Dexie with a hand-rolled indexed `expiresAt` field: what a user would pick instead. */
 import Dexie, { type Table } from 'dexie'
-import { chunks, freshName, LIVE_WRITE, T0, type Dataset } from '../data.js'
+import { freshName, writeBatches, type Dataset } from '../data.js'
+import type { Fresh } from '../harness.js'
 import { expiring, STORE, type RawItem } from './raw.js'
 
 export type DexieDB = Dexie & { items: Table<RawItem, number> }
 
-/** Opens a fresh Dexie database (`id, expiresAt`), seeds it, runs `use`, deletes it. */
-export async function withDexie<T>(data: Dataset, use: (db: DexieDB) => Promise<T>): Promise<T> {
+/** A fresh Dexie database (`id, expiresAt`) seeded with `data`. */
+export async function openDexie(data: Dataset): Promise<Fresh<DexieDB>> {
   const db = new Dexie(freshName('dexie')) as DexieDB
   db.version(1).stores({ [STORE]: 'id, expiresAt' })
   await db.open()
-  try {
-    for (const chunk of chunks(data.dead, 10_000)) await db.items.bulkPut(chunk.map((i) => expiring(i, T0)))
-    for (const chunk of chunks(data.live, 10_000)) await db.items.bulkPut(chunk.map((i) => expiring(i, LIVE_WRITE)))
-    return await use(db)
-  } finally {
-    await db.delete()
-  }
+  for (const { at, items } of writeBatches(data)) await db.items.bulkPut(items.map((i) => expiring(i, at)))
+  return { db, drop: () => db.delete() }
 }
 
 /** `table.get` plus the expiry check. */

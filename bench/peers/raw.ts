@@ -2,7 +2,8 @@
  * Raw IndexedDB doing the job by hand: the floor. Items carry an `expiresAt` (epoch ms) field
  * with an index on it, the one equivalent of our expiry index; reads check it themselves.
  */
-import { chunks, DEFAULT_TTL, freshName, LIVE_WRITE, T0, type Dataset, type Item } from '../data.js'
+import { DEFAULT_TTL, freshName, writeBatches, type Dataset, type Item } from '../data.js'
+import type { Fresh } from '../harness.js'
 
 export const STORE = 'items'
 export const EXPIRES_AT = 'expiresAt'
@@ -36,8 +37,8 @@ export function expiring(item: Item, writtenMs: number): RawItem {
   return { ...item, expiresAt: writtenMs + DEFAULT_TTL * 1000 }
 }
 
-/** Opens a fresh raw store (keyPath `id`, index on `expiresAt`), seeds it, runs `use`, deletes it. */
-export async function withRaw<T>(data: Dataset, use: (db: IDBDatabase) => Promise<T>): Promise<T> {
+/** A fresh raw store (keyPath `id`, index on `expiresAt`) seeded with `data`. */
+export async function openRaw(data: Dataset): Promise<Fresh<IDBDatabase>> {
   const name = freshName('raw')
   const db = await new Promise<IDBDatabase>((resolve, reject) => {
     const r = indexedDB.open(name, 1)
@@ -45,14 +46,12 @@ export async function withRaw<T>(data: Dataset, use: (db: IDBDatabase) => Promis
     r.onsuccess = () => resolve(r.result)
     r.onerror = () => reject(r.error)
   })
-  try {
-    for (const chunk of chunks(data.dead, 10_000)) await putMany(db, chunk.map((i) => expiring(i, T0)))
-    for (const chunk of chunks(data.live, 10_000)) await putMany(db, chunk.map((i) => expiring(i, LIVE_WRITE)))
-    return await use(db)
-  } finally {
+  const drop = async () => {
     db.close()
     await deleteDatabase(name)
   }
+  for (const { at, items } of writeBatches(data)) await putMany(db, items.map((i) => expiring(i, at)))
+  return { db, drop }
 }
 
 /** `get` plus the expiry check a hand-rolled store needs. */

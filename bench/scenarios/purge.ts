@@ -5,21 +5,22 @@
 import { dataset, liveKeys, NOW } from '../data.js'
 import {
   atMost,
+  compareAll,
   compareBy,
-  comparePairs,
   medianTime,
   oursAtMost,
-  pairTrials,
   percentile,
   ratioRow,
   REFERENCE,
+  roundTrials,
   timesFaster,
+  trial,
   type Comparison,
   type Row,
   type Target,
 } from '../harness.js'
 import { openLongTaskWindow } from '../longtasks.js'
-import { STORE, withOurs, type Ours } from '../ours.js'
+import { openOurs, STORE, type Ours } from '../ours.js'
 import { purgeIndexCursor, purgeKeyPerTransaction } from '../peers/naive.js'
 import * as raw from '../peers/raw.js'
 
@@ -32,19 +33,26 @@ const all = (deleted: number) => deleted === DEAD
 export async function purge(): Promise<Row[]> {
   const contiguous = dataset(50_000, DEAD, { contiguous: true })
   const once = (purge: () => Promise<number>) => medianTime(1, purge, all)
-  const ours = () => withOurs(data, (db) => once(() => db.purgeExpired(STORE)), WORKER)
-  const floor = () => raw.withRaw(data, (db) => once(() => raw.purgeByIndexKeys(db, NOW)))
-  const perKey = () => raw.withRaw(data, (db) => once(() => purgeKeyPerTransaction(db, NOW)))
-  const cursor = () => raw.withRaw(data, (db) => once(() => purgeIndexCursor(db, NOW)))
-  const keyRange = () =>
-    raw.withRaw(contiguous, (db) => medianTime(1, () => raw.purgeByKeyRange(db, IDBKeyRange.upperBound(DEAD - 1)), () => true))
-  const few = { minPairs: 3, maxPairs: 5, tolerance: 0.3 }
+  const ours = trial(() => openOurs(data, WORKER), (db) => once(() => db.purgeExpired(STORE)))
+  const floor = trial(() => raw.openRaw(data), (db) => once(() => raw.purgeByIndexKeys(db, NOW)))
+  const perKey = trial(() => raw.openRaw(data), (db) => once(() => purgeKeyPerTransaction(db, NOW)))
+  const cursor = trial(() => raw.openRaw(data), (db) => once(() => purgeIndexCursor(db, NOW)))
+  const keyRange = trial(
+    () => raw.openRaw(contiguous),
+    (db) => medianTime(1, () => raw.purgeByKeyRange(db, IDBKeyRange.upperBound(DEAD - 1)), () => true),
+  )
+  const [vsFloor, vsPerKey, vsCursor, vsKeyRange] = await compareAll(ours, [floor, perKey, cursor, keyRange], {
+    minPairs: 3,
+    maxPairs: 5,
+    tolerance: 0.2,
+    warmup: false,
+  })
   const row = (peerName: string, c: Comparison, target: Target) => ratioRow('purge-10k-of-50k', peerName, 'ms', c, target)
   return [
-    row('getAllKeys(range) + delete, 1 transaction', await comparePairs(ours, floor, { minPairs: 4, maxPairs: 10, tolerance: 0.2 }), atMost(1.5, 'raw')),
-    row('1 transaction per key (workbox)', await comparePairs(ours, perKey, few), timesFaster(3)),
-    row('index cursor.delete()', await comparePairs(ours, cursor, few), timesFaster(2)),
-    row('primary-key range delete (dead keys contiguous)', await comparePairs(ours, keyRange, few), REFERENCE),
+    row('getAllKeys(range) + delete, 1 transaction', vsFloor, atMost(1.5, 'raw')),
+    row('1 transaction per key (workbox)', vsPerKey, timesFaster(3)),
+    row('index cursor.delete()', vsCursor, timesFaster(2)),
+    row('primary-key range delete (dead keys contiguous)', vsKeyRange, REFERENCE),
   ]
 }
 
@@ -68,31 +76,29 @@ async function readLoop(db: Ours, more: (i: number) => boolean): Promise<ReadSta
 }
 
 export async function readsDuringPurge(): Promise<Row[]> {
-  const during = () =>
-    withOurs(
-      data,
-      async (db) => {
-        let purging = true
-        const purged = db.purgeExpired(STORE).finally(() => (purging = false))
-        const stats = await readLoop(db, () => purging)
-        if (!all(await purged)) throw new Error('the purge under reads deleted the wrong number of items')
-        return stats
-      },
-      WORKER,
-    )
-  const baseline = () => withOurs(data, (db) => readLoop(db, (i) => i < 1000), WORKER)
-  const trials = await pairTrials(during, baseline, (s) => s.p50, { minPairs: 4, maxPairs: 8, tolerance: 0.2 })
+  const during = trial(
+    () => openOurs(data, WORKER),
+    async (db) => {
+      let purging = true
+      const purged = db.purgeExpired(STORE).finally(() => (purging = false))
+      const stats = await readLoop(db, () => purging)
+      if (!all(await purged)) throw new Error('the purge under reads deleted the wrong number of items')
+      return stats
+    },
+  )
+  const baseline = trial(() => openOurs(data, WORKER), (db) => readLoop(db, (i) => i < 1000))
+  const trials = await roundTrials(during, [baseline], (s) => s.p50, { minPairs: 4, maxPairs: 6, tolerance: 0.2, warmup: false })
   const id = 'reads-during-purge'
   const peerName = 'same reads, no purge'
   const sum = (values: ReadStats[]) => values.reduce((total, s) => total + s.longTasks, 0)
   const longTasks = sum(trials.ours)
   return [
-    ratioRow(id, peerName, 'ms p50', compareBy(trials, (s) => s.p50), atMost(1.5, 'baseline')),
-    ratioRow(id, peerName, 'ms p99', compareBy(trials, (s) => s.p99), oursAtMost(20, 'p99 ≤ 20 ms')),
+    ratioRow(id, peerName, 'ms p50', compareBy(trials, 0, (s) => s.p50), atMost(1.5, 'baseline')),
+    ratioRow(id, peerName, 'ms p99', compareBy(trials, 0, (s) => s.p99), oursAtMost(20, 'p99 ≤ 20 ms')),
     {
       id,
       ours: longTasks,
-      peer: sum(trials.peer),
+      peer: sum(trials.peers[0]),
       peerName,
       unit: 'long tasks (all trials)',
       ratio: null,

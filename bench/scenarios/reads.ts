@@ -1,21 +1,22 @@
 /** Scenarios 1, 3, 4: point reads, `getAll` over partly expired data, `count` by the expiry index. */
 import { dataset, liveKeys, NOW } from '../data.js'
-import { atMost, comparePairs, medianTime, ratioRow, timesFaster, type Row } from '../harness.js'
-import { STORE, withOurs } from '../ours.js'
+import { atMost, compareAll, medianTime, ratioRow, timesFaster, trial, type Row } from '../harness.js'
+import { openOurs, STORE } from '../ours.js'
 import * as dexie from '../peers/dexie.js'
 import { countByReading, cursorFilter } from '../peers/naive.js'
 import * as raw from '../peers/raw.js'
 
 export async function getLive(): Promise<Row[]> {
   const data = dataset(1000, 0)
-  const keys = liveKeys(data, 300)
+  const keys = liveKeys(data, 500)
   const found = (value: unknown) => value !== undefined
-  const ours = () => withOurs(data, (db) => medianTime(keys.length, (i) => db.get(STORE, keys[i]), found))
-  const floor = () => raw.withRaw(data, (db) => medianTime(keys.length, (i) => raw.getLive(db, keys[i], NOW), found))
-  const dexieGet = () => dexie.withDexie(data, (db) => medianTime(keys.length, (i) => dexie.getLive(db, keys[i], NOW), found))
+  const ours = trial(() => openOurs(data), (db) => medianTime(keys.length, (i) => db.get(STORE, keys[i]), found))
+  const floor = trial(() => raw.openRaw(data), (db) => medianTime(keys.length, (i) => raw.getLive(db, keys[i], NOW), found))
+  const dexieGet = trial(() => dexie.openDexie(data), (db) => medianTime(keys.length, (i) => dexie.getLive(db, keys[i], NOW), found))
+  const [vsRaw, vsDexie] = await compareAll(ours, [floor, dexieGet], { maxPairs: 30 })
   return [
-    ratioRow('get-live', 'raw get + expiresAt check', 'ms p50', await comparePairs(ours, floor), atMost(1.15, 'raw')),
-    ratioRow('get-live', 'Dexie table.get + expiresAt check', 'ms p50', await comparePairs(ours, dexieGet), atMost(1.1, 'Dexie')),
+    ratioRow('get-live', 'raw get + expiresAt check', 'ms p50', vsRaw, atMost(1.15, 'raw')),
+    ratioRow('get-live', 'Dexie table.get + expiresAt check', 'ms p50', vsDexie, atMost(1.1, 'Dexie')),
   ]
 }
 
@@ -23,20 +24,21 @@ export async function getAllPartlyExpired(): Promise<Row[]> {
   const data = dataset(1000, 200)
   const nothingExpired = dataset(1000, 0)
   const live = (values: unknown[]) => values.length === 800
-  const ours = () => withOurs(data, (db) => medianTime(10, () => db.getAll(STORE), live))
-  const floor = () => raw.withRaw(nothingExpired, (db) => medianTime(10, () => raw.getAll(db), (v) => v.length === 1000))
-  const naive = () => raw.withRaw(data, (db) => medianTime(10, () => cursorFilter(db, NOW), live))
+  const ours = trial(() => openOurs(data), (db) => medianTime(10, () => db.getAll(STORE), live))
+  const floor = trial(() => raw.openRaw(nothingExpired), (db) => medianTime(10, () => raw.getAll(db), (v) => v.length === 1000))
+  const naive = trial(() => raw.openRaw(data), (db) => medianTime(10, () => cursorFilter(db, NOW), live))
+  const [vsRaw, vsNaive] = await compareAll(ours, [floor, naive], { maxPairs: 30 })
   return [
-    ratioRow('getall-1000-20pct-expired', 'raw getAll, nothing expired', 'ms', await comparePairs(ours, floor), atMost(1.25, 'raw')),
-    ratioRow('getall-1000-20pct-expired', 'cursor + filter', 'ms', await comparePairs(ours, naive), timesFaster(1.5)),
+    ratioRow('getall-1000-20pct-expired', 'raw getAll, nothing expired', 'ms', vsRaw, atMost(1.25, 'raw')),
+    ratioRow('getall-1000-20pct-expired', 'cursor + filter', 'ms', vsNaive, timesFaster(1.5)),
   ]
 }
 
 export async function countHalfExpired(): Promise<Row[]> {
   const data = dataset(100_000, 50_000)
   const half = (n: number) => n === 50_000
-  const ours = () => withOurs(data, (db) => medianTime(5, () => db.count(STORE), half))
-  const naive = () => raw.withRaw(data, (db) => medianTime(3, () => countByReading(db, NOW), half))
-  const c = await comparePairs(ours, naive, { minPairs: 3, maxPairs: 5, tolerance: 0.3 })
+  const ours = trial(() => openOurs(data), (db) => medianTime(5, () => db.count(STORE), half))
+  const naive = trial(() => raw.openRaw(data), (db) => medianTime(3, () => countByReading(db, NOW), half))
+  const [c] = await compareAll(ours, [naive], { minPairs: 3, maxPairs: 4, tolerance: 0.2, warmup: false })
   return [ratioRow('count-100k-half-expired', 'getAll + filter', 'ms', c, timesFaster(10))]
 }
