@@ -3,6 +3,7 @@ import { fmt, h, setText, svg } from './dom.js'
 
 const WINDOW_MS = 120_000
 const DRAW_EVERY_MS = 400
+const SAMPLE_MS = 250
 const W = 600
 const H = 180
 const PAD = { left: 48, right: 8, top: 10, bottom: 22 }
@@ -46,7 +47,10 @@ export class CountChart {
   private drawn = 0
 
   push(live: number, disk: number, now = Date.now()): void {
-    this.samples.push({ t: now, live, disk })
+    const last = this.samples.at(-1)
+    // Refreshes come in bursts while purging; one point per SAMPLE_MS keeps the line light.
+    if (last && now - last.t < SAMPLE_MS && this.samples.length > 1) Object.assign(last, { live, disk })
+    else this.samples.push({ t: now, live, disk })
     while (this.samples.length > 2 && this.samples[0].t < now - WINDOW_MS) this.samples.shift()
     setText(this.liveValue, fmt.format(live))
     setText(this.diskValue, fmt.format(disk))

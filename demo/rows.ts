@@ -40,7 +40,8 @@ export interface RowActions {
 }
 
 const keyString = (key: IDBValidKey) => `${typeof key}:${String(key)}`
-const LINGER_MS = 2500
+/** How long a row stays, marked gone: short in reads (it is gone), longer on disk (to see the purge). */
+const LINGER_MS = { reads: 1200, disk: 2500 }
 
 function ttlLabel(ttl: unknown): string {
   if (ttl === undefined || ttl === null) return 'inherits'
@@ -114,7 +115,7 @@ export class RowList {
     view.gone = setTimeout(() => {
       view.el.remove()
       this.rows.delete(id)
-    }, LINGER_MS)
+    }, LINGER_MS[this.column])
   }
 
   private create(key: IDBValidKey): RowView {

@@ -11,10 +11,22 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs'
 const DB = `e2e-demo-${Date.now()}`
 const POLL = { timeout: 30_000, interval: 50 }
 
+const SCREENSHOT = 'test-results/demo.png'
+
 let server: ViteDevServer
 let browser: Browser
 let page: Page
+let screenshotTaken = false
 const pageErrors: string[] = []
+
+/** The whole page in one picture: the viewport grows to the page so the sticky header stays on top. */
+async function screenshot(): Promise<void> {
+  const height = await page.evaluate(() => document.documentElement.scrollHeight)
+  await page.setViewportSize({ width: 1300, height })
+  await page.screenshot({ path: SCREENSHOT })
+  await page.setViewportSize({ width: 1300, height: 1000 })
+  screenshotTaken = true
+}
 
 /** A row of a store's column whose item is still there (not lingering as "gone"). */
 function row(column: 'reads' | 'disk', store: string, key: string): Locator {
@@ -68,9 +80,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (page) {
-    const height = await page.evaluate(() => document.documentElement.scrollHeight)
-    await page.setViewportSize({ width: 1300, height })
-    await page.screenshot({ path: 'test-results/demo.png' })
+    // When a test failed before its screenshot, this one shows the page as the failure left it.
+    if (!screenshotTaken) await screenshot().catch(() => {})
     await page.evaluate((name) => indexedDB.deleteDatabase(name), DB).catch(() => {})
   }
   await browser?.close()
@@ -144,6 +155,13 @@ describe('live store', () => {
     await expect.poll(() => expiresAt('sessions', 'inherits'), POLL).toBe(inherits + 270_000)
     expect(await expiresAt('sessions', 'own')).toBe(own)
     expect(await row('reads', 'sessions', 'inherits').getByTestId('countdown').textContent()).toMatch(/^4:\d\d min$/)
+
+    await page.getByTestId('toggle-ttl-sessions').click()
+    await expect.poll(() => page.getByTestId('default-sessions').textContent(), POLL).toBe('off (null)')
+    await expect.poll(() => row('reads', 'sessions', 'own').getByTestId('countdown').textContent(), POLL).toBe('never · TTL off')
+    await page.getByTestId('toggle-ttl-sessions').click()
+    await expect.poll(() => page.getByTestId('default-sessions').textContent(), POLL).toBe('300 s')
+    await expect.poll(() => expiresAt('sessions', 'own'), POLL).toBe(own)
   })
 
   test('an invalid ttl shows the TtlError and adds nothing', async () => {
@@ -170,6 +188,46 @@ describe('live store', () => {
     expect(await added.locator('.note').textContent()).toBe(note)
     expect(await added.locator('.key').textContent()).toBe('<i>k</i>')
     expect(await page.locator('[data-injected], .note b, .key i').count()).toBe(0)
+  })
+})
+
+describe('load, reload and reset', () => {
+  test('10,000 events load with progress and the worker starts purging them', async () => {
+    await page.getByTestId('add-10000').click()
+    await expect.poll(() => page.getByTestId('bulk-status').textContent(), POLL).toContain('10,000 written in')
+    expect(await page.getByTestId('bulk-progress').getAttribute('value')).toBe('10000')
+    await expect.poll(() => page.getByTestId('disk-count-events').textContent(), POLL).toBe('10,000')
+    // ttl 5–20 s each: the first ones go after about 4 s.
+    const events = page.locator('[data-testid="purge-log"] [data-testid="purge-entry"][data-store="events"]')
+    await events.first().waitFor()
+    await expect.poll(async () => Number((await page.getByTestId('disk-count-events').textContent())?.replace(/,/g, '')), POLL).toBeLessThan(10_000)
+    expect(await page.getByTestId('fps').textContent()).toMatch(/^\d+$/)
+    expect(await page.getByTestId('long-tasks').textContent()).toMatch(/^\d/)
+    await screenshot()
+  })
+
+  test('state survives a reload; rewrite restarts a countdown; reset deletes the database', async () => {
+    const own = await expiresAt('sessions', 'own')
+    await page.reload()
+    await page.locator('[data-testid="status"][data-state="ready"]').waitFor()
+    await expect.poll(() => page.getByTestId('default-sessions').textContent(), POLL).toBe('300 s')
+    await row('reads', 'sessions', 'own').waitFor()
+    expect(await expiresAt('sessions', 'own')).toBe(own)
+
+    // _ts is whole seconds: once a second has passed since the write, a rewrite moves the expiry.
+    await expect
+      .poll(async () => {
+        await row('reads', 'sessions', 'own').getByTestId('rewrite').click()
+        return expiresAt('sessions', 'own')
+      }, POLL)
+      .toBeGreaterThan(own)
+
+    await page.getByTestId('reset').click()
+    await page.waitForURL(/db=/)
+    await page.locator('[data-testid="status"][data-state="ready"]').waitFor()
+    await expect.poll(() => page.getByTestId('default-sessions').textContent(), POLL).toBe('30 s')
+    await expect.poll(() => page.getByTestId('disk-count-sessions').textContent(), POLL).toBe('0')
+    await expect.poll(() => page.getByTestId('disk-count-events').textContent(), POLL).toBe('0')
     expect(pageErrors).toEqual([])
   })
 })
