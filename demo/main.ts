@@ -27,7 +27,8 @@ openDemoDB(params).then(start, (error: Error) => {
 
 function start(db: DemoDB): void {
   const cadence = params.purge.maxIntervalMs ? `, maxIntervalMs ${params.purge.maxIntervalMs}` : ''
-  setText(status, `IndexedDB database "${params.dbName}" · purge: Web Worker${cadence} · state survives a reload`)
+  const ready = `IndexedDB database "${params.dbName}" · purge: Web Worker${cadence} · state survives a reload`
+  setText(status, ready)
   status.dataset.state = 'ready'
 
   const log = new PurgeLog()
@@ -60,7 +61,10 @@ function start(db: DemoDB): void {
       chart.push(live, disk)
       log.expiredOnDisk(disk - live)
       log.purger(db.isPurger)
-      if (status.dataset.state === 'stale') status.dataset.state = 'ready'
+      if (status.dataset.state === 'stale') {
+        status.dataset.state = 'ready'
+        setText(status, ready)
+      }
     } catch (error) {
       status.dataset.state = 'stale'
       setText(status, `Reading failed: ${(error as Error).name}: ${(error as Error).message}`)

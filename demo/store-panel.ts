@@ -132,8 +132,10 @@ export class StorePanel {
   async refresh(): Promise<void> {
     const { db, info } = this
     const name = info.name
-    const [defaultTtl, live, liveCount, disk, diskCount] = await Promise.all([
-      db.getDefaultTtl(name),
+    // A library call first: after another tab reset the database it reopens the connection,
+    // which `db.raw` does not do by itself.
+    const defaultTtl = await db.getDefaultTtl(name)
+    const [live, liveCount, disk, diskCount] = await Promise.all([
       db.getAll(name, null, SHOWN) as Promise<DemoItem[]>,
       db.count(name),
       db.raw.getAll(name, null, SHOWN) as Promise<DemoItem[]>,
