@@ -17,15 +17,18 @@ const opened: { db: TtlDB<any>; name: string }[] = []
 
 /** A fresh database per call, closed and deleted after the test. */
 export async function freshDB(options: Partial<OpenTtlDBOptions> & Pick<OpenTtlDBOptions, 'stores'>, name?: string) {
-  const dbName = name ?? `t-${Date.now()}-${counter++}`
+  const dbName = name ?? uniqueName('t')
   const db = await openTtlDB(dbName, { version: 1, purge: { mode: 'off' }, ...options })
   opened.push({ db, name: dbName })
   return db
 }
 
-/** A unique database name for tests that open connections themselves. */
+/**
+ * A database name no other test uses. In Chromium, test files run side by side in frames of one
+ * origin and share IndexedDB, so a per-file counter alone would collide.
+ */
 export function uniqueName(prefix = 'db'): string {
-  return `${prefix}-${Date.now()}-${counter++}`
+  return `${prefix}-${crypto.randomUUID()}-${counter++}`
 }
 
 afterEach(async () => {

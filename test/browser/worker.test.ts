@@ -48,7 +48,8 @@ test('items with short TTLs disappear physically, from idle callbacks, with no p
   clock.advance(10_000)
   await until(async () => expect(await db.raw.count('s')).toBe(100))
   expect((await db.getAllKeys('s')).length).toBe(100)
-  expect(reports.reduce((n, r) => n + r.deleted, 0)).toBe(900)
+  // A slice reports after its last batch has committed: the disk empties first.
+  await until(() => expect(reports.reduce((n, r) => n + r.deleted, 0)).toBe(900))
   expect(workers.started).toHaveLength(1)
   expect(idle).toHaveBeenCalled()
   idle.mockRestore()
@@ -73,6 +74,8 @@ test('close() stops the scheduler and terminates the worker', async () => {
 test('reads issued during a large worker purge succeed and see only live items', async () => {
   const clock = manualClock()
   const db = await freshDB({ clock, stores, purge: { mode: 'worker', maxIntervalMs: 60_000 } })
+  const reports: PurgeReport[] = []
+  db.onPurge((r) => reports.push(r))
   await seed(db, 20_000, 200)
   clock.advance(10_000)
   let purging = true
@@ -83,7 +86,9 @@ test('reads issued during a large worker purge succeed and see only live items',
     expect(await db.get('s', i % 20_000)).toBeUndefined()
     if (purging) readsDuringPurge++
   }
-  expect(await purge).toBe(20_000)
+  // Background slices may take part of the work; together they delete every dead item once.
+  expect(await purge).toBeGreaterThan(0)
+  await until(() => expect(reports.reduce((n, r) => n + r.deleted, 0)).toBe(20_000))
   expect(readsDuringPurge).toBeGreaterThan(0)
   expect(await db.count('s')).toBe(200)
   expect(await db.raw.count('s')).toBe(200)
@@ -105,7 +110,7 @@ test('a worker that crashes mid-purge loses nothing live, and the next purge res
   expect(left).toBeGreaterThan(500)
   expect(await db.count('s')).toBe(500)
   expect((await db.getAll('s')).every((item) => String(item.id).startsWith('live-'))).toBe(true)
-  expect(await db.purgeExpired('s')).toBe(left - 500)
+  await db.purgeExpired('s')
   expect(await db.raw.count('s')).toBe(500)
   expect(workers.started.length).toBeGreaterThanOrEqual(2)
 })
@@ -139,14 +144,14 @@ test('two connections elect one purger; the second takes over when the first clo
   b.onPurge((r) => byB.push(r))
   await b.putAll('s', [{ id: 1 }, { id: 2 }])
   clock.advance(10_000)
-  await until(async () => expect(await b.raw.count('s')).toBe(0))
+  await until(() => expect(byA.reduce((n, r) => n + r.deleted, 0)).toBe(2))
+  expect(await b.raw.count('s')).toBe(0)
   expect(b.isPurger).toBe(false)
-  expect(byA.reduce((n, r) => n + r.deleted, 0)).toBe(2)
   expect(byB).toEqual([])
   a.close()
   await until(() => expect(b.isPurger).toBe(true))
   await b.put('s', { id: 3 })
   clock.advance(10_000)
-  await until(async () => expect(await b.raw.count('s')).toBe(0))
-  expect(byB.reduce((n, r) => n + r.deleted, 0)).toBe(1)
+  await until(() => expect(byB.reduce((n, r) => n + r.deleted, 0)).toBe(1))
+  expect(await b.raw.count('s')).toBe(0)
 })

@@ -2,7 +2,7 @@
 import { openDB } from 'idb'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import type { PurgeReport } from '../../src/index.js'
-import { freshDB, manualClock } from '../helpers.js'
+import { freshDB, manualClock, uniqueName } from '../helpers.js'
 import { trackTimers } from './timers.js'
 
 const stores = { s: { keyPath: 'id', defaultTtl: 10 }, off: { keyPath: 'id' } }
@@ -22,7 +22,7 @@ describe('background purge (inline)', () => {
     clock.advance(10_000)
     await until(async () => expect(await db.raw.count('s')).toBe(11))
     expect((await db.raw.getAllKeys('s')).sort()).toEqual([0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 'own'].sort())
-    expect(reports.reduce((n, r) => n + r.deleted, 0)).toBe(20)
+    await until(async () => expect(reports.reduce((n, r) => n + r.deleted, 0)).toBe(20))
     expect(reports.every((r) => r.store === 's' && r.durationMs >= 0 && !r.error)).toBe(true)
   })
 
@@ -91,7 +91,7 @@ test('without Web Locks every connection purges (only extra work)', async () => 
   if (had) Object.defineProperty(nav, 'locks', { value: undefined, configurable: true })
   try {
     const clock = manualClock()
-    const name = `nolocks-${Date.now()}`
+    const name = uniqueName('nolocks')
     const a = await freshDB({ clock, stores, purge: { mode: 'inline', maxIntervalMs: 10 } }, name)
     const b = await freshDB({ clock, stores, purge: { mode: 'inline', maxIntervalMs: 10 } }, name)
     expect(a.isPurger && b.isPurger).toBe(true)
