@@ -1,8 +1,9 @@
 /**
- * How every comparison is measured: trials in ABBA order (ours first in even pairs, the peer
- * first in odd ones), each trial on its own freshly seeded database, and the median of the
- * per-pair ratios. Pairs continue until the median's 95% confidence interval is narrow enough
- * or the pair budget runs out. Runs in the page and in Node alike.
+ * How every comparison is measured: ours and its peers run in rounds whose order alternates
+ * (ABBA: ours first in even rounds, last in odd ones), each trial on its own freshly seeded
+ * database, and the result is the median of the per-round ratios ours / peer. Rounds continue
+ * until every median's 95% confidence interval is narrow enough or the budget runs out.
+ * Runs in the page and in Node alike.
  */
 
 /** One row of `bench/results.json`. `ratio = ours / peer`: lower is better. */
@@ -15,7 +16,7 @@ export interface Row {
   ratio: number | null
   target: string
   pass: boolean
-  /** How many ABBA pairs the median ratio comes from (absent: a single measurement). */
+  /** How many ABBA rounds (pairs ours/peer) the median ratio comes from; absent: one measurement. */
   pairs?: number
   /** 95% confidence interval of the median ratio, by order statistics. */
   ci?: [number, number]
@@ -106,23 +107,24 @@ export function compareBy<T>(trials: Trials<T>, p: number, value: (trial: T) => 
   return { ours: median(a), peer: median(b), ratio: median(ratios), ci: medianCi(ratios), pairs: ratios.length }
 }
 
-/** Prepares every trial of a round, then runs them in the same order, then drops them. */
+/** Runs a round's trials one after the other: each prepared, timed, then dropped. */
 async function round<T>(trials: Trial<T>[]): Promise<T[]> {
-  const prepared: Prepared<T>[] = []
-  try {
-    // Preparing all first keeps the timed parts of a round close together in time.
-    for (const t of trials) prepared.push(await t())
-    const results: T[] = []
-    for (const p of prepared) results.push(await p.run())
-    return results
-  } finally {
-    for (const p of prepared) await p.drop()
+  const results: T[] = []
+  for (const t of trials) {
+    const prepared = await t()
+    try {
+      results.push(await prepared.run())
+    } finally {
+      await prepared.drop()
+    }
   }
+  return results
 }
 
 /**
  * Runs ours and its peers in rounds whose order alternates (A B C, then C B A: ABBA against
- * each peer), until every peer's median ratio of `value` is stable or the budget is spent.
+ * each peer), until every peer's median ratio of `value` is stable or the budget is spent;
+ * always after an even number of rounds, so each trial ran first as often as last.
  */
 export async function roundTrials<T>(
   ours: Trial<T>,
@@ -141,7 +143,7 @@ export async function roundTrials<T>(
     if (!forward) results.reverse()
     trials.ours.push(results[0])
     peers.forEach((_, p) => trials.peers[p].push(results[p + 1]))
-    if (r + 1 < minPairs) continue
+    if (r + 1 < minPairs || r % 2 === 0) continue
     const stable = peers.every((_, p) => {
       const { ci, ratio } = compareBy(trials, p, value)
       return ci[1] - ci[0] <= tolerance * ratio

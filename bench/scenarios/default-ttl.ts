@@ -9,6 +9,6 @@ const changes = (db: Ours) => medianTime(50, (i) => db.setDefaultTtl(STORE, i % 
 export async function setDefaultTtl(): Promise<Row[]> {
   const big = trial(() => openOurs(dataset(100_000, 0)), changes)
   const small = trial(() => openOurs(dataset(1000, 0)), changes)
-  const [c] = await compareAll(big, [small], { minPairs: 3, maxPairs: 4, tolerance: 0.2, warmup: false })
+  const [c] = await compareAll(big, [small], { minPairs: 4, maxPairs: 4, warmup: false })
   return [ratioRow('set-default-ttl', 'same on a 1k-item store', 'ms', c, atMost(2, 'the 1k store'))]
 }

@@ -42,8 +42,8 @@ export async function purge(): Promise<Row[]> {
     (db) => medianTime(1, () => raw.purgeByKeyRange(db, IDBKeyRange.upperBound(DEAD - 1)), () => true),
   )
   const [vsFloor, vsPerKey, vsCursor, vsKeyRange] = await compareAll(ours, [floor, perKey, cursor, keyRange], {
-    minPairs: 3,
-    maxPairs: 5,
+    minPairs: 4,
+    maxPairs: 6,
     tolerance: 0.2,
     warmup: false,
   })

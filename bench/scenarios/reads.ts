@@ -39,6 +39,6 @@ export async function countHalfExpired(): Promise<Row[]> {
   const half = (n: number) => n === 50_000
   const ours = trial(() => openOurs(data), (db) => medianTime(5, () => db.count(STORE), half))
   const naive = trial(() => raw.openRaw(data), (db) => medianTime(3, () => countByReading(db, NOW), half))
-  const [c] = await compareAll(ours, [naive], { minPairs: 3, maxPairs: 4, tolerance: 0.2, warmup: false })
+  const [c] = await compareAll(ours, [naive], { minPairs: 4, maxPairs: 4, warmup: false })
   return [ratioRow('count-100k-half-expired', 'getAll + filter', 'ms', c, timesFaster(10))]
 }
