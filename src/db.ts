@@ -3,6 +3,7 @@
  * operation routed to the reads, writes and purge modules.
  */
 import type { DBSchema, IDBPDatabase } from 'idb'
+import { UserActivity } from './activity.js'
 import { Connection } from './connection.js'
 import { TtlError } from './errors.js'
 import { META_STORE } from './expiry-index.js'
@@ -39,7 +40,8 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   private readonly clock: () => number
   private readonly mode: TtlValues
   private readonly durability: IDBTransactionDurability | undefined
-  private readonly purger: PurgeApi
+  private readonly purger: PurgeApi & { noteActivity?(): void }
+  private readonly activity = new UserActivity()
   private readonly scheduler: PurgeScheduler | undefined
   private readonly listeners = new Set<(report: PurgeReport) => void>()
 
@@ -60,7 +62,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     this.purger =
       purge.mode === 'worker'
         ? new WorkerPurger(config)
-        : createPurgeApi(config, () => connection.native(), () => {})
+        : createPurgeApi(config, () => connection.native(), () => {}, () => this.activity.pause())
     if (purge.mode !== 'off') {
       this.scheduler = new PurgeScheduler(this.purger, `idb-ttl:purge:${name}`, {
         clock: this.clock,
@@ -90,10 +92,17 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     return this.connection.raw as IDBPDatabase<S>
   }
 
-  private async db(store: string): Promise<IDBDatabase> {
+  private check(store: string): void {
     if (!Object.hasOwn(this.stores, store)) {
       throw new TtlError('UNKNOWN_STORE', `"${store}" is not a store declared in openTtlDB`)
     }
+  }
+
+  /** The connection for a request on `store`, which the purge lets go first. */
+  private async db(store: string): Promise<IDBDatabase> {
+    this.check(store)
+    this.activity.note()
+    this.purger.noteActivity?.()
     return this.connection.native()
   }
 
@@ -279,7 +288,8 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    */
   async purgeExpired<N extends StoreNames<S>>(store?: N): Promise<number> {
     const names = store === undefined ? Object.keys(this.stores) : [store]
-    await Promise.all(names.map((name) => this.db(name)))
+    names.forEach((name) => this.check(name))
+    await this.connection.native()
     const started = performance.now()
     const deleted = await this.purger.purgeAll(names, this.clock())
     if (deleted > 0) {

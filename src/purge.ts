@@ -37,7 +37,9 @@ export async function purgeBatch(
   from?: ExpiryMark,
   skipDisabled = false,
 ): Promise<BatchResult> {
-  const tx = db.transaction([storeName, META_STORE], 'readwrite')
+  // Relaxed: a purge lost to a crash before it reached the disk only deletes the same dead
+  // items again later, so waiting for the flush would buy nothing.
+  const tx = db.transaction([storeName, META_STORE], 'readwrite', { durability: 'relaxed' })
   const committed = done(tx)
   committed.catch(() => {})
   const store = tx.objectStore(storeName)
@@ -57,16 +59,23 @@ export async function purgeBatch(
   return { deleted: batchSize - budget, resume, state }
 }
 
+/** Waits, between two batches, for the app's own requests to go first. */
+export type Pause = () => Promise<void>
+
+const noPause: Pause = async () => {}
+
 /** Deletes every item of the store that is dead at `clock()`; returns how many. */
 export async function purgeStore(
   db: IDBDatabase,
   storeName: string,
   clock: () => number,
   batchSize: number = DEFAULT_BATCH_SIZE,
+  pause: Pause = noPause,
 ): Promise<number> {
   let total = 0
   let from: ExpiryMark | undefined
   do {
+    if (from) await pause()
     const batch = await purgeBatch(db, storeName, clock(), batchSize, from)
     total += batch.deleted
     from = batch.resume
@@ -90,6 +99,7 @@ export interface SliceOptions {
   batchSize: number
   /** Time budget per store and slice, in real milliseconds. */
   sliceMs: number
+  pause?: Pause
 }
 
 /**
@@ -109,6 +119,7 @@ export async function purgeSlice(
     let deleted = 0
     let batch: BatchResult
     do {
+      if (deleted > 0) await (options.pause ?? noPause)()
       batch = await purgeBatch(db, store, nowMs, options.batchSize, resume.get(store), true)
       deleted += batch.deleted
       if (batch.resume) resume.set(store, batch.resume)

@@ -3,6 +3,7 @@
  * next call after it crashed or was terminated. Pending calls of a dead worker reject.
  */
 import { releaseProxy, wrap, type Remote } from 'comlink'
+import { QUIET_MS } from '../activity.js'
 import type { PurgeApi, PurgeConfig } from './api.js'
 
 export class WorkerPurger implements PurgeApi {
@@ -10,13 +11,17 @@ export class WorkerPurger implements PurgeApi {
   private remote: Remote<PurgeApi> | undefined
   private died: Promise<never> | undefined
   private kill: ((reason: Error) => void) | undefined
+  private activity: MessagePort | undefined
+  private lastSignal = 0
 
   constructor(private readonly config: PurgeConfig) {}
 
   private start(): { remote: Remote<PurgeApi>; died: Promise<never> } {
     if (!this.worker || !this.remote || !this.died) {
       const worker = new Worker(new URL('./purge-worker.ts', import.meta.url), { type: 'module', name: 'idb-ttl purge' })
-      worker.postMessage(this.config)
+      const channel = new MessageChannel()
+      worker.postMessage(this.config, [channel.port2])
+      this.activity = channel.port1
       this.died = new Promise<never>((_, reject) => (this.kill = reject))
       this.died.catch(() => {})
       worker.addEventListener('error', (event) => {
@@ -34,6 +39,14 @@ export class WorkerPurger implements PurgeApi {
     return Promise.race([run(remote), died])
   }
 
+  /** Tells a running worker that a user request is starting, at most once per quiet period. */
+  noteActivity(): void {
+    const now = performance.now()
+    if (!this.activity || now - this.lastSignal < QUIET_MS / 2) return
+    this.lastSignal = now
+    this.activity.postMessage(0)
+  }
+
   slice(nowMs: number) {
     return this.call((remote) => remote.slice(nowMs))
   }
@@ -47,8 +60,9 @@ export class WorkerPurger implements PurgeApi {
     const error = Object.assign(reason, { name: 'PurgeWorkerError' })
     this.remote?.[releaseProxy]()
     this.worker?.terminate()
+    this.activity?.close()
     this.kill?.(error)
-    this.worker = this.remote = this.died = this.kill = undefined
+    this.worker = this.remote = this.died = this.kill = this.activity = undefined
   }
 
   async close(): Promise<void> {

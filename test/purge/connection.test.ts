@@ -44,7 +44,7 @@ test('the purge API works over a MessageChannel, as Comlink carries it to the wo
   clock.advance(10_000)
   const connection = new Connection({ name, stores, clock, create: false })
   const { port1, port2 } = new MessageChannel()
-  expose(createPurgeApi({ name, stores, batchSize: 1, sliceMs: 1000 }, () => connection.native(), () => connection.close()), port1)
+  expose(createPurgeApi({ name, stores, batchSize: 1, sliceMs: 1000 }, () => connection.native(), () => connection.close(), async () => {}), port1)
   const remote = wrap<PurgeApi>(port2)
   const [report] = await remote.slice(clock.now)
   expect(report).toMatchObject({ store: 's', deleted: 2, more: false, nextExpiryMs: (Math.floor(1_700_000_000) + 60) * 1000, defaultTtl: 10 })
