@@ -2,7 +2,8 @@
 // Serves bench/ with Vite, drives the page with playwright-core, prints the table, writes
 // bench/results.json and bench/RESULTS.md, and exits non-zero when a target is missed.
 // `node scripts/bench.mjs get-live size` runs only the scenarios named (and writes nothing).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -13,13 +14,14 @@ import { markdownTable, writeResults } from './bench-report.mjs'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs'
 
 const METHOD = [
-  'Method: every row compares ours and its peer in the same page and run, in ABBA pairs',
-  '(alternating which goes first), each trial on a freshly created and seeded database with',
-  'identical seeded data; the ratio is the median of the per-pair ratios ours / peer (lower is',
-  'better) with its 95% confidence interval, and pairs run until that interval is narrow or the',
-  'budget is spent. Expiry comes from an injected clock, never from waiting. Chromium runs on a',
-  'persistent on-disk profile (a default Playwright context would keep IndexedDB in memory).',
-  'Sizes: vite library build of the entry with all its imports, minified, gzip -9.',
+  'Method: every row compares ours and its peer in the same page and run, in rounds whose order',
+  'alternates (ABBA), an even number of them; each trial runs on a freshly created database',
+  'seeded with the same data (written in 1000-item batches a second apart). The ratio is the',
+  'median of the per-round ratios ours / peer (lower is better), with its 95% confidence',
+  'interval; rounds go on until that interval is narrow or the budget is spent. Expiry comes',
+  'from an injected clock, never from waiting. Chromium runs on a persistent on-disk profile (a',
+  'default Playwright context keeps IndexedDB in memory). Sizes: vite library build of the',
+  'entry with everything it imports, minified, gzip -9; kB = 1000 bytes.',
 ].join('\n')
 
 const repo = fileURLToPath(new URL('..', import.meta.url))
@@ -52,6 +54,7 @@ async function runPage(ids) {
     worker: { format: 'es' },
   })
   await server.listen()
+  mkdirSync(join(repo, 'bench/.tmp'), { recursive: true })
   const profile = mkdtempSync(join(repo, 'bench/.tmp/profile-'))
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true })
   try {
@@ -83,13 +86,13 @@ if (only.length === 0 || pageIds.length > 0) {
 }
 
 const environment = {
-  date: new Date().toISOString(),
+  date: new Date().toISOString().replace(/\.\d+Z$/, ' UTC'),
   cpu: os.cpus()[0]?.model ?? 'unknown CPU',
   cores: os.cpus().length,
   memoryGB: Math.round(os.totalmem() / 2 ** 30),
   os: osName(),
   node: process.version,
-  browser: page?.userAgent.match(/Chrome\/([\d.]+)/)?.[0].replace('Chrome/', 'Chromium '),
+  browser: page && execFileSync(CHROMIUM_PATH, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(),
   storage: 'persistent on-disk profile',
   crossOriginIsolated: page?.crossOriginIsolated,
   loadAverage: [loadAtStart, os.loadavg()[0]],
