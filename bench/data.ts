@@ -4,7 +4,7 @@
  */
 
 /** Where every scenario's clock starts: epoch ms on a whole second. */
-export const T0 = 1_700_000_000_000
+const T0 = 1_700_000_000_000
 /** The store default in every scenario, seconds. */
 export const DEFAULT_TTL = 3600
 /**
@@ -12,7 +12,7 @@ export const DEFAULT_TTL = 3600
  * 1000 a second apart (as an app syncing in bulk would: items of a batch share their `_ts`).
  * Reads and purges happen at NOW, when the first are all dead and the others all live.
  */
-export const LIVE_WRITE = T0 + 3000_000
+const LIVE_WRITE = T0 + 3000_000
 export const NOW = T0 + 3700_000
 const WRITE_BATCH = 1000
 
@@ -28,10 +28,9 @@ export function manualClock(startMs = T0) {
   let now = startMs
   return Object.assign(() => now, { set: (ms: number) => void (now = ms) })
 }
-export type ManualClock = ReturnType<typeof manualClock>
 
 /** mulberry32: a small, fast, seeded PRNG in [0, 1). */
-export function rng(seed: number): () => number {
+function rng(seed: number): () => number {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0

@@ -75,7 +75,7 @@ export interface Trials<T> {
   peers: T[][]
 }
 
-export function median(values: readonly number[]): number {
+function median(values: readonly number[]): number {
   return percentile(values, 50)
 }
 
@@ -90,7 +90,7 @@ export function percentile(values: readonly number[], p: number): number {
 }
 
 /** 95% CI of the median: the order statistics n/2 ± 0.98·√n (distribution-free). */
-export function medianCi(values: readonly number[]): [number, number] {
+function medianCi(values: readonly number[]): [number, number] {
   const sorted = [...values].sort((a, b) => a - b)
   const n = sorted.length
   const half = 0.98 * Math.sqrt(n)
