@@ -1,18 +1,23 @@
 /**
- * User requests win over purging: the purge pauses between batches while the app is using the
- * database, so a request waits for at most the one batch under way. A pause is bounded, so a
- * busy app slows the purge down without stopping it.
+ * User requests win over purging: while the app is using the database, the purge takes small
+ * batches and pauses after each until the app has been quiet for a moment, so a request waits
+ * for at most one small batch. A pause is bounded, so a busy app slows the purge, never stops it.
+ * When the app has been idle for a while the purge runs full batches without pausing.
  */
 
-/** A request within this many ms counts as the app being busy. */
+/** A request within this many ms means the app is busy right now. */
 export const QUIET_MS = 4
+/** A request within this many ms makes the purge courteous: small batches, pauses. */
+export const RECENT_MS = 250
 /** The longest a purge waits before its next batch, however busy the app is. */
 export const MAX_PAUSE_MS = 100
+/** Keys per batch while the app is busy: a batch short enough not to be noticed. */
+export const BUSY_BATCH_SIZE = 50
 
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 1))
 
 export class UserActivity {
-  private busyUntil = -Infinity
+  private last = -Infinity
 
   /** `now` and `wait` are the real monotonic clock and a 1 ms timer; tests pass their own. */
   constructor(
@@ -22,12 +27,31 @@ export class UserActivity {
 
   /** A user request is starting. */
   note(): void {
-    this.busyUntil = this.now() + QUIET_MS
+    this.last = this.now()
   }
 
-  /** Resolves once the app has been quiet for {@link QUIET_MS}, or after {@link MAX_PAUSE_MS}. */
+  /** Whether the app made a request lately. */
+  get busy(): boolean {
+    return this.now() - this.last <= RECENT_MS
+  }
+
+  /** How many keys the next batch may take. */
+  batchSize(configured: number): number {
+    return this.busy ? Math.min(configured, BUSY_BATCH_SIZE) : configured
+  }
+
+  /**
+   * Between two batches: nothing when the app has been idle lately; otherwise at least
+   * {@link QUIET_MS} (for the app's next request to arrive) and until the app has been quiet
+   * that long, at most {@link MAX_PAUSE_MS}.
+   */
   async pause(): Promise<void> {
+    if (!this.busy) return
     const started = this.now()
-    while (this.now() < this.busyUntil && this.now() - started < MAX_PAUSE_MS) await this.wait()
+    do await this.wait()
+    while (
+      (this.now() - started < QUIET_MS || this.now() - this.last < QUIET_MS) &&
+      this.now() - started < MAX_PAUSE_MS
+    )
   }
 }

@@ -62,7 +62,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     this.purger =
       purge.mode === 'worker'
         ? new WorkerPurger(config)
-        : createPurgeApi(config, () => connection.native(), () => {}, () => this.activity.pause())
+        : createPurgeApi(config, () => connection.native(), () => {}, this.activity)
     if (purge.mode !== 'off') {
       this.scheduler = new PurgeScheduler(this.purger, `idb-ttl:purge:${name}`, {
         clock: this.clock,

@@ -2,7 +2,7 @@
  * The per-store expiry index and the metadata store beside the data: names, and the key ranges
  * that select dead items for a set of cut-offs.
  */
-import { INHERIT, OWN, type Cutoffs, type ExpiryMark } from './policy.js'
+import { OWN_BASE, type Cutoffs, type ExpiryMark } from './policy.js'
 
 /** Object store holding one {@link StoreState} per TTL store, keyed by store name. */
 export const META_STORE = '__idb_ttl_meta'
@@ -10,21 +10,24 @@ export const META_STORE = '__idb_ttl_meta'
 export const EXPIRY_INDEX = '$ttl'
 export const MARK_FIELD = '$ttl'
 
-/** Key ranges of the expiry index holding dead marks, inherit first; `from` resumes inside. */
+/**
+ * Key ranges of the expiry index holding dead marks, inheriting ones first; `from` (a mark a
+ * previous batch took) resumes strictly after it.
+ */
 export function deadRanges(cut: Cutoffs, from?: ExpiryMark): IDBKeyRange[] {
   const ranges: IDBKeyRange[] = []
-  for (const kind of [INHERIT, OWN] as const) {
-    const limit = kind === INHERIT ? cut.inherit : cut.own
-    if (limit === null || (from && from[0] > kind)) continue
-    const lower = from && from[0] === kind ? from[1] : -Infinity
-    if (lower <= limit) ranges.push(IDBKeyRange.bound([kind, lower], [kind, limit]))
+  const push = (lower: number, lowerOpen: boolean, upper: number) => {
+    if (lower < upper) ranges.push(IDBKeyRange.bound(lower, upper, lowerOpen, true))
   }
+  const resumeOwn = from !== undefined && from >= OWN_BASE
+  if (cut.inherit !== null && !resumeOwn) push(from ?? -Infinity, from !== undefined, Math.floor(cut.inherit) + 1)
+  if (cut.own !== null) push(resumeOwn ? from : OWN_BASE, resumeOwn, OWN_BASE + Math.floor(cut.own) + 1)
   return ranges
 }
 
 /** Marks that are not dead yet: the lowest one of each kind tells when the next item dies. */
 export function liveRanges(cut: Cutoffs): [IDBKeyRange, IDBKeyRange] {
-  const above = (kind: number, limit: number | null) =>
-    IDBKeyRange.bound([kind, limit ?? -Infinity], [kind, Infinity], limit !== null)
-  return [above(INHERIT, cut.inherit), above(OWN, cut.own)]
+  const inheritFrom = cut.inherit === null ? -Infinity : Math.floor(cut.inherit) + 1
+  const ownFrom = cut.own === null ? OWN_BASE : OWN_BASE + Math.floor(cut.own) + 1
+  return [IDBKeyRange.bound(inheritFrom, OWN_BASE, false, true), IDBKeyRange.lowerBound(ownFrom)]
 }

@@ -2,17 +2,19 @@
  * Turns a store's settings into cut-offs (workbox's "policy"): which expiry marks are dead now,
  * and what a change of `defaultTtl` leaves dead for good. Pure numbers, no IndexedDB.
  *
- * Every stored item carries an expiry mark, the key of the store's expiry index:
- * `[0, _ts]` when it inherits the default, `[1, _ts + ttl]` when it has its own ttl in seconds,
- * and none when it never expires (own ttl -1). A change of default therefore rewrites nothing.
+ * Every stored item carries an expiry mark, the key of the store's expiry index: its `_ts` when it
+ * inherits the default, `OWN_BASE + _ts + ttl` when it has its own ttl in seconds, and none when
+ * it never expires (own ttl -1). A change of default therefore rewrites nothing. A random
+ * fraction below 0.5 makes marks unique, so a purge batch resumes strictly after the last entry
+ * it took instead of rescanning the deleted entries of a second shared by many writes.
  */
 import type { DefaultTtl, ItemTtl } from './ttl.js'
 
-/** Expiry-index key: `[0, _ts]` (inherits the default) or `[1, expiry seconds]` (own ttl). */
-export type ExpiryMark = [0, number] | [1, number]
+/** Expiry-index key: whole seconds plus a tiebreak; inheriting marks lie below `OWN_BASE`. */
+export type ExpiryMark = number
 
-export const INHERIT = 0
-export const OWN = 1
+/** Marks of items with their own ttl start here (epoch seconds stay far below it). */
+export const OWN_BASE = 1e11
 
 /** What the metadata store keeps per object store. */
 export interface StoreState {
@@ -36,9 +38,16 @@ export function initialState(defaultTtl: DefaultTtl): StoreState {
   return { defaultTtl, declared: defaultTtl, deadTs: null, deadExpiry: null }
 }
 
-export function markOf(ttl: ItemTtl, ts: number): ExpiryMark | undefined {
+export function markOf(ttl: ItemTtl, ts: number, tiebreak = Math.random() / 2): ExpiryMark | undefined {
   if (ttl.kind === 'never') return undefined
-  return ttl.kind === 'seconds' ? [OWN, ts + ttl.seconds] : [INHERIT, ts]
+  return (ttl.kind === 'seconds' ? OWN_BASE + ts + ttl.seconds : ts) + tiebreak
+}
+
+/** What a mark stands for: an inheriting item's `_ts`, or an own-ttl item's expiry (seconds). */
+export function readMark(mark: ExpiryMark): { inherits: boolean; seconds: number } {
+  return mark < OWN_BASE
+    ? { inherits: true, seconds: Math.floor(mark) }
+    : { inherits: false, seconds: Math.floor(mark - OWN_BASE) }
 }
 
 function max(a: number | null, b: number | null): number | null {
@@ -58,8 +67,9 @@ export function cutoffs(state: StoreState, nowMs: number): Cutoffs {
 
 export function isDeadMark(mark: ExpiryMark | undefined, cut: Cutoffs): boolean {
   if (mark === undefined) return false
-  const limit = mark[0] === INHERIT ? cut.inherit : cut.own
-  return limit !== null && mark[1] <= limit
+  const { inherits, seconds } = readMark(mark)
+  const limit = inherits ? cut.inherit : cut.own
+  return limit !== null && seconds <= limit
 }
 
 /**

@@ -6,11 +6,11 @@
  * `batchSize` primary keys from the dead ranges of the expiry index, and deletes them. Keys come
  * from the index range under the settings read in the same transaction, so a live item is never
  * taken. Keys are collected before any delete (deleting under an open cursor broke in Safari),
- * and the next batch resumes at the last mark taken rather than at the start of the range,
- * which would rescan the tombstones just left behind.
+ * and the next batch resumes just after the last mark taken (marks are unique) rather than at
+ * the start of the range, which would rescan the tombstones just left behind.
  */
 import { deadRanges, EXPIRY_INDEX, liveRanges, META_STORE } from './expiry-index.js'
-import { cutoffs, nextDeathMs, type ExpiryMark, type StoreState } from './policy.js'
+import { cutoffs, nextDeathMs, readMark, type ExpiryMark, type StoreState } from './policy.js'
 import { done, req } from './request.js'
 import { markOfStored } from './stamp.js'
 
@@ -59,10 +59,14 @@ export async function purgeBatch(
   return { deleted: batchSize - budget, resume, state }
 }
 
-/** Waits, between two batches, for the app's own requests to go first. */
-export type Pause = () => Promise<void>
+/** Lets the app's own requests go first: batch sizes and a pause between batches. */
+export interface Courtesy {
+  batchSize(configured: number): number
+  pause(): Promise<void>
+}
 
-const noPause: Pause = async () => {}
+/** Full batches, no pauses: for purges the app itself is waiting on. */
+export const NO_COURTESY: Courtesy = { batchSize: (n) => n, pause: async () => {} }
 
 /** Deletes every item of the store that is dead at `clock()`; returns how many. */
 export async function purgeStore(
@@ -70,13 +74,13 @@ export async function purgeStore(
   storeName: string,
   clock: () => number,
   batchSize: number = DEFAULT_BATCH_SIZE,
-  pause: Pause = noPause,
+  courtesy: Courtesy = NO_COURTESY,
 ): Promise<number> {
   let total = 0
   let from: ExpiryMark | undefined
   do {
-    if (from) await pause()
-    const batch = await purgeBatch(db, storeName, clock(), batchSize, from)
+    if (from !== undefined) await courtesy.pause()
+    const batch = await purgeBatch(db, storeName, clock(), courtesy.batchSize(batchSize), from)
     total += batch.deleted
     from = batch.resume
   } while (from)
@@ -99,7 +103,7 @@ export interface SliceOptions {
   batchSize: number
   /** Time budget per store and slice, in real milliseconds. */
   sliceMs: number
-  pause?: Pause
+  courtesy?: Courtesy
 }
 
 /**
@@ -119,8 +123,9 @@ export async function purgeSlice(
     let deleted = 0
     let batch: BatchResult
     do {
-      if (deleted > 0) await (options.pause ?? noPause)()
-      batch = await purgeBatch(db, store, nowMs, options.batchSize, resume.get(store), true)
+      const courtesy = options.courtesy ?? NO_COURTESY
+      if (deleted > 0) await courtesy.pause()
+      batch = await purgeBatch(db, store, nowMs, courtesy.batchSize(options.batchSize), resume.get(store), true)
       deleted += batch.deleted
       if (batch.resume) resume.set(store, batch.resume)
       else resume.delete(store)
@@ -144,7 +149,7 @@ export async function nextExpiry(db: IDBDatabase, storeName: string, nowMs: numb
   const state = await req<StoreState>(tx.objectStore(META_STORE).get(storeName))
   const index = tx.objectStore(storeName).index(EXPIRY_INDEX)
   const lowest = (range: IDBKeyRange) =>
-    req(index.openKeyCursor(range)).then((cursor) => (cursor ? (cursor.key as ExpiryMark)[1] : undefined))
+    req(index.openKeyCursor(range)).then((cursor) => (cursor ? readMark(cursor.key as ExpiryMark).seconds : undefined))
   const [inherit, own] = await Promise.all(liveRanges(cutoffs(state, nowMs)).map(lowest))
   return nextDeathMs(state, inherit, own)
 }

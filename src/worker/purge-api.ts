@@ -1,28 +1,28 @@
 /** The purge API's implementation: the same batched purge code on either side of the worker. */
-import { purgeSlice, purgeStore, type Pause } from '../purge.js'
+import { purgeSlice, purgeStore, type Courtesy } from '../purge.js'
 import type { ExpiryMark } from '../policy.js'
 import type { PurgeApi, PurgeConfig } from './api.js'
 
 /**
  * Builds the API over a connection getter (the worker's own, or the page's in inline mode);
- * `pause` runs between batches so the app's requests go first.
+ * `courtesy` lets the app's requests go first.
  */
 export function createPurgeApi(
   config: PurgeConfig,
   connect: () => Promise<IDBDatabase>,
   onClose: () => void,
-  pause: Pause,
+  courtesy: Courtesy,
 ): PurgeApi {
   const resume = new Map<string, ExpiryMark>()
   const stores = Object.keys(config.stores)
   return {
     async slice(nowMs) {
-      return purgeSlice(await connect(), stores, nowMs, { ...config, pause }, resume)
+      return purgeSlice(await connect(), stores, nowMs, { ...config, courtesy }, resume)
     },
     async purgeAll(names, nowMs) {
       const db = await connect()
       let total = 0
-      for (const name of names) total += await purgeStore(db, name, () => nowMs, config.batchSize, pause)
+      for (const name of names) total += await purgeStore(db, name, () => nowMs, config.batchSize, courtesy)
       return total
     },
     async close() {

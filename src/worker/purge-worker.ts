@@ -19,7 +19,7 @@ self.addEventListener(
     const activity = new UserActivity()
     event.ports[0].onmessage = () => activity.note()
     const connection = new Connection({ name: config.name, stores: config.stores, clock: Date.now, create: false })
-    expose(createPurgeApi(config, () => connection.native(), () => connection.close(), () => activity.pause()))
+    expose(createPurgeApi(config, () => connection.native(), () => connection.close(), activity))
   },
   { once: true },
 )

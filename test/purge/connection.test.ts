@@ -4,6 +4,7 @@ import { expose, wrap } from 'comlink'
 import { expect, test } from 'vitest'
 import { Connection } from '../../src/connection.js'
 import type { PurgeApi } from '../../src/worker/api.js'
+import { NO_COURTESY } from '../../src/purge.js'
 import { createPurgeApi } from '../../src/worker/purge-api.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
 
@@ -44,7 +45,7 @@ test('the purge API works over a MessageChannel, as Comlink carries it to the wo
   clock.advance(10_000)
   const connection = new Connection({ name, stores, clock, create: false })
   const { port1, port2 } = new MessageChannel()
-  expose(createPurgeApi({ name, stores, batchSize: 1, sliceMs: 1000 }, () => connection.native(), () => connection.close(), async () => {}), port1)
+  expose(createPurgeApi({ name, stores, batchSize: 1, sliceMs: 1000 }, () => connection.native(), () => connection.close(), NO_COURTESY), port1)
   const remote = wrap<PurgeApi>(port2)
   const [report] = await remote.slice(clock.now)
   expect(report).toMatchObject({ store: 's', deleted: 2, more: false, nextExpiryMs: (Math.floor(1_700_000_000) + 60) * 1000, defaultTtl: 10 })
