@@ -68,8 +68,18 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
         clock: this.clock,
         maxIntervalMs: purge.maxIntervalMs,
         idleTimeoutMs: purge.idleTimeoutMs,
-        onReport: (report) => this.listeners.forEach((listener) => listener(report)),
+        onReport: (report) => this.emit(report),
       })
+    }
+  }
+
+  private emit(report: PurgeReport): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(report)
+      } catch {
+        // A listener's own error must not stop the purge or fail the request that purged.
+      }
     }
   }
 
@@ -293,8 +303,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     const started = performance.now()
     const deleted = await this.purger.purgeAll(names, this.clock())
     if (deleted > 0) {
-      const report = { store: store ?? '*', deleted, durationMs: performance.now() - started, more: false, nextExpiryMs: NaN }
-      this.listeners.forEach((listener) => listener(report))
+      this.emit({ store: store ?? '*', deleted, durationMs: performance.now() - started, more: false, nextExpiryMs: NaN })
     }
     return deleted
   }

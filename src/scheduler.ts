@@ -24,6 +24,7 @@ export interface SchedulerOptions {
   clock: () => number
   maxIntervalMs: number
   idleTimeoutMs: number
+  /** Receives each report; must not throw. */
   onReport: (report: PurgeReport) => void
 }
 
@@ -110,12 +111,12 @@ export class PurgeScheduler {
     } catch (error) {
       this.failures++
       const { name = 'Error', message = String(error) } = (error ?? {}) as Error
-      this.emit({ store: '*', deleted: 0, durationMs: performance.now() - started, more: false, nextExpiryMs: NaN, error: { name, message } })
+      this.options.onReport({ store: '*', deleted: 0, durationMs: performance.now() - started, more: false, nextExpiryMs: NaN, error: { name, message } })
     }
     this.running = false
     if (this.stopped) return
     for (const report of reports) this.defaults.set(report.store, report.defaultTtl)
-    for (const { defaultTtl, ...report } of reports) if (report.deleted > 0) this.emit(report)
+    for (const { defaultTtl, ...report } of reports) if (report.deleted > 0) this.options.onReport(report)
     if (this.rerun || reports.some((r) => r.more)) {
       this.rerun = false
       this.soon()
@@ -124,14 +125,6 @@ export class PurgeScheduler {
       this.sleepUntil(this.options.clock() + backoff)
     } else {
       this.sleepUntil(Math.min(...reports.map((r) => r.nextExpiryMs)))
-    }
-  }
-
-  private emit(report: PurgeReport): void {
-    try {
-      this.options.onReport(report)
-    } catch {
-      // A listener's own error must not stop the purge.
     }
   }
 
