@@ -12,7 +12,7 @@ import { PurgeScheduler, type PurgeReport } from './scheduler.js'
 import { createPurgeApi } from './worker/purge-api.js'
 import { WorkerPurger } from './worker/client.js'
 import type { PurgeApi } from './worker/api.js'
-import { countLive, getKeys, getMany, getOne, pages, ReadScope } from './reads.js'
+import { countLive, getByKey, getKeys, getMany, getOne, pages, ReadScope } from './reads.js'
 import { req } from './request.js'
 import { applyDeclaredDefaults, checkStoreConfigs, type StoreConfigs } from './schema.js'
 import type { DefaultTtl, TtlValues } from './ttl.js'
@@ -186,6 +186,9 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
 
   /** The live item at `key` (or the first in a range), or `undefined`. */
   async get<N extends StoreNames<S>>(store: N, query: Query<S, N>): Promise<Stamped<StoreValue<S, N>> | undefined> {
+    if (!(query instanceof IDBKeyRange)) {
+      return getByKey(await this.db(store), store, query, this.clock) as Promise<Stamped<StoreValue<S, N>> | undefined>
+    }
     const scope = await this.read(store)
     return getOne(scope, scope.store, query) as Promise<Stamped<StoreValue<S, N>> | undefined>
   }

@@ -83,12 +83,28 @@ function liveValues(source: Source, query: Query, limit: number | undefined, cut
   )
 }
 
-/** The first live value matching `query` in a store or index. */
+/**
+ * A point read by primary key in one promise, the hot path: the settings request is issued
+ * first in the same transaction, so it has completed when the item's request does.
+ */
+export function getByKey(db: IDBDatabase, storeName: string, key: IDBValidKey, clock: () => number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const tx = db.transaction([storeName, META_STORE], 'readonly')
+    const state = tx.objectStore(META_STORE).get(storeName)
+    const request = tx.objectStore(storeName).get(key)
+    request.onerror = () => reject(request.error)
+    request.onsuccess = () => {
+      const value = request.result
+      resolve(isDeadMark(markOfStored(value), cutoffs(state.result, clock())) ? undefined : unstamp(value))
+    }
+  })
+}
+
+/** The first live value matching `query` (a range, or an index key several entries may share). */
 export async function getOne(scope: ReadScope, source: Source, query: IDBValidKey | IDBKeyRange): Promise<unknown> {
   const value = await req(source.get(query))
   const cut = await scope.cut()
   if (value === undefined || live(cut)(value)) return unstamp(value)
-  if (!(query instanceof IDBKeyRange) && source instanceof IDBObjectStore) return undefined
   const [first] = await liveValues(source, query, 1, cut)
   return unstamp(first)
 }
