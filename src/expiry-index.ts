@@ -11,17 +11,18 @@ export const EXPIRY_INDEX = '$ttl'
 export const MARK_FIELD = '$ttl'
 
 /**
- * Key ranges of the expiry index holding dead marks, inheriting ones first; `from` (a mark a
- * previous batch took) resumes strictly after it.
+ * Key ranges of the expiry index holding dead marks, inheriting ones first; `from` (the last
+ * mark a previous batch took) resumes there. Marks are unique but for rare ties, so starting at
+ * `from` itself rescans one deleted entry and never skips a tied one.
  */
 export function deadRanges(cut: Cutoffs, from?: ExpiryMark): IDBKeyRange[] {
   const ranges: IDBKeyRange[] = []
-  const push = (lower: number, lowerOpen: boolean, upper: number) => {
-    if (lower < upper) ranges.push(IDBKeyRange.bound(lower, upper, lowerOpen, true))
+  const push = (lower: number, upper: number) => {
+    if (lower < upper) ranges.push(IDBKeyRange.bound(lower, upper, false, true))
   }
   const resumeOwn = from !== undefined && from >= OWN_BASE
-  if (cut.inherit !== null && !resumeOwn) push(from ?? -Infinity, from !== undefined, Math.floor(cut.inherit) + 1)
-  if (cut.own !== null) push(resumeOwn ? from : OWN_BASE, resumeOwn, OWN_BASE + Math.floor(cut.own) + 1)
+  if (cut.inherit !== null && !resumeOwn) push(from ?? -Infinity, Math.floor(cut.inherit) + 1)
+  if (cut.own !== null) push(resumeOwn ? from : OWN_BASE, OWN_BASE + Math.floor(cut.own) + 1)
   return ranges
 }
 

@@ -5,8 +5,8 @@
  * Every stored item carries an expiry mark, the key of the store's expiry index: its `_ts` when it
  * inherits the default, `OWN_BASE + _ts + ttl` when it has its own ttl in seconds, and none when
  * it never expires (own ttl -1). A change of default therefore rewrites nothing. A random
- * fraction below 0.5 makes marks unique, so a purge batch resumes strictly after the last entry
- * it took instead of rescanning the deleted entries of a second shared by many writes.
+ * fraction below 0.5 makes marks all but unique, so a purge batch resumes at the last entry it
+ * took instead of rescanning the deleted entries of a second shared by many writes.
  */
 import type { DefaultTtl, ItemTtl } from './ttl.js'
 

@@ -6,7 +6,7 @@
  * `batchSize` primary keys from the dead ranges of the expiry index, and deletes them. Keys come
  * from the index range under the settings read in the same transaction, so a live item is never
  * taken. Keys are collected before any delete (deleting under an open cursor broke in Safari),
- * and the next batch resumes just after the last mark taken (marks are unique) rather than at
+ * and the next batch resumes at the last mark taken (marks are all but unique) rather than at
  * the start of the range, which would rescan the tombstones just left behind.
  */
 import { deadRanges, EXPIRY_INDEX, liveRanges, META_STORE } from './expiry-index.js'

@@ -1,0 +1,23 @@
+// Purge batches resume where the last one stopped, without skipping items whose marks tie.
+import { unwrap } from 'idb'
+import { expect, test, vi } from 'vitest'
+import { purgeStore } from '../../src/purge.js'
+import { freshDB, manualClock } from '../helpers.js'
+
+test.for([
+  { name: 'inheriting', item: {} },
+  { name: 'own ttl', item: { ttl: 5 } },
+])('items whose expiry marks tie exactly are all purged across batches ($name)', async ({ item }) => {
+  const clock = manualClock()
+  const db = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 5 } } })
+  const random = vi.spyOn(Math, 'random').mockReturnValue(0.5)
+  try {
+    await db.putAll('s', Array.from({ length: 250 }, (_, i) => ({ id: i, ...item })))
+  } finally {
+    random.mockRestore()
+  }
+  await db.put('s', { id: 'live', ttl: -1 })
+  clock.advance(5_000)
+  expect(await purgeStore(unwrap(db.raw), 's', clock, 100)).toBe(250)
+  expect(await db.raw.getAllKeys('s')).toEqual(['live'])
+})
