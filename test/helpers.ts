@@ -1,4 +1,4 @@
-import { deleteDB } from 'idb'
+import { deleteDB, openDB } from 'idb'
 import { afterEach } from 'vitest'
 import { openTtlDB, type OpenTtlDBOptions, type TtlDB } from '../src/index.js'
 
@@ -37,3 +37,13 @@ afterEach(async () => {
     await deleteDB(name)
   }
 })
+
+/** How many items are physically in `store`, through a connection of its own (the handle may be closed). */
+export async function countOnDisk(name: string, store: string): Promise<number> {
+  const raw = await openDB(name)
+  try {
+    return await raw.count(store)
+  } finally {
+    raw.close()
+  }
+}

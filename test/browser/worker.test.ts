@@ -2,7 +2,7 @@
 import { openDB } from 'idb'
 import { afterEach, expect, test, vi } from 'vitest'
 import type { PurgeReport } from '../../src/index.js'
-import { freshDB, manualClock, uniqueName } from '../helpers.js'
+import { countOnDisk, freshDB, manualClock, uniqueName } from '../helpers.js'
 
 const until = (check: () => Promise<void> | void, timeout = 15_000) => vi.waitFor(check, { timeout, interval: 10 })
 
@@ -66,9 +66,7 @@ test('close() stops the scheduler and terminates the worker', async () => {
   clock.advance(60_000)
   await new Promise((r) => setTimeout(r, 100))
   expect(workers.started).toHaveLength(1)
-  const raw = await openDB(db.raw.name)
-  expect(await raw.count('s')).toBe(1)
-  raw.close()
+  expect(await countOnDisk(db.raw.name, 's')).toBe(1)
 })
 
 test('reads issued during a large worker purge succeed and see only live items', async () => {

@@ -1,8 +1,7 @@
 // The background purge in inline mode (Node: setTimeout; Chromium: requestIdleCallback).
-import { openDB } from 'idb'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import type { PurgeReport } from '../../src/index.js'
-import { freshDB, manualClock, uniqueName } from '../helpers.js'
+import { countOnDisk, freshDB, manualClock, uniqueName } from '../helpers.js'
 import { trackTimers } from './timers.js'
 
 const stores = { s: { keyPath: 'id', defaultTtl: 10 }, off: { keyPath: 'id' } }
@@ -79,9 +78,7 @@ describe('background purge (inline)', () => {
     clock.advance(20_000)
     await new Promise((r) => setTimeout(r, 50))
     expect(tracker.pending).toBe(0)
-    const raw = await openDB(db.raw.name)
-    expect(await raw.count('s')).toBe(1)
-    raw.close()
+    expect(await countOnDisk(db.raw.name, 's')).toBe(1)
   })
 })
 
