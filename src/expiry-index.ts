@@ -11,19 +11,29 @@ export const EXPIRY_INDEX = '$ttl'
 export const MARK_FIELD = '$ttl'
 
 /**
- * Key ranges of the expiry index holding dead marks, inheriting ones first; `from` (the last
- * mark a previous batch took) resumes there. Marks are unique but for rare ties, so starting at
- * `from` itself rescans one deleted entry and never skips a tied one.
+ * Where a purge pass stands in each dead range: the last mark a batch took there. Marks are
+ * unique but for rare ties, so resuming at the mark itself rescans one deleted entry and never
+ * skips a tied one. Each range keeps its own place: a pass that has moved on to the own-ttl
+ * range still revisits the inheriting range, where more items die as time goes on.
  */
-export function deadRanges(cut: Cutoffs, from?: ExpiryMark): IDBKeyRange[] {
-  const ranges: IDBKeyRange[] = []
-  const push = (lower: number, upper: number) => {
-    if (lower < upper) ranges.push(IDBKeyRange.bound(lower, upper, false, true))
+export interface Resume {
+  inherit?: ExpiryMark
+  own?: ExpiryMark
+}
+
+/** The inheriting and own-ttl ranges of the expiry index holding dead marks, from `from` on. */
+export function deadRanges(cut: Cutoffs, from: Resume = {}): { inherit?: IDBKeyRange; own?: IDBKeyRange } {
+  const range = (lower: number, upper: number) => (lower < upper ? IDBKeyRange.bound(lower, upper, false, true) : undefined)
+  return {
+    inherit: cut.inherit === null ? undefined : range(from.inherit ?? -Infinity, Math.floor(cut.inherit) + 1),
+    own: cut.own === null ? undefined : range(from.own ?? OWN_BASE, OWN_BASE + Math.floor(cut.own) + 1),
   }
-  const resumeOwn = from !== undefined && from >= OWN_BASE
-  if (cut.inherit !== null && !resumeOwn) push(from ?? -Infinity, Math.floor(cut.inherit) + 1)
-  if (cut.own !== null) push(resumeOwn ? from : OWN_BASE, OWN_BASE + Math.floor(cut.own) + 1)
-  return ranges
+}
+
+/** Both dead ranges, for reads that count or list every dead item. */
+export function allDeadRanges(cut: Cutoffs): IDBKeyRange[] {
+  const { inherit, own } = deadRanges(cut)
+  return [inherit, own].filter((range) => range !== undefined)
 }
 
 /** Marks that are not dead yet: the lowest one of each kind tells when the next item dies. */

@@ -6,10 +6,11 @@
  * `batchSize` primary keys from the dead ranges of the expiry index, and deletes them. Keys come
  * from the index range under the settings read in the same transaction, so a live item is never
  * taken. Keys are collected before any delete (deleting under an open cursor broke in Safari),
- * and the next batch resumes at the last mark taken (marks are all but unique) rather than at
- * the start of the range, which would rescan the tombstones just left behind.
+ * and the next batch resumes, in each of the two dead ranges, at the last mark taken there
+ * (marks are all but unique) rather than at the start of the range, which would rescan the
+ * tombstones just left behind.
  */
-import { deadRanges, EXPIRY_INDEX, liveRanges, META_STORE } from './expiry-index.js'
+import { deadRanges, EXPIRY_INDEX, liveRanges, META_STORE, type Resume } from './expiry-index.js'
 import { cutoffs, nextDeathMs, readMark, type ExpiryMark, type StoreState } from './policy.js'
 import { done, req } from './request.js'
 import { markOfStored } from './stamp.js'
@@ -20,7 +21,7 @@ export const DEFAULT_BATCH_SIZE = 300
 export interface BatchResult {
   deleted: number
   /** Where the next batch starts; `undefined` when the dead ranges were exhausted. */
-  resume: ExpiryMark | undefined
+  resume: Resume | undefined
   /** The store's settings as this batch read them. */
   state: StoreState
 }
@@ -34,7 +35,7 @@ export async function purgeBatch(
   storeName: string,
   nowMs: number,
   batchSize: number = DEFAULT_BATCH_SIZE,
-  from?: ExpiryMark,
+  from: Resume = {},
   skipDisabled = false,
 ): Promise<BatchResult> {
   // Relaxed: a purge lost to a crash before it reached the disk only deletes the same dead
@@ -46,17 +47,21 @@ export async function purgeBatch(
   const index = store.index(EXPIRY_INDEX)
   const state = await req<StoreState>(tx.objectStore(META_STORE).get(storeName))
   let budget = batchSize
-  let resume: ExpiryMark | undefined
-  const ranges = skipDisabled && state.defaultTtl === null ? [] : deadRanges(cutoffs(state, nowMs), from)
-  for (const range of ranges) {
-    const keys = await req(index.getAllKeys(range, budget))
-    budget -= keys.length
-    if (budget === 0) resume = markOfStored(await req(store.get(keys[keys.length - 1])))
-    for (const key of keys) store.delete(key)
-    if (budget === 0) break
+  const resume: Resume = { ...from }
+  if (!(skipDisabled && state.defaultTtl === null)) {
+    const ranges = deadRanges(cutoffs(state, nowMs), from)
+    for (const kind of ['inherit', 'own'] as const) {
+      const range = ranges[kind]
+      if (!range || budget === 0) continue
+      const keys = await req(index.getAllKeys(range, budget))
+      if (keys.length === 0) continue
+      budget -= keys.length
+      resume[kind] = markOfStored(await req(store.get(keys[keys.length - 1])))
+      for (const key of keys) store.delete(key)
+    }
   }
   await committed
-  return { deleted: batchSize - budget, resume, state }
+  return { deleted: batchSize - budget, resume: budget === 0 ? resume : undefined, state }
 }
 
 /** Lets the app's own requests go first: batch sizes and a pause between batches. */
@@ -77,7 +82,7 @@ export async function purgeStore(
   courtesy: Courtesy = NO_COURTESY,
 ): Promise<number> {
   let total = 0
-  let from: ExpiryMark | undefined
+  let from: Resume | undefined
   do {
     if (from !== undefined) await courtesy.pause()
     const batch = await purgeBatch(db, storeName, clock(), courtesy.batchSize(batchSize), from)
@@ -115,7 +120,7 @@ export async function purgeSlice(
   stores: readonly string[],
   nowMs: number,
   options: SliceOptions,
-  resume: Map<string, ExpiryMark>,
+  resume: Map<string, Resume>,
 ): Promise<SliceReport[]> {
   const reports: SliceReport[] = []
   for (const store of stores) {

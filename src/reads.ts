@@ -3,7 +3,7 @@
  * metadata store, so the settings it judges by are the ones committed with the data it reads.
  */
 import { TtlError } from './errors.js'
-import { deadRanges, EXPIRY_INDEX, META_STORE } from './expiry-index.js'
+import { allDeadRanges, EXPIRY_INDEX, META_STORE } from './expiry-index.js'
 import { cutoffs, isDeadMark, type Cutoffs, type StoreState } from './policy.js'
 import { inQuery, keyId, req } from './request.js'
 import { markOfStored, unstamp } from './stamp.js'
@@ -34,7 +34,7 @@ export class ReadScope {
 
   private async deadKeyList(cut: Cutoffs): Promise<IDBValidKey[]> {
     const index = this.store.index(EXPIRY_INDEX)
-    const lists = await Promise.all(deadRanges(cut).map((range) => req(index.getAllKeys(range))))
+    const lists = await Promise.all(allDeadRanges(cut).map((range) => req(index.getAllKeys(range))))
     return lists.flat()
   }
 
@@ -49,7 +49,7 @@ export class ReadScope {
       return (await this.deadKeyList(cut)).filter((key) => inQuery(key, query)).length
     }
     const index = this.store.index(EXPIRY_INDEX)
-    const counts = await Promise.all(deadRanges(cut).map((range) => req(index.count(range))))
+    const counts = await Promise.all(allDeadRanges(cut).map((range) => req(index.count(range))))
     return counts.reduce((a, b) => a + b, 0)
   }
 }

@@ -1,6 +1,6 @@
 /** The purge API's implementation: the same batched purge code on either side of the worker. */
 import { purgeSlice, purgeStore, type Courtesy } from '../purge.js'
-import type { ExpiryMark } from '../policy.js'
+import type { Resume } from '../expiry-index.js'
 import type { PurgeApi, PurgeConfig } from './api.js'
 
 /**
@@ -13,7 +13,7 @@ export function createPurgeApi(
   onClose: () => void,
   courtesy: Courtesy,
 ): PurgeApi {
-  const resume = new Map<string, ExpiryMark>()
+  const resume = new Map<string, Resume>()
   const stores = Object.keys(config.stores)
   return {
     async slice(nowMs) {
