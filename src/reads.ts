@@ -139,12 +139,12 @@ export async function countLive(scope: ReadScope, source: Source, query: Query):
   return keys.filter((key) => !dead.has(keyId(key))).length
 }
 
-/** The part of `query` strictly after `key` (ascending). */
-function after(key: IDBValidKey, query: IDBKeyRange | undefined): IDBKeyRange {
-  if (query?.upper !== undefined) {
-    return IDBKeyRange.bound(key, query.upper, true, query.upperOpen)
-  }
-  return IDBKeyRange.lowerBound(key, true)
+/** The part of `query` strictly after `key` (ascending); `undefined` when nothing is left. */
+function after(key: IDBValidKey, query: IDBKeyRange | undefined): IDBKeyRange | undefined {
+  if (query?.upper === undefined) return IDBKeyRange.lowerBound(key, true)
+  // A range cannot be empty: past (or on) its upper bound there is nothing more to read.
+  if (indexedDB.cmp(key, query.upper) >= 0) return undefined
+  return IDBKeyRange.bound(key, query.upper, true, query.upperOpen)
 }
 
 /**
@@ -166,6 +166,8 @@ export async function* pages(
     const kept = values.filter(live(cut)).map(unstamp)
     if (kept.length > 0) yield kept
     if (values.length < pageSize || last === undefined || !(range === undefined || range instanceof IDBKeyRange)) return
-    range = after(last, range)
+    const rest = after(last, range)
+    if (rest === undefined) return
+    range = rest
   }
 }

@@ -28,3 +28,15 @@ test('iterate honours a key range and its open upper bound', async () => {
   for await (const item of db.iterate('s', 4, 2)) single.push(item.id)
   expect(single).toEqual([4])
 })
+
+test.for([
+  { name: 'only(k), page of one', range: () => IDBKeyRange.only(4), pageSize: 1, ids: [4] },
+  { name: 'closed upper bound ending a full page', range: () => IDBKeyRange.bound(2, 5), pageSize: 2, ids: [2, 3, 4, 5] },
+  { name: 'upper bound alone', range: () => IDBKeyRange.upperBound(1), pageSize: 1, ids: [0, 1] },
+])('iterate stops cleanly when a full page ends on the upper bound ($name)', async ({ range, pageSize, ids }) => {
+  const db = await freshDB({ clock: manualClock(), stores })
+  await db.putAll('s', Array.from({ length: 10 }, (_, i) => ({ id: i })))
+  const seen: unknown[] = []
+  for await (const item of db.iterate('s', range(), pageSize)) seen.push(item.id)
+  expect(seen).toEqual(ids)
+})
