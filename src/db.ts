@@ -7,7 +7,8 @@ import { UserActivity } from './activity.js'
 import { Connection } from './connection.js'
 import { TtlError } from './errors.js'
 import { META_STORE } from './expiry-index.js'
-import { DEFAULT_BATCH_SIZE, purgeStore } from './purge.js'
+import { monotonic } from './clock.js'
+import { DEFAULT_BATCH_SIZE } from './purge.js'
 import { PurgeScheduler, type PurgeReport } from './scheduler.js'
 import { createPurgeApi } from './worker/purge-api.js'
 import { WorkerPurger } from './worker/client.js'
@@ -124,18 +125,10 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     return { db: await this.db(store), clock: this.clock, mode: this.mode, durability: this.durability }
   }
 
-  /**
-   * Runs a write; if a dead item held a key or unique index value it needs (ConstraintError),
-   * purges the store's dead items and tries once more: a dead item occupies nothing.
-   */
-  private async claiming<T>(store: string, write: () => Promise<T>): Promise<T> {
-    try {
-      return await write()
-    } catch (error) {
-      if ((error as DOMException)?.name !== 'ConstraintError') throw error
-      if ((await purgeStore(await this.db(store), store, this.clock)) === 0) throw error
-      return write()
-    }
+  /** Reports dead items a write deleted to make room for itself (see `claim.ts`). */
+  private claimed<T>(store: string, written: writes.Written<T>): T {
+    if (written.claimed > 0) this.emit({ store, deleted: written.claimed, durationMs: 0, more: false, nextExpiryMs: NaN })
+    return written.result
   }
 
   private async writeAll(
@@ -144,7 +137,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     method: 'put' | 'add',
     keys?: readonly (IDBValidKey | undefined)[],
   ): Promise<IDBValidKey[]> {
-    const written = await this.claiming(store, async () => writes.writeAll(await this.writer(store), store, values, method, keys))
+    const written = this.claimed(store, await writes.writeAll(await this.writer(store), store, values, method, keys, !keys))
     this.scheduler?.noteWrite(store, values.map((value) => (value as { ttl?: unknown }).ttl), this.clock())
     return written
   }
@@ -172,9 +165,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    * @throws TtlError `NOT_FOUND` when no live item holds the key
    */
   async update<N extends StoreNames<S>>(store: N, key: StoreKey<S, N>, changes: Changes<StoreValue<S, N>>): Promise<Stamped<StoreValue<S, N>>> {
-    const item = await this.claiming(store, async () =>
-      writes.update(await this.writer(store), store, key, changes as Parameters<typeof writes.update>[3]),
-    )
+    const item = this.claimed(store, await writes.update(await this.writer(store), store, key, changes as Parameters<typeof writes.update>[3]))
     this.scheduler?.noteWrite(store, [item.ttl], this.clock())
     return item as Stamped<StoreValue<S, N>>
   }
@@ -333,7 +324,7 @@ export async function openTtlDB<S extends DBSchema | unknown = unknown>(
     throw new TtlError('INVALID_OPTION', `ttlValues must be 'strict' or 'lenient'; got ${String(mode)}`)
   }
   const purge = checkPurgeOptions(options.purge)
-  const clock = options.clock ?? Date.now
+  const clock = monotonic(options.clock ?? Date.now)
   const connection = new Connection({
     name,
     version: options.version,
@@ -348,7 +339,7 @@ export async function openTtlDB<S extends DBSchema | unknown = unknown>(
     connection.close()
     throw error
   }
-  return new TtlDB<S>(name, connection, options, stores, purge)
+  return new TtlDB<S>(name, connection, { ...options, clock }, stores, purge)
 }
 
 const positive = (value: unknown) => typeof value === 'number' && value > 0 && Number.isFinite(value)

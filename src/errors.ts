@@ -30,3 +30,12 @@ export class TtlError extends Error {
     this.code = code
   }
 }
+
+/** A key as messages show it: strings quoted, so `"1"` and `1` differ. */
+export function formatKey(key: unknown): string {
+  if (typeof key === 'string') return JSON.stringify(key)
+  if (key instanceof Date) return `Date(${key.toISOString()})`
+  if (Array.isArray(key)) return `[${key.map(formatKey).join(', ')}]`
+  if (key instanceof ArrayBuffer || ArrayBuffer.isView(key)) return 'a binary key'
+  return String(key)
+}

@@ -43,6 +43,17 @@ export function markOf(ttl: ItemTtl, ts: number, tiebreak = Math.random() / 2): 
   return (ttl.kind === 'seconds' ? OWN_BASE + ts + ttl.seconds : ts) + tiebreak
 }
 
+/**
+ * The lowest `_ts` (whole seconds) at which an item with this ttl is not already dead under the
+ * watermarks: a write stamped at least this is never born dead (SPEC §6).
+ */
+export function lowestLiveTs(state: StoreState, ttl: ItemTtl): number {
+  if (ttl.kind === 'never') return -Infinity
+  const watermark = ttl.kind === 'inherit' ? state.deadTs : state.deadExpiry
+  if (watermark === null) return -Infinity
+  return Math.floor(watermark) + 1 - (ttl.kind === 'seconds' ? ttl.seconds : 0)
+}
+
 /** What a mark stands for: an inheriting item's `_ts`, or an own-ttl item's expiry (seconds). */
 export function readMark(mark: ExpiryMark): { inherits: boolean; seconds: number } {
   return mark < OWN_BASE

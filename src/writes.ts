@@ -2,11 +2,12 @@
  * Writes that stamp `_ts` and keep the expiry mark. Values are validated and stamped before any
  * transaction opens, and every write resolves only once its transaction has committed.
  */
-import { TtlError } from './errors.js'
+import { writeClaiming } from './claim.js'
+import { formatKey, TtlError } from './errors.js'
 import { META_STORE } from './expiry-index.js'
 import { changeDefault, cutoffs, isDeadMark, type StoreState } from './policy.js'
 import { abortQuietly, done, keyPathValue, req } from './request.js'
-import { markOfStored, stamp, unstamp } from './stamp.js'
+import { check, markOfStored, stampAt, unstamp, type Checked } from './stamp.js'
 import { checkDefaultTtl, type DefaultTtl, type TtlValues } from './ttl.js'
 
 export interface WriteContext {
@@ -18,6 +19,12 @@ export interface WriteContext {
 
 type Item = Record<string, unknown>
 
+/** What a write did besides writing: dead items deleted to make room for it. */
+export interface Written<T> {
+  result: T
+  claimed: number
+}
+
 function begin(ctx: WriteContext, stores: string[]): { tx: IDBTransaction; committed: Promise<void> } {
   const tx = ctx.db.transaction(stores, 'readwrite', { durability: ctx.durability })
   const committed = done(tx)
@@ -28,7 +35,8 @@ function begin(ctx: WriteContext, stores: string[]): { tx: IDBTransaction; commi
 
 /**
  * Stores every value in one transaction: all or nothing. `method` is `put` or `add`; `keys`
- * gives out-of-line keys. Resolves to the keys after commit.
+ * gives out-of-line keys; `batch` numbers the items in error messages. Resolves to the keys
+ * after commit.
  */
 export async function writeAll(
   ctx: WriteContext,
@@ -36,25 +44,68 @@ export async function writeAll(
   values: readonly unknown[],
   method: 'put' | 'add',
   keys?: readonly (IDBValidKey | undefined)[],
-): Promise<IDBValidKey[]> {
+  batch = false,
+): Promise<Written<IDBValidKey[]>> {
   const now = ctx.clock()
-  const stamped = values.map((value) => stamp(value, ctx.mode, now))
-  const { tx, committed } = begin(ctx, [storeName])
+  // Indexes, not map(): a hole in the array is a value too (undefined), and is refused.
+  const checked = Array.from(values, (value, i) =>
+    check(value, ctx.mode, batch ? `store "${storeName}", item ${i}` : `store "${storeName}"`),
+  )
+  let known: StoreState | undefined
+  for (;;) {
+    const outcome = await attempt(ctx, storeName, checked, method, keys, now, known)
+    if (!('restamp' in outcome)) return outcome
+    known = outcome.restamp
+  }
+}
+
+/**
+ * One try of {@link writeAll}. Values are stamped by the clock alone, while the store's settings
+ * are read in the same transaction; if a stamp fell below what earlier settings left dead (the
+ * clock stepped back, or another connection's clock is ahead), the transaction is abandoned and
+ * the caller writes again with those settings known, so no write is ever born dead.
+ */
+async function attempt(
+  ctx: WriteContext,
+  storeName: string,
+  checked: readonly Checked[],
+  method: 'put' | 'add',
+  keys: readonly (IDBValidKey | undefined)[] | undefined,
+  now: number,
+  known: StoreState | undefined,
+): Promise<Written<IDBValidKey[]> | { restamp: StoreState }> {
+  const { tx, committed } = begin(ctx, [storeName, META_STORE])
   const store = tx.objectStore(storeName)
-  let requests: IDBRequest<IDBValidKey>[]
+  const settings = tx.objectStore(META_STORE).get(storeName)
+  const cut = () => cutoffs(settings.result, now)
+  const items = checked.map((value) => stampAt(value, now, known))
+  let restamp: StoreState | undefined
+  settings.onsuccess = () => {
+    if (items.some((item) => isDeadMark(markOfStored(item), cut()))) {
+      restamp = settings.result
+      abortQuietly(tx)
+    }
+  }
+  let claimed = 0
+  let written: (() => IDBValidKey)[]
   try {
-    requests = stamped.map((value, i) => store[method](value, keys?.[i]))
+    written = items.map((item, i) => writeClaiming(store, method, item, keys?.[i], cut, (n) => (claimed += n)))
   } catch (error) {
     abortQuietly(tx)
     throw error
   }
-  await committed
-  return requests.map((r) => r.result)
+  try {
+    await committed
+  } catch (error) {
+    if (restamp) return { restamp }
+    throw error
+  }
+  return { result: written.map((key) => key()), claimed }
 }
 
 /**
- * Rewrites the live item at `key` with `changes` merged in (or what `changes` returns), stamping
- * a new `_ts`. Resolves to the item as reads now return it.
+ * Rewrites the live item at `key` with `changes` merged in (or what `changes` returns, called
+ * once), stamping a new `_ts`. Resolves to the item as reads now return it.
  * @throws TtlError `NOT_FOUND` when no live item holds `key`; `INVALID_VALUE` when the change
  * would move the item to another key
  */
@@ -63,26 +114,28 @@ export async function update(
   storeName: string,
   key: IDBValidKey,
   changes: Item | ((item: Item) => Item),
-): Promise<Item> {
+): Promise<Written<Item>> {
+  const now = ctx.clock()
   const { tx, committed } = begin(ctx, [storeName, META_STORE])
   const store = tx.objectStore(storeName)
-  const state = req<StoreState>(tx.objectStore(META_STORE).get(storeName))
+  const settings = req<StoreState>(tx.objectStore(META_STORE).get(storeName))
   const existing = await req(store.get(key))
   try {
-    const now = ctx.clock()
-    if (existing === undefined || isDeadMark(markOfStored(existing), cutoffs(await state, now))) {
-      throw new TtlError('NOT_FOUND', `no live item with key ${String(key)} in "${storeName}"`)
+    const state = await settings
+    const cut = cutoffs(state, now)
+    const where = `store "${storeName}", key ${formatKey(key)}`
+    if (existing === undefined || isDeadMark(markOfStored(existing), cut)) {
+      throw new TtlError('NOT_FOUND', `${where}: no live item to update`)
     }
     const current = unstamp(existing) as Item
-    const next = stamp(typeof changes === 'function' ? changes(current) : { ...current, ...changes }, ctx.mode, now)
-    if (store.keyPath !== null) {
-      if (indexedDB.cmp(keyPathValue(next, store.keyPath) as IDBValidKey, key) !== 0) {
-        throw new TtlError('INVALID_VALUE', 'an update cannot change the key of an item')
-      }
-      store.put(next)
-    } else store.put(next, key)
+    const next = stampAt(check(typeof changes === 'function' ? changes(current) : { ...current, ...changes }, ctx.mode, where), now, state)
+    if (store.keyPath !== null && indexedDB.cmp(keyPathValue(next, store.keyPath) as IDBValidKey, key) !== 0) {
+      throw new TtlError('INVALID_VALUE', `${where}: an update cannot change the key of an item`)
+    }
+    let claimed = 0
+    writeClaiming(store, 'put', next, store.keyPath === null ? key : undefined, () => cut, (n) => (claimed += n))
     await committed
-    return unstamp(next)
+    return { result: unstamp(next), claimed }
   } catch (error) {
     abortQuietly(tx)
     throw error

@@ -1,0 +1,67 @@
+/**
+ * A dead item occupies nothing (SPEC §2). When a write is refused with `ConstraintError` (a key
+ * for `add`, a value of a unique index), the dead items holding what it needs are deleted and
+ * the write is issued once more — in the same transaction, so the write stays all or nothing
+ * and a live holder still refuses it with IndexedDB's own `ConstraintError`.
+ */
+import { EXPIRY_INDEX } from './expiry-index.js'
+import { isDeadMark, type Cutoffs } from './policy.js'
+import { keyId, keyPathValue, req } from './request.js'
+import { markOfStored } from './stamp.js'
+
+type Item = Record<string, unknown>
+
+/**
+ * Issues `store[method](value, key)`; on `ConstraintError`, claims room from dead holders and
+ * retries once. `cut` judges the holders; `onClaimed` hears how many dead items were deleted.
+ * Returns a getter for the written key (valid once the transaction has committed).
+ */
+export function writeClaiming(
+  store: IDBObjectStore,
+  method: 'put' | 'add',
+  value: Item,
+  key: IDBValidKey | undefined,
+  cut: () => Cutoffs,
+  onClaimed: (deleted: number) => void,
+): () => IDBValidKey {
+  let request = store[method](value, key)
+  request.onerror = (event) => {
+    if (request.error?.name !== 'ConstraintError') return
+    // Keep the transaction alive (no abort, no error on it): the same write follows.
+    event.preventDefault()
+    event.stopPropagation()
+    void deadHolders(store, method, value, key, cut()).then((holders) => {
+      for (const holder of holders) store.delete(holder)
+      onClaimed(holders.length)
+      // Not guarded again: if a live item holds the value, this fails and aborts the transaction.
+      request = store[method](value, key)
+    })
+  }
+  return () => request.result
+}
+
+/** Primary keys of the dead items holding `value`'s key (for `add`) or its unique index values. */
+async function deadHolders(store: IDBObjectStore, method: 'put' | 'add', value: Item, key: IDBValidKey | undefined, cut: Cutoffs): Promise<IDBValidKey[]> {
+  // Every lookup is issued before the first await: the transaction must not go idle meanwhile.
+  const lookups: Promise<IDBValidKey | undefined>[] = []
+  const lookup = (source: IDBObjectStore | IDBIndex, query: unknown) => {
+    // No key (an autoIncrement add, a value without the index's field): nothing held.
+    if (query === undefined || query === null) return
+    try {
+      const cursor = req(source.openCursor(query as IDBValidKey))
+      lookups.push(cursor.then((c) => (c && isDeadMark(markOfStored(c.value), cut) ? c.primaryKey : undefined)))
+    } catch {
+      // Not a valid key: IndexedDB does not index it, so it conflicts with nothing.
+    }
+  }
+  if (method === 'add') lookup(store, key ?? (store.keyPath === null ? undefined : keyPathValue(value, store.keyPath)))
+  for (const name of Array.from(store.indexNames)) {
+    const index = store.index(name)
+    if (!index.unique || name === EXPIRY_INDEX) continue
+    const indexed = keyPathValue(value, index.keyPath)
+    for (const entry of index.multiEntry && Array.isArray(indexed) ? indexed : [indexed]) lookup(index, entry)
+  }
+  const holders = new Map<string, IDBValidKey>()
+  for (const holder of await Promise.all(lookups)) if (holder !== undefined) holders.set(keyId(holder), holder)
+  return [...holders.values()]
+}
