@@ -4,7 +4,8 @@
  */
 import { openDB, unwrap, type IDBPDatabase } from 'idb'
 import { TtlError } from './errors.js'
-import { checkSchema, upgradeSchema, type StoreConfigs } from './schema.js'
+import { abortQuietly } from './request.js'
+import { addedUniqueIndexes, checkSchema, upgradeSchema, type StoreConfigs } from './schema.js'
 
 export interface ConnectionOptions {
   name: string
@@ -43,18 +44,28 @@ export class Connection {
   private async open(): Promise<IDBDatabase> {
     const { name, stores, clock, upgrade, create = true } = this.options
     const version = this.steppedAside ? undefined : this.options.version
+    let failure: { error: unknown } | undefined
+    let versionchange: IDBTransaction | undefined
+    let unique: string[] = []
     const db = await openDB<any>(name, version, {
       upgrade(raw, oldVersion, newVersion, tx) {
-        if (!create) {
-          // idb's own promise for this transaction would otherwise reject unhandled.
-          tx.done.catch(() => {})
-          return tx.abort()
-        }
-        upgradeSchema(unwrap(raw), unwrap(tx), stores, clock())
-        upgrade?.(raw, oldVersion, newVersion)
+        // idb's own promise for this transaction rejects when it aborts; the open reports why.
+        tx.done.catch(() => {})
+        if (!create) return tx.abort()
+        versionchange = unwrap(tx)
+        unique = addedUniqueIndexes(unwrap(raw), versionchange, stores)
+        // The user's callback runs once the library's schema work (a chain of requests) is done.
+        upgradeSchema(unwrap(raw), versionchange, stores, clock())
+          .then(() => upgrade?.(raw, oldVersion, newVersion))
+          .catch((error: unknown) => {
+            failure = { error }
+            abortQuietly(versionchange!)
+          })
       },
       blocking: () => this.stepAside(),
       terminated: () => this.stepAside(),
+    }).catch((error: unknown) => {
+      throw explainAbort(failure?.error ?? error, versionchange, unique)
     })
     try {
       checkSchema(unwrap(db), stores)
@@ -80,4 +91,14 @@ export class Connection {
     this.closed = true
     this.current?.close()
   }
+}
+
+/**
+ * Why an upgrade failed, when IndexedDB aborted it: a new unique index over live duplicates (the
+ * dead ones were deleted first) is the one such failure the library's schema work can meet.
+ */
+function explainAbort(error: unknown, tx: IDBTransaction | undefined, unique: string[]): unknown {
+  const cause = tx?.error
+  if (cause?.name !== 'ConstraintError' || unique.length === 0) return error
+  return new DOMException(`the upgrade could not create ${unique.join(', ')}: live items share a value (${cause.message})`, 'ConstraintError')
 }

@@ -2,11 +2,12 @@
  * The database layout: creating stores, expiry indexes and the metadata store in an upgrade,
  * checking a database opened without one, and applying changed `defaultTtl` declarations.
  */
-import { TtlError } from './errors.js'
-import { EXPIRY_INDEX, MARK_FIELD, META_STORE } from './expiry-index.js'
-import { changeDefault, initialState, markOf, type StoreState } from './policy.js'
+import { formatKey, TtlError } from './errors.js'
+import { allDeadRanges, EXPIRY_INDEX, MARK_FIELD, META_STORE } from './expiry-index.js'
+import { changeDefault, cutoffs, initialState, type StoreState } from './policy.js'
 import { abortQuietly, done, req } from './request.js'
-import { checkDefaultTtl, itemTtl, stampOf } from './ttl.js'
+import { check, isPlainObject, stampAt } from './stamp.js'
+import { checkDefaultTtl } from './ttl.js'
 import type { StoreConfig } from './types.js'
 
 export type StoreConfigs = Record<string, StoreConfig>
@@ -29,8 +30,21 @@ export function checkStoreConfigs(stores: unknown): StoreConfigs {
   return stores as StoreConfigs
 }
 
-/** Inside `upgradeneeded`: create what is missing, never delete anything. */
-export function upgradeSchema(db: IDBDatabase, tx: IDBTransaction, stores: StoreConfigs, nowMs: number): void {
+/** The declared unique indexes an upgrade will create, as messages name them. */
+export function addedUniqueIndexes(db: IDBDatabase, tx: IDBTransaction, stores: StoreConfigs): string[] {
+  return Object.entries(stores).flatMap(([name, config]) => {
+    const existing = db.objectStoreNames.contains(name) ? tx.objectStore(name).indexNames : undefined
+    return Object.entries(config.indexes ?? {})
+      .filter(([indexName, index]) => index.unique && !existing?.contains(indexName))
+      .map(([indexName]) => `unique index "${indexName}" of store "${name}"`)
+  })
+}
+
+/**
+ * Inside `upgradeneeded`: create what is missing, never delete a store or an index. Runs as a
+ * chain of requests in the upgrade transaction; a rejection means the upgrade must be aborted.
+ */
+export async function upgradeSchema(db: IDBDatabase, tx: IDBTransaction, stores: StoreConfigs, nowMs: number): Promise<void> {
   const meta = db.objectStoreNames.contains(META_STORE) ? tx.objectStore(META_STORE) : db.createObjectStore(META_STORE)
   for (const [name, config] of Object.entries(stores)) {
     const store = db.objectStoreNames.contains(name)
@@ -38,40 +52,51 @@ export function upgradeSchema(db: IDBDatabase, tx: IDBTransaction, stores: Store
       : db.createObjectStore(name, { keyPath: config.keyPath ?? null, autoIncrement: config.autoIncrement ?? false })
     if (!store.indexNames.contains(EXPIRY_INDEX)) {
       store.createIndex(EXPIRY_INDEX, MARK_FIELD)
-      stampExisting(store, nowMs)
+      await stampExisting(store, nowMs)
     }
-    for (const [indexName, index] of Object.entries(config.indexes ?? {})) {
-      if (!store.indexNames.contains(indexName)) {
-        store.createIndex(indexName, index.keyPath, { unique: index.unique, multiEntry: index.multiEntry })
-      }
+    const state = await req<StoreState | undefined>(meta.get(name))
+    const added = Object.entries(config.indexes ?? {}).filter(([indexName]) => !store.indexNames.contains(indexName))
+    // A dead item occupies nothing: it must not make a new unique index fail.
+    if (state && added.some(([, index]) => index.unique)) await deleteDead(store, state, nowMs)
+    for (const [indexName, index] of added) {
+      store.createIndex(indexName, index.keyPath, { unique: index.unique, multiEntry: index.multiEntry })
     }
-    const request = meta.get(name)
-    request.onsuccess = () => {
-      if (request.result === undefined) meta.put(initialState(config.defaultTtl ?? null), name)
-    }
+    if (state === undefined) meta.put(initialState(config.defaultTtl ?? null), name)
   }
 }
 
 /**
- * Items already in a store that gains TTL (made by plain idb, say) get `_ts` = now and a mark:
- * their countdown starts when TTL is added. Their `ttl` is read leniently: existing data cannot
- * be rejected.
+ * Items already in a store that gains TTL (made by plain idb, say) are stamped with `_ts` = now:
+ * their countdown starts when TTL is added. Their `ttl` is read leniently (existing data cannot
+ * be rejected), and any `_ts` or `$ttl` they carried is replaced. Values that are not plain
+ * objects cannot carry `_ts`: rather than keep them as items that never expire, the upgrade is
+ * refused with nothing changed.
+ * @throws TtlError `INVALID_VALUE` naming the store, how many values, and the first one's key
  */
-function stampExisting(store: IDBObjectStore, nowMs: number): void {
-  const ts = stampOf(nowMs)
-  const cursorRequest = store.openCursor()
-  cursorRequest.onsuccess = () => {
-    const cursor = cursorRequest.result
-    if (!cursor) return
-    const value = cursor.value
-    if (Object.prototype.toString.call(value) === '[object Object]') {
-      const mark = markOf(itemTtl(value.ttl, 'lenient'), ts)
-      const stamped = { ...value, _ts: ts }
-      if (mark) stamped[MARK_FIELD] = mark
-      cursor.update(stamped)
-    }
+async function stampExisting(store: IDBObjectStore, nowMs: number): Promise<void> {
+  let refused = 0
+  let first: IDBValidKey | undefined
+  const request = store.openCursor()
+  for (let cursor = await req(request); cursor; cursor = await req(request)) {
+    if (isPlainObject(cursor.value)) cursor.update(stampAt(check(cursor.value, 'lenient', ''), nowMs))
+    else if (refused++ === 0) first = cursor.primaryKey
     cursor.continue()
   }
+  if (refused > 0) {
+    throw new TtlError(
+      'INVALID_VALUE',
+      `store "${store.name}" holds ${refused} value${refused === 1 ? '' : 's'} that ${refused === 1 ? 'is' : 'are'} not plain objects ` +
+        `(the first at key ${formatKey(first)}): TTL stores hold plain objects only, so the upgrade was abandoned and nothing changed. ` +
+        'Convert or delete those values (with plain idb), then open again.',
+    )
+  }
+}
+
+/** Deletes the items of `store` that are dead at `nowMs` under `state`. */
+async function deleteDead(store: IDBObjectStore, state: StoreState, nowMs: number): Promise<void> {
+  const index = store.index(EXPIRY_INDEX)
+  const lists = await Promise.all(allDeadRanges(cutoffs(state, nowMs)).map((range) => req(index.getAllKeys(range))))
+  for (const key of lists.flat()) store.delete(key)
 }
 
 /** After opening: every declared store must exist with its expiry index. */
