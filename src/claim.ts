@@ -1,8 +1,9 @@
 /**
  * A dead item occupies nothing (SPEC §2). When a write is refused with `ConstraintError` (a key
- * for `add`, a value of a unique index), the dead items holding what it needs are deleted and
- * the write is issued once more — in the same transaction, so the write stays all or nothing
- * and a live holder still refuses it with IndexedDB's own `ConstraintError`.
+ * for `add`, a value of a unique index), it is tried again in a transaction that also reads the
+ * settings; there, a refused value's dead holders are deleted and the value is written once
+ * more — in that same transaction, so the write stays all or nothing and a live holder still
+ * refuses it with IndexedDB's own `ConstraintError`.
  */
 import { EXPIRY_INDEX } from './expiry-index.js'
 import { isDeadMark, type Cutoffs } from './policy.js'
@@ -16,12 +17,12 @@ type Item = Record<string, unknown>
  * retries once. `cut` judges the holders; `onClaimed` hears how many dead items were deleted.
  * Returns a getter for the written key (valid once the transaction has committed).
  */
-export function writeClaiming(
+export function claimRoom(
   store: IDBObjectStore,
   method: 'put' | 'add',
   value: Item,
   key: IDBValidKey | undefined,
-  cut: () => Cutoffs,
+  cut: Cutoffs,
   onClaimed: (deleted: number) => void,
 ): () => IDBValidKey {
   let request = store[method](value, key)
@@ -30,7 +31,7 @@ export function writeClaiming(
     // Keep the transaction alive (no abort, no error on it): the same write follows.
     event.preventDefault()
     event.stopPropagation()
-    void deadHolders(store, method, value, key, cut()).then((holders) => {
+    void deadHolders(store, method, value, key, cut).then((holders) => {
       for (const holder of holders) store.delete(holder)
       onClaimed(holders.length)
       // Not guarded again: if a live item holds the value, this fails and aborts the transaction.

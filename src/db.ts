@@ -8,6 +8,7 @@ import { Connection } from './connection.js'
 import { TtlError } from './errors.js'
 import { META_STORE } from './expiry-index.js'
 import { monotonic } from './clock.js'
+import { follow } from './watermarks.js'
 import { DEFAULT_BATCH_SIZE } from './purge.js'
 import { PurgeScheduler, type PurgeReport } from './scheduler.js'
 import { createPurgeApi } from './worker/purge-api.js'
@@ -53,6 +54,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     options: OpenTtlDBOptions<S>,
     stores: StoreConfigs,
     purge: Required<PurgeOptions>,
+    private readonly unfollow: () => void,
   ) {
     this.connection = connection
     this.stores = stores
@@ -307,6 +309,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     this.scheduler?.stop()
     void this.purger.close()
     this.connection.close()
+    this.unfollow()
   }
 }
 
@@ -333,13 +336,15 @@ export async function openTtlDB<S extends DBSchema | unknown = unknown>(
     upgrade: options.upgrade as (raw: IDBPDatabase<any>, o: number, n: number | null) => void,
   })
   const db = await connection.native()
+  const unfollow = follow(name)
   try {
     await applyDeclaredDefaults(db, stores, clock(), options.durability)
   } catch (error) {
+    unfollow()
     connection.close()
     throw error
   }
-  return new TtlDB<S>(name, connection, { ...options, clock }, stores, purge)
+  return new TtlDB<S>(name, connection, { ...options, clock }, stores, purge, unfollow)
 }
 
 const positive = (value: unknown) => typeof value === 'number' && value > 0 && Number.isFinite(value)

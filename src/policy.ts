@@ -47,7 +47,7 @@ export function markOf(ttl: ItemTtl, ts: number, tiebreak = Math.random() / 2): 
  * The lowest `_ts` (whole seconds) at which an item with this ttl is not already dead under the
  * watermarks: a write stamped at least this is never born dead (SPEC §6).
  */
-export function lowestLiveTs(state: StoreState, ttl: ItemTtl): number {
+export function lowestLiveTs(state: Pick<StoreState, 'deadTs' | 'deadExpiry'>, ttl: ItemTtl): number {
   if (ttl.kind === 'never') return -Infinity
   const watermark = ttl.kind === 'inherit' ? state.deadTs : state.deadExpiry
   if (watermark === null) return -Infinity

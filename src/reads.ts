@@ -7,6 +7,7 @@ import { allDeadRanges, EXPIRY_INDEX, META_STORE } from './expiry-index.js'
 import { cutoffs, isDeadMark, type Cutoffs, type StoreState } from './policy.js'
 import { inQuery, keyId, req } from './request.js'
 import { markOfStored, unstamp } from './stamp.js'
+import { learn } from './watermarks.js'
 
 type Query = IDBValidKey | IDBKeyRange | null | undefined
 type Source = IDBObjectStore | IDBIndex
@@ -18,7 +19,7 @@ export class ReadScope {
 
   constructor(db: IDBDatabase, storeName: string, private readonly clock: () => number) {
     const tx = db.transaction([storeName, META_STORE], 'readonly')
-    this.state = req(tx.objectStore(META_STORE).get(storeName))
+    this.state = req<StoreState>(tx.objectStore(META_STORE).get(storeName)).then((state) => (learn(db.name, storeName, state), state))
     this.store = tx.objectStore(storeName)
   }
 
@@ -95,6 +96,7 @@ export function getByKey(db: IDBDatabase, storeName: string, key: IDBValidKey, c
     request.onerror = () => reject(request.error)
     request.onsuccess = () => {
       const value = request.result
+      learn(db.name, storeName, state.result)
       resolve(isDeadMark(markOfStored(value), cutoffs(state.result, clock())) ? undefined : unstamp(value))
     }
   })

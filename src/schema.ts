@@ -8,6 +8,7 @@ import { changeDefault, cutoffs, initialState, type StoreState } from './policy.
 import { abortQuietly, done, req } from './request.js'
 import { check, isPlainObject, stampAt } from './stamp.js'
 import { checkDefaultTtl } from './ttl.js'
+import { announce, learn } from './watermarks.js'
 import type { StoreConfig } from './types.js'
 
 export type StoreConfigs = Record<string, StoreConfig>
@@ -127,12 +128,16 @@ export async function applyDeclaredDefaults(
   const meta = tx.objectStore(META_STORE)
   const committed = done(tx)
   const states = await Promise.all(Object.keys(stores).map((name) => req<StoreState | undefined>(meta.get(name))))
+  const changed = new Map<string, StoreState>()
   Object.entries(stores).forEach(([name, config], i) => {
     const declared = config.defaultTtl ?? null
     const state = states[i] ?? initialState(declared)
+    learn(db.name, name, state)
     if (states[i] === undefined || state.declared !== declared) {
-      meta.put({ ...changeDefault(state, declared, nowMs), declared }, name)
+      changed.set(name, { ...changeDefault(state, declared, nowMs), declared })
+      meta.put(changed.get(name), name)
     }
   })
   await committed
+  for (const [name, state] of changed) announce(db.name, name, state)
 }

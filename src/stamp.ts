@@ -1,8 +1,9 @@
 /** What every write does to a value before it is stored: validate, stamp `_ts`, add the mark. */
 import { TtlError } from './errors.js'
 import { MARK_FIELD } from './expiry-index.js'
-import { lowestLiveTs, markOf, type ExpiryMark, type StoreState } from './policy.js'
+import { lowestLiveTs, markOf, type ExpiryMark } from './policy.js'
 import { itemTtl, stampOf, type ItemTtl, type TtlValues } from './ttl.js'
+import type { Watermarks } from './watermarks.js'
 
 type Item = Record<string, unknown>
 
@@ -42,11 +43,11 @@ function kindOf(value: unknown): string {
 
 /**
  * The stored form of a checked value written at `nowMs`: `_ts` set and the expiry mark added.
- * With the store's settings known, `_ts` is raised where needed to keep the item above what
+ * With the store's watermarks known, `_ts` is raised where needed to keep the item above what
  * earlier settings left dead: a write is never born dead, even after the clock stepped back.
  */
-export function stampAt(checked: Checked, nowMs: number, state?: StoreState): Item {
-  const ts = Math.max(stampOf(nowMs), state ? lowestLiveTs(state, checked.ttl) : -Infinity)
+export function stampAt(checked: Checked, nowMs: number, watermarks?: Watermarks): Item {
+  const ts = Math.max(stampOf(nowMs), watermarks ? lowestLiveTs(watermarks, checked.ttl) : -Infinity)
   const stored: Item = { ...checked.fields, _ts: ts }
   const mark = markOf(checked.ttl, ts)
   if (mark === undefined) delete stored[MARK_FIELD]

@@ -2,12 +2,13 @@
  * Writes that stamp `_ts` and keep the expiry mark. Values are validated and stamped before any
  * transaction opens, and every write resolves only once its transaction has committed.
  */
-import { writeClaiming } from './claim.js'
+import { claimRoom } from './claim.js'
 import { formatKey, TtlError } from './errors.js'
 import { META_STORE } from './expiry-index.js'
 import { changeDefault, cutoffs, isDeadMark, type StoreState } from './policy.js'
 import { abortQuietly, done, keyPathValue, req } from './request.js'
 import { check, markOfStored, stampAt, unstamp, type Checked } from './stamp.js'
+import { knownWatermarks, learn, announce } from './watermarks.js'
 import { checkDefaultTtl, type DefaultTtl, type TtlValues } from './ttl.js'
 
 export interface WriteContext {
@@ -37,6 +38,10 @@ function begin(ctx: WriteContext, stores: string[]): { tx: IDBTransaction; commi
  * Stores every value in one transaction: all or nothing. `method` is `put` or `add`; `keys`
  * gives out-of-line keys; `batch` numbers the items in error messages. Resolves to the keys
  * after commit.
+ *
+ * Values are stamped above the watermarks this realm knows (see `watermarks.ts`), so the write
+ * needs no read of the settings. Only a write refused with `ConstraintError` is tried again, in
+ * a transaction that reads the settings to judge which holders are dead (see `claim.ts`).
  */
 export async function writeAll(
   ctx: WriteContext,
@@ -51,45 +56,12 @@ export async function writeAll(
   const checked = Array.from(values, (value, i) =>
     check(value, ctx.mode, batch ? `store "${storeName}", item ${i}` : `store "${storeName}"`),
   )
-  let known: StoreState | undefined
-  for (;;) {
-    const outcome = await attempt(ctx, storeName, checked, method, keys, now, known)
-    if (!('restamp' in outcome)) return outcome
-    known = outcome.restamp
-  }
-}
-
-/**
- * One try of {@link writeAll}. Values are stamped by the clock alone, while the store's settings
- * are read in the same transaction; if a stamp fell below what earlier settings left dead (the
- * clock stepped back, or another connection's clock is ahead), the transaction is abandoned and
- * the caller writes again with those settings known, so no write is ever born dead.
- */
-async function attempt(
-  ctx: WriteContext,
-  storeName: string,
-  checked: readonly Checked[],
-  method: 'put' | 'add',
-  keys: readonly (IDBValidKey | undefined)[] | undefined,
-  now: number,
-  known: StoreState | undefined,
-): Promise<Written<IDBValidKey[]> | { restamp: StoreState }> {
-  const { tx, committed } = begin(ctx, [storeName, META_STORE])
+  const { tx, committed } = begin(ctx, [storeName])
   const store = tx.objectStore(storeName)
-  const settings = tx.objectStore(META_STORE).get(storeName)
-  const cut = () => cutoffs(settings.result, now)
-  const items = checked.map((value) => stampAt(value, now, known))
-  let restamp: StoreState | undefined
-  settings.onsuccess = () => {
-    if (items.some((item) => isDeadMark(markOfStored(item), cut()))) {
-      restamp = settings.result
-      abortQuietly(tx)
-    }
-  }
-  let claimed = 0
-  let written: (() => IDBValidKey)[]
+  const watermarks = knownWatermarks(ctx.db.name, storeName)
+  let requests: IDBRequest<IDBValidKey>[]
   try {
-    written = items.map((item, i) => writeClaiming(store, method, item, keys?.[i], cut, (n) => (claimed += n)))
+    requests = checked.map((value, i) => store[method](stampAt(value, now, watermarks), keys?.[i]))
   } catch (error) {
     abortQuietly(tx)
     throw error
@@ -97,9 +69,35 @@ async function attempt(
   try {
     await committed
   } catch (error) {
-    if (restamp) return { restamp }
+    if ((error as DOMException | null)?.name !== 'ConstraintError') throw error
+    return writeClaiming(ctx, storeName, checked, method, keys, now)
+  }
+  return { result: requests.map((r) => r.result), claimed: 0 }
+}
+
+/** {@link writeAll} once more, judging by the settings read in its own transaction. */
+async function writeClaiming(
+  ctx: WriteContext,
+  storeName: string,
+  checked: readonly Checked[],
+  method: 'put' | 'add',
+  keys: readonly (IDBValidKey | undefined)[] | undefined,
+  now: number,
+): Promise<Written<IDBValidKey[]>> {
+  const { tx, committed } = begin(ctx, [storeName, META_STORE])
+  const store = tx.objectStore(storeName)
+  const state = await req<StoreState>(tx.objectStore(META_STORE).get(storeName))
+  learn(ctx.db.name, storeName, state)
+  const cut = cutoffs(state, now)
+  let claimed = 0
+  let written: (() => IDBValidKey)[]
+  try {
+    written = checked.map((value, i) => claimRoom(store, method, stampAt(value, now, state), keys?.[i], cut, (n) => (claimed += n)))
+  } catch (error) {
+    abortQuietly(tx)
     throw error
   }
+  await committed
   return { result: written.map((key) => key()), claimed }
 }
 
@@ -122,6 +120,7 @@ export async function update(
   const existing = await req(store.get(key))
   try {
     const state = await settings
+    learn(ctx.db.name, storeName, state)
     const cut = cutoffs(state, now)
     const where = `store "${storeName}", key ${formatKey(key)}`
     if (existing === undefined || isDeadMark(markOfStored(existing), cut)) {
@@ -133,7 +132,7 @@ export async function update(
       throw new TtlError('INVALID_VALUE', `${where}: an update cannot change the key of an item`)
     }
     let claimed = 0
-    writeClaiming(store, 'put', next, store.keyPath === null ? key : undefined, () => cut, (n) => (claimed += n))
+    claimRoom(store, 'put', next, store.keyPath === null ? key : undefined, cut, (n) => (claimed += n))
     await committed
     return { result: unstamp(next), claimed }
   } catch (error) {
@@ -162,5 +161,6 @@ export async function setDefaultTtl(ctx: WriteContext, storeName: string, value:
   const next = changeDefault(await req<StoreState>(meta.get(storeName)), defaultTtl, ctx.clock())
   meta.put(next, storeName)
   await committed
+  announce(ctx.db.name, storeName, next)
   return next
 }

@@ -1,0 +1,65 @@
+/**
+ * What this realm (page or worker) knows of each store's watermarks — what changes of setting
+ * left dead for good (SPEC §3) — so that writes stamp above them without reading the settings
+ * (SPEC §6: a write is never born dead). Watermarks only grow, so the largest seen is the
+ * freshest: every connection of the realm shares what any of them read, and a change made in
+ * another tab arrives on a BroadcastChannel. Kept only while a handle of the database is open.
+ */
+import type { StoreState } from './policy.js'
+
+/** The part of a store's settings that a write must stay above. */
+export type Watermarks = Pick<StoreState, 'deadTs' | 'deadExpiry'>
+
+interface Known {
+  handles: number
+  stores: Map<string, Watermarks>
+  channel: BroadcastChannel | undefined
+}
+
+const NONE: Watermarks = { deadTs: null, deadExpiry: null }
+const databases = new Map<string, Known>()
+
+const higher = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b))
+
+/** The watermarks known for `store` of database `name`. */
+export function knownWatermarks(name: string, store: string): Watermarks {
+  return databases.get(name)?.stores.get(store) ?? NONE
+}
+
+/** Folds settings read from (or written to) the database into what the realm knows. */
+export function learn(name: string, store: string, state: Watermarks | undefined): void {
+  const known = databases.get(name)
+  if (!known || !state) return
+  const before = known.stores.get(store) ?? NONE
+  known.stores.set(store, { deadTs: higher(before.deadTs, state.deadTs), deadExpiry: higher(before.deadExpiry, state.deadExpiry) })
+}
+
+/** Tells other tabs that a change of setting raised the watermarks of `store`. */
+export function announce(name: string, store: string, state: Watermarks): void {
+  learn(name, store, state)
+  databases.get(name)?.channel?.postMessage({ store, deadTs: state.deadTs, deadExpiry: state.deadExpiry })
+}
+
+/** A handle of database `name` opened: share watermarks with it until `release` is called. */
+export function follow(name: string): () => void {
+  let known = databases.get(name)
+  if (!known) {
+    const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(`idb-ttl:watermarks:${name}`) : undefined
+    known = { handles: 0, stores: new Map(), channel }
+    if (channel) {
+      channel.onmessage = (event: MessageEvent<Watermarks & { store: string }>) => learn(name, event.data.store, event.data)
+      // Node: an open channel would keep the process alive.
+      ;(channel as { unref?: () => void }).unref?.()
+    }
+    databases.set(name, known)
+  }
+  known.handles++
+  let released = false
+  return () => {
+    if (released) return
+    released = true
+    if (--known.handles > 0) return
+    known.channel?.close()
+    databases.delete(name)
+  }
+}
