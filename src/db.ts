@@ -14,7 +14,7 @@ import { PurgeScheduler, type PurgeReport } from './scheduler.js'
 import { createPurgeApi } from './worker/purge-api.js'
 import { WorkerPurger } from './worker/client.js'
 import type { PurgeApi } from './worker/api.js'
-import { countLive, getByKey, getKeys, getMany, getOne, pages, ReadScope } from './reads.js'
+import { countLive, getByKey, getKeys, getMany, getOne, pages, ReadScope, stats, type StoreStats } from './reads.js'
 import { req } from './request.js'
 import { applyDeclaredDefaults, checkStoreConfigs, type StoreConfigs } from './schema.js'
 import type { DefaultTtl, TtlValues } from './ttl.js'
@@ -124,7 +124,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   }
 
   private async writer(store: string): Promise<writes.WriteContext> {
-    return { db: await this.db(store), clock: this.clock, mode: this.mode, durability: this.durability }
+    return { db: await this.db(store), clock: this.clock, mode: this.mode, durability: this.durability, keepTs: this.stores[store].keepTs }
   }
 
   /** Reports dead items a write deleted to make room for itself (see `claim.ts`). */
@@ -269,6 +269,23 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   ): Promise<number> {
     const scope = await this.read(store)
     return countLive(scope, scope.index(index), query)
+  }
+
+  /**
+   * When the live item at `key` expires (epoch ms) under the settings now in force, watermarks
+   * included; `Infinity` if it never will; `undefined` when no live item holds the key (Redis
+   * `PTTL`).
+   */
+  async expiresAt<N extends StoreNames<S>>(store: N, key: StoreKey<S, N>): Promise<number | undefined> {
+    return (await this.read(store)).expiryOf(key)
+  }
+
+  /**
+   * Live items, expired items not yet purged, and when the next live item expires (`Infinity`:
+   * none will), from the expiry index without reading items: cheap enough to poll.
+   */
+  async stats<N extends StoreNames<S>>(store: N): Promise<StoreStats> {
+    return stats(await this.read(store))
   }
 
   /**

@@ -1,6 +1,7 @@
 export { openTtlDB, TtlDB } from './db.js'
 export { TtlError, type TtlErrorCode } from './errors.js'
 export type { PurgeReport } from './scheduler.js'
+export type { StoreStats } from './reads.js'
 export {
   checkDefaultTtl,
   effectiveTtl,
@@ -9,6 +10,7 @@ export {
   isValidTtl,
   itemTtl,
   MAX_TTL,
+  ttlUntil,
   type DefaultTtl,
   type ItemTtl,
   type ResolveOptions,

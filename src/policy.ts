@@ -93,17 +93,12 @@ export function changeDefault(state: StoreState, defaultTtl: DefaultTtl, nowMs: 
 }
 
 /**
- * When the earliest not-yet-dead mark dies under the current default (epoch ms), given the
- * lowest inheriting `_ts` above the inherit cut-off and the lowest own expiry above the own one.
+ * When a live item with this mark dies under the settings in force (epoch ms); `Infinity` when
+ * it never will. Watermarks only kill what is already dead, so a live item dies by the default.
  */
-export function nextDeathMs(
-  state: StoreState,
-  lowestInheritTs: number | undefined,
-  lowestOwnExpiry: number | undefined,
-): number {
-  const d = state.defaultTtl
-  if (d === null) return Infinity
-  const inherit = d > 0 && lowestInheritTs !== undefined ? (lowestInheritTs + d) * 1000 : Infinity
-  const own = lowestOwnExpiry !== undefined ? lowestOwnExpiry * 1000 : Infinity
-  return Math.min(inherit, own)
+export function markExpiryMs(state: StoreState, mark: ExpiryMark | undefined): number {
+  if (mark === undefined || state.defaultTtl === null) return Infinity
+  const { inherits, seconds } = readMark(mark)
+  if (!inherits) return seconds * 1000
+  return state.defaultTtl > 0 ? (seconds + state.defaultTtl) * 1000 : Infinity
 }

@@ -10,8 +10,8 @@
  * (marks are all but unique) rather than at the start of the range, which would rescan the
  * tombstones just left behind.
  */
-import { deadRanges, EXPIRY_INDEX, liveRanges, META_STORE, type Resume } from './expiry-index.js'
-import { cutoffs, nextDeathMs, readMark, type ExpiryMark, type StoreState } from './policy.js'
+import { deadRanges, EXPIRY_INDEX, META_STORE, nextDeath, type Resume } from './expiry-index.js'
+import { cutoffs, type StoreState } from './policy.js'
 import { done, req } from './request.js'
 import { markOfStored } from './stamp.js'
 
@@ -148,13 +148,9 @@ export async function purgeSlice(
   return reports
 }
 
-/** When the first not-yet-dead item of the store dies, from the lowest live mark of each kind. */
+/** When the first not-yet-dead item of the store dies (epoch ms); `Infinity`: none will. */
 export async function nextExpiry(db: IDBDatabase, storeName: string, nowMs: number): Promise<number> {
   const tx = db.transaction([storeName, META_STORE], 'readonly')
   const state = await req<StoreState>(tx.objectStore(META_STORE).get(storeName))
-  const index = tx.objectStore(storeName).index(EXPIRY_INDEX)
-  const lowest = (range: IDBKeyRange) =>
-    req(index.openKeyCursor(range)).then((cursor) => (cursor ? readMark(cursor.key as ExpiryMark).seconds : undefined))
-  const [inherit, own] = await Promise.all(liveRanges(cutoffs(state, nowMs)).map(lowest))
-  return nextDeathMs(state, inherit, own)
+  return nextDeath(tx.objectStore(storeName).index(EXPIRY_INDEX), state, cutoffs(state, nowMs))
 }

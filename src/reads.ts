@@ -3,8 +3,8 @@
  * metadata store, so the settings it judges by are the ones committed with the data it reads.
  */
 import { TtlError } from './errors.js'
-import { allDeadRanges, EXPIRY_INDEX, META_STORE } from './expiry-index.js'
-import { cutoffs, isDeadMark, type Cutoffs, type StoreState } from './policy.js'
+import { allDeadRanges, EXPIRY_INDEX, META_STORE, nextDeath } from './expiry-index.js'
+import { cutoffs, isDeadMark, markExpiryMs, type Cutoffs, type StoreState } from './policy.js'
 import { inQuery, keyId, req } from './request.js'
 import { markOfStored, unstamp } from './stamp.js'
 import { learn } from './watermarks.js'
@@ -42,6 +42,19 @@ export class ReadScope {
   /** Primary keys of the dead items, by the expiry index: work in proportion to the dead. */
   async deadKeys(cut: Cutoffs): Promise<Set<string>> {
     return new Set((await this.deadKeyList(cut)).map(keyId))
+  }
+
+  /** When the first live item dies (epoch ms); `Infinity`: none will. */
+  async nextDeath(cut: Cutoffs): Promise<number> {
+    return nextDeath(this.store.index(EXPIRY_INDEX), await this.state, cut)
+  }
+
+  /** When the live item at `key` dies under the settings in force; `undefined`: no live item. */
+  async expiryOf(key: IDBValidKey): Promise<number | undefined> {
+    const value = await req(this.store.get(key))
+    const cut = await this.cut()
+    if (value === undefined || !live(cut)(value)) return undefined
+    return markExpiryMs(await this.state, markOfStored(value))
   }
 
   /** How many dead items lie in `query`; without one, index counts alone (no keys read). */
@@ -139,6 +152,24 @@ export async function countLive(scope: ReadScope, source: Source, query: Query):
   if (dead.size === 0) return total
   const keys = await req(source.getAllKeys(query))
   return keys.filter((key) => !dead.has(keyId(key))).length
+}
+
+/** What `db.stats` reports of a store. */
+export interface StoreStats {
+  /** Live items. */
+  live: number
+  /** Expired items the purge has not deleted yet. */
+  expiredOnDisk: number
+  /** When the next live item expires (epoch ms); `Infinity` when none will. */
+  nextExpiryMs: number
+}
+
+/** Live and dead counts and the next expiry, in one read transaction, by the expiry index alone. */
+export async function stats(scope: ReadScope): Promise<StoreStats> {
+  const total = req(scope.store.count())
+  const cut = await scope.cut()
+  const [all, expiredOnDisk, nextExpiryMs] = await Promise.all([total, scope.deadCount(cut, undefined), scope.nextDeath(cut)])
+  return { live: all - expiredOnDisk, expiredOnDisk, nextExpiryMs }
 }
 
 /** The part of `query` strictly after `key` (ascending); `undefined` when nothing is left. */

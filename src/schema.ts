@@ -24,6 +24,9 @@ export function checkStoreConfigs(stores: unknown): StoreConfigs {
       throw new TtlError('INVALID_OPTION', `store "${name}" needs an options object`)
     }
     checkDefaultTtl(config.defaultTtl)
+    if (config.keepTs !== undefined && typeof config.keepTs !== 'boolean') {
+      throw new TtlError('INVALID_OPTION', `store "${name}": keepTs must be true or false; got ${String(config.keepTs)}`)
+    }
     if (config.indexes && EXPIRY_INDEX in config.indexes) {
       throw new TtlError('INVALID_OPTION', `"${EXPIRY_INDEX}" is the library's own index name`)
     }

@@ -1,7 +1,7 @@
 /** What every write does to a value before it is stored: validate, stamp `_ts`, add the mark. */
 import { TtlError } from './errors.js'
 import { MARK_FIELD } from './expiry-index.js'
-import { lowestLiveTs, markOf, type ExpiryMark } from './policy.js'
+import { lowestLiveTs, markOf, OWN_BASE, type ExpiryMark } from './policy.js'
 import { itemTtl, stampOf, type ItemTtl, type TtlValues } from './ttl.js'
 import type { Watermarks } from './watermarks.js'
 
@@ -11,6 +11,13 @@ type Item = Record<string, unknown>
 export interface Checked {
   fields: Item
   ttl: ItemTtl
+  /** The value's own `_ts`, kept as it is (`keepTs` stores). */
+  keptTs?: number
+}
+
+/** Whether `ts` can be kept as an item's `_ts`: whole epoch seconds, below the own-ttl marks. */
+function isKeepableTs(ts: unknown): ts is number {
+  return typeof ts === 'number' && Number.isInteger(ts) && ts >= 0 && ts < OWN_BASE
 }
 
 /** Whether `value` can carry `_ts`: a plain object (class instances are stored as plain ones). */
@@ -20,19 +27,29 @@ export function isPlainObject(value: unknown): value is Item {
 
 /**
  * Validates a value for writing; `where` names it in errors (`store "s"`, `store "s", item 3`).
- * Only the value's own `ttl` counts: an inherited one would not be stored.
- * @throws TtlError `INVALID_VALUE` for anything but a plain object, `INVALID_TTL` (strict mode)
+ * Only the value's own `ttl` counts: an inherited one would not be stored. With `keepTs`, the
+ * value's own `_ts` is kept when it is valid (SPEC §7).
+ * @throws TtlError `INVALID_VALUE` for anything but a plain object, or (strict mode, `keepTs`)
+ * a `_ts` that cannot be kept; `INVALID_TTL` (strict mode)
  */
-export function check(value: unknown, mode: TtlValues, where: string): Checked {
+export function check(value: unknown, mode: TtlValues, where: string, keepTs = false): Checked {
   if (!isPlainObject(value)) {
     throw new TtlError('INVALID_VALUE', `${where}: a TTL store holds plain objects only (the library stamps _ts on them); got ${kindOf(value)}`)
   }
+  let ttl: ItemTtl
   try {
-    return { fields: { ...value }, ttl: itemTtl(Object.hasOwn(value, 'ttl') ? value.ttl : undefined, mode) }
+    ttl = itemTtl(Object.hasOwn(value, 'ttl') ? value.ttl : undefined, mode)
   } catch (error) {
     if (error instanceof TtlError) throw new TtlError(error.code, `${where}: ${error.message}`)
     throw error
   }
+  if (!keepTs || !Object.hasOwn(value, '_ts')) return { fields: { ...value }, ttl }
+  if (isKeepableTs(value._ts)) return { fields: { ...value }, ttl, keptTs: value._ts }
+  if (mode === 'lenient') return { fields: { ...value }, ttl }
+  throw new TtlError(
+    'INVALID_VALUE',
+    `${where}: keepTs keeps a _ts of whole epoch seconds (an integer from 0 to ${OWN_BASE - 1}); got ${kindOf(value._ts)} ${String(value._ts)}`,
+  )
 }
 
 function kindOf(value: unknown): string {
@@ -47,7 +64,8 @@ function kindOf(value: unknown): string {
  * earlier settings left dead: a write is never born dead, even after the clock stepped back.
  */
 export function stampAt(checked: Checked, nowMs: number, watermarks?: Watermarks): Item {
-  const ts = Math.max(stampOf(nowMs), watermarks ? lowestLiveTs(watermarks, checked.ttl) : -Infinity)
+  // A kept _ts is the server's: the copy expires with the original, even if born dead.
+  const ts = checked.keptTs ?? Math.max(stampOf(nowMs), watermarks ? lowestLiveTs(watermarks, checked.ttl) : -Infinity)
   const stored: Item = { ...checked.fields, _ts: ts }
   const mark = markOf(checked.ttl, ts)
   if (mark === undefined) delete stored[MARK_FIELD]

@@ -131,6 +131,25 @@ export function isExpired(
   return nowMs >= expiresAt(item, defaultTtl, options)
 }
 
+/**
+ * The `ttl` (seconds) that makes an item written at `nowMs` expire at `atMs` (both epoch ms),
+ * rounded up to the second so that it never expires early: `put(store, { ...value, ttl:
+ * ttlUntil(session.expiresAtMs) })`.
+ * @throws TtlError `INVALID_TTL` when that is not 1 … 2147483647 (the moment is not after the
+ * current whole second, or is too far away; use -1 for never)
+ */
+export function ttlUntil(atMs: number, nowMs: number = Date.now()): number {
+  const ttl = Math.ceil((atMs - stampOf(nowMs) * 1000) / 1000)
+  if (!(ttl >= 1 && ttl <= MAX_TTL)) {
+    throw new TtlError(
+      'INVALID_TTL',
+      `ttlUntil(${describe(atMs)}, ${describe(nowMs)}): an item written now would need ttl ${describe(ttl)}, ` +
+        `but a ttl must be an integer from 1 to ${MAX_TTL} (use -1 for never)`,
+    )
+  }
+  return ttl
+}
+
 /** `_ts` for a write at `nowMs`: whole epoch seconds, as in Cosmos DB. */
 export function stampOf(nowMs: number): number {
   return Math.floor(nowMs / 1000)

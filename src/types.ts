@@ -25,6 +25,15 @@ export interface StoreConfig {
    */
   defaultTtl?: DefaultTtl
   indexes?: Record<string, IndexConfig>
+  /**
+   * Keep a written value's own `_ts` (a non-negative integer, epoch seconds) instead of stamping
+   * the write time: a local copy of a document that carries its server's `_ts` (Cosmos DB)
+   * expires exactly when the server's does — and is born dead if it already has. Values
+   * without `_ts` are stamped as usual. Any other `_ts` is `INVALID_VALUE` in strict mode and
+   * stamped with the write time in lenient mode. `update` keeps a `_ts` it is given (in
+   * `changes`, or a changed one returned by its function); `touch` stamps the time.
+   */
+  keepTs?: boolean
 }
 
 /** How expired items get physically deleted in the background. */

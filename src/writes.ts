@@ -16,6 +16,8 @@ export interface WriteContext {
   clock: () => number
   mode: TtlValues
   durability?: IDBTransactionDurability
+  /** The store keeps a value's own `_ts` (see `StoreConfig.keepTs`). */
+  keepTs?: boolean
 }
 
 type Item = Record<string, unknown>
@@ -54,7 +56,7 @@ export async function writeAll(
   const now = ctx.clock()
   // Indexes, not map(): a hole in the array is a value too (undefined), and is refused.
   const checked = Array.from(values, (value, i) =>
-    check(value, ctx.mode, batch ? `store "${storeName}", item ${i}` : `store "${storeName}"`),
+    check(value, ctx.mode, batch ? `store "${storeName}", item ${i}` : `store "${storeName}"`, ctx.keepTs),
   )
   const { tx, committed } = begin(ctx, [storeName])
   const store = tx.objectStore(storeName)
@@ -127,7 +129,10 @@ export async function update(
       throw new TtlError('NOT_FOUND', `${where}: no live item to update`)
     }
     const current = unstamp(existing) as Item
-    const next = stampAt(check(typeof changes === 'function' ? changes(current) : { ...current, ...changes }, ctx.mode, where), now, state)
+    const merged = typeof changes === 'function' ? changes({ ...current }) : { ...current, ...changes }
+    // keepTs keeps a _ts the update sets, never the one the item already had (touch restarts).
+    const setsTs = typeof changes === 'function' ? merged?._ts !== current._ts : Object.hasOwn(changes, '_ts')
+    const next = stampAt(check(merged, ctx.mode, where, ctx.keepTs && setsTs), now, state)
     if (store.keyPath !== null && indexedDB.cmp(keyPathValue(next, store.keyPath) as IDBValidKey, key) !== 0) {
       throw new TtlError('INVALID_VALUE', `${where}: an update cannot change the key of an item`)
     }
