@@ -107,7 +107,8 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
 
   private check(store: string): void {
     if (!Object.hasOwn(this.stores, store)) {
-      throw new TtlError('UNKNOWN_STORE', `"${store}" is not a store declared in openTtlDB`)
+      const declared = Object.keys(this.stores).map((name) => `"${name}"`).join(', ') || 'none'
+      throw new TtlError('UNKNOWN_STORE', `"${String(store)}" is not a store declared in openTtlDB (declared: ${declared})`)
     }
   }
 

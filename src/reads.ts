@@ -29,7 +29,12 @@ export class ReadScope {
 
   /** A user index; the library's own expiry index is not one. */
   index(name: string): IDBIndex {
-    if (name === EXPIRY_INDEX) throw new TtlError('UNKNOWN_INDEX', `"${EXPIRY_INDEX}" is the library's own index`)
+    const names = Array.from(this.store.indexNames).filter((index) => index !== EXPIRY_INDEX)
+    if (!names.includes(name)) {
+      const own = name === EXPIRY_INDEX ? ` ("${EXPIRY_INDEX}" is the library's own)` : ''
+      const known = names.length ? `its indexes are ${names.map((n) => `"${n}"`).join(', ')}` : 'it has none'
+      throw new TtlError('UNKNOWN_INDEX', `store "${this.store.name}" has no index "${name}"${own}: ${known}`)
+    }
     return this.store.index(name)
   }
 

@@ -424,3 +424,39 @@ describe('other bad input (SPEC §4): a clear error, never a partial write', () 
     expect((await db.get('s', 'b'))?._ts).toBe(T0 / SECOND)
   })
 })
+
+describe('error messages name what was wrong and where', () => {
+  const stores = { s: { keyPath: 'id', defaultTtl: 10, indexes: { byV: { keyPath: 'v' }, byW: { keyPath: 'w' } } }, t: { keyPath: 'id' } }
+
+  test('UNKNOWN_STORE lists the declared stores', async () => {
+    const db = await freshDB({ clock: manualClock(T0), stores })
+    await expect(db.get('nope' as never, 1)).rejects.toMatchObject({
+      code: 'UNKNOWN_STORE',
+      message: '"nope" is not a store declared in openTtlDB (declared: "s", "t")',
+    })
+  })
+
+  test.for(['getFromIndex', 'getAllFromIndex', 'getAllKeysFromIndex', 'countFromIndex'] as const)(
+    '%s with an unknown index rejects UNKNOWN_INDEX naming the index, the store and its indexes',
+    async (method) => {
+      const db = await freshDB({ clock: manualClock(T0), stores })
+      const call = (index: string) => (db[method] as (s: string, i: string, q: unknown) => Promise<unknown>)('s', index, 1)
+      await expect(call('byX')).rejects.toMatchObject({
+        name: 'TtlError',
+        code: 'UNKNOWN_INDEX',
+        message: 'store "s" has no index "byX": its indexes are "byV", "byW"',
+      })
+      await expect(call('$ttl')).rejects.toMatchObject({ code: 'UNKNOWN_INDEX', message: expect.stringContaining(`"$ttl" is the library's own`) })
+      await expect((db[method] as (s: string, i: string, q: unknown) => Promise<unknown>)('t', 'byV', 1)).rejects.toMatchObject({
+        code: 'UNKNOWN_INDEX',
+        message: 'store "t" has no index "byV": it has none',
+      })
+    },
+  )
+
+  test('NOT_FOUND quotes a string key', async () => {
+    const db = await freshDB({ clock: manualClock(T0), stores })
+    await expect(db.update('s', '1', { v: 1 })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'store "s", key "1": no live item to update' })
+    await expect(db.touch('s', 1)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'store "s", key 1: no live item to update' })
+  })
+})
