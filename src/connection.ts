@@ -34,6 +34,11 @@ export class Connection {
     return this.opening
   }
 
+  /** Whether a native connection is open now (no reopening needed). */
+  get isOpen(): boolean {
+    return this.current !== undefined && !this.closed
+  }
+
   /** The idb wrapper of the latest connection (the physical view). */
   get raw(): IDBPDatabase<any> {
     if (!this.current) throw new TtlError('CLOSED', 'the database is not open (closed, or reopening after an upgrade)')

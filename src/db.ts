@@ -2,7 +2,7 @@
  * `openTtlDB` and the handle it returns: one connection, the declared stores, and every
  * operation routed to the reads, writes and purge modules.
  */
-import type { DBSchema, IDBPDatabase } from 'idb'
+import { unwrap, type DBSchema, type IDBPDatabase } from 'idb'
 import { UserActivity } from './activity.js'
 import { Connection } from './connection.js'
 import { TtlError } from './errors.js'
@@ -14,6 +14,7 @@ import { PurgeScheduler, type PurgeReport } from './scheduler.js'
 import { createPurgeApi } from './worker/purge-api.js'
 import { WorkerPurger } from './worker/client.js'
 import type { PurgeApi } from './worker/api.js'
+import { Touches } from './touch.js'
 import { countLive, getByKey, getKeys, getMany, getOne, pages, ReadScope, stats, type StoreStats } from './reads.js'
 import { req } from './request.js'
 import { applyDeclaredDefaults, checkStoreConfigs, type StoreConfigs } from './schema.js'
@@ -46,6 +47,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   private readonly activity = new UserActivity()
   private readonly scheduler: PurgeScheduler | undefined
   private readonly listeners = new Set<(report: PurgeReport) => void>()
+  private readonly touches: Touches
 
   /** @internal Use {@link openTtlDB}. */
   constructor(
@@ -61,6 +63,12 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     this.clock = options.clock ?? Date.now
     this.mode = options.ttlValues ?? 'strict'
     this.durability = options.durability
+    const sliding = Object.entries(stores).filter(([, config]) => config.touchOnRead)
+    this.touches = new Touches(
+      () => connection.native(),
+      new Map(sliding.map(([store, config]) => [store, config.keyPath!])),
+      (error) => this.reportFailure(error),
+    )
     const config = { name, stores, batchSize: purge.batchSize, sliceMs: purge.sliceMs }
     this.purger =
       purge.mode === 'worker'
@@ -84,6 +92,12 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
         // A listener's own error must not stop the purge or fail the request that purged.
       }
     }
+  }
+
+  /** Reports a failure in the background (a lost batch of touches, say) to `onPurge` listeners. */
+  private reportFailure(error: unknown): void {
+    const { name = 'Error', message = String(error) } = (error ?? {}) as Error
+    this.emit({ store: '*', deleted: 0, durationMs: 0, more: false, nextExpiryMs: NaN, error: { name, message } })
   }
 
   /**
@@ -121,11 +135,25 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   }
 
   private async read(store: string): Promise<ReadScope> {
-    return new ReadScope(await this.db(store), store, this.clock)
+    return new ReadScope(await this.db(store), store, this.clock, this.touches)
+  }
+
+  /**
+   * The connection for work that judges `store` by what is on disk (counts, keys, writes,
+   * purges): on a sliding store, the pending touches are written first.
+   */
+  private async settled(store: string): Promise<IDBDatabase> {
+    const db = await this.db(store)
+    if (this.touches.slides(store)) await this.touches.flush(store)
+    return db
+  }
+
+  private async settledRead(store: string): Promise<ReadScope> {
+    return new ReadScope(await this.settled(store), store, this.clock, this.touches)
   }
 
   private async writer(store: string): Promise<writes.WriteContext> {
-    return { db: await this.db(store), clock: this.clock, mode: this.mode, durability: this.durability, keepTs: this.stores[store].keepTs }
+    return { db: await this.settled(store), clock: this.clock, mode: this.mode, durability: this.durability, keepTs: this.stores[store].keepTs }
   }
 
   /** Reports dead items a write deleted to make room for itself (see `claim.ts`). */
@@ -181,7 +209,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   /** The live item at `key` (or the first in a range), or `undefined`. */
   async get<N extends StoreNames<S>>(store: N, query: Query<S, N>): Promise<Stamped<StoreValue<S, N>> | undefined> {
     if (!(query instanceof IDBKeyRange)) {
-      return getByKey(await this.db(store), store, query, this.clock) as Promise<Stamped<StoreValue<S, N>> | undefined>
+      return getByKey(await this.db(store), store, query, this.clock, this.touches) as Promise<Stamped<StoreValue<S, N>> | undefined>
     }
     const scope = await this.read(store)
     return getOne(scope, scope.store, query) as Promise<Stamped<StoreValue<S, N>> | undefined>
@@ -195,13 +223,13 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
 
   /** Keys of live items in key order, at most `count`. */
   async getAllKeys<N extends StoreNames<S>>(store: N, query?: Query<S, N> | null, count?: number): Promise<StoreKey<S, N>[]> {
-    const scope = await this.read(store)
+    const scope = await this.settledRead(store)
     return getKeys(scope, scope.store, query, count) as Promise<StoreKey<S, N>[]>
   }
 
   /** How many live items match; counted with the expiry index, not by reading items. */
   async count<N extends StoreNames<S>>(store: N, query?: Query<S, N> | null): Promise<number> {
-    const scope = await this.read(store)
+    const scope = await this.settledRead(store)
     return countLive(scope, scope.store, query)
   }
 
@@ -258,7 +286,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     query?: IndexQuery<S, N, I> | null,
     count?: number,
   ): Promise<StoreKey<S, N>[]> {
-    const scope = await this.read(store)
+    const scope = await this.settledRead(store)
     return getKeys(scope, scope.index(index), query, count) as Promise<StoreKey<S, N>[]>
   }
 
@@ -268,7 +296,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     index: I,
     query?: IndexQuery<S, N, I> | null,
   ): Promise<number> {
-    const scope = await this.read(store)
+    const scope = await this.settledRead(store)
     return countLive(scope, scope.index(index), query)
   }
 
@@ -286,7 +314,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    * none will), from the expiry index without reading items: cheap enough to poll.
    */
   async stats<N extends StoreNames<S>>(store: N): Promise<StoreStats> {
-    return stats(await this.read(store))
+    return stats(await this.settledRead(store))
   }
 
   /**
@@ -313,7 +341,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   async purgeExpired<N extends StoreNames<S>>(store?: N): Promise<number> {
     const names = store === undefined ? Object.keys(this.stores) : [store]
     names.forEach((name) => this.check(name))
-    await this.connection.native()
+    await Promise.all(names.map((name) => this.settled(name)))
     const started = performance.now()
     const deleted = await this.purger.purgeAll(names, this.clock())
     if (deleted > 0) {
@@ -326,6 +354,8 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   close(): void {
     this.scheduler?.stop()
     void this.purger.close()
+    // Pending touches are written on the closing connection, which waits for that to commit.
+    if (this.connection.isOpen) this.touches.flushOn(unwrap(this.connection.raw))
     this.connection.close()
     this.unfollow()
   }

@@ -4,27 +4,50 @@
  */
 import { TtlError } from './errors.js'
 import { allDeadRanges, EXPIRY_INDEX, META_STORE, nextDeath } from './expiry-index.js'
-import { cutoffs, isDeadMark, markExpiryMs, type Cutoffs, type StoreState } from './policy.js'
+import { cutoffs, isDeadMark, markExpiryMs, type Cutoffs, type ExpiryMark, type StoreState } from './policy.js'
 import { inQuery, keyId, req } from './request.js'
 import { markOfStored, unstamp } from './stamp.js'
+import type { Touches } from './touch.js'
 import { learn } from './watermarks.js'
 
 type Query = IDBValidKey | IDBKeyRange | null | undefined
 type Source = IDBObjectStore | IDBIndex
 
-/** A read-only transaction over `store` and its settings; `cut()` resolves the cut-offs now. */
+/**
+ * A read-only transaction over `store` and its settings, judged at one `now`; `cut()` resolves
+ * the cut-offs. On a `touchOnRead` store, pending touches count, and what it returns is touched.
+ */
 export class ReadScope {
   readonly store: IDBObjectStore
   private readonly state: Promise<StoreState>
+  private readonly now: number
+  private readonly touches: Touches | undefined
 
-  constructor(db: IDBDatabase, storeName: string, private readonly clock: () => number) {
+  constructor(db: IDBDatabase, storeName: string, clock: () => number, touches?: Touches) {
     const tx = db.transaction([storeName, META_STORE], 'readonly')
     this.state = req<StoreState>(tx.objectStore(META_STORE).get(storeName)).then((state) => (learn(db.name, storeName, state), state))
     this.store = tx.objectStore(storeName)
+    this.now = clock()
+    this.touches = touches?.slides(storeName) ? touches : undefined
   }
 
   async cut(): Promise<Cutoffs> {
-    return cutoffs(await this.state, this.clock())
+    return cutoffs(await this.state, this.now)
+  }
+
+  private markFor(value: unknown): ExpiryMark | undefined {
+    return this.touches ? this.touches.markOf(this.store.name, value) : markOfStored(value)
+  }
+
+  /** Whether a stored value is live under `cut`, a pending touch counted. */
+  live(cut: Cutoffs): (value: unknown) => boolean {
+    return (value) => !isDeadMark(this.markFor(value), cut)
+  }
+
+  /** What a read returns of live stored values: touched on a sliding store, bookkeeping removed. */
+  async out(values: unknown[]): Promise<unknown[]> {
+    if (this.touches) this.touches.touch(this.store.name, values, this.now, await this.state)
+    return values.map(unstamp)
   }
 
   /** A user index; the library's own expiry index is not one. */
@@ -58,8 +81,8 @@ export class ReadScope {
   async expiryOf(key: IDBValidKey): Promise<number | undefined> {
     const value = await req(this.store.get(key))
     const cut = await this.cut()
-    if (value === undefined || !live(cut)(value)) return undefined
-    return markExpiryMs(await this.state, markOfStored(value))
+    if (value === undefined || !this.live(cut)(value)) return undefined
+    return markExpiryMs(await this.state, this.markFor(value))
   }
 
   /** How many dead items lie in `query`; without one, index counts alone (no keys read). */
@@ -72,8 +95,6 @@ export class ReadScope {
     return counts.reduce((a, b) => a + b, 0)
   }
 }
-
-const live = (cut: Cutoffs) => (value: unknown) => !isDeadMark(markOfStored(value), cut)
 
 /** Walks a cursor, keeping what `take` returns (undefined: skip) until `limit` are kept. */
 function walk<C extends IDBCursor, T>(
@@ -95,8 +116,8 @@ function walk<C extends IDBCursor, T>(
   })
 }
 
-function liveValues(source: Source, query: Query, limit: number | undefined, cut: Cutoffs): Promise<unknown[]> {
-  const isLive = live(cut)
+function liveValues(scope: ReadScope, source: Source, query: Query, limit: number | undefined, cut: Cutoffs): Promise<unknown[]> {
+  const isLive = scope.live(cut)
   return walk<IDBCursorWithValue, unknown>(source.openCursor(query), limit, (c) =>
     isLive(c.value) ? c.value : undefined,
   )
@@ -106,7 +127,7 @@ function liveValues(source: Source, query: Query, limit: number | undefined, cut
  * A point read by primary key in one promise, the hot path: the settings request is issued
  * first in the same transaction, so it has completed when the item's request does.
  */
-export function getByKey(db: IDBDatabase, storeName: string, key: IDBValidKey, clock: () => number): Promise<unknown> {
+export function getByKey(db: IDBDatabase, storeName: string, key: IDBValidKey, clock: () => number, touches?: Touches): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const tx = db.transaction([storeName, META_STORE], 'readonly')
     const state = tx.objectStore(META_STORE).get(storeName)
@@ -114,8 +135,13 @@ export function getByKey(db: IDBDatabase, storeName: string, key: IDBValidKey, c
     request.onerror = () => reject(request.error)
     request.onsuccess = () => {
       const value = request.result
+      const now = clock()
       learn(db.name, storeName, state.result)
-      resolve(isDeadMark(markOfStored(value), cutoffs(state.result, clock())) ? undefined : unstamp(value))
+      const sliding = touches?.slides(storeName) ? touches : undefined
+      const mark = sliding ? sliding.markOf(storeName, value) : markOfStored(value)
+      if (value === undefined || isDeadMark(mark, cutoffs(state.result, now))) return resolve(undefined)
+      sliding?.touch(storeName, [value], now, state.result)
+      resolve(unstamp(value))
     }
   })
 }
@@ -124,18 +150,17 @@ export function getByKey(db: IDBDatabase, storeName: string, key: IDBValidKey, c
 export async function getOne(scope: ReadScope, source: Source, query: IDBValidKey | IDBKeyRange): Promise<unknown> {
   const value = await req(source.get(query))
   const cut = await scope.cut()
-  if (value === undefined || live(cut)(value)) return unstamp(value)
-  const [first] = await liveValues(source, query, 1, cut)
-  return unstamp(first)
+  const [first] = value === undefined || scope.live(cut)(value) ? [value] : await liveValues(scope, source, query, 1, cut)
+  return first === undefined ? undefined : (await scope.out([first]))[0]
 }
 
 /** Live values in key order; when dead ones took places under `count`, walk a cursor instead. */
 export async function getMany(scope: ReadScope, source: Source, query: Query, count?: number): Promise<unknown[]> {
   const values = await req(source.getAll(query ?? undefined, count))
   const cut = await scope.cut()
-  let kept = values.filter(live(cut))
-  if (count && values.length === count && kept.length < count) kept = await liveValues(source, query, count, cut)
-  return kept.map(unstamp)
+  let kept = values.filter(scope.live(cut))
+  if (count && values.length === count && kept.length < count) kept = await liveValues(scope, source, query, count, cut)
+  return scope.out(kept)
 }
 
 /** Live primary keys of a store, or of an index's entries. */
@@ -201,7 +226,7 @@ export async function* pages(
     const values = await req(scope.store.getAll(range, pageSize))
     const cut = await scope.cut()
     const last = (await keys).at(-1)
-    const kept = values.filter(live(cut)).map(unstamp)
+    const kept = await scope.out(values.filter(scope.live(cut)))
     if (kept.length > 0) yield kept
     if (values.length < pageSize || last === undefined || !(range === undefined || range instanceof IDBKeyRange)) return
     const rest = after(last, range)

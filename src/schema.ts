@@ -24,8 +24,13 @@ export function checkStoreConfigs(stores: unknown): StoreConfigs {
       throw new TtlError('INVALID_OPTION', `store "${name}" needs an options object`)
     }
     checkDefaultTtl(config.defaultTtl)
-    if (config.keepTs !== undefined && typeof config.keepTs !== 'boolean') {
-      throw new TtlError('INVALID_OPTION', `store "${name}": keepTs must be true or false; got ${String(config.keepTs)}`)
+    for (const option of ['keepTs', 'touchOnRead'] as const) {
+      if (config[option] !== undefined && typeof config[option] !== 'boolean') {
+        throw new TtlError('INVALID_OPTION', `store "${name}": ${option} must be true or false; got ${String(config[option])}`)
+      }
+    }
+    if (config.touchOnRead && (config.keyPath === undefined || config.keyPath === null)) {
+      throw new TtlError('INVALID_OPTION', `store "${name}": touchOnRead needs an in-line keyPath (reads find a touched item by its key)`)
     }
     if (config.indexes && EXPIRY_INDEX in config.indexes) {
       throw new TtlError('INVALID_OPTION', `"${EXPIRY_INDEX}" is the library's own index name`)

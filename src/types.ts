@@ -34,6 +34,13 @@ export interface StoreConfig {
    * `changes`, or a changed one returned by its function); `touch` stamps the time.
    */
   keepTs?: boolean
+  /**
+   * Sliding expiry: every read that returns a live item (get, getAll, index reads, iterate)
+   * restarts its countdown, as if it had been written at the read's `now`; `count` does not.
+   * Reads stay read-only: the new `_ts` is written in batches soon after. Needs an in-line
+   * `keyPath`.
+   */
+  touchOnRead?: boolean
 }
 
 /** How expired items get physically deleted in the background. */
