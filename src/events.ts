@@ -1,0 +1,129 @@
+/**
+ * Expiry events (SPEC §8): which stores some connection listens to, and delivery to one
+ * handle's listeners. Presence is what makes the purge read values: a purge reads item values
+ * only while some connection, in any tab, listens to the store. A handle with listeners holds a
+ * Web Lock whose name lists its stores, so the purger (a worker, another tab) sees it with
+ * `navigator.locks.query()`; a tab that closes drops its locks. Handles of the same realm are
+ * also known directly (and are all there is where Web Locks are missing).
+ */
+
+/** Why items left a store: their time was up, or they were evicted to make room (SPEC §9). */
+export type ExpireReason = 'expired' | 'evicted'
+
+/** What `onExpire` listeners receive, once per deletion, after the deleting transaction committed. */
+export interface ExpireEvent {
+  store: string
+  reason: ExpireReason
+  /** The items as they were stored, `_ts` included. */
+  items: { key: IDBValidKey; value: unknown }[]
+}
+
+export interface ExpireOptions {
+  /** Only events of these stores; default: every store. */
+  stores?: readonly string[]
+}
+
+/** The stores listened to: a set of names, or `'*'` for all. */
+export type Listening = ReadonlySet<string> | '*'
+
+type Listener = (event: ExpireEvent) => void
+
+const LOCK_PREFIX = 'idb-ttl:listen:'
+const local = new Map<string, Set<ExpiryListeners>>()
+
+/** The listeners registered on one handle. */
+export class ExpiryListeners {
+  private readonly listeners = new Map<Listener, ReadonlySet<string> | undefined>()
+  private releasePresence: (() => void) | undefined
+
+  constructor(private readonly dbName: string) {}
+
+  /** Registers `listener`; returns the function that removes it. */
+  add(listener: Listener, options: ExpireOptions = {}): () => void {
+    this.listeners.set(listener, options.stores ? new Set(options.stores) : undefined)
+    this.announce()
+    return () => {
+      if (this.listeners.delete(listener)) this.announce()
+    }
+  }
+
+  /** What this handle's listeners want; `undefined` when there are none. */
+  get listening(): Listening | undefined {
+    if (this.listeners.size === 0) return undefined
+    const stores = new Set<string>()
+    for (const filter of this.listeners.values()) {
+      if (!filter) return '*'
+      for (const store of filter) stores.add(store)
+    }
+    return stores
+  }
+
+  /** Calls every listener whose filter takes `event.store`; a listener's error stays its own. */
+  deliver(event: ExpireEvent): void {
+    for (const [listener, filter] of this.listeners) {
+      if (filter && !filter.has(event.store)) continue
+      try {
+        listener(event)
+      } catch {
+        // One listener's failure must neither stop the others nor the purge that reported.
+      }
+    }
+  }
+
+  /** Removes every listener and the presence. */
+  clear(): void {
+    this.listeners.clear()
+    this.announce()
+  }
+
+  private announce(): void {
+    this.releasePresence?.()
+    this.releasePresence = undefined
+    const listening = this.listening
+    const handles = local.get(this.dbName) ?? new Set()
+    if (listening === undefined) {
+      handles.delete(this)
+      if (handles.size === 0) local.delete(this.dbName)
+      return
+    }
+    local.set(this.dbName, handles.add(this))
+    this.releasePresence = holdPresence(this.dbName, listening)
+  }
+}
+
+function holdPresence(dbName: string, listening: Listening): (() => void) | undefined {
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks
+  if (!locks) return undefined
+  const stores = listening === '*' ? '*' : JSON.stringify([...listening])
+  const name = `${LOCK_PREFIX}${encodeURIComponent(dbName)}:${crypto.randomUUID()}:${stores}`
+  let release!: () => void
+  const held = new Promise<void>((resolve) => (release = resolve))
+  void locks.request(name, () => held)
+  return release
+}
+
+/**
+ * Which stores of database `dbName` some connection listens to: in this realm, and (through Web
+ * Locks) in every tab and worker of the origin. `undefined` when nobody listens.
+ */
+export async function listeningStores(dbName: string): Promise<Listening | undefined> {
+  const stores = new Set<string>()
+  const names: string[] = []
+  for (const handle of local.get(dbName) ?? []) {
+    const listening = handle.listening
+    if (listening === '*') return '*'
+    listening?.forEach((store) => stores.add(store))
+  }
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks
+  if (locks) {
+    const prefix = `${LOCK_PREFIX}${encodeURIComponent(dbName)}:`
+    const { held = [] } = await locks.query()
+    for (const lock of held) if (lock.name?.startsWith(prefix)) names.push(lock.name.slice(prefix.length))
+  }
+  for (const name of names) {
+    const filter = name.slice(name.indexOf(':') + 1)
+    if (filter === '*') return '*'
+    for (const store of JSON.parse(filter) as string[]) stores.add(store)
+  }
+  return stores.size > 0 ? stores : undefined
+}

@@ -1,0 +1,45 @@
+// Who listens to expiry events: per handle, per store filter, in this realm and across tabs.
+import { expect, test, vi } from 'vitest'
+import { ExpiryListeners, listeningStores, type ExpireEvent } from '../../src/events.js'
+import { uniqueName } from '../helpers.js'
+
+const event = (store: string): ExpireEvent => ({ store, reason: 'expired', items: [{ key: 1, value: { id: 1, _ts: 0 } }] })
+
+test('listeners get the events of the stores they asked for; a throwing listener stops no other', () => {
+  const listeners = new ExpiryListeners(uniqueName())
+  const all: string[] = []
+  const sessions: string[] = []
+  listeners.add(() => {
+    throw new Error('listener bug')
+  })
+  const offAll = listeners.add((e) => all.push(e.store))
+  listeners.add((e) => sessions.push(e.store), { stores: ['sessions'] })
+  listeners.deliver(event('sessions'))
+  listeners.deliver(event('events'))
+  offAll()
+  listeners.deliver(event('sessions'))
+  expect(all).toEqual(['sessions', 'events'])
+  expect(sessions).toEqual(['sessions', 'sessions'])
+})
+
+test('listeningStores unites the filters of every handle of the database, and forgets removed listeners', async () => {
+  const name = uniqueName()
+  const first = new ExpiryListeners(name)
+  const second = new ExpiryListeners(name)
+  const other = new ExpiryListeners(uniqueName())
+  expect(await listeningStores(name)).toBeUndefined()
+  const offA = first.add(() => {}, { stores: ['a'] })
+  other.add(() => {})
+  second.add(() => {}, { stores: ['b'] })
+  expect(await listeningStores(name)).toEqual(new Set(['a', 'b']))
+  const offAll = second.add(() => {})
+  expect(await listeningStores(name)).toBe('*')
+  offAll()
+  offA()
+  // A released Web Lock leaves the browser's list a moment later: until then values are read
+  // for nothing, which costs a little and loses nothing.
+  await vi.waitFor(async () => expect(await listeningStores(name)).toEqual(new Set(['b'])))
+  second.clear()
+  other.clear()
+  await vi.waitFor(async () => expect(await listeningStores(name)).toBeUndefined())
+})
