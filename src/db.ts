@@ -400,7 +400,9 @@ const positive = (value: unknown) => typeof value === 'number' && value > 0 && N
 /** Fills in the purge defaults and rejects malformed tuning. */
 function checkPurgeOptions(options: PurgeOptions = {}): Required<PurgeOptions> {
   const mode = options.mode ?? (typeof Worker === 'function' ? 'worker' : 'inline')
-  const purge = { batchSize: DEFAULT_BATCH_SIZE, sliceMs: 30, maxIntervalMs: 60_000, idleTimeoutMs: 2_000, ...options, mode }
+  // An option given as `undefined` means the default, as if it were absent.
+  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined))
+  const purge = { batchSize: DEFAULT_BATCH_SIZE, sliceMs: 30, maxIntervalMs: 60_000, idleTimeoutMs: 2_000, ...given, mode }
   if (!['worker', 'inline', 'off'].includes(mode)) {
     throw new TtlError('INVALID_OPTION', `purge.mode must be 'worker', 'inline' or 'off'; got ${String(mode)}`)
   }

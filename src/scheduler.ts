@@ -38,11 +38,20 @@ function whenIdle(run: () => void, timeout: number): () => void {
   return () => clearTimeout(id)
 }
 
+/** Back-off after the first failure; it doubles with each failure in a row. */
+const BACKOFF_MS = 1000
+/** At most 2^6 × {@link BACKOFF_MS} (about a minute): a lasting failure costs one try a minute. */
 const MAX_BACKOFF_STEPS = 6
+/** `setTimeout`'s longest delay (2^31-1 ms); a longer one overflows and fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1
 
 export class PurgeScheduler {
   private cancel: (() => void) | undefined
   private wakeAt = Infinity
+  /** An idle callback is pending: its timeout bounds the wait, so it is never restarted. */
+  private idlePending = false
+  /** Sleeping off a failure: requests for a slice wait for the retry rather than cut it short. */
+  private backingOff = false
   private running = false
   private rerun = false
   private leading = false
@@ -67,21 +76,28 @@ export class PurgeScheduler {
     return this.leading && !this.stopped
   }
 
-  /** Runs a slice at the next idle moment (merged with one already running). */
+  /** Runs a slice at the next idle moment (merged with one already running or requested). */
   soon(): void {
-    if (!this.isLeader) return
+    if (!this.isLeader || this.backingOff) return
+    this.wake()
+  }
+
+  private wake(): void {
+    if (this.stopped) return
     if (this.running) {
       this.rerun = true
       return
     }
+    if (this.idlePending) return
     this.cancel?.()
     this.wakeAt = this.options.clock()
-    this.cancel = whenIdle(() => void this.run(), this.options.idleTimeoutMs)
+    this.idlePending = true
+    this.cancel = whenIdle(() => void this.run(), Math.min(this.options.idleTimeoutMs, MAX_TIMER_MS))
   }
 
   /** Items were written at `nowMs` with these `ttl` fields: wake earlier if one dies sooner. */
   noteWrite(store: string, ttls: readonly unknown[], nowMs: number): void {
-    if (!this.isLeader) return
+    if (!this.isLeader || this.backingOff || this.idlePending) return
     const defaultTtl = this.defaults.get(store)
     // A slice under way may have read the next expiry before this write: have it run again.
     if (defaultTtl === undefined || this.running) return this.soon()
@@ -93,36 +109,49 @@ export class PurgeScheduler {
 
   private sleepUntil(atMs: number): void {
     const now = this.options.clock()
-    const delay = Math.min(Math.max(atMs - now, 0), this.options.maxIntervalMs)
+    const delay = Math.min(Math.max(atMs - now, 0), this.options.maxIntervalMs, MAX_TIMER_MS)
     this.cancel?.()
     this.wakeAt = now + delay
-    const id = setTimeout(() => this.soon(), delay)
+    const id = setTimeout(() => {
+      this.cancel = undefined
+      this.backingOff = false
+      this.wake()
+    }, delay)
     this.cancel = () => clearTimeout(id)
   }
 
   private async run(): Promise<void> {
     this.cancel = undefined
+    this.idlePending = false
     this.running = true
     const started = performance.now()
     let reports: SliceReport[] = []
+    let failure: { name: string; message: string } | undefined
     try {
       reports = await this.purger.slice(this.options.clock())
       this.failures = 0
     } catch (error) {
       this.failures++
       const { name = 'Error', message = String(error) } = (error ?? {}) as Error
-      this.options.onReport({ store: '*', deleted: 0, durationMs: performance.now() - started, more: false, nextExpiryMs: NaN, error: { name, message } })
+      failure = { name, message }
     }
     this.running = false
+    // close() may have come while the slice ran (it ends the worker, failing the slice) or from
+    // a listener below: after it, nothing is reported and nothing is scheduled.
     if (this.stopped) return
+    if (failure) {
+      this.options.onReport({ store: '*', deleted: 0, durationMs: performance.now() - started, more: false, nextExpiryMs: NaN, error: failure })
+    }
     for (const report of reports) this.defaults.set(report.store, report.defaultTtl)
-    for (const { defaultTtl, ...report } of reports) if (report.deleted > 0) this.options.onReport(report)
-    if (this.rerun || reports.some((r) => r.more)) {
+    for (const { defaultTtl, ...report } of reports) if (report.deleted > 0 && !this.stopped) this.options.onReport(report)
+    if (this.stopped) return
+    if (this.failures > 0) {
       this.rerun = false
-      this.soon()
-    } else if (this.failures > 0) {
-      const backoff = 1000 * 2 ** Math.min(this.failures - 1, MAX_BACKOFF_STEPS)
-      this.sleepUntil(this.options.clock() + backoff)
+      this.backingOff = true
+      this.sleepUntil(this.options.clock() + BACKOFF_MS * 2 ** Math.min(this.failures - 1, MAX_BACKOFF_STEPS))
+    } else if (this.rerun || reports.some((r) => r.more)) {
+      this.rerun = false
+      this.wake()
     } else {
       this.sleepUntil(Math.min(...reports.map((r) => r.nextExpiryMs)))
     }

@@ -1,8 +1,10 @@
 // The scheduler against a stand-in purger: merging, failure reports and back-off.
-import { expect, test, vi } from 'vitest'
+import { afterEach, expect, test, vi } from 'vitest'
 import { PurgeScheduler, type PurgeReport } from '../../src/scheduler.js'
 import type { PurgeApi, SliceReport } from '../../src/worker/api.js'
-import { freshDB, manualClock, uniqueName } from '../helpers.js'
+import { manualClock, uniqueName } from '../helpers.js'
+import { neverIdle } from './stubs.js'
+import { trackTimers } from './timers.js'
 
 const report = (over: Partial<SliceReport> = {}): SliceReport => ({
   store: 's', deleted: 0, durationMs: 1, more: false, nextExpiryMs: Infinity, defaultTtl: 10, ...over,
@@ -18,7 +20,7 @@ function fakePurger(slice: (nowMs: number) => Promise<SliceReport[]>): PurgeApi 
   return purger
 }
 
-test('a failing slice is reported with its error name, retried, and user requests still succeed', async () => {
+test('a failing slice is reported with its error name and retried', async () => {
   const clock = manualClock()
   let failures = 3
   const purger = fakePurger(async () => {
@@ -27,10 +29,7 @@ test('a failing slice is reported with its error name, retried, and user request
   })
   const reports: PurgeReport[] = []
   const scheduler = new PurgeScheduler(purger, uniqueName('lock'), { clock, maxIntervalMs: 5, idleTimeoutMs: 5, onReport: (r) => reports.push(r) })
-  const db = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10 } } })
-  await vi.waitFor(() => expect(reports.some((r) => r.deleted === 5)).toBe(true), { timeout: 5000, interval: 5 })
-  await db.put('s', { id: 1 })
-  expect(await db.get('s', 1)).toMatchObject({ id: 1 })
+  await vi.waitFor(() => expect(reports.some((r) => r.deleted === 5)).toBe(true), { timeout: 15_000, interval: 5 })
   scheduler.stop()
   const errors = reports.filter((r) => r.error)
   expect(errors).toHaveLength(3)
@@ -71,4 +70,95 @@ test('a slice with more to do is followed at once; one with none sleeps until th
   await new Promise((r) => setTimeout(r, 50))
   expect(purger.calls).toBe(3)
   scheduler.stop()
+})
+
+let restore: (() => void)[] = []
+afterEach(() => restore.splice(0).forEach((undo) => undo()))
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
+
+test('requests for a slice do not cut a back-off short: the retry waits its full delay', async () => {
+  const clock = manualClock()
+  const calledAt: number[] = []
+  const purger = fakePurger(async () => {
+    calledAt.push(performance.now())
+    throw Object.assign(new Error('no worker'), { name: 'PurgeWorkerError' })
+  })
+  const scheduler = new PurgeScheduler(purger, uniqueName('lock'), { clock, maxIntervalMs: 60_000, idleTimeoutMs: 5, onReport: () => {} })
+  await vi.waitFor(() => expect(purger.calls).toBe(1), { timeout: 5000, interval: 5 })
+  // Writes keep asking, as every put does, until the retry comes.
+  while (purger.calls < 2) {
+    scheduler.soon()
+    scheduler.noteWrite('s', [1], clock.now)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  scheduler.stop()
+  // The first back-off step is 1 s (timers may fire a millisecond early).
+  expect(calledAt[1] - calledAt[0]).toBeGreaterThanOrEqual(990)
+})
+
+test('on a page that is never idle, the first slice comes after idleTimeoutMs however often writes ask', async () => {
+  restore.push(neverIdle())
+  const clock = manualClock()
+  const purger = fakePurger(async () => [report()])
+  const started = performance.now()
+  const scheduler = new PurgeScheduler(purger, uniqueName('lock'), { clock, maxIntervalMs: 60_000, idleTimeoutMs: 200, onReport: () => {} })
+  while (purger.calls === 0 && performance.now() - started < 2000) {
+    scheduler.soon()
+    scheduler.noteWrite('s', [1], clock.now)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  scheduler.stop()
+  expect(purger.calls).toBe(1)
+  expect(performance.now() - started).toBeLessThan(600)
+})
+
+test('a slice failing after stop() reports nothing', async () => {
+  const clock = manualClock()
+  let fail!: () => void
+  const failed = new Promise<never>((_, reject) => (fail = () => reject(Object.assign(new Error('terminated'), { name: 'PurgeWorkerError' }))))
+  failed.catch(() => {})
+  const purger = fakePurger(() => failed)
+  const reports: PurgeReport[] = []
+  const scheduler = new PurgeScheduler(purger, uniqueName('lock'), { clock, maxIntervalMs: 60_000, idleTimeoutMs: 5, onReport: (r) => reports.push(r) })
+  await vi.waitFor(() => expect(purger.calls).toBe(1), { timeout: 5000, interval: 5 })
+  scheduler.stop()
+  fail()
+  await failed.catch(tick)
+  expect(reports).toEqual([])
+})
+
+test.for([
+  { name: 'more to do', more: true },
+  { name: 'asleep until the next expiry', more: false },
+])('stop() from inside a report listener leaves no timer behind ($name)', async ({ more }) => {
+  const tracker = trackTimers('src/scheduler')
+  restore.push(() => tracker.restore())
+  const clock = manualClock()
+  const purger = fakePurger(async (nowMs) => [report({ deleted: 1, more, nextExpiryMs: nowMs + 60_000 })])
+  let stopped = false
+  const scheduler: PurgeScheduler = new PurgeScheduler(purger, uniqueName('lock'), {
+    clock,
+    maxIntervalMs: 60_000,
+    idleTimeoutMs: 5,
+    onReport: () => {
+      scheduler.stop()
+      stopped = true
+    },
+  })
+  await vi.waitFor(() => expect(stopped).toBe(true), { timeout: 5000, interval: 5 })
+  await tick()
+  expect(tracker.pending).toBe(0)
+})
+
+test('a maxIntervalMs beyond what setTimeout can take sleeps as long as it can, not 0 ms', async () => {
+  const tracker = trackTimers('src/scheduler')
+  restore.push(() => tracker.restore())
+  const clock = manualClock()
+  const purger = fakePurger(async () => [report({ nextExpiryMs: Infinity })])
+  const scheduler = new PurgeScheduler(purger, uniqueName('lock'), { clock, maxIntervalMs: 2 ** 31 + 1000, idleTimeoutMs: 5, onReport: () => {} })
+  await vi.waitFor(() => expect(purger.calls).toBe(1), { timeout: 5000, interval: 5 })
+  await tick()
+  scheduler.stop()
+  expect(tracker.delays.at(-1)).toBe(2 ** 31 - 1)
 })

@@ -1,10 +1,11 @@
 /**
  * Tracks the timers and idle callbacks created from one source file while installed, to prove
- * that nothing it scheduled is still pending.
+ * that nothing it scheduled is still pending, and with what delays.
  */
 export function trackTimers(fromFile: string) {
   const pending = new Set<unknown>()
   let created = 0
+  const delays: unknown[] = []
   const g = globalThis as any
   const original = {
     setTimeout: g.setTimeout,
@@ -18,6 +19,7 @@ export function trackTimers(fromFile: string) {
     (fn: (...a: unknown[]) => void, ...rest: unknown[]) => {
       if (!ours()) return schedule(fn, ...rest)
       created++
+      delays.push(rest[0])
       const id: unknown = schedule((...a: unknown[]) => {
         pending.delete(tag + id)
         fn(...a)
@@ -42,6 +44,8 @@ export function trackTimers(fromFile: string) {
     get created() {
       return created
     },
+    /** The delay (or idle timeout options) each one was scheduled with, in order. */
+    delays,
     restore() {
       Object.assign(g, original)
     },

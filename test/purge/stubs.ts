@@ -1,0 +1,104 @@
+/**
+ * Stand-ins for the browser pieces the background purge depends on, so that Node (and Chromium,
+ * where a real one would not misbehave on cue) can test what happens when they misbehave.
+ */
+
+/**
+ * Makes sure `navigator.locks` exists: Chromium has real Web Locks (shared by every handle of
+ * the page, as across tabs); Node 20 has none, so this installs a minimal exclusive lock manager.
+ * Returns a function that removes what it installed.
+ */
+export function ensureLocks(): () => void {
+  const g = globalThis as { navigator?: { locks?: unknown } }
+  if (g.navigator?.locks) return () => {}
+  const held = new Set<string>()
+  const queues = new Map<string, (() => void)[]>()
+  const locks = {
+    request(name: string, options: { signal?: AbortSignal }, callback: () => Promise<unknown>) {
+      return new Promise((resolve, reject) => {
+        const grant = () => {
+          held.add(name)
+          void callback()
+            .then(resolve, reject)
+            .finally(() => {
+              held.delete(name)
+              queues.get(name)?.shift()?.()
+            })
+        }
+        if (!held.has(name)) return grant()
+        const queue = queues.get(name) ?? []
+        queues.set(name, queue)
+        queue.push(grant)
+        options.signal?.addEventListener('abort', () => {
+          const at = queue.indexOf(grant)
+          if (at < 0) return
+          queue.splice(at, 1)
+          reject(new DOMException('the lock request was aborted', 'AbortError'))
+        })
+      })
+    },
+  }
+  const hadNavigator = 'navigator' in g
+  if (hadNavigator) Object.defineProperty(g.navigator, 'locks', { value: locks, configurable: true })
+  else Object.defineProperty(g, 'navigator', { value: { locks }, configurable: true })
+  return () => {
+    if (hadNavigator) delete g.navigator!.locks
+    else delete g.navigator
+  }
+}
+
+/** What a stub worker does once started: fail to start (a 404, a CSP refusal), or never answer. */
+export type StubBehaviour = 'fail' | 'silent'
+
+/**
+ * Replaces `Worker` with a stub that records each instance and whether it was terminated.
+ * Returns the records and a function that puts the real `Worker` back.
+ */
+export function stubWorkers(behaviour: StubBehaviour) {
+  const g = globalThis as { Worker?: unknown }
+  const original = Object.getOwnPropertyDescriptor(g, 'Worker')
+  const started: { at: number; terminated: boolean }[] = []
+  class StubWorker extends EventTarget {
+    private readonly record = { at: performance.now(), terminated: false }
+    constructor() {
+      super()
+      started.push(this.record)
+      if (behaviour === 'fail') {
+        setTimeout(() => {
+          if (this.record.terminated) return
+          this.dispatchEvent(Object.assign(new Event('error', { cancelable: true }), { message: 'stub worker failed to start' }))
+        }, 0)
+      }
+    }
+    postMessage(): void {}
+    terminate(): void {
+      this.record.terminated = true
+    }
+  }
+  Object.defineProperty(g, 'Worker', { value: StubWorker, configurable: true, writable: true })
+  return {
+    started,
+    restore() {
+      if (original) Object.defineProperty(g, 'Worker', original)
+      else delete g.Worker
+    },
+  }
+}
+
+/**
+ * A page too busy ever to be idle: `requestIdleCallback` fires only when its timeout runs out.
+ * Returns a function that puts the real one back (or removes the stub).
+ */
+export function neverIdle(): () => void {
+  const g = globalThis as Record<string, unknown>
+  const original = { request: g.requestIdleCallback, cancel: g.cancelIdleCallback }
+  g.requestIdleCallback = (run: (deadline: IdleDeadline) => void, options?: IdleRequestOptions) =>
+    setTimeout(() => run({ didTimeout: true, timeRemaining: () => 0 }), options?.timeout ?? 0)
+  g.cancelIdleCallback = (id: ReturnType<typeof setTimeout>) => clearTimeout(id)
+  return () => {
+    if (original.request === undefined) delete g.requestIdleCallback
+    else g.requestIdleCallback = original.request
+    if (original.cancel === undefined) delete g.cancelIdleCallback
+    else g.cancelIdleCallback = original.cancel
+  }
+}
