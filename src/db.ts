@@ -48,6 +48,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   private readonly scheduler: PurgeScheduler | undefined
   private readonly listeners = new Set<(report: PurgeReport) => void>()
   private readonly touches: Touches
+  private closed = false
 
   /** @internal Use {@link openTtlDB}. */
   constructor(
@@ -336,22 +337,28 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
 
   /**
    * Deletes what is expired now, in bounded batches (in the purge worker in `'worker'` mode);
-   * resolves to how many were deleted.
+   * resolves to how many were deleted. A failure rejects and is also reported to `onPurge`.
    */
   async purgeExpired<N extends StoreNames<S>>(store?: N): Promise<number> {
     const names = store === undefined ? Object.keys(this.stores) : [store]
     names.forEach((name) => this.check(name))
     await Promise.all(names.map((name) => this.settled(name)))
     const started = performance.now()
-    const deleted = await this.purger.purgeAll(names, this.clock())
-    if (deleted > 0) {
-      this.emit({ store: store ?? '*', deleted, durationMs: performance.now() - started, more: false, nextExpiryMs: NaN })
+    const report = { store: store ?? '*', deleted: 0, more: false, nextExpiryMs: NaN }
+    try {
+      report.deleted = await this.purger.purgeAll(names, this.clock())
+    } catch (error) {
+      const { name = 'Error', message = String(error) } = (error ?? {}) as Error
+      if (!this.closed) this.emit({ ...report, durationMs: performance.now() - started, error: { name, message } })
+      throw error
     }
-    return deleted
+    if (report.deleted > 0) this.emit({ ...report, durationMs: performance.now() - started })
+    return report.deleted
   }
 
   /** Stops the background purge, ends the worker and closes the connection; later calls reject with TtlError `CLOSED`. */
   close(): void {
+    this.closed = true
     this.scheduler?.stop()
     void this.purger.close()
     // Pending touches are written on the closing connection, which waits for that to commit.

@@ -1,10 +1,20 @@
 /**
  * Page side of the purge worker: starts it lazily, wraps it with Comlink, and restarts it on the
- * next call after it crashed or was terminated. Pending calls of a dead worker reject.
+ * next call after it crashed, was terminated or stopped answering. Pending calls of a dead worker
+ * reject; once closed, it never starts a worker again.
  */
 import { releaseProxy, wrap, type Remote } from 'comlink'
 import { QUIET_MS } from '../activity.js'
+import { TtlError } from '../errors.js'
 import type { PurgeApi, PurgeConfig } from './api.js'
+
+/**
+ * A background slice that has not answered in this long is taken for a worker that died without
+ * an `error` event (killed by the browser, say): it is terminated, the slice fails and the
+ * scheduler backs off and restarts it. A slice spends about `sliceMs` per store plus a batch and
+ * a pause, and the first one also starts the worker and opens the database: far below this.
+ */
+export const SLICE_TIMEOUT_MS = 30_000
 
 export class WorkerPurger implements PurgeApi {
   private worker: Worker | undefined
@@ -13,8 +23,13 @@ export class WorkerPurger implements PurgeApi {
   private kill: ((reason: Error) => void) | undefined
   private activity: MessagePort | undefined
   private lastSignal = 0
+  private closed = false
 
-  constructor(private readonly config: PurgeConfig) {}
+  /** `sliceTimeoutMs`: the slice watchdog, {@link SLICE_TIMEOUT_MS} unless a test says otherwise. */
+  constructor(
+    private readonly config: PurgeConfig,
+    private readonly sliceTimeoutMs = SLICE_TIMEOUT_MS,
+  ) {}
 
   private start(): { remote: Remote<PurgeApi>; died: Promise<never> } {
     if (!this.worker || !this.remote || !this.died) {
@@ -34,9 +49,13 @@ export class WorkerPurger implements PurgeApi {
     return { remote: this.remote, died: this.died }
   }
 
-  private call<T>(run: (remote: Remote<PurgeApi>) => Promise<T>): Promise<T> {
+  private call<T>(run: (remote: Remote<PurgeApi>) => Promise<T>, timeoutMs?: number): Promise<T> {
+    if (this.closed) return Promise.reject(new TtlError('CLOSED', 'the database handle was closed'))
     const { remote, died } = this.start()
-    return Promise.race([run(remote), died])
+    const result = Promise.race([run(remote), died])
+    if (timeoutMs === undefined) return result
+    const watchdog = setTimeout(() => this.terminate(new Error(`purge worker did not answer in ${timeoutMs} ms`)), timeoutMs)
+    return result.finally(() => clearTimeout(watchdog))
   }
 
   /** Tells a running worker that a user request is starting, at most once per quiet period. */
@@ -48,7 +67,7 @@ export class WorkerPurger implements PurgeApi {
   }
 
   slice(nowMs: number) {
-    return this.call((remote) => remote.slice(nowMs))
+    return this.call((remote) => remote.slice(nowMs), this.sliceTimeoutMs)
   }
 
   purgeAll(stores: string[], nowMs: number) {
@@ -65,7 +84,9 @@ export class WorkerPurger implements PurgeApi {
     this.worker = this.remote = this.died = this.kill = this.activity = undefined
   }
 
+  /** Ends the worker for good: later calls reject with TtlError `CLOSED`. */
   async close(): Promise<void> {
+    this.closed = true
     this.terminate(new Error('purge worker closed'))
   }
 }

@@ -1,0 +1,66 @@
+// The page side of the purge worker, against stub workers that fail to start or never answer.
+import { afterEach, expect, test } from 'vitest'
+import { openTtlDB, type PurgeReport } from '../../src/index.js'
+import { WorkerPurger } from '../../src/worker/client.js'
+import { freshDB, manualClock, uniqueName } from '../helpers.js'
+import { stubWorkers } from './stubs.js'
+
+const stores = { s: { keyPath: 'id', defaultTtl: 10 } }
+
+let workers: ReturnType<typeof stubWorkers> | undefined
+afterEach(() => workers?.restore())
+
+test('a worker that cannot start is tried once per back-off step, not once per write; requests still succeed', async () => {
+  workers = stubWorkers('fail')
+  const clock = manualClock()
+  const db = await freshDB({ clock, stores, purge: { mode: 'worker', idleTimeoutMs: 5 } })
+  const failures: PurgeReport[] = []
+  db.onPurge((r) => r.error && failures.push(r))
+  for (let i = 0; workers.started.length < 2; i++) {
+    await db.put('s', { id: i })
+    expect(await db.get('s', i)).toMatchObject({ id: i })
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  const [first, second] = workers.started
+  // The first back-off step is 1 s (timers may fire a millisecond early).
+  expect(second.at - first.at).toBeGreaterThanOrEqual(990)
+  expect(first.terminated).toBe(true)
+  expect(failures.length).toBeLessThanOrEqual(2)
+  expect(failures[0]).toMatchObject({ store: '*', error: { name: 'PurgeWorkerError' } })
+})
+
+test('purgeExpired() right before close() rejects CLOSED and leaves no worker running', async () => {
+  workers = stubWorkers('silent')
+  const name = uniqueName('close-purge')
+  const db = await openTtlDB(name, { version: 1, stores, purge: { mode: 'worker' } })
+  const purging = db.purgeExpired().catch((error) => error)
+  db.close()
+  expect(await purging).toMatchObject({ name: 'TtlError', code: 'CLOSED' })
+  expect(workers.started.filter((w) => !w.terminated)).toEqual([])
+  await new Promise((resolve) => setTimeout(resolve, 0))
+  expect(workers.started.filter((w) => !w.terminated)).toEqual([])
+  indexedDB.deleteDatabase(name)
+})
+
+test('a worker that stops answering mid-slice is ended by the watchdog, and the slice fails', async () => {
+  workers = stubWorkers('silent')
+  const purger = new WorkerPurger({ name: uniqueName(), stores, batchSize: 10, sliceMs: 10 }, 50)
+  await expect(purger.slice(Date.now())).rejects.toMatchObject({ name: 'PurgeWorkerError' })
+  expect(workers.started).toHaveLength(1)
+  expect(workers.started[0].terminated).toBe(true)
+  // The next slice starts a fresh worker.
+  const next = purger.slice(Date.now()).catch((error) => error)
+  expect(workers.started).toHaveLength(2)
+  await purger.close()
+  expect(await next).toMatchObject({ name: 'PurgeWorkerError' })
+})
+
+test('a failing purgeExpired() rejects and is reported to onPurge, like a failing background slice', async () => {
+  workers = stubWorkers('fail')
+  const db = await freshDB({ stores, purge: { mode: 'worker' } })
+  const reports: PurgeReport[] = []
+  // Background slices fail too (as store '*'); this is about the one purgeExpired ran.
+  db.onPurge((r) => r.store === 's' && reports.push(r))
+  await expect(db.purgeExpired('s')).rejects.toMatchObject({ name: 'PurgeWorkerError' })
+  expect(reports).toEqual([expect.objectContaining({ store: 's', deleted: 0, error: expect.objectContaining({ name: 'PurgeWorkerError' }) })])
+})
