@@ -11,6 +11,7 @@ import { monotonic } from './clock.js'
 import { follow } from './watermarks.js'
 import { DEFAULT_BATCH_SIZE } from './purge.js'
 import { PurgeScheduler, type PurgeReport } from './scheduler.js'
+import { WakeChannel, type WakeMessage } from './wake.js'
 import { createPurgeApi } from './worker/purge-api.js'
 import { WorkerPurger } from './worker/client.js'
 import type { PurgeApi } from './worker/api.js'
@@ -46,6 +47,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   private readonly purger: PurgeApi & { noteActivity?(): void }
   private readonly activity = new UserActivity()
   private readonly scheduler: PurgeScheduler | undefined
+  private readonly wake: WakeChannel
   private readonly listeners = new Set<(report: PurgeReport) => void>()
   private readonly touches: Touches
   private closed = false
@@ -83,6 +85,15 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
         onReport: (report) => this.emit(report),
       })
     }
+    const scheduler = this.scheduler
+    const onWake = (m: WakeMessage) => (m.ttls ? scheduler?.noteWrite(m.store, m.ttls, m.nowMs!) : scheduler?.soon())
+    this.wake = new WakeChannel(name, scheduler && onWake)
+  }
+
+  /** Wakes the purger, this handle's scheduler or another handle's, for items just written. */
+  private wrote(store: string, ttls: readonly unknown[]): void {
+    if (this.isPurger) this.scheduler?.noteWrite(store, ttls, this.clock())
+    else this.wake.wrote(store, ttls, this.clock())
   }
 
   private emit(report: PurgeReport): void {
@@ -170,7 +181,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     keys?: readonly (IDBValidKey | undefined)[],
   ): Promise<IDBValidKey[]> {
     const written = this.claimed(store, await writes.writeAll(await this.writer(store), store, values, method, keys, !keys))
-    this.scheduler?.noteWrite(store, values.map((value) => (value as { ttl?: unknown }).ttl), this.clock())
+    this.wrote(store, values.map((value) => (value as { ttl?: unknown }).ttl))
     return written
   }
 
@@ -198,7 +209,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    */
   async update<N extends StoreNames<S>>(store: N, key: StoreKey<S, N>, changes: Changes<StoreValue<S, N>>): Promise<Stamped<StoreValue<S, N>>> {
     const item = this.claimed(store, await writes.update(await this.writer(store), store, key, changes as Parameters<typeof writes.update>[3]))
-    this.scheduler?.noteWrite(store, [item.ttl], this.clock())
+    this.wrote(store, [item.ttl])
     return item as Stamped<StoreValue<S, N>>
   }
 
@@ -325,7 +336,8 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    */
   async setDefaultTtl<N extends StoreNames<S>>(store: N, defaultTtl: DefaultTtl): Promise<void> {
     await writes.setDefaultTtl(await this.writer(store), store, defaultTtl)
-    this.scheduler?.soon()
+    if (this.isPurger) this.scheduler?.soon()
+    else this.wake.changedDefault(store)
   }
 
   /** The store's default as persisted in the database. */
@@ -360,6 +372,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   close(): void {
     this.closed = true
     this.scheduler?.stop()
+    this.wake.close()
     void this.purger.close()
     // Pending touches are written on the closing connection, which waits for that to commit.
     if (this.connection.isOpen) this.touches.flushOn(unwrap(this.connection.raw))

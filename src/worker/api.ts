@@ -17,7 +17,7 @@ export interface PurgeConfig {
 }
 
 export interface PurgeApi {
-  /** One bounded background slice over every store with TTL on, judged at `nowMs`. */
+  /** One bounded background slice over every TTL store of the database (all app versions), judged at `nowMs`. */
   slice(nowMs: number): Promise<SliceReport[]>
   /** Deletes everything dead at `nowMs` in `stores` (TTL off included: what is dead stays dead). */
   purgeAll(stores: string[], nowMs: number): Promise<number>

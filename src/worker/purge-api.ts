@@ -1,7 +1,18 @@
 /** The purge API's implementation: the same batched purge code on either side of the worker. */
+import { META_STORE, type Resume } from '../expiry-index.js'
 import { purgeSlice, purgeStore, type Courtesy } from '../purge.js'
-import type { Resume } from '../expiry-index.js'
+import { req } from '../request.js'
 import type { PurgeApi, PurgeConfig } from './api.js'
+
+/**
+ * Every TTL store of the database, as its metadata store lists them: another app version, or
+ * another module opening the same database, may have declared stores this handle does not know,
+ * and there is one purger for all of them. A store an upgrade deleted may linger in the list.
+ */
+async function ttlStores(db: IDBDatabase): Promise<string[]> {
+  const names = (await req(db.transaction(META_STORE).objectStore(META_STORE).getAllKeys())) as string[]
+  return names.filter((name) => db.objectStoreNames.contains(name))
+}
 
 /**
  * Builds the API over a connection getter (the worker's own, or the page's in inline mode);
@@ -14,10 +25,10 @@ export function createPurgeApi(
   courtesy: Courtesy,
 ): PurgeApi {
   const resume = new Map<string, Resume>()
-  const stores = Object.keys(config.stores)
   return {
     async slice(nowMs) {
-      return purgeSlice(await connect(), stores, nowMs, { ...config, courtesy }, resume)
+      const db = await connect()
+      return purgeSlice(db, await ttlStores(db), nowMs, { ...config, courtesy }, resume)
     },
     async purgeAll(names, nowMs) {
       const db = await connect()

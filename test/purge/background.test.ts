@@ -26,20 +26,27 @@ describe('background purge (inline)', () => {
   })
 
   test('a store with TTL off is not purged in the background, even of items dead before', async () => {
+    // Two clocks: the writer's runs ahead, so 'dead' dies (by the watermark the change leaves)
+    // only as TTL goes off, and the purger never saw it dead before.
     const clock = manualClock()
-    const db = await freshDB({ clock, stores, purge: { mode: 'inline', maxIntervalMs: 10 } })
+    const purgerClock = manualClock()
+    const name = uniqueName('off')
+    const twoStores = { s: { keyPath: 'id', defaultTtl: 10 }, probe: { keyPath: 'id', defaultTtl: 10 } }
+    const purger = await freshDB({ clock: purgerClock, stores: twoStores, purge: { mode: 'inline', maxIntervalMs: 10 } }, name)
+    const db = await freshDB({ clock, stores: twoStores }, name)
+    const reports: PurgeReport[] = []
+    purger.onPurge((r) => reports.push(r))
     await db.put('s', { id: 'dead' })
     await db.put('s', { id: 'keep', ttl: -1 })
     clock.advance(10_000)
     await db.setDefaultTtl('s', null)
-    const reports: PurgeReport[] = []
-    db.onPurge((r) => reports.push(r))
-    await db.put('s', { id: 'probe' })
-    // Let several background slices pass: they report nothing for a disabled store.
-    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 15))
-    expect(await db.raw.count('s')).toBe(3)
+    await db.put('probe', { id: 'p', ttl: 1 })
+    purgerClock.advance(11_000)
+    // The slice that purged the probe, written after TTL went off, went over 's' too.
+    await until(async () => expect(reports).toContainEqual(expect.objectContaining({ store: 'probe', deleted: 1 })))
+    expect(reports.filter((r) => r.store === 's')).toEqual([])
+    expect(await db.raw.count('s')).toBe(2)
     expect(await db.get('s', 'dead')).toBeUndefined()
-    expect(reports).toEqual([])
     expect(await db.purgeExpired('s')).toBe(1)
   })
 
@@ -87,15 +94,24 @@ test('without Web Locks every connection purges (only extra work)', async () => 
   const had = nav && 'locks' in nav
   if (had) Object.defineProperty(nav, 'locks', { value: undefined, configurable: true })
   try {
-    const clock = manualClock()
+    // A clock each: what is dead to one connection is not yet dead to the other, so each
+    // deletion tells which connection purged.
+    const clockA = manualClock()
+    const clockB = manualClock()
     const name = uniqueName('nolocks')
-    const a = await freshDB({ clock, stores, purge: { mode: 'inline', maxIntervalMs: 10 } }, name)
-    const b = await freshDB({ clock, stores, purge: { mode: 'inline', maxIntervalMs: 10 } }, name)
+    const a = await freshDB({ clock: clockA, stores, purge: { mode: 'inline', maxIntervalMs: 10 } }, name)
+    const b = await freshDB({ clock: clockB, stores, purge: { mode: 'inline', maxIntervalMs: 10 } }, name)
     expect(a.isPurger && b.isPurger).toBe(true)
-    await a.putAll('s', Array.from({ length: 50 }, (_, i) => ({ id: i })))
-    clock.advance(10_000)
-    await until(async () => expect(await a.raw.count('s')).toBe(0))
-    expect(await b.count('s')).toBe(0)
+    const byA: PurgeReport[] = []
+    const byB: PurgeReport[] = []
+    a.onPurge((r) => byA.push(r))
+    b.onPurge((r) => byB.push(r))
+    await a.putAll('s', [{ id: 'early', ttl: 5 }, { id: 'late', ttl: 20 }])
+    clockA.advance(5_000)
+    await until(async () => expect(byA).toEqual([expect.objectContaining({ deleted: 1 })]))
+    clockB.advance(20_000)
+    await until(async () => expect(byB).toEqual([expect.objectContaining({ deleted: 1 })]))
+    expect(await a.raw.count('s')).toBe(0)
   } finally {
     if (had) delete (nav as { locks?: unknown }).locks
   }
