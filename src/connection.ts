@@ -45,18 +45,25 @@ export class Connection {
     return this.current
   }
 
-  /** Opens at the declared version first, at whatever version exists after an upgrade elsewhere. */
+  /**
+   * Opens at the declared version first, at whatever version exists after an upgrade elsewhere,
+   * and at the declared version again after another tab deleted the database: recreated as this
+   * app declares it (as a reload would), never at version 1 with `upgrade(0, 1)`.
+   */
   private async open(): Promise<IDBDatabase> {
     const { name, stores, clock, upgrade, create = true } = this.options
-    const version = this.steppedAside ? undefined : this.options.version
+    const reopening = this.steppedAside
+    const version = reopening ? undefined : this.options.version
     let failure: { error: unknown } | undefined
     let versionchange: IDBTransaction | undefined
     let unique: string[] = []
+    let deleted = false
     const db = await openDB<any>(name, version, {
       upgrade(raw, oldVersion, newVersion, tx) {
         // idb's own promise for this transaction rejects when it aborts; the open reports why.
         tx.done.catch(() => {})
-        if (!create) return tx.abort()
+        deleted = reopening && oldVersion === 0
+        if (!create || deleted) return tx.abort()
         versionchange = unwrap(tx)
         unique = addedUniqueIndexes(unwrap(raw), versionchange, stores)
         // The user's callback runs once the library's schema work (a chain of requests) is done.
@@ -70,8 +77,13 @@ export class Connection {
       blocking: () => this.stepAside(),
       terminated: () => this.stepAside(),
     }).catch((error: unknown) => {
+      if (deleted && create) return undefined
       throw explainAbort(failure?.error ?? error, versionchange, unique)
     })
+    if (!db) {
+      this.steppedAside = false
+      return this.open()
+    }
     try {
       checkSchema(unwrap(db), stores)
     } catch (error) {

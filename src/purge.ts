@@ -73,9 +73,15 @@ export interface Courtesy {
 /** Full batches, no pauses: for purges the app itself is waiting on. */
 export const NO_COURTESY: Courtesy = { batchSize: (n) => n, pause: async () => {} }
 
+/**
+ * The open connection, asked for again before each batch: an upgrade in another tab closes the
+ * connection between two batches, and the next one must go through the reopened connection.
+ */
+export type Connect = () => Promise<IDBDatabase>
+
 /** Deletes every item of the store that is dead at `clock()`; returns how many. */
 export async function purgeStore(
-  db: IDBDatabase,
+  connect: Connect,
   storeName: string,
   clock: () => number,
   batchSize: number = DEFAULT_BATCH_SIZE,
@@ -85,7 +91,7 @@ export async function purgeStore(
   let from: Resume | undefined
   do {
     if (from !== undefined) await courtesy.pause()
-    const batch = await purgeBatch(db, storeName, clock(), courtesy.batchSize(batchSize), from)
+    const batch = await purgeBatch(await connect(), storeName, clock(), courtesy.batchSize(batchSize), from)
     total += batch.deleted
     from = batch.resume
   } while (from)
@@ -116,7 +122,7 @@ export interface SliceOptions {
  * are exhausted or the budget is spent. `resume` carries each store's position between slices.
  */
 export async function purgeSlice(
-  db: IDBDatabase,
+  connect: Connect,
   stores: readonly string[],
   nowMs: number,
   options: SliceOptions,
@@ -130,7 +136,7 @@ export async function purgeSlice(
     do {
       const courtesy = options.courtesy ?? NO_COURTESY
       if (deleted > 0) await courtesy.pause()
-      batch = await purgeBatch(db, store, nowMs, courtesy.batchSize(options.batchSize), resume.get(store), true)
+      batch = await purgeBatch(await connect(), store, nowMs, courtesy.batchSize(options.batchSize), resume.get(store), true)
       deleted += batch.deleted
       if (batch.resume) resume.set(store, batch.resume)
       else resume.delete(store)
@@ -141,7 +147,7 @@ export async function purgeSlice(
       deleted,
       durationMs: performance.now() - started,
       more,
-      nextExpiryMs: more ? nowMs : await nextExpiry(db, store, nowMs),
+      nextExpiryMs: more ? nowMs : await nextExpiry(await connect(), store, nowMs),
       defaultTtl: batch.state.defaultTtl,
     })
   }

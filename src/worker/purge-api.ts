@@ -27,13 +27,11 @@ export function createPurgeApi(
   const resume = new Map<string, Resume>()
   return {
     async slice(nowMs) {
-      const db = await connect()
-      return purgeSlice(db, await ttlStores(db), nowMs, { ...config, courtesy }, resume)
+      return purgeSlice(connect, await ttlStores(await connect()), nowMs, { ...config, courtesy }, resume)
     },
     async purgeAll(names, nowMs) {
-      const db = await connect()
       let total = 0
-      for (const name of names) total += await purgeStore(db, name, () => nowMs, config.batchSize, courtesy)
+      for (const name of names) total += await purgeStore(connect, name, () => nowMs, config.batchSize, courtesy)
       return total
     },
     async close() {

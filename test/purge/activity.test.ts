@@ -54,7 +54,7 @@ test('the purge asks for its batch size each batch and pauses between batches, n
   await db.putAll('s', Array.from({ length: 250 }, (_, i) => ({ id: i })))
   clock.advance(1_000)
   const courtesy = { batchSize: vi.fn(() => 100), pause: vi.fn(async () => {}) }
-  expect(await purgeStore(unwrap(db.raw), 's', clock, 300, courtesy)).toBe(250)
+  expect(await purgeStore(async () => unwrap(db.raw), 's', clock, 300, courtesy)).toBe(250)
   expect(courtesy.batchSize).toHaveBeenCalledTimes(3)
   expect(courtesy.batchSize).toHaveBeenCalledWith(300)
   expect(courtesy.pause).toHaveBeenCalledTimes(2)

@@ -18,7 +18,7 @@ test.for([
   }
   await db.put('s', { id: 'live', ttl: -1 })
   clock.advance(5_000)
-  expect(await purgeStore(unwrap(db.raw), 's', clock, 100)).toBe(250)
+  expect(await purgeStore(async () => unwrap(db.raw), 's', clock, 100)).toBe(250)
   expect(await db.raw.getAllKeys('s')).toEqual(['live'])
 })
 
@@ -31,11 +31,11 @@ test('a slice that resumes in the own-ttl range still takes inheriting items tha
   const resume = new Map()
   const options = { batchSize: 2, sliceMs: 0 }
   // One batch per slice (sliceMs 0): the first stops inside the own-ttl range.
-  const [first] = await purgeSlice(unwrap(db.raw), ['s'], clock(), options, resume)
+  const [first] = await purgeSlice(async () => unwrap(db.raw), ['s'], clock(), options, resume)
   expect(first).toMatchObject({ deleted: 2, more: true })
   clock.advance(15_000)
   let report
-  do [report] = await purgeSlice(unwrap(db.raw), ['s'], clock(), options, resume)
+  do [report] = await purgeSlice(async () => unwrap(db.raw), ['s'], clock(), options, resume)
   while (report.more)
   expect(await db.raw.getAllKeys('s')).toEqual([])
   expect(report.nextExpiryMs).toBe(Infinity)

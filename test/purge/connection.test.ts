@@ -1,10 +1,11 @@
 // Connection life cycle: step aside for another connection's upgrade, reopen lazily.
 import { deleteDB, openDB } from 'idb'
 import { expose, wrap } from 'comlink'
-import { expect, test } from 'vitest'
+import { expect, test, vi } from 'vitest'
+import { openTtlDB, type PurgeReport } from '../../src/index.js'
 import { Connection } from '../../src/connection.js'
 import type { PurgeApi } from '../../src/worker/api.js'
-import { NO_COURTESY } from '../../src/purge.js'
+import { NO_COURTESY, purgeSlice, purgeStore, type Courtesy } from '../../src/purge.js'
 import { createPurgeApi } from '../../src/worker/purge-api.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
 
@@ -56,4 +57,73 @@ test('the purge API works over a MessageChannel, as Comlink carries it to the wo
   port1.close()
   port2.close()
   expect(await db.raw.count('s')).toBe(0)
+})
+
+test('after another connection deletes the database, the handle recreates it at the declared version, not at 1', async () => {
+  const clock = manualClock()
+  const name = uniqueName('deleted')
+  const upgrades: [number, number | null][] = []
+  const db = await freshDB({ clock, stores, version: 3, upgrade: (_raw, from, to) => void upgrades.push([from, to]) }, name)
+  await db.put('s', { id: 'a' })
+  await deleteDB(name)
+  expect(await db.get('s', 'a')).toBeUndefined()
+  await db.put('s', { id: 'b' })
+  expect(db.raw.version).toBe(3)
+  expect(upgrades).toEqual([[0, 3], [0, 3]])
+  // The app opened anew at its version finds the database as it declares it.
+  const again = await openTtlDB(name, { version: 3, clock, stores, purge: { mode: 'off' } })
+  expect(await again.get('s', 'b')).toMatchObject({ id: 'b' })
+  again.close()
+})
+
+test('an upgrade elsewhere in the middle of purgeExpired does not stop it', async () => {
+  const clock = manualClock()
+  const name = uniqueName('upgraded')
+  const db = await freshDB({ clock, stores, purge: { mode: 'inline', batchSize: 10, maxIntervalMs: 600_000 } }, name)
+  const reports: PurgeReport[] = []
+  db.onPurge((r) => reports.push(r))
+  await db.putAll('s', Array.from({ length: 2000 }, (_, i) => ({ id: i })))
+  await db.put('s', { id: 'live', ttl: -1 })
+  clock.advance(10_000)
+  const purging = db.purgeExpired('s')
+  // Two hundred batches: the upgrade comes while they run, and is not blocked by them.
+  const other = await openDB(name, 2, { upgrade: (raw) => void raw.createObjectStore('added') })
+  other.close()
+  // Background slices may take part of the work; together they delete every dead item once.
+  expect(await purging).toBeGreaterThan(0)
+  await vi.waitFor(() => expect(reports.reduce((n, r) => n + r.deleted, 0)).toBe(2000), { timeout: 5000, interval: 10 })
+  expect(reports.filter((r) => r.error)).toEqual([])
+  expect(await db.raw.getAllKeys('s')).toEqual(['live'])
+})
+
+test.for([
+  { name: 'purgeStore', slice: false },
+  { name: 'purgeSlice', slice: true },
+])('every batch of $name goes through the connection, which reopens after an upgrade between batches', async ({ slice }) => {
+  const clock = manualClock()
+  const name = uniqueName('upgraded')
+  const db = await freshDB({ clock, stores }, name)
+  await db.putAll('s', Array.from({ length: 50 }, (_, i) => ({ id: i })))
+  await db.put('s', { id: 'live', ttl: -1 })
+  clock.advance(10_000)
+  const connection = new Connection({ name, stores, clock, create: false })
+  let upgraded = false
+  const upgradeOnce: Courtesy = {
+    batchSize: (n) => n,
+    async pause() {
+      if (upgraded) return
+      upgraded = true
+      const other = await openDB(name, 2, { upgrade: (raw) => void raw.createObjectStore('added') })
+      other.close()
+    },
+  }
+  const connect = () => connection.native()
+  const deleted = slice
+    ? (await purgeSlice(connect, ['s'], clock.now, { batchSize: 10, sliceMs: 60_000, courtesy: upgradeOnce }, new Map()))[0].deleted
+    : await purgeStore(connect, 's', clock, 10, upgradeOnce)
+  connection.close()
+  expect(upgraded).toBe(true)
+  expect(deleted).toBe(50)
+  expect(await db.count('s')).toBe(1) // the handle stepped aside too: this reopens it
+  expect(await db.raw.getAllKeys('s')).toEqual(['live'])
 })
