@@ -1,0 +1,159 @@
+// Across pages of one browser: app versions, wake-ups, a database deleted or upgraded from
+// another page, a worker that cannot start, and close.
+import { openDB } from 'idb'
+import { afterEach, expect, test, vi } from 'vitest'
+import type { PurgeReport, TtlDB } from '../../src/index.js'
+import { freshDB, manualClock, uniqueName } from '../helpers.js'
+import { openPage } from './pages.js'
+
+const until = (check: () => Promise<void> | void, timeout = 15_000) => vi.waitFor(check, { timeout, interval: 10 })
+const deleted = (reports: PurgeReport[], store: string) =>
+  reports.filter((r) => r.store === store).reduce((n, r) => n + r.deleted, 0)
+const stores = { s: { keyPath: 'id', defaultTtl: 3600 } }
+
+const opened: TtlDB<any>[] = []
+afterEach(() => opened.splice(0).forEach((db) => db.close()))
+
+test('the purger page purges a store that only a newer app version, in another page, declares', async () => {
+  const clock = manualClock()
+  const name = uniqueName('versions')
+  const older = await freshDB({ clock, version: 1, purge: { mode: 'worker' }, stores: { a: { keyPath: 'id', defaultTtl: 10 } } }, name)
+  await until(() => expect(older.isPurger).toBe(true))
+  const reports: PurgeReport[] = []
+  older.onPurge((r) => reports.push(r))
+  const page = await openPage()
+  const newer = await page.lib.openTtlDB(name, {
+    version: 2,
+    clock,
+    purge: { mode: 'worker' },
+    stores: { a: { keyPath: 'id', defaultTtl: 10 }, b: { keyPath: 'id', defaultTtl: 10 } },
+  })
+  opened.push(newer)
+  expect(newer.isPurger).toBe(false)
+  await newer.putAll('b', Array.from({ length: 5 }, (_, i) => ({ id: i })))
+  clock.advance(10_000)
+  await until(() => expect(deleted(reports, 'b')).toBe(5))
+  expect(await newer.raw.count('b')).toBe(0)
+})
+
+test('a write in a page that is not the purger wakes the purger in another page', async () => {
+  const clock = manualClock()
+  const name = uniqueName('wake')
+  const purge = { mode: 'worker' as const, maxIntervalMs: 600_000 }
+  const purger = await freshDB({ clock, stores, purge }, name)
+  const reports: PurgeReport[] = []
+  purger.onPurge((r) => reports.push(r))
+  await until(() => expect(purger.isPurger).toBe(true))
+  // A slice that deleted something: the purger now sleeps until the next expiry, an hour away.
+  await purger.putAll('s', [{ id: 'first', ttl: 1 }, { id: 'long' }])
+  clock.advance(1_000)
+  await until(() => expect(deleted(reports, 's')).toBe(1))
+  const page = await openPage()
+  const other = await page.lib.openTtlDB(name, { version: 1, clock, stores, purge })
+  opened.push(other)
+  expect(other.isPurger).toBe(false)
+  await other.put('s', { id: 'short', ttl: 1 })
+  clock.advance(1_000)
+  await until(() => expect(deleted(reports, 's')).toBe(2))
+  await other.setDefaultTtl('s', 1)
+  await until(() => expect(deleted(reports, 's')).toBe(3))
+})
+
+test('after another page deletes the database, the handle recreates it at its declared version', async () => {
+  const clock = manualClock()
+  const name = uniqueName('deleted')
+  const upgrades: [number, number | null][] = []
+  const db = await freshDB({ clock, version: 3, stores, purge: { mode: 'worker' }, upgrade: (_raw, from, to) => void upgrades.push([from, to]) }, name)
+  await db.put('s', { id: 'a' })
+  expect(await db.purgeExpired()).toBe(0) // the worker has its own connection open too
+  const page = await openPage()
+  await new Promise<void>((resolve, reject) => {
+    const request = page.window.indexedDB.deleteDatabase(name)
+    request.onsuccess = () => resolve()
+    request.onerror = () => reject(request.error)
+    request.onblocked = () => reject(new Error('the deletion was blocked'))
+  })
+  await db.put('s', { id: 'b' })
+  expect(db.raw.version).toBe(3)
+  expect(upgrades).toEqual([[0, 3], [0, 3]])
+  expect(await db.getAllKeys('s')).toEqual(['b'])
+  clock.advance(3_600_000)
+  expect(await db.purgeExpired()).toBe(1)
+})
+
+test('an upgrade from another page in the middle of a multi-batch worker purge does not stop it', async () => {
+  const clock = manualClock()
+  const name = uniqueName('upgraded')
+  const db = await freshDB({ clock, stores, purge: { mode: 'worker', batchSize: 10, maxIntervalMs: 600_000 } }, name)
+  const reports: PurgeReport[] = []
+  db.onPurge((r) => reports.push(r))
+  await db.putAll('s', Array.from({ length: 3000 }, (_, i) => ({ id: i })))
+  await db.put('s', { id: 'live', ttl: -1 })
+  clock.advance(3_600_000)
+  const purging = db.purgeExpired('s')
+  await until(async () => expect(await db.raw.count('s')).toBeLessThan(3001))
+  const page = await openPage()
+  const other = await openDB(name, 2, { upgrade: (raw) => void raw.createObjectStore('added') }) // idb in this page…
+  other.close()
+  // …and a second upgrade from the other page's own IndexedDB.
+  await new Promise<void>((resolve, reject) => {
+    const request = page.window.indexedDB.open(name, 3)
+    request.onupgradeneeded = () => request.result.createObjectStore('more')
+    request.onsuccess = () => (request.result.close(), resolve())
+    request.onerror = () => reject(request.error)
+  })
+  expect(await purging).toBeGreaterThan(0)
+  await until(() => expect(deleted(reports, 's')).toBe(3000))
+  expect(reports.filter((r) => r.error)).toEqual([])
+  expect(await db.count('s')).toBe(1)
+  expect(await db.raw.getAllKeys('s')).toEqual(['live'])
+})
+
+test('a worker that cannot start (its script fails to load) is tried once per back-off step; requests succeed', async () => {
+  const Original = globalThis.Worker
+  const started: number[] = []
+  globalThis.Worker = class extends Original {
+    constructor(_url: string | URL, options?: WorkerOptions) {
+      super(new URL(`/no-such-purge-worker-${crypto.randomUUID()}.js`, location.origin), options)
+      started.push(performance.now())
+    }
+  }
+  try {
+    const clock = manualClock()
+    const db = await freshDB({ clock, stores, purge: { mode: 'worker', idleTimeoutMs: 5 } })
+    const failures: PurgeReport[] = []
+    db.onPurge((r) => r.error && failures.push(r))
+    for (let i = 0; started.length < 2; i++) {
+      await db.put('s', { id: i })
+      expect(await db.get('s', i)).toMatchObject({ id: i })
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    expect(started[1] - started[0]).toBeGreaterThanOrEqual(990)
+    expect(failures[0]).toMatchObject({ store: '*', error: { name: 'PurgeWorkerError' } })
+  } finally {
+    globalThis.Worker = Original
+  }
+})
+
+test('purgeExpired() right before close() rejects CLOSED and leaves no worker running', async () => {
+  const Original = globalThis.Worker
+  const workers: { terminated: boolean }[] = []
+  globalThis.Worker = class extends Original {
+    constructor(url: string | URL, options?: WorkerOptions) {
+      super(url, options)
+      const entry = { terminated: false }
+      workers.push(entry)
+      const terminate = this.terminate.bind(this)
+      this.terminate = () => ((entry.terminated = true), terminate())
+    }
+  }
+  try {
+    const db = await freshDB({ stores, purge: { mode: 'worker', idleTimeoutMs: 600_000 } })
+    const purging = db.purgeExpired().catch((error) => error)
+    db.close()
+    expect(await purging).toMatchObject({ name: 'TtlError', code: 'CLOSED' })
+    expect(workers.filter((w) => !w.terminated)).toEqual([])
+  } finally {
+    globalThis.Worker = Original
+  }
+})
