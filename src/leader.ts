@@ -2,33 +2,76 @@
  * One purger per database across tabs: a Web Lock elects the connection that purges, and when
  * its holder closes (or its tab goes away) the next waiting connection takes over. Where Web
  * Locks are missing every connection leads: purging is idempotent, so that is only extra work.
+ *
+ * A page that cannot purge gives the lock up: one about to be frozen (`freeze`, background tabs
+ * on phones) or put in the back/forward cache (`pagehide`) steps down and queues again when it
+ * comes back (`resume`, `pageshow`); one that turns hidden, where its timers and idle callbacks
+ * are throttled, goes to the back of the queue, so that a visible tab waiting for the lock takes
+ * over (with none waiting, it gets the lock straight back).
  */
 
 export interface Leadership {
-  /** Gives the lock up (or stops waiting for it). */
+  /** Gives the lock up (or stops waiting for it), for good. */
   release(): void
 }
 
-export function electLeader(lockName: string, onLeader: () => void): Leadership {
+/** `onChange(true)` when this connection becomes the purger, `onChange(false)` when it steps down. */
+export function electLeader(lockName: string, onChange: (leading: boolean) => void): Leadership {
   const locks = typeof navigator === 'undefined' ? undefined : navigator.locks
   if (!locks) {
-    onLeader()
+    onChange(true)
     return { release() {} }
   }
-  const waiting = new AbortController()
-  let release!: () => void
-  const held = new Promise<void>((resolve) => (release = resolve))
-  locks
-    .request(lockName, { signal: waiting.signal }, async () => {
-      onLeader()
-      await held
-    })
-    // AbortError: released while still waiting for the lock.
-    .catch(() => {})
+  let turn: { waiting: AbortController; release: () => void; leading: boolean } | undefined
+  let stopped = false
+
+  const join = () => {
+    if (stopped || turn) return
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const mine = { waiting: new AbortController(), release, leading: false }
+    turn = mine
+    locks
+      .request(lockName, { signal: mine.waiting.signal }, async () => {
+        // Stepped down while the grant was on its way: pass the lock on at once.
+        if (turn !== mine) return
+        mine.leading = true
+        onChange(true)
+        await held
+      })
+      // AbortError: stepped down while still waiting for the lock.
+      .catch(() => {})
+  }
+  const leave = () => {
+    const mine = turn
+    if (!mine) return
+    turn = undefined
+    mine.waiting.abort()
+    mine.release()
+    if (mine.leading) onChange(false)
+  }
+  const toBack = () => {
+    if (document.visibilityState !== 'hidden' || !turn?.leading) return
+    leave()
+    join()
+  }
+
+  const page = typeof document === 'undefined' ? undefined : { document, window: globalThis as unknown as Window }
+  page?.document.addEventListener('freeze', leave)
+  page?.document.addEventListener('resume', join)
+  page?.document.addEventListener('visibilitychange', toBack)
+  page?.window.addEventListener('pagehide', leave)
+  page?.window.addEventListener('pageshow', join)
+  join()
   return {
     release() {
-      waiting.abort()
-      release()
+      stopped = true
+      page?.document.removeEventListener('freeze', leave)
+      page?.document.removeEventListener('resume', join)
+      page?.document.removeEventListener('visibilitychange', toBack)
+      page?.window.removeEventListener('pagehide', leave)
+      page?.window.removeEventListener('pageshow', join)
+      leave()
     },
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Page side of the background purge: runs one slice at a time from idle callbacks, sleeps until
  * the next expiry (capped), wakes early when writes make something due sooner, backs off after
- * failures, and only runs while this connection is the elected purger.
+ * failures, and only runs while this connection is the elected purger (which it may stop being).
  */
 import { electLeader, type Leadership } from './leader.js'
 import { expiresAt, stampOf, type DefaultTtl } from './ttl.js'
@@ -72,9 +72,10 @@ export class PurgeScheduler {
     lockName: string,
     private readonly options: SchedulerOptions,
   ) {
-    this.leadership = electLeader(lockName, () => {
-      this.leading = true
-      this.soon()
+    this.leadership = electLeader(lockName, (leading) => {
+      this.leading = leading
+      if (leading) this.soon()
+      else this.rest()
     })
   }
 
@@ -151,7 +152,8 @@ export class PurgeScheduler {
     }
     for (const report of reports) this.defaults.set(report.store, report.defaultTtl)
     for (const { defaultTtl, ...report } of reports) if (report.deleted > 0 && !this.stopped) this.options.onReport(report)
-    if (this.stopped) return
+    // Stopped by a listener, or no longer the purger: the next slice is someone else's.
+    if (!this.isLeader) return
     if (this.failures > 0) {
       this.rerun = false
       this.backingOff = true
@@ -167,11 +169,18 @@ export class PurgeScheduler {
     }
   }
 
+  /** No timer, no idle callback: after a step down, until the lock comes back. */
+  private rest(): void {
+    this.cancel?.()
+    this.cancel = undefined
+    this.idlePending = false
+    this.backingOff = false
+  }
+
   /** Stops for good: no timer, no idle callback, the lock given up. */
   stop(): void {
     this.stopped = true
-    this.cancel?.()
-    this.cancel = undefined
+    this.rest()
     this.leadership.release()
   }
 }

@@ -1,6 +1,6 @@
 // Across pages of one browser: app versions, wake-ups, a database deleted or upgraded from
 // another page, a worker that cannot start, and close.
-import { openDB } from 'idb'
+import { deleteDB, openDB } from 'idb'
 import { afterEach, expect, test, vi } from 'vitest'
 import type { PurgeReport, TtlDB } from '../../src/index.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
@@ -156,4 +156,49 @@ test('purgeExpired() right before close() rejects CLOSED and leaves no worker ru
   } finally {
     globalThis.Worker = Original
   }
+})
+
+test('a page about to be frozen hands the purge over to another page; hidden, it yields to a page waiting', async () => {
+  const clock = manualClock()
+  const name = uniqueName('lifecycle')
+  const purge = { mode: 'inline' as const, maxIntervalMs: 20 }
+  const here = await freshDB({ clock, stores, purge }, name)
+  await until(() => expect(here.isPurger).toBe(true))
+  const page = await openPage()
+  const there = await page.lib.openTtlDB(name, { version: 1, clock, stores, purge })
+  opened.push(there)
+  expect(there.isPurger).toBe(false)
+  document.dispatchEvent(new Event('freeze'))
+  await until(() => expect(there.isPurger).toBe(true))
+  expect(here.isPurger).toBe(false)
+  const reports: PurgeReport[] = []
+  there.onPurge((r) => reports.push(r))
+  await here.put('s', { id: 'x', ttl: 1 })
+  clock.advance(1_000)
+  await until(() => expect(deleted(reports, 's')).toBe(1))
+  // Resumed, this page queues again; the other page, turning hidden, lets it take over.
+  document.dispatchEvent(new Event('resume'))
+  Object.defineProperty(page.window.document, 'visibilityState', { value: 'hidden', configurable: true })
+  page.window.document.dispatchEvent(new Event('visibilitychange'))
+  await until(() => expect(here.isPurger).toBe(true))
+  expect(there.isPurger).toBe(false)
+})
+
+test('a hidden purger with no other page waiting keeps purging', async () => {
+  const clock = manualClock()
+  const page = await openPage()
+  const name = uniqueName('hidden')
+  const db = await page.lib.openTtlDB(name, { version: 1, clock, stores, purge: { mode: 'inline', maxIntervalMs: 20 } })
+  opened.push(db)
+  await until(() => expect(db.isPurger).toBe(true))
+  Object.defineProperty(page.window.document, 'visibilityState', { value: 'hidden', configurable: true })
+  page.window.document.dispatchEvent(new Event('visibilitychange'))
+  const reports: PurgeReport[] = []
+  db.onPurge((r) => reports.push(r))
+  await db.put('s', { id: 'x', ttl: 1 })
+  clock.advance(1_000)
+  await until(() => expect(deleted(reports, 's')).toBe(1))
+  expect(db.isPurger).toBe(true)
+  db.close()
+  await deleteDB(name)
 })
