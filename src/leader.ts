@@ -7,12 +7,15 @@
  * on phones) or put in the back/forward cache (`pagehide`) steps down and queues again when it
  * comes back (`resume`, `pageshow`); one that turns hidden, where its timers and idle callbacks
  * are throttled, goes to the back of the queue, so that a visible tab waiting for the lock takes
- * over (with none waiting, it gets the lock straight back).
+ * over (with none waiting, it gets the lock straight back). So does a leader whose purge failed:
+ * another tab, perhaps of a newer version of the app, gets to try.
  */
 
 export interface Leadership {
   /** Gives the lock up (or stops waiting for it), for good. */
   release(): void
+  /** If leading, gives the lock to the next connection waiting for it and queues again. */
+  toBack(): void
 }
 
 /** `onChange(true)` when this connection becomes the purger, `onChange(false)` when it steps down. */
@@ -20,7 +23,7 @@ export function electLeader(lockName: string, onChange: (leading: boolean) => vo
   const locks = typeof navigator === 'undefined' ? undefined : navigator.locks
   if (!locks) {
     onChange(true)
-    return { release() {} }
+    return { release() {}, toBack() {} }
   }
   let turn: { waiting: AbortController; release: () => void; leading: boolean } | undefined
   let stopped = false
@@ -51,15 +54,16 @@ export function electLeader(lockName: string, onChange: (leading: boolean) => vo
     if (mine.leading) onChange(false)
   }
   const toBack = () => {
-    if (document.visibilityState !== 'hidden' || !turn?.leading) return
+    if (!turn?.leading) return
     leave()
     join()
   }
+  const hidden = () => document.visibilityState === 'hidden' && toBack()
 
   const page = typeof document === 'undefined' ? undefined : { document, window: globalThis as unknown as Window }
   page?.document.addEventListener('freeze', leave)
   page?.document.addEventListener('resume', join)
-  page?.document.addEventListener('visibilitychange', toBack)
+  page?.document.addEventListener('visibilitychange', hidden)
   page?.window.addEventListener('pagehide', leave)
   page?.window.addEventListener('pageshow', join)
   join()
@@ -68,10 +72,11 @@ export function electLeader(lockName: string, onChange: (leading: boolean) => vo
       stopped = true
       page?.document.removeEventListener('freeze', leave)
       page?.document.removeEventListener('resume', join)
-      page?.document.removeEventListener('visibilitychange', toBack)
+      page?.document.removeEventListener('visibilitychange', hidden)
       page?.window.removeEventListener('pagehide', leave)
       page?.window.removeEventListener('pageshow', join)
       leave()
     },
+    toBack,
   }
 }

@@ -74,8 +74,9 @@ export class PurgeScheduler {
   ) {
     this.leadership = electLeader(lockName, (leading) => {
       this.leading = leading
-      if (leading) this.soon()
-      else this.rest()
+      if (!leading) this.rest()
+      else if (this.failures > 0) this.backOff()
+      else this.soon()
     })
   }
 
@@ -156,8 +157,10 @@ export class PurgeScheduler {
     if (!this.isLeader) return
     if (this.failures > 0) {
       this.rerun = false
-      this.backingOff = true
-      this.sleepUntil(this.options.clock() + BACKOFF_MS * 2 ** Math.min(this.failures - 1, MAX_BACKOFF_STEPS))
+      this.backOff()
+      // Another tab waiting for the lock may succeed where this one failed; if it takes over and
+      // fails too, it hands the lock back, and each retries only after its own back-off.
+      this.leadership.toBack()
     } else if (reports.some((r) => r.more)) {
       this.rerun = false
       this.wake(Math.min(this.options.idleTimeoutMs, FOLLOW_UP_TIMEOUT_MS))
@@ -167,6 +170,11 @@ export class PurgeScheduler {
     } else {
       this.sleepUntil(Math.min(...reports.map((r) => r.nextExpiryMs)))
     }
+  }
+
+  private backOff(): void {
+    this.backingOff = true
+    this.sleepUntil(this.options.clock() + BACKOFF_MS * 2 ** Math.min(this.failures - 1, MAX_BACKOFF_STEPS))
   }
 
   /** No timer, no idle callback: after a step down, until the lock comes back. */

@@ -202,3 +202,30 @@ test('a hidden purger with no other page waiting keeps purging', async () => {
   db.close()
   await deleteDB(name)
 })
+
+test('a purger page whose worker cannot start hands the purge to another page waiting for it', async () => {
+  const Original = globalThis.Worker
+  globalThis.Worker = class extends Original {
+    constructor(_url: string | URL, options?: WorkerOptions) {
+      super(new URL(`/no-such-purge-worker-${crypto.randomUUID()}.js`, location.origin), options)
+    }
+  }
+  try {
+    const clock = manualClock()
+    const name = uniqueName('broken')
+    const purge = { mode: 'worker' as const, maxIntervalMs: 20 }
+    const broken = await freshDB({ clock, stores, purge }, name)
+    await until(() => expect(broken.isPurger).toBe(true))
+    const page = await openPage()
+    const working = await page.lib.openTtlDB(name, { version: 1, clock, stores, purge })
+    opened.push(working)
+    const reports: PurgeReport[] = []
+    working.onPurge((r) => reports.push(r))
+    await broken.put('s', { id: 'x', ttl: 1 })
+    clock.advance(1_000)
+    await until(() => expect(deleted(reports, 's')).toBe(1))
+    expect(working.isPurger).toBe(true)
+  } finally {
+    globalThis.Worker = Original
+  }
+})

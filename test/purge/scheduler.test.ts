@@ -3,7 +3,7 @@ import { afterEach, expect, test, vi } from 'vitest'
 import { PurgeScheduler, type PurgeReport } from '../../src/scheduler.js'
 import type { PurgeApi, SliceReport } from '../../src/worker/api.js'
 import { manualClock, uniqueName } from '../helpers.js'
-import { neverIdle } from './stubs.js'
+import { ensureLocks, neverIdle } from './stubs.js'
 import { trackTimers } from './timers.js'
 
 const report = (over: Partial<SliceReport> = {}): SliceReport => ({
@@ -161,4 +161,23 @@ test('a maxIntervalMs beyond what setTimeout can take sleeps as long as it can, 
   await tick()
   scheduler.stop()
   expect(tracker.delays.at(-1)).toBe(2 ** 31 - 1)
+})
+
+test('a purger whose slices fail hands the lock to a connection waiting for it', async () => {
+  restore.push(ensureLocks())
+  const clock = manualClock()
+  const lock = uniqueName('lock')
+  const failing = fakePurger(async () => {
+    throw Object.assign(new Error('no worker'), { name: 'PurgeWorkerError' })
+  })
+  const working = fakePurger(async () => [report()])
+  const options = { clock, maxIntervalMs: 60_000, idleTimeoutMs: 5, onReport: () => {} }
+  const first = new PurgeScheduler(failing, lock, options)
+  await vi.waitFor(() => expect(first.isLeader).toBe(true), { timeout: 5000, interval: 5 })
+  const second = new PurgeScheduler(working, lock, options)
+  await vi.waitFor(() => expect(working.calls).toBe(1), { timeout: 5000, interval: 5 })
+  expect(second.isLeader).toBe(true)
+  expect(first.isLeader).toBe(false)
+  first.stop()
+  second.stop()
 })
