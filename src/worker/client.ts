@@ -76,7 +76,11 @@ export class WorkerPurger implements PurgeApi {
 
   /** Ends the worker at once; a batch it was running rolls back (each is one transaction). */
   terminate(reason = new Error('purge worker terminated')): void {
-    const error = Object.assign(reason, { name: 'PurgeWorkerError' })
+    this.end(Object.assign(reason, { name: 'PurgeWorkerError' }))
+  }
+
+  /** Ends the worker; its pending calls reject with `error`. */
+  private end(error: Error): void {
     this.remote?.[releaseProxy]()
     this.worker?.terminate()
     this.activity?.close()
@@ -84,9 +88,9 @@ export class WorkerPurger implements PurgeApi {
     this.worker = this.remote = this.died = this.kill = this.activity = undefined
   }
 
-  /** Ends the worker for good: later calls reject with TtlError `CLOSED`. */
+  /** Ends the worker for good: pending and later calls reject with TtlError `CLOSED`. */
   async close(): Promise<void> {
     this.closed = true
-    this.terminate(new Error('purge worker closed'))
+    this.end(new TtlError('CLOSED', 'the database handle was closed'))
   }
 }

@@ -1,5 +1,5 @@
 // The page side of the purge worker, against stub workers that fail to start or never answer.
-import { afterEach, expect, test } from 'vitest'
+import { afterEach, expect, test, vi } from 'vitest'
 import { openTtlDB, type PurgeReport } from '../../src/index.js'
 import { WorkerPurger } from '../../src/worker/client.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
@@ -52,7 +52,7 @@ test('a worker that stops answering mid-slice is ended by the watchdog, and the 
   const next = purger.slice(Date.now()).catch((error) => error)
   expect(workers.started).toHaveLength(2)
   await purger.close()
-  expect(await next).toMatchObject({ name: 'PurgeWorkerError' })
+  expect(await next).toMatchObject({ name: 'TtlError', code: 'CLOSED' })
 })
 
 test('a failing purgeExpired() rejects and is reported to onPurge, like a failing background slice', async () => {
@@ -63,4 +63,16 @@ test('a failing purgeExpired() rejects and is reported to onPurge, like a failin
   db.onPurge((r) => r.store === 's' && reports.push(r))
   await expect(db.purgeExpired('s')).rejects.toMatchObject({ name: 'PurgeWorkerError' })
   expect(reports).toEqual([expect.objectContaining({ store: 's', deleted: 0, error: expect.objectContaining({ name: 'PurgeWorkerError' }) })])
+})
+
+test('a purgeExpired() the worker is running when close() comes rejects CLOSED', async () => {
+  workers = stubWorkers('silent')
+  const name = uniqueName('close-during')
+  const db = await openTtlDB(name, { version: 1, stores, purge: { mode: 'worker' } })
+  const purging = db.purgeExpired().catch((error) => error)
+  await vi.waitFor(() => expect(workers!.started.length).toBeGreaterThan(0), { timeout: 5000, interval: 5 })
+  db.close()
+  expect(await purging).toMatchObject({ name: 'TtlError', code: 'CLOSED' })
+  expect(workers.started.filter((w) => !w.terminated)).toEqual([])
+  indexedDB.deleteDatabase(name)
 })
