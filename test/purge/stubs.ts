@@ -13,8 +13,10 @@ export function ensureLocks(): () => void {
   if (g.navigator?.locks) return () => {}
   const held = new Set<string>()
   const queues = new Map<string, (() => void)[]>()
+  type Callback = () => Promise<unknown>
   const locks = {
-    request(name: string, options: { signal?: AbortSignal }, callback: () => Promise<unknown>) {
+    request(name: string, ...args: [Callback] | [{ signal?: AbortSignal }, Callback]) {
+      const [options, callback] = args.length === 1 ? [{}, args[0]] : args
       return new Promise((resolve, reject) => {
         const grant = () => {
           held.add(name)
@@ -36,6 +38,9 @@ export function ensureLocks(): () => void {
           reject(new DOMException('the lock request was aborted', 'AbortError'))
         })
       })
+    },
+    async query() {
+      return { held: [...held].map((name) => ({ name, mode: 'exclusive' })), pending: [] }
     },
   }
   const hadNavigator = 'navigator' in g
