@@ -87,6 +87,27 @@ describe('background purge (inline)', () => {
     expect(tracker.pending).toBe(0)
     expect(await countOnDisk(db.raw.name, 's')).toBe(1)
   })
+  test('close() from inside an onPurge listener leaves no timer or idle callback of the scheduler behind', async () => {
+    tracker = trackTimers('src/scheduler')
+    const clock = manualClock()
+    const db = await freshDB({ clock, stores, purge: { mode: 'inline', maxIntervalMs: 60_000 } })
+    const reports: PurgeReport[] = []
+    db.onPurge((r) => reports.push(r))
+    await db.put('s', { id: 'first', ttl: 1 })
+    clock.advance(1_000)
+    await until(async () => expect(reports).toHaveLength(1))
+    // The purge sleeps now (until the next expiry or 60 s); the next slice closes the handle.
+    let closed = false
+    db.onPurge(() => {
+      db.close()
+      closed = true
+    })
+    await db.put('s', { id: 'second', ttl: 1 })
+    clock.advance(1_000)
+    await until(async () => expect(closed).toBe(true))
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(tracker.pending).toBe(0)
+  })
 })
 
 test('without Web Locks every connection purges (only extra work)', async () => {
