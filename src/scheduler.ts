@@ -183,6 +183,7 @@ export class PurgeScheduler {
     this.cancel = undefined
     this.idlePending = false
     this.backingOff = false
+    this.rerun = false
   }
 
   /** Stops for good: no timer, no idle callback, the lock given up. */

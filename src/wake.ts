@@ -22,6 +22,9 @@ export class WakeChannel {
   constructor(dbName: string, onWake?: (message: WakeMessage) => void) {
     if (typeof BroadcastChannel !== 'function') return
     this.channel = new BroadcastChannel(`idb-ttl:wake:${dbName}`)
+    // Node keeps a process alive while a channel is open: a handle that was never closed must
+    // not stop a script from exiting (browsers have no `unref`).
+    ;(this.channel as { unref?: () => void }).unref?.()
     if (onWake) this.channel.onmessage = (event: MessageEvent<WakeMessage>) => onWake(event.data)
   }
 
