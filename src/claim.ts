@@ -8,7 +8,8 @@
 import { EXPIRY_INDEX } from './expiry-index.js'
 import { isDeadMark, type Cutoffs } from './policy.js'
 import { keyId, keyPathValue, req } from './request.js'
-import { markOfStored } from './stamp.js'
+import type { DeletedItem } from './purge.js'
+import { markOfStored, unstamp } from './stamp.js'
 
 type Item = Record<string, unknown>
 
@@ -23,7 +24,7 @@ export function claimRoom(
   value: Item,
   key: IDBValidKey | undefined,
   cut: Cutoffs,
-  onClaimed: (deleted: number) => void,
+  onClaimed: (deleted: DeletedItem[]) => void,
 ): () => IDBValidKey {
   let request = store[method](value, key)
   request.onerror = (event) => {
@@ -32,8 +33,8 @@ export function claimRoom(
     event.preventDefault()
     event.stopPropagation()
     void deadHolders(store, method, value, key, cut).then((holders) => {
-      for (const holder of holders) store.delete(holder)
-      onClaimed(holders.length)
+      for (const holder of holders) store.delete(holder.key)
+      onClaimed(holders)
       // Not guarded again: if a live item holds the value, this fails and aborts the transaction.
       request = store[method](value, key)
     })
@@ -41,16 +42,16 @@ export function claimRoom(
   return () => request.result
 }
 
-/** Primary keys of the dead items holding `value`'s key (for `add`) or its unique index values. */
-async function deadHolders(store: IDBObjectStore, method: 'put' | 'add', value: Item, key: IDBValidKey | undefined, cut: Cutoffs): Promise<IDBValidKey[]> {
+/** The dead items holding `value`'s key (for `add`) or its unique index values. */
+async function deadHolders(store: IDBObjectStore, method: 'put' | 'add', value: Item, key: IDBValidKey | undefined, cut: Cutoffs): Promise<DeletedItem[]> {
   // Every lookup is issued before the first await: the transaction must not go idle meanwhile.
-  const lookups: Promise<IDBValidKey | undefined>[] = []
+  const lookups: Promise<DeletedItem | undefined>[] = []
   const lookup = (source: IDBObjectStore | IDBIndex, query: unknown) => {
     // No key (an autoIncrement add, a value without the index's field): nothing held.
     if (query === undefined || query === null) return
     try {
       const cursor = req(source.openCursor(query as IDBValidKey))
-      lookups.push(cursor.then((c) => (c && isDeadMark(markOfStored(c.value), cut) ? c.primaryKey : undefined)))
+      lookups.push(cursor.then((c) => (c && isDeadMark(markOfStored(c.value), cut) ? { key: c.primaryKey, value: unstamp(c.value) } : undefined)))
     } catch {
       // Not a valid key: IndexedDB does not index it, so it conflicts with nothing.
     }
@@ -62,7 +63,7 @@ async function deadHolders(store: IDBObjectStore, method: 'put' | 'add', value: 
     const indexed = keyPathValue(value, index.keyPath)
     for (const entry of index.multiEntry && Array.isArray(indexed) ? indexed : [indexed]) lookup(index, entry)
   }
-  const holders = new Map<string, IDBValidKey>()
-  for (const holder of await Promise.all(lookups)) if (holder !== undefined) holders.set(keyId(holder), holder)
+  const holders = new Map<string, DeletedItem>()
+  for (const holder of await Promise.all(lookups)) if (holder !== undefined) holders.set(keyId(holder.key), holder)
   return [...holders.values()]
 }

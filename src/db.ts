@@ -9,6 +9,7 @@ import { TtlError } from './errors.js'
 import { META_STORE } from './expiry-index.js'
 import { monotonic } from './clock.js'
 import { follow } from './watermarks.js'
+import { ExpiryListeners, publish, type ExpireEvent, type ExpireOptions } from './events.js'
 import { DEFAULT_BATCH_SIZE } from './purge.js'
 import { PurgeScheduler, type PurgeReport } from './scheduler.js'
 import { WakeChannel, type WakeMessage } from './wake.js'
@@ -39,6 +40,7 @@ type Changes<T> = Partial<Writable<T>> | ((item: Stamped<T>) => Writable<T>)
 
 /** A database whose declared stores follow Cosmos DB time-to-live rules. */
 export class TtlDB<S extends DBSchema | unknown = unknown> {
+  private readonly name: string
   private readonly connection: Connection
   private readonly stores: StoreConfigs
   private readonly clock: () => number
@@ -50,6 +52,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   private readonly wake: WakeChannel
   private readonly listeners = new Set<(report: PurgeReport) => void>()
   private readonly touches: Touches
+  private readonly expiry: ExpiryListeners
   private closed = false
 
   /** @internal Use {@link openTtlDB}. */
@@ -61,6 +64,8 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     purge: Required<PurgeOptions>,
     private readonly unfollow: () => void,
   ) {
+    this.name = name
+    this.expiry = new ExpiryListeners(name)
     this.connection = connection
     this.stores = stores
     this.clock = options.clock ?? Date.now
@@ -83,6 +88,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
         maxIntervalMs: purge.maxIntervalMs,
         idleTimeoutMs: purge.idleTimeoutMs,
         onReport: (report) => this.emit(report),
+        beforeSlice: () => this.touches.flush(),
       })
     }
     const scheduler = this.scheduler
@@ -110,6 +116,18 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   private reportFailure(error: unknown): void {
     const { name = 'Error', message = String(error) } = (error ?? {}) as Error
     this.emit({ store: '*', deleted: 0, durationMs: 0, more: false, nextExpiryMs: NaN, error: { name, message } })
+  }
+
+  /**
+   * Calls `listener` with the items that expired, once per deletion, after the transaction that
+   * deleted them committed — in every tab of the database that listens, wherever the purge
+   * ran. `options.stores` keeps the events of those stores only. Deletions by `delete` and
+   * `clear` are not reported. While someone listens, the purge reads the values it deletes.
+   * Returns a function that removes the listener.
+   */
+  onExpire(listener: (event: ExpireEvent) => void, options?: ExpireOptions): () => void {
+    if (this.closed) throw new TtlError('CLOSED', 'the database handle was closed')
+    return this.expiry.add(listener, options)
   }
 
   /**
@@ -170,7 +188,11 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
 
   /** Reports dead items a write deleted to make room for itself (see `claim.ts`). */
   private claimed<T>(store: string, written: writes.Written<T>): T {
-    if (written.claimed > 0) this.emit({ store, deleted: written.claimed, durationMs: 0, more: false, nextExpiryMs: NaN })
+    const items = written.claimed
+    if (items.length > 0) {
+      this.emit({ store, deleted: items.length, durationMs: 0, more: false, nextExpiryMs: NaN })
+      publish(this.name, { store, reason: 'expired', items })
+    }
     return written.result
   }
 
@@ -371,6 +393,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   /** Stops the background purge, ends the worker and closes the connection; later calls reject with TtlError `CLOSED`. */
   close(): void {
     this.closed = true
+    this.expiry.clear()
     this.scheduler?.stop()
     this.wake.close()
     void this.purger.close()

@@ -30,11 +30,36 @@ type Listener = (event: ExpireEvent) => void
 
 const LOCK_PREFIX = 'idb-ttl:listen:'
 const local = new Map<string, Set<ExpiryListeners>>()
+const senders = new Map<string, BroadcastChannel>()
+
+const channelName = (dbName: string) => `idb-ttl:expired:${dbName}`
+
+/** A BroadcastChannel that does not keep a Node process alive. */
+function openChannel(dbName: string): BroadcastChannel {
+  const channel = new BroadcastChannel(channelName(dbName))
+  ;(channel as { unref?: () => void }).unref?.()
+  return channel
+}
+
+/**
+ * Reports deleted items to every listening handle of the database, in every tab and in this
+ * realm too: the sender is a channel object of its own, so the handles' channels all hear it.
+ */
+export function publish(dbName: string, event: ExpireEvent): void {
+  if (typeof BroadcastChannel !== 'function') {
+    for (const handle of local.get(dbName) ?? []) handle.deliver(event)
+    return
+  }
+  let sender = senders.get(dbName)
+  if (!sender) senders.set(dbName, (sender = openChannel(dbName)))
+  sender.postMessage(event)
+}
 
 /** The listeners registered on one handle. */
 export class ExpiryListeners {
   private readonly listeners = new Map<Listener, ReadonlySet<string> | undefined>()
   private releasePresence: (() => void) | undefined
+  private channel: BroadcastChannel | undefined
 
   constructor(private readonly dbName: string) {}
 
@@ -84,10 +109,16 @@ export class ExpiryListeners {
     if (listening === undefined) {
       handles.delete(this)
       if (handles.size === 0) local.delete(this.dbName)
+      this.channel?.close()
+      this.channel = undefined
       return
     }
     local.set(this.dbName, handles.add(this))
     this.releasePresence = holdPresence(this.dbName, listening)
+    if (!this.channel && typeof BroadcastChannel === 'function') {
+      this.channel = openChannel(this.dbName)
+      this.channel.onmessage = (message: MessageEvent<ExpireEvent>) => this.deliver(message.data)
+    }
   }
 }
 

@@ -2,6 +2,7 @@ export { openTtlDB, TtlDB } from './db.js'
 export { TtlError, type TtlErrorCode } from './errors.js'
 export type { PurgeReport } from './scheduler.js'
 export type { StoreStats } from './reads.js'
+export type { ExpireEvent, ExpireOptions, ExpireReason } from './events.js'
 export {
   checkDefaultTtl,
   effectiveTtl,

@@ -13,13 +13,30 @@
 import { deadRanges, EXPIRY_INDEX, META_STORE, nextDeath, type Resume } from './expiry-index.js'
 import { cutoffs, type StoreState } from './policy.js'
 import { done, req } from './request.js'
-import { markOfStored } from './stamp.js'
+import { markOfStored, unstamp } from './stamp.js'
 
 /** Keys taken per transaction unless told otherwise. */
 export const DEFAULT_BATCH_SIZE = 300
 
+/** One deleted item, as an expiry event reports it. */
+export interface DeletedItem {
+  key: IDBValidKey
+  value: unknown
+}
+
+/**
+ * Who hears of deletions: `wants(store)` says whether values must be read (someone listens),
+ * `deleted` gets them once the batch that deleted them has committed.
+ */
+export interface Witness {
+  wants(store: string): boolean
+  deleted(store: string, items: DeletedItem[]): void
+}
+
 export interface BatchResult {
   deleted: number
+  /** The deleted items, when values were asked for. */
+  items: DeletedItem[]
   /** Where the next batch starts; `undefined` when the dead ranges were exhausted. */
   resume: Resume | undefined
   /** The store's settings as this batch read them. */
@@ -28,7 +45,8 @@ export interface BatchResult {
 
 /**
  * Deletes up to `batchSize` dead items of one store in one transaction. With `skipDisabled`, a
- * store whose TTL is off is left alone (the background purge does not run for it).
+ * store whose TTL is off is left alone (the background purge does not run for it). With
+ * `withValues`, the deleted items' values are read too (a key-only purge otherwise).
  */
 export async function purgeBatch(
   db: IDBDatabase,
@@ -37,6 +55,7 @@ export async function purgeBatch(
   batchSize: number = DEFAULT_BATCH_SIZE,
   from: Resume = {},
   skipDisabled = false,
+  withValues = false,
 ): Promise<BatchResult> {
   // Relaxed: a purge lost to a crash before it reached the disk only deletes the same dead
   // items again later, so waiting for the flush would buy nothing.
@@ -48,20 +67,24 @@ export async function purgeBatch(
   const state = await req<StoreState>(tx.objectStore(META_STORE).get(storeName))
   let budget = batchSize
   const resume: Resume = { ...from }
+  const items: DeletedItem[] = []
   if (!(skipDisabled && state.defaultTtl === null)) {
     const ranges = deadRanges(cutoffs(state, nowMs), from)
     for (const kind of ['inherit', 'own'] as const) {
       const range = ranges[kind]
       if (!range || budget === 0) continue
+      // Same range, same count, same transaction: the values line up with the keys.
+      const values = withValues ? req(index.getAll(range, budget)) : undefined
       const keys = await req(index.getAllKeys(range, budget))
       if (keys.length === 0) continue
       budget -= keys.length
       resume[kind] = markOfStored(await req(store.get(keys[keys.length - 1])))
       for (const key of keys) store.delete(key)
+      if (values) (await values).forEach((value, i) => items.push({ key: keys[i], value: unstamp(value) }))
     }
   }
   await committed
-  return { deleted: batchSize - budget, resume: budget === 0 ? resume : undefined, state }
+  return { deleted: batchSize - budget, items, resume: budget === 0 ? resume : undefined, state }
 }
 
 /** Lets the app's own requests go first: batch sizes and a pause between batches. */
@@ -86,12 +109,14 @@ export async function purgeStore(
   clock: () => number,
   batchSize: number = DEFAULT_BATCH_SIZE,
   courtesy: Courtesy = NO_COURTESY,
+  witness?: Witness,
 ): Promise<number> {
   let total = 0
   let from: Resume | undefined
   do {
     if (from !== undefined) await courtesy.pause()
-    const batch = await purgeBatch(await connect(), storeName, clock(), courtesy.batchSize(batchSize), from)
+    const batch = await purgeBatch(await connect(), storeName, clock(), courtesy.batchSize(batchSize), from, false, witness?.wants(storeName))
+    if (batch.items.length > 0) witness?.deleted(storeName, batch.items)
     total += batch.deleted
     from = batch.resume
   } while (from)
@@ -115,6 +140,7 @@ export interface SliceOptions {
   /** Time budget per store and slice, in real milliseconds. */
   sliceMs: number
   courtesy?: Courtesy
+  witness?: Witness
 }
 
 /**
@@ -136,7 +162,9 @@ export async function purgeSlice(
     do {
       const courtesy = options.courtesy ?? NO_COURTESY
       if (deleted > 0) await courtesy.pause()
-      batch = await purgeBatch(await connect(), store, nowMs, courtesy.batchSize(options.batchSize), resume.get(store), true)
+      const withValues = options.witness?.wants(store)
+      batch = await purgeBatch(await connect(), store, nowMs, courtesy.batchSize(options.batchSize), resume.get(store), true, withValues)
+      if (batch.items.length > 0) options.witness?.deleted(store, batch.items)
       deleted += batch.deleted
       if (batch.resume) resume.set(store, batch.resume)
       else resume.delete(store)

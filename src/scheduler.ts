@@ -26,6 +26,8 @@ export interface SchedulerOptions {
   idleTimeoutMs: number
   /** Receives each report; must not throw. */
   onReport: (report: PurgeReport) => void
+  /** Runs before each slice: this handle's pending touches reach the disk first (`touch.ts`). */
+  beforeSlice?: () => Promise<void>
 }
 
 /** `requestIdleCallback` where it exists; `setTimeout` in workers, Safari and Node. */
@@ -137,6 +139,7 @@ export class PurgeScheduler {
     let reports: SliceReport[] = []
     let failure: { name: string; message: string } | undefined
     try {
+      await this.options.beforeSlice?.()
       reports = await this.purger.slice(this.options.clock())
       this.failures = 0
     } catch (error) {

@@ -3,6 +3,7 @@
  * transaction opens, and every write resolves only once its transaction has committed.
  */
 import { claimRoom } from './claim.js'
+import type { DeletedItem } from './purge.js'
 import { formatKey, TtlError } from './errors.js'
 import { META_STORE } from './expiry-index.js'
 import { changeDefault, cutoffs, isDeadMark, type StoreState } from './policy.js'
@@ -25,7 +26,7 @@ type Item = Record<string, unknown>
 /** What a write did besides writing: dead items deleted to make room for it. */
 export interface Written<T> {
   result: T
-  claimed: number
+  claimed: DeletedItem[]
 }
 
 function begin(ctx: WriteContext, stores: string[]): { tx: IDBTransaction; committed: Promise<void> } {
@@ -74,7 +75,7 @@ export async function writeAll(
     if ((error as DOMException | null)?.name !== 'ConstraintError') throw error
     return writeClaiming(ctx, storeName, checked, method, keys, now)
   }
-  return { result: requests.map((r) => r.result), claimed: 0 }
+  return { result: requests.map((r) => r.result), claimed: [] }
 }
 
 /** {@link writeAll} once more, judging by the settings read in its own transaction. */
@@ -91,10 +92,10 @@ async function writeClaiming(
   const state = await req<StoreState>(tx.objectStore(META_STORE).get(storeName))
   learn(ctx.db.name, storeName, state)
   const cut = cutoffs(state, now)
-  let claimed = 0
+  const claimed: DeletedItem[] = []
   let written: (() => IDBValidKey)[]
   try {
-    written = checked.map((value, i) => claimRoom(store, method, stampAt(value, now, state), keys?.[i], cut, (n) => (claimed += n)))
+    written = checked.map((value, i) => claimRoom(store, method, stampAt(value, now, state), keys?.[i], cut, (items) => claimed.push(...items)))
   } catch (error) {
     abortQuietly(tx)
     throw error
@@ -136,8 +137,8 @@ export async function update(
     if (store.keyPath !== null && indexedDB.cmp(keyPathValue(next, store.keyPath) as IDBValidKey, key) !== 0) {
       throw new TtlError('INVALID_VALUE', `${where}: an update cannot change the key of an item`)
     }
-    let claimed = 0
-    claimRoom(store, 'put', next, store.keyPath === null ? key : undefined, cut, (n) => (claimed += n))
+    const claimed: DeletedItem[] = []
+    claimRoom(store, 'put', next, store.keyPath === null ? key : undefined, cut, (items) => claimed.push(...items))
     await committed
     return { result: unstamp(next), claimed }
   } catch (error) {

@@ -1,6 +1,7 @@
 /** The purge API's implementation: the same batched purge code on either side of the worker. */
 import { META_STORE, type Resume } from '../expiry-index.js'
-import { purgeSlice, purgeStore, type Courtesy } from '../purge.js'
+import { listeningStores, publish } from '../events.js'
+import { purgeSlice, purgeStore, type Courtesy, type Witness } from '../purge.js'
 import { req } from '../request.js'
 import type { PurgeApi, PurgeConfig } from './api.js'
 
@@ -12,6 +13,15 @@ import type { PurgeApi, PurgeConfig } from './api.js'
 async function ttlStores(db: IDBDatabase): Promise<string[]> {
   const names = (await req(db.transaction(META_STORE).objectStore(META_STORE).getAllKeys())) as string[]
   return names.filter((name) => db.objectStoreNames.contains(name))
+}
+
+/** Reads values for the stores some connection listens to, and publishes what was deleted. */
+async function witnessFor(dbName: string): Promise<Witness> {
+  const listening = await listeningStores(dbName)
+  return {
+    wants: (store) => listening === '*' || (listening?.has(store) ?? false),
+    deleted: (store, items) => publish(dbName, { store, reason: 'expired', items }),
+  }
 }
 
 /**
@@ -27,11 +37,13 @@ export function createPurgeApi(
   const resume = new Map<string, Resume>()
   return {
     async slice(nowMs) {
-      return purgeSlice(connect, await ttlStores(await connect()), nowMs, { ...config, courtesy }, resume)
+      const witness = await witnessFor(config.name)
+      return purgeSlice(connect, await ttlStores(await connect()), nowMs, { ...config, courtesy, witness }, resume)
     },
     async purgeAll(names, nowMs) {
+      const witness = await witnessFor(config.name)
       let total = 0
-      for (const name of names) total += await purgeStore(connect, name, () => nowMs, config.batchSize, courtesy)
+      for (const name of names) total += await purgeStore(connect, name, () => nowMs, config.batchSize, courtesy, witness)
       return total
     },
     async close() {

@@ -1,0 +1,57 @@
+// onExpire across pages of one browser, with the purge in its Web Worker: every listening
+// handle hears each deletion once, wherever the purge ran, also when the purger changes pages.
+import { afterEach, expect, test, vi } from 'vitest'
+import type { ExpireEvent, TtlDB } from '../../src/index.js'
+import { freshDB, manualClock, uniqueName } from '../helpers.js'
+import { openPage } from './pages.js'
+
+const until = (check: () => Promise<void> | void, timeout = 20_000) => vi.waitFor(check, { timeout, interval: 10 })
+const keysOf = (events: ExpireEvent[]) => events.flatMap((e) => e.items.map((i) => i.key as number)).sort((a, b) => a - b)
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i)
+const stores = { s: { keyPath: 'id', defaultTtl: 3600 } }
+const purge = { mode: 'worker' as const, maxIntervalMs: 50, batchSize: 7 }
+
+const opened: TtlDB<any>[] = []
+afterEach(() => opened.splice(0).forEach((db) => db.close()))
+
+test('the worker purge is heard once by two handles of this page and one of another page', async () => {
+  const clock = manualClock()
+  const name = uniqueName('expire-pages')
+  const purger = await freshDB({ clock, stores, purge }, name)
+  const sibling = await freshDB({ clock, stores, purge: { mode: 'off' } }, name)
+  const page = await openPage()
+  const other = await page.lib.openTtlDB(name, { version: 1, clock, stores, purge: { mode: 'off' } })
+  opened.push(other)
+  const heard = { purger: [] as ExpireEvent[], sibling: [] as ExpireEvent[], other: [] as ExpireEvent[] }
+  purger.onExpire((e) => heard.purger.push(e))
+  sibling.onExpire((e) => heard.sibling.push(e))
+  other.onExpire((e) => heard.other.push(e))
+  await until(() => expect(purger.isPurger).toBe(true))
+  await other.putAll('s', range(0, 40).map((id) => ({ id, ttl: 5, v: id })))
+  clock.advance(5_000)
+  for (const events of Object.values(heard)) await until(() => expect(keysOf(events)).toEqual(range(0, 40)))
+  expect(heard.other.flatMap((e) => e.items)).toContainEqual({ key: 7, value: { id: 7, ttl: 5, v: 7, _ts: Math.floor((clock.now - 5_000) / 1000) } })
+  expect(await purger.raw.count('s')).toBe(0)
+})
+
+test('when the purging page closes mid-stream, the next purger reports the rest: nothing twice, nothing lost', async () => {
+  const clock = manualClock()
+  const name = uniqueName('expire-handover')
+  const page = await openPage()
+  const first = await page.lib.openTtlDB(name, { version: 1, clock, stores, purge })
+  const second = await freshDB({ clock, stores, purge }, name)
+  const heardByFirst: ExpireEvent[] = []
+  const heardBySecond: ExpireEvent[] = []
+  first.onExpire((e) => heardByFirst.push(e))
+  second.onExpire((e) => heardBySecond.push(e))
+  await until(() => expect(first.isPurger).toBe(true))
+  await second.putAll('s', range(0, 300).map((id) => ({ id, ttl: 1 })))
+  clock.advance(1_000)
+  await until(() => expect(heardBySecond.length).toBeGreaterThan(0))
+  first.close()
+  page.close()
+  await until(() => expect(second.isPurger).toBe(true))
+  await until(() => expect(keysOf(heardBySecond)).toEqual(range(0, 300)))
+  expect(new Set(keysOf(heardByFirst)).size, 'no key twice in the closed page').toBe(keysOf(heardByFirst).length)
+  expect(await second.raw.count('s')).toBe(0)
+})
