@@ -60,21 +60,22 @@ export function electLeader(lockName: string, onChange: (leading: boolean) => vo
   }
   const hidden = () => document.visibilityState === 'hidden' && toBack()
 
-  const page = typeof document === 'undefined' ? undefined : { document, window: globalThis as unknown as Window }
-  page?.document.addEventListener('freeze', leave)
-  page?.document.addEventListener('resume', join)
-  page?.document.addEventListener('visibilitychange', hidden)
-  page?.window.addEventListener('pagehide', leave)
-  page?.window.addEventListener('pageshow', join)
+  const lifecycle: [EventTarget, string, () => void][] =
+    typeof document === 'undefined'
+      ? []
+      : [
+          [document, 'freeze', leave],
+          [document, 'resume', join],
+          [document, 'visibilitychange', hidden],
+          [globalThis, 'pagehide', leave],
+          [globalThis, 'pageshow', join],
+        ]
+  for (const [target, type, handler] of lifecycle) target.addEventListener(type, handler)
   join()
   return {
     release() {
       stopped = true
-      page?.document.removeEventListener('freeze', leave)
-      page?.document.removeEventListener('resume', join)
-      page?.document.removeEventListener('visibilitychange', hidden)
-      page?.window.removeEventListener('pagehide', leave)
-      page?.window.removeEventListener('pageshow', join)
+      for (const [target, type, handler] of lifecycle) target.removeEventListener(type, handler)
       leave()
     },
     toBack,
