@@ -15,31 +15,36 @@ type Item = Record<string, unknown>
 
 /**
  * Issues `store[method](value, key)`; on `ConstraintError`, claims room from dead holders and
- * retries once. `cut` judges the holders; `onClaimed` hears how many dead items were deleted.
- * Returns a getter for the written key (valid once the transaction has committed).
+ * retries once. `cut` judges the holders; `onClaimed` hears the dead items deleted. Resolves to
+ * the written key once the write succeeded; rejects (and the transaction aborts) otherwise.
+ * Callers issue the next write only after this settles, so a batch keeps its order.
  */
-export function claimRoom(
+export function putClaiming(
   store: IDBObjectStore,
   method: 'put' | 'add',
   value: Item,
   key: IDBValidKey | undefined,
   cut: Cutoffs,
   onClaimed: (deleted: DeletedItem[]) => void,
-): () => IDBValidKey {
-  let request = store[method](value, key)
-  request.onerror = (event) => {
-    if (request.error?.name !== 'ConstraintError') return
-    // Keep the transaction alive (no abort, no error on it): the same write follows.
-    event.preventDefault()
-    event.stopPropagation()
-    void deadHolders(store, method, value, key, cut).then((holders) => {
-      for (const holder of holders) store.delete(holder.key)
-      onClaimed(holders)
-      // Not guarded again: if a live item holds the value, this fails and aborts the transaction.
-      request = store[method](value, key)
-    })
-  }
-  return () => request.result
+): Promise<IDBValidKey> {
+  return new Promise((resolve, reject) => {
+    const request = store[method](value, key)
+    request.onsuccess = () => resolve(request.result)
+    request.onerror = (event) => {
+      if (request.error?.name !== 'ConstraintError') return reject(request.error)
+      // Keep the transaction alive (no abort, no error on it): the same write follows.
+      event.preventDefault()
+      event.stopPropagation()
+      void deadHolders(store, method, value, key, cut).then((holders) => {
+        for (const holder of holders) store.delete(holder.key)
+        onClaimed(holders)
+        // Not guarded again: if a live item holds the value, this fails and aborts the transaction.
+        const retry = store[method](value, key)
+        retry.onsuccess = () => resolve(retry.result)
+        retry.onerror = () => reject(retry.error)
+      })
+    }
+  })
 }
 
 /** The dead items holding `value`'s key (for `add`) or its unique index values. */

@@ -16,7 +16,7 @@ import { WakeChannel, type WakeMessage } from './wake.js'
 import { createPurgeApi } from './worker/purge-api.js'
 import { WorkerPurger } from './worker/client.js'
 import type { PurgeApi } from './worker/api.js'
-import { Touches } from './touch.js'
+import { settleTouches, Touches } from './touch.js'
 import { countLive, getByKey, getKeys, getMany, getOne, pages, ReadScope, stats, type StoreStats } from './reads.js'
 import { req } from './request.js'
 import { applyDeclaredDefaults, checkStoreConfigs, type StoreConfigs } from './schema.js'
@@ -73,6 +73,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     this.durability = options.durability
     const sliding = Object.entries(stores).filter(([, config]) => config.touchOnRead)
     this.touches = new Touches(
+      name,
       () => connection.native(),
       new Map(sliding.map(([store, config]) => [store, config.keyPath!])),
       (error) => this.reportFailure(error),
@@ -88,7 +89,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
         maxIntervalMs: purge.maxIntervalMs,
         idleTimeoutMs: purge.idleTimeoutMs,
         onReport: (report) => this.emit(report),
-        beforeSlice: () => this.touches.flush(),
+        beforeSlice: () => settleTouches(name),
       })
     }
     const scheduler = this.scheduler
@@ -170,11 +171,11 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
 
   /**
    * The connection for work that judges `store` by what is on disk (counts, keys, writes,
-   * purges): on a sliding store, the pending touches are written first.
+   * purges): the touches that any handle of this page owes the store are written first.
    */
   private async settled(store: string): Promise<IDBDatabase> {
     const db = await this.db(store)
-    if (this.touches.slides(store)) await this.touches.flush(store)
+    await settleTouches(this.name, store)
     return db
   }
 
@@ -398,7 +399,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     this.wake.close()
     void this.purger.close()
     // Pending touches are written on the closing connection, which waits for that to commit.
-    if (this.connection.isOpen) this.touches.flushOn(unwrap(this.connection.raw))
+    this.touches.flushOn(this.connection.isOpen ? unwrap(this.connection.raw) : undefined)
     this.connection.close()
     this.unfollow()
   }

@@ -19,6 +19,14 @@ export const MAX_DEFER_MS = 1_000
 
 type Item = Record<string, unknown>
 
+/** Every handle's touches, by database: a purge or a write through any handle of the realm writes them first. */
+const realm = new Map<string, Set<Touches>>()
+
+/** Writes what every handle of database `dbName` in this realm owes (of `store`, or all stores). */
+export async function settleTouches(dbName: string, store?: string): Promise<void> {
+  await Promise.all([...(realm.get(dbName) ?? [])].map((touches) => touches.flush(store)))
+}
+
 interface Touch {
   key: IDBValidKey
   /** The new `_ts` (seconds). */
@@ -34,10 +42,13 @@ export class Touches {
   private due = Infinity
 
   constructor(
+    private readonly dbName: string,
     private readonly connect: () => Promise<IDBDatabase>,
     private readonly keyPaths: ReadonlyMap<string, string | string[]>,
     private readonly onError: (error: unknown) => void,
-  ) {}
+  ) {
+    if (keyPaths.size > 0) realm.set(dbName, (realm.get(dbName) ?? new Set()).add(this))
+  }
 
   /** Whether reads of `store` slide. */
   slides(store: string): boolean {
@@ -117,10 +128,13 @@ export class Touches {
   }
 
   /** At close: starts writing what is pending on `db`, which stays open until that commits. */
-  flushOn(db: IDBDatabase): void {
+  flushOn(db: IDBDatabase | undefined): void {
     clearTimeout(this.timer)
-    for (const [name, touches] of this.pending) void write(db, name, [...touches.values()]).catch(this.onError)
+    if (db) for (const [name, touches] of this.pending) void write(db, name, [...touches.values()]).catch(this.onError)
     this.pending.clear()
+    const handles = realm.get(this.dbName)
+    handles?.delete(this)
+    if (handles?.size === 0) realm.delete(this.dbName)
   }
 }
 

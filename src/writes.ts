@@ -2,7 +2,7 @@
  * Writes that stamp `_ts` and keep the expiry mark. Values are validated and stamped before any
  * transaction opens, and every write resolves only once its transaction has committed.
  */
-import { claimRoom } from './claim.js'
+import { putClaiming } from './claim.js'
 import type { DeletedItem } from './purge.js'
 import { formatKey, TtlError } from './errors.js'
 import { META_STORE } from './expiry-index.js'
@@ -93,15 +93,18 @@ async function writeClaiming(
   learn(ctx.db.name, storeName, state)
   const cut = cutoffs(state, now)
   const claimed: DeletedItem[] = []
-  let written: (() => IDBValidKey)[]
+  const written: IDBValidKey[] = []
   try {
-    written = checked.map((value, i) => claimRoom(store, method, stampAt(value, now, state), keys?.[i], cut, (items) => claimed.push(...items)))
+    // One after the other: a value retried after claiming room must not land after later ones.
+    for (const [i, value] of checked.entries()) {
+      written.push(await putClaiming(store, method, stampAt(value, now, state), keys?.[i], cut, (items) => claimed.push(...items)))
+    }
   } catch (error) {
     abortQuietly(tx)
     throw error
   }
   await committed
-  return { result: written.map((key) => key()), claimed }
+  return { result: written, claimed }
 }
 
 /**
@@ -138,7 +141,7 @@ export async function update(
       throw new TtlError('INVALID_VALUE', `${where}: an update cannot change the key of an item`)
     }
     const claimed: DeletedItem[] = []
-    claimRoom(store, 'put', next, store.keyPath === null ? key : undefined, cut, (items) => claimed.push(...items))
+    await putClaiming(store, 'put', next, store.keyPath === null ? key : undefined, cut, (items) => claimed.push(...items))
     await committed
     return { result: unstamp(next), claimed }
   } catch (error) {
