@@ -1,4 +1,4 @@
-/** The demo's database: its three stores, options read from the query string, and reset. */
+/** The demo's database: its four stores, options read from the query string, and reset. */
 import { deleteDB } from 'idb'
 import { openTtlDB, type TtlDB } from '../src/index.js'
 
@@ -11,21 +11,26 @@ export interface DemoItem {
 }
 
 export interface StoreInfo {
-  name: 'sessions' | 'events' | 'prefs'
+  name: 'sessions' | 'events' | 'prefs' | 'active'
   keyPath: 'id' | 'seq'
   declared: number | null
   blurb: string
+  /** `touchOnRead`: every read restarts an item's countdown. */
+  sliding?: boolean
 }
 
 export const STORES: StoreInfo[] = [
   { name: 'sessions', keyPath: 'id', declared: 30, blurb: 'default 30 s: items expire 30 s after their last write' },
   { name: 'events', keyPath: 'seq', declared: -1, blurb: 'default -1: TTL on, only items with their own ttl expire' },
   { name: 'prefs', keyPath: 'id', declared: null, blurb: 'no default: TTL off, nothing expires, whatever its ttl' },
+  { name: 'active', keyPath: 'id', declared: 15, sliding: true, blurb: 'touchOnRead, default 15 s: a sliding session, alive while it is read' },
 ]
 
 export interface DemoParams {
   dbName: string
   purge: { maxIntervalMs?: number; batchSize?: number; sliceMs?: number }
+  /** `?view=second`: the compact page the demo embeds as its second frame. */
+  second: boolean
 }
 
 /** `?db=<name>&maxIntervalMs=500&batchSize=300&sliceMs=8`: all optional. */
@@ -38,21 +43,27 @@ export function readParams(search: string): DemoParams {
   return {
     dbName: q.get('db') || 'idb-ttl-demo',
     purge: { maxIntervalMs: num('maxIntervalMs'), batchSize: num('batchSize'), sliceMs: num('sliceMs') },
+    second: q.get('view') === 'second',
   }
 }
 
 export type DemoDB = TtlDB<unknown>
 
-export function openDemoDB(params: DemoParams): Promise<DemoDB> {
+/**
+ * Opens the demo's database. The second frame passes `{ mode: 'off' }`: it only listens, so the
+ * main page stays the purger and its purge log the one that fills.
+ */
+export function openDemoDB(params: DemoParams, purgeMode: 'worker' | 'off' = 'worker'): Promise<DemoDB> {
   const purge = Object.fromEntries(Object.entries(params.purge).filter(([, v]) => v !== undefined))
   return openTtlDB(params.dbName, {
-    version: 1,
+    version: 2,
     stores: {
       sessions: { keyPath: 'id', defaultTtl: 30 },
       events: { keyPath: 'seq', autoIncrement: true, defaultTtl: -1 },
       prefs: { keyPath: 'id' },
+      active: { keyPath: 'id', defaultTtl: 15, touchOnRead: true },
     },
-    purge: { mode: 'worker', ...purge },
+    purge: { mode: purgeMode, ...purge },
   })
 }
 

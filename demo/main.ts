@@ -1,29 +1,43 @@
-/** The demo page: wires the playground, the three live stores, the purge log and the chart. */
+/**
+ * The demo page: wires the playground, the live stores, the expiry event logs of two frames, the
+ * purge log and the chart. With `?view=second` it is the compact second frame instead.
+ */
 import { bulkControl } from './bulk.js'
 import { CountChart } from './chart.js'
 import { openDemoDB, readParams, resetDemo, STORES, type DemoDB } from './database.js'
-import { setText } from './dom.js'
+import { h, setText } from './dom.js'
+import { ExpireLog } from './expire-log.js'
 import { mountFrameMeter } from './frame-meter.js'
 import { mountPlayground } from './playground.js'
 import { PurgeLog } from './purge-log.js'
+import { mountSecondFrame } from './second-frame.js'
 import { StorePanel } from './store-panel.js'
 
 /** Longest gap between two refreshes; a visible item that expires sooner gets its own refresh. */
 const REFRESH_MS = 500
+const STATS_MS = 1000
 
 const $ = (id: string) => document.getElementById(id) as HTMLElement
 const params = readParams(location.search)
-
-mountFrameMeter($('meter'))
-mountPlayground($('playground'))
-
 const status = $('status')
-setText(status, `Opening IndexedDB database "${params.dbName}"…`)
 
-openDemoDB(params).then(start, (error: Error) => {
-  status.dataset.state = 'error'
-  setText(status, `Could not open the database: ${error.name}: ${error.message}`)
-})
+if (params.second) mountSecondFrame(params)
+else {
+  mountFrameMeter($('meter'))
+  mountPlayground($('playground'))
+  setText(status, `Opening IndexedDB database "${params.dbName}"…`)
+  openDemoDB(params).then(start, (error: Error) => {
+    status.dataset.state = 'error'
+    setText(status, `Could not open the database: ${error.name}: ${error.message}`)
+  })
+}
+
+/** The second frame, opened once this page holds its connection (and so is first in line to purge). */
+function secondFrame(): HTMLIFrameElement {
+  const url = new URL(location.href)
+  url.searchParams.set('view', 'second')
+  return h('iframe', { src: url.href, class: 'second-frame', title: 'second frame of the demo', 'data-testid': 'second-frame' })
+}
 
 function start(db: DemoDB): void {
   const cadence = params.purge.maxIntervalMs ? `, maxIntervalMs ${params.purge.maxIntervalMs}` : ''
@@ -38,6 +52,17 @@ function start(db: DemoDB): void {
     new StorePanel(db, info, hooks(info.name), info.name === 'events' ? bulkControl(db, refresh) : undefined))
   $('stores').replaceChildren(...panels.map((p) => p.el))
   $('purge').replaceChildren(log.el, chart.el)
+
+  const expired = new ExpireLog('This page: db.onExpire')
+  db.onExpire((event) => expired.add(event))
+  const second = secondFrame()
+  $('events').replaceChildren(expired.el, second)
+
+  const pollStats = () => Promise.all(panels.map((p) => p.refreshStats())).catch(() => {
+    // The next poll tries again; a failing read shows in the status line through refresh().
+  })
+  void pollStats()
+  const statsTimer = setInterval(pollStats, STATS_MS)
 
   db.onPurge((report) => {
     log.add(report)
@@ -100,6 +125,8 @@ function start(db: DemoDB): void {
   reset.addEventListener('click', async () => {
     reset.disabled = true
     clearTimeout(timer)
+    clearInterval(statsTimer)
+    second.remove()
     setText(status, 'Deleting the database…')
     for (const p of panels) localStorage.removeItem(hooks(p.info.name).storageKey)
     await resetDemo(db, params.dbName, () => setText(status, 'Deleting the database: waiting for other tabs of this demo to close it…'))

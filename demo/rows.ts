@@ -14,6 +14,11 @@ export interface RowData {
   item: DemoItem
   /** Whether reads return it now (on-disk rows may be dead, awaiting the purge). */
   live: boolean
+  /**
+   * `db.expiresAt` of a live item (watermarks and sliding touches included); when absent the
+   * row falls back to the shared resolver, which is all a dead item has.
+   */
+  expiresAt?: number
 }
 
 interface RowView {
@@ -37,6 +42,8 @@ interface RowView {
 export interface RowActions {
   rewrite(key: IDBValidKey): void
   remove(key: IDBValidKey): void
+  /** On a `touchOnRead` store: read the item, which restarts its countdown. */
+  read?(key: IDBValidKey): void
 }
 
 const keyString = (key: IDBValidKey) => `${typeof key}:${String(key)}`
@@ -128,6 +135,7 @@ export class RowList {
     const buttons =
       this.column === 'reads'
         ? h('span', { class: 'row-buttons' },
+            this.actions.read && h('button', { type: 'button', class: 'small', title: 'db.get it: on a touchOnRead store a read restarts the countdown', 'data-testid': 'read', onclick: () => this.actions.read?.(key) }, 'read'),
             h('button', { type: 'button', class: 'small', title: 'write it again: _ts = now, the countdown restarts', 'data-testid': 'rewrite', onclick: () => this.actions.rewrite(key) }, 'rewrite'),
             h('button', { type: 'button', class: 'small ghost', title: 'delete', 'aria-label': 'delete', 'data-testid': 'delete', onclick: () => this.actions.remove(key) }, '×'))
         : badge
@@ -139,7 +147,8 @@ export class RowList {
   }
 
   private fill(view: RowView, d: RowData, defaultTtl: DefaultTtl): void {
-    const { at, ms } = lifetime(d.item, defaultTtl)
+    const { at: resolved, ms } = lifetime(d.item, defaultTtl)
+    const at = d.expiresAt ?? resolved
     view.expiresAt = at
     view.lifetimeMs = ms
     view.defaultTtl = defaultTtl

@@ -1,9 +1,10 @@
 /**
- * Section 2, one store: its default and controls, an add form, and two columns side by side:
- * what reads return now (`db.getAll`) and what is physically stored (`db.raw`).
+ * Section 2, one store: its default and controls, its `db.stats` figures, an add form, and two
+ * columns side by side: what is live now (`db.getAll`) and what is physically stored (`db.raw`).
+ * Countdowns of live rows come from `db.expiresAt`.
  */
-import type { DefaultTtl } from '../src/index.js'
-import { fmt, h, setText } from './dom.js'
+import type { DefaultTtl, StoreStats } from '../src/index.js'
+import { fmt, formatSeconds, h, setText } from './dom.js'
 import type { DemoDB, DemoItem, StoreInfo } from './database.js'
 import { RowList, type RowData } from './rows.js'
 import { parseTtlInput } from './ttl-input.js'
@@ -44,6 +45,7 @@ export class StorePanel {
   private readonly diskCount_: HTMLElement
   private readonly readsMore: HTMLElement
   private readonly diskMore: HTMLElement
+  private readonly stats: Record<'live' | 'expired' | 'next', HTMLElement>
   private counter = 0
 
   constructor(private readonly db: DemoDB, readonly info: StoreInfo, private readonly hooks: PanelHooks, extra?: Node) {
@@ -51,6 +53,7 @@ export class StorePanel {
     const actions = {
       rewrite: (key: IDBValidKey) => this.run(() => db.touch(name, key)),
       remove: (key: IDBValidKey) => this.run(() => db.delete(name, key)),
+      read: info.sliding ? (key: IDBValidKey) => this.run(() => db.get(name, key)) : undefined,
     }
     this.reads = new RowList(`reads-${name}`, 'reads', actions)
     this.disk = new RowList(`disk-${name}`, 'disk', actions)
@@ -62,6 +65,13 @@ export class StorePanel {
     this.diskCount_ = h('span', { class: 'count', 'data-testid': `disk-count-${name}` }, '0')
     this.readsMore = h('p', { class: 'more' })
     this.diskMore = h('p', { class: 'more' })
+    const figure = (what: string) => h('b', { 'data-testid': `stats-${what}-${name}` }, '…')
+    this.stats = { live: figure('live'), expired: figure('expired'), next: figure('next') }
+    const statsLine = h('p', { class: 'stats', 'data-testid': `stats-${name}`, title: 'db.stats, polled every second' },
+      h('small', {}, 'db.stats'), ' live ', this.stats.live, ' · expired on disk ', this.stats.expired, ' · next expiry ', this.stats.next)
+    const readAll = info.sliding
+      ? h('button', { type: 'button', 'data-testid': `read-all-${name}`, title: 'db.getAll: every item returned gets a new countdown', onclick: () => this.run(() => db.getAll(name)) }, 'Read all')
+      : null
 
     const keyInput = info.keyPath === 'id' ? h('input', { type: 'text', name: 'key', placeholder: 'auto', 'aria-label': 'key', 'data-testid': `key-${name}`, spellcheck: 'false' }) : null
     const noteInput = h('input', { type: 'text', name: 'note', placeholder: 'optional', 'aria-label': 'note', 'data-testid': `note-${name}` })
@@ -81,7 +91,8 @@ export class StorePanel {
       keyInput && h('label', {}, h('span', {}, info.keyPath), keyInput),
       h('label', {}, h('span', {}, 'note'), noteInput),
       h('label', {}, h('span', {}, 'ttl'), ttlInput),
-      h('button', { type: 'submit', class: 'primary', 'data-testid': `add-${name}` }, 'Add item'))
+      h('button', { type: 'submit', class: 'primary', 'data-testid': `add-${name}` }, 'Add item'),
+      readAll)
 
     this.el = h('article', { class: 'store', 'data-testid': `store-${name}` },
       h('header', { class: 'store-head' },
@@ -93,11 +104,14 @@ export class StorePanel {
             this.run(() => this.setDefault(parseTtlInput(this.defaultInput.value) as DefaultTtl))
           } }, this.defaultInput, h('button', { type: 'submit', 'data-testid': `set-default-${name}` }, 'Set default')),
           this.toggle)),
+      statsLine,
       form,
       extra ?? null,
       this.error,
       h('div', { class: 'columns' },
-        h('section', { class: 'column' }, h('h4', {}, 'Reads return ', h('small', {}, 'db.getAll'), this.readsCount), this.reads.el, this.readsMore),
+        h('section', { class: 'column' }, info.sliding
+          ? h('h4', {}, 'Live ', h('small', {}, 'db.getAllKeys, no touch'), this.readsCount)
+          : h('h4', {}, 'Reads return ', h('small', {}, 'db.getAll'), this.readsCount), this.reads.el, this.readsMore),
         h('section', { class: 'column disk' }, h('h4', {}, 'On disk ', h('small', {}, 'db.raw'), this.diskCount_), this.disk.el, this.diskMore)))
   }
 
@@ -136,12 +150,17 @@ export class StorePanel {
     // which `db.raw` does not do by itself.
     const defaultTtl = await db.getDefaultTtl(name)
     const [live, liveCount, disk, diskCount] = await Promise.all([
-      db.getAll(name, null, SHOWN) as Promise<DemoItem[]>,
+      this.live(),
       db.count(name),
       db.raw.getAll(name, null, SHOWN) as Promise<DemoItem[]>,
       db.raw.count(name),
     ])
     const keyOf = (item: DemoItem) => item[info.keyPath] as IDBValidKey
+    const expiries = new Map<string, number>()
+    await Promise.all(live.map(async (item) => {
+      const at = await db.expiresAt(name, keyOf(item))
+      if (at !== undefined) expiries.set(String(keyOf(item)), at)
+    }))
     let liveOnDisk = new Set<string>()
     if (disk.length > 0) {
       const range = IDBKeyRange.bound(keyOf(disk[0]), keyOf(disk[disk.length - 1]))
@@ -150,8 +169,9 @@ export class StorePanel {
     this.defaultTtl = defaultTtl
     this.liveCount = liveCount
     this.diskCount = diskCount
-    const readRows: RowData[] = live.map((item) => ({ key: keyOf(item), item, live: true }))
-    const diskRows: RowData[] = disk.map((item) => ({ key: keyOf(item), item, live: liveOnDisk.has(String(keyOf(item))) }))
+    const row = (item: DemoItem, live: boolean): RowData => ({ key: keyOf(item), item, live, expiresAt: live ? expiries.get(String(keyOf(item))) : undefined })
+    const readRows = live.map((item) => row(item, true))
+    const diskRows = disk.map((item) => row(item, liveOnDisk.has(String(keyOf(item)))))
     this.reads.update(readRows, defaultTtl, liveCount > live.length)
     this.disk.update(diskRows, defaultTtl, diskCount > disk.length)
     setText(this.defaultBadge, describeDefault(defaultTtl))
@@ -161,6 +181,28 @@ export class StorePanel {
     setText(this.diskCount_, fmt.format(diskCount))
     setText(this.readsMore, liveCount > live.length ? `… and ${fmt.format(liveCount - live.length)} more` : live.length ? '' : 'nothing')
     setText(this.diskMore, diskCount > disk.length ? `… and ${fmt.format(diskCount - disk.length)} more` : disk.length ? '' : 'nothing')
+  }
+
+  /**
+   * The live items shown. On a sliding store a read would touch them, so the panel would keep
+   * every session alive by looking at it: it takes the live keys (no touch) and the values as
+   * stored.
+   */
+  private async live(): Promise<DemoItem[]> {
+    const { db, info } = this
+    if (!info.sliding) return db.getAll(info.name, null, SHOWN) as Promise<DemoItem[]>
+    const keys = await db.getAllKeys(info.name, null, SHOWN)
+    const values = await Promise.all(keys.map((key) => db.raw.get(info.name, key) as Promise<DemoItem | undefined>))
+    return values.filter((value): value is DemoItem => value !== undefined)
+  }
+
+  /** The `db.stats` figures; cheap (index counts only), so polled every second. */
+  async refreshStats(now = Date.now()): Promise<void> {
+    const s: StoreStats = await this.db.stats(this.info.name)
+    setText(this.stats.live, fmt.format(s.live))
+    setText(this.stats.expired, fmt.format(s.expiredOnDisk))
+    setText(this.stats.next, s.nextExpiryMs === Infinity ? 'none' : `in ${formatSeconds(s.nextExpiryMs - now)}`)
+    this.stats.next.dataset.at = String(s.nextExpiryMs)
   }
 
   frame(now: number): void {

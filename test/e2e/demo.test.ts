@@ -1,9 +1,10 @@
 /**
  * The demo page end to end, in Debian's Chromium through playwright-core: the rules matrix, an
- * item expiring and being purged by the real background worker, a changed store default, and
- * invalid input. Leaves a screenshot at test-results/demo.png.
+ * item expiring and being purged by the real background worker, a changed store default,
+ * invalid input, expiry events heard in both frames, a sliding session kept alive by reads, and
+ * the stats figures. Leaves a screenshot at test-results/demo.png.
  */
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
+import { chromium, type Browser, type FrameLocator, type Locator, type Page } from 'playwright-core'
 import { createServer, type ViteDevServer } from 'vite'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs'
@@ -18,6 +19,7 @@ let browser: Browser
 let page: Page
 let screenshotTaken = false
 const pageErrors: string[] = []
+const consoleErrors: string[] = []
 
 /** The whole page in one picture: the viewport grows to the page so the sticky header stays on top. */
 async function screenshot(): Promise<void> {
@@ -38,6 +40,20 @@ async function addItem(store: string, fields: { key?: string; note?: string; ttl
   await page.getByTestId(`note-${store}`).fill(fields.note ?? '')
   await page.getByTestId(`ttl-${store}`).fill(fields.ttl ?? '')
   await page.getByTestId(`add-${store}`).click()
+}
+
+/** The compact copy of the demo the page embeds as a second frame, with its own connection. */
+function secondFrame(): FrameLocator {
+  return page.frameLocator('[data-testid="second-frame"]')
+}
+
+/** The entries an `onExpire` log (of the page or of the second frame) shows for `key`. */
+function heard(where: Page | FrameLocator, store: string, key: string): Locator {
+  return where.locator(`[data-testid="expire-log"] [data-testid="expire-entry"][data-store="${store}"][data-key="${key}"]`)
+}
+
+async function statsLive(store: string): Promise<number> {
+  return Number((await page.getByTestId(`stats-live-${store}`).textContent())?.replace(/,/g, ''))
 }
 
 async function expiresAt(store: string, key: string): Promise<number> {
@@ -74,8 +90,11 @@ beforeAll(async () => {
   page = await browser.newPage({ viewport: { width: 1300, height: 1000 } })
   page.setDefaultTimeout(30_000)
   page.on('pageerror', (error) => pageErrors.push(error.message))
+  // Both frames' console messages arrive here.
+  page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()))
   await page.goto(`${url}?db=${DB}&maxIntervalMs=500`)
   await page.locator('[data-testid="status"][data-state="ready"]').waitFor()
+  await secondFrame().locator('[data-testid="status"][data-state="ready"]').waitFor()
 })
 
 afterAll(async () => {
@@ -191,6 +210,62 @@ describe('live store', () => {
   })
 })
 
+describe('lifetimes: events, expiresAt, sliding sessions, stats', () => {
+  test('an expired item is heard once by onExpire in each frame, with its value', async () => {
+    await addItem('sessions', { key: 'heard', note: 'in both frames', ttl: '2' })
+    await row('reads', 'sessions', 'heard').waitFor()
+    const expiry = await expiresAt('sessions', 'heard')
+    for (const where of [page, secondFrame()]) {
+      const entry = heard(where, 'sessions', 'heard')
+      await entry.waitFor()
+      expect(Date.now()).toBeGreaterThanOrEqual(expiry)
+      expect(await entry.getAttribute('data-reason')).toBe('expired')
+      const value = JSON.parse((await entry.locator('.value').textContent()) ?? '')
+      expect(value).toMatchObject({ id: 'heard', note: 'in both frames', ttl: 2, _ts: expiry / 1000 - 2 })
+    }
+    // Once per deletion: a late duplicate would show up while the purge goes on.
+    await page.waitForFunction(() => new Promise((resolve) => setTimeout(() => resolve(true), 1000)))
+    expect(await heard(page, 'sessions', 'heard').count()).toBe(1)
+    expect(await heard(secondFrame(), 'sessions', 'heard').count()).toBe(1)
+  })
+
+  test('reading a sliding session pushes its countdown back; the panel itself does not touch', async () => {
+    await addItem('active', { key: 'kept' })
+    await addItem('active', { key: 'unread', ttl: '2' })
+    await row('reads', 'active', 'unread').waitFor()
+    const kept = await expiresAt('active', 'kept')
+    // _ts is whole seconds: once a second has passed since the write, a read moves the expiry.
+    await expect
+      .poll(async () => {
+        await row('reads', 'active', 'kept').getByTestId('read').click()
+        return expiresAt('active', 'kept')
+      }, POLL)
+      .toBeGreaterThan(kept)
+    expect(await expiresAt('active', 'kept')).toBeGreaterThan(Date.now() + 13_000)
+    // The panel refreshes twice a second; had it read the values, 'unread' would never expire.
+    await expect.poll(() => row('reads', 'active', 'unread').count(), POLL).toBe(0)
+    await expect.poll(() => row('disk', 'active', 'unread').count(), POLL).toBe(0)
+    expect(await heard(page, 'active', 'unread').count()).toBe(1)
+    expect(await row('reads', 'active', 'kept').count()).toBe(1)
+  })
+
+  test('the stats figures follow a write, the next expiry, and the purge', async () => {
+    await expect.poll(() => page.getByTestId('stats-next-prefs').textContent(), POLL).toBe('none')
+    await expect.poll(() => page.getByTestId('stats-expired-sessions').textContent(), POLL).toBe('0')
+    const before = await statsLive('sessions')
+    await addItem('sessions', { key: 'counted', ttl: '3' })
+    await row('reads', 'sessions', 'counted').waitFor()
+    const expiry = await expiresAt('sessions', 'counted')
+    await expect.poll(() => statsLive('sessions'), POLL).toBe(before + 1)
+    await expect.poll(async () => Number(await page.getByTestId('stats-next-sessions').getAttribute('data-at')), POLL).toBe(expiry)
+    expect(await page.getByTestId('stats-next-sessions').textContent()).toMatch(/^in \d\.\d s$/)
+    await expect.poll(() => statsLive('sessions'), POLL).toBe(before)
+    expect(Date.now()).toBeGreaterThanOrEqual(expiry)
+    await expect.poll(() => page.getByTestId('stats-expired-sessions').textContent(), POLL).toBe('0')
+    expect(await rawGet('sessions', 'counted')).toBeUndefined()
+  })
+})
+
 describe('load, reload and reset', () => {
   test('10,000 events load with progress and the worker starts purging them', async () => {
     await page.getByTestId('add-10000').click()
@@ -228,6 +303,8 @@ describe('load, reload and reset', () => {
     await expect.poll(() => page.getByTestId('default-sessions').textContent(), POLL).toBe('30 s')
     await expect.poll(() => page.getByTestId('disk-count-sessions').textContent(), POLL).toBe('0')
     await expect.poll(() => page.getByTestId('disk-count-events').textContent(), POLL).toBe('0')
+    expect(await page.locator('link[rel="icon"]').count()).toBe(1)
     expect(pageErrors).toEqual([])
+    expect(consoleErrors).toEqual([])
   })
 })
