@@ -4,8 +4,10 @@
  */
 import type { Row } from './harness.js'
 import { setDefaultTtl } from './scenarios/default-ttl.js'
+import { expireLateness } from './scenarios/lateness.js'
 import { purge, readsDuringPurge } from './scenarios/purge.js'
 import { countHalfExpired, getAllPartlyExpired, getLive } from './scenarios/reads.js'
+import { slidingGet } from './scenarios/sliding.js'
 import { putBatch, putSingle } from './scenarios/writes.js'
 
 const scenarios: Record<string, () => Promise<Row[]>> = {
@@ -17,6 +19,8 @@ const scenarios: Record<string, () => Promise<Row[]>> = {
   'purge-10k-of-50k': purge,
   'reads-during-purge': readsDuringPurge,
   'set-default-ttl': setDefaultTtl,
+  'sliding-get': slidingGet,
+  'expire-lateness': expireLateness,
 }
 
 export interface PageResult {

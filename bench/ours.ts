@@ -1,5 +1,5 @@
 /** Our library, opened fresh per trial on a clock the scenario moves, seeded like every peer. */
-import { openTtlDB, type PurgeOptions, type TtlDB } from '../src/index.js'
+import { openTtlDB, type PurgeOptions, type StoreConfig, type TtlDB } from '../src/index.js'
 import { DEFAULT_TTL, freshName, manualClock, NOW, writeBatches, type Dataset } from './data.js'
 import type { Fresh } from './harness.js'
 import { deleteDatabase } from './peers/raw.js'
@@ -20,13 +20,14 @@ async function settle(db: Ours): Promise<void> {
 }
 
 /**
- * A fresh store (default TTL, only the library's own expiry index) seeded with `data` (see
- * {@link writeBatches}), its clock at NOW.
+ * A fresh store (default TTL, only the library's own expiry index, plus `options` such as
+ * `touchOnRead`) seeded with `data` (see {@link writeBatches}), its clock at NOW.
  */
-export async function openOurs(data: Dataset, purge: PurgeOptions = { mode: 'off' }): Promise<Fresh<Ours>> {
+export async function openOurs(data: Dataset, purge: PurgeOptions = { mode: 'off' }, options: Partial<StoreConfig> = {}): Promise<Fresh<Ours>> {
   const name = freshName('ours')
   const clock = manualClock()
-  const db = await openTtlDB(name, { version: 1, stores: { [STORE]: { keyPath: 'id', defaultTtl: DEFAULT_TTL } }, clock, purge })
+  const store: StoreConfig = { keyPath: 'id', defaultTtl: DEFAULT_TTL, ...options }
+  const db = await openTtlDB(name, { version: 1, stores: { [STORE]: store }, clock, purge })
   for (const { at, items } of writeBatches(data)) {
     clock.set(at)
     await db.putAll(STORE, items)

@@ -19,9 +19,11 @@ const METHOD = [
   'seeded with the same data (written in 1000-item batches a second apart). The ratio is the',
   'median of the per-round ratios ours / peer (lower is better), with its 95% confidence',
   'interval; rounds go on until that interval is narrow or the budget is spent. Expiry comes',
-  'from an injected clock, never from waiting. Chromium runs on a persistent on-disk profile (a',
-  'default Playwright context keeps IndexedDB in memory). Sizes: vite library build of the',
-  'entry with everything it imports, minified, gzip -9; kB = 1000 bytes.',
+  'from an injected clock, never from waiting, except in expire-lateness, which measures in',
+  'real time how late onExpire reports items (report-only rows, no peer). Chromium runs on a',
+  'persistent on-disk profile (a default Playwright context keeps IndexedDB in memory). Sizes:',
+  'vite library build of the entry with everything it imports, minified, gzip -9; kB = 1000',
+  'bytes.',
 ].join('\n')
 
 const repo = fileURLToPath(new URL('..', import.meta.url))
