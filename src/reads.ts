@@ -46,7 +46,7 @@ export class ReadScope {
 
   /** What a read returns of live stored values: touched on a sliding store, bookkeeping removed. */
   async out(values: unknown[]): Promise<unknown[]> {
-    if (this.touches) this.touches.touch(this.store.name, values, this.now, await this.state)
+    if (this.touches) await this.touches.touch(this.store.name, values, this.now, await this.state)
     return values.map(unstamp)
   }
 
@@ -140,8 +140,9 @@ export function getByKey(db: IDBDatabase, storeName: string, key: IDBValidKey, c
       const sliding = touches?.slides(storeName) ? touches : undefined
       const mark = sliding ? sliding.markOf(storeName, value) : markOfStored(value)
       if (value === undefined || isDeadMark(mark, cutoffs(state.result, now))) return resolve(undefined)
-      sliding?.touch(storeName, [value], now, state.result)
-      resolve(unstamp(value))
+      const owed = sliding?.touch(storeName, [value], now, state.result)
+      if (owed) void owed.then(() => resolve(unstamp(value)))
+      else resolve(unstamp(value))
     }
   })
 }

@@ -16,15 +16,45 @@ import { learn } from './watermarks.js'
 export const URGENT_MS = 2_000
 /** …and at the latest this long after the read: a page may close without warning. */
 export const MAX_DEFER_MS = 1_000
+/** How long a purge waits for other tabs to write the touches they owe (a frozen tab never will). */
+export const SETTLE_WAIT_MS = 1_000
+
+// While a handle owes touches it holds a Web Lock named so, which a purger in any tab sees; it
+// asks the holders on a BroadcastChannel to write them, and waits for the locks to go.
+const owingPrefix = (dbName: string) => `idb-ttl:touching:${encodeURIComponent(dbName)}:`
+const settleChannel = (dbName: string) => `idb-ttl:settle:${dbName}`
 
 type Item = Record<string, unknown>
 
 /** Every handle's touches, by database: a purge or a write through any handle of the realm writes them first. */
 const realm = new Map<string, Set<Touches>>()
+/** The channel a purger asks other tabs on, one per database and realm. */
+const asking = new Map<string, BroadcastChannel>()
 
 /** Writes what every handle of database `dbName` in this realm owes (of `store`, or all stores). */
 export async function settleTouches(dbName: string, store?: string): Promise<void> {
   await Promise.all([...(realm.get(dbName) ?? [])].map((touches) => touches.flush(store)))
+}
+
+/**
+ * Before a purge: has every handle of database `dbName`, in every tab, write the touches it owes,
+ * waiting at most {@link SETTLE_WAIT_MS} for them.
+ */
+export async function settleAllTabs(dbName: string): Promise<void> {
+  await settleTouches(dbName)
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks
+  if (!locks || typeof BroadcastChannel !== 'function') return
+  // A lock asked for a moment ago may not be granted yet: pending requests owe touches too.
+  const { held = [], pending = [] } = await locks.query()
+  const owing = [...held, ...pending].map((lock) => lock.name ?? '').filter((name) => name.startsWith(owingPrefix(dbName)))
+  if (owing.length === 0) return
+  let ask = asking.get(dbName)
+  if (!ask) asking.set(dbName, (ask = new BroadcastChannel(settleChannel(dbName))))
+  ;(ask as { unref?: () => void }).unref?.()
+  ask.postMessage(null)
+  const signal = AbortSignal.timeout(SETTLE_WAIT_MS)
+  // Granted once the holder let go, after its touches committed; released again at once.
+  await Promise.all(owing.map((name) => locks.request(name, { signal }, async () => {}).catch(() => {})))
 }
 
 interface Touch {
@@ -40,6 +70,10 @@ export class Touches {
   private readonly pending = new Map<string, Map<string, Touch>>()
   private timer: ReturnType<typeof setTimeout> | undefined
   private due = Infinity
+  private owing: (() => void) | undefined
+  /** Resolves once the owing lock is held: a purge that starts after that sees it. */
+  private held: Promise<void> | undefined
+  private readonly asked: BroadcastChannel | undefined
 
   constructor(
     private readonly dbName: string,
@@ -47,7 +81,32 @@ export class Touches {
     private readonly keyPaths: ReadonlyMap<string, string | string[]>,
     private readonly onError: (error: unknown) => void,
   ) {
-    if (keyPaths.size > 0) realm.set(dbName, (realm.get(dbName) ?? new Set()).add(this))
+    if (keyPaths.size === 0) return
+    realm.set(dbName, (realm.get(dbName) ?? new Set()).add(this))
+    if (typeof BroadcastChannel === 'function') {
+      this.asked = new BroadcastChannel(settleChannel(dbName))
+      this.asked.onmessage = () => void this.flush()
+      ;(this.asked as { unref?: () => void }).unref?.()
+    }
+  }
+
+  /** Holds the owing lock while touches are pending, and lets it go once none are. */
+  private owe(): void {
+    const pending = [...this.pending.values()].some((touches) => touches.size > 0)
+    if (pending && !this.owing) {
+      const locks = typeof navigator === 'undefined' ? undefined : navigator.locks
+      if (!locks) return
+      let release!: () => void
+      let granted!: () => void
+      const released = new Promise<void>((resolve) => (release = resolve))
+      this.held = new Promise<void>((resolve) => (granted = resolve))
+      const name = `${owingPrefix(this.dbName)}${crypto.randomUUID()}`
+      void locks.request(name, () => (granted(), released)).catch(() => granted())
+      this.owing = release
+    } else if (!pending && this.owing) {
+      this.owing()
+      this.owing = this.held = undefined
+    }
   }
 
   /** Whether reads of `store` slide. */
@@ -71,9 +130,10 @@ export class Touches {
 
   /**
    * Live values a read of `store` returns at `nowMs` (stored copies, `_ts` included): each is
-   * touched, and shows its new `_ts`.
+   * touched, and shows its new `_ts`. The read returns once the returned promise resolves: then
+   * a purge in any tab knows that this handle owes touches (it asks for them first).
    */
-  touch(store: string, values: readonly unknown[], nowMs: number, state: StoreState): void {
+  touch(store: string, values: readonly unknown[], nowMs: number, state: StoreState): Promise<void> | undefined {
     const keyPath = this.keyPaths.get(store)
     if (keyPath === undefined || values.length === 0) return
     const ts = stampOf(nowMs)
@@ -89,7 +149,9 @@ export class Touches {
       value._ts = ts
       due = Math.min(due, oldExpiry - URGENT_MS)
     }
+    this.owe()
     this.flushBy(due, nowMs)
+    return this.held
   }
 
   private flushBy(dueMs: number, nowMs: number): void {
@@ -124,14 +186,20 @@ export class Touches {
     } finally {
       // A touch that a newer read replaced meanwhile stays for the next flush.
       for (const [id, touch] of taken) if (touches.get(id) === touch) touches.delete(id)
+      this.owe()
     }
   }
 
   /** At close: starts writing what is pending on `db`, which stays open until that commits. */
   flushOn(db: IDBDatabase | undefined): void {
     clearTimeout(this.timer)
-    if (db) for (const [name, touches] of this.pending) void write(db, name, [...touches.values()]).catch(this.onError)
+    const writes = db ? [...this.pending].map(([name, touches]) => write(db, name, [...touches.values()]).catch(this.onError)) : []
     this.pending.clear()
+    this.asked?.close()
+    // The lock goes once the last touches committed: a purger waiting for it then finds them.
+    const release = this.owing
+    this.owing = undefined
+    void Promise.all(writes).finally(() => release?.())
     const handles = realm.get(this.dbName)
     handles?.delete(this)
     if (handles?.size === 0) realm.delete(this.dbName)

@@ -3,6 +3,7 @@ import { META_STORE, type Resume } from '../expiry-index.js'
 import { listeningStores, publish } from '../events.js'
 import { purgeSlice, purgeStore, type Courtesy, type Witness } from '../purge.js'
 import { req } from '../request.js'
+import { settleAllTabs } from '../touch.js'
 import type { PurgeApi, PurgeConfig } from './api.js'
 
 /**
@@ -37,10 +38,12 @@ export function createPurgeApi(
   const resume = new Map<string, Resume>()
   return {
     async slice(nowMs) {
+      await settleAllTabs(config.name)
       const witness = await witnessFor(config.name)
       return purgeSlice(connect, await ttlStores(await connect()), nowMs, { ...config, courtesy, witness }, resume)
     },
     async purgeAll(names, nowMs) {
+      await settleAllTabs(config.name)
       const witness = await witnessFor(config.name)
       let total = 0
       for (const name of names) total += await purgeStore(connect, name, () => nowMs, config.batchSize, courtesy, witness)
