@@ -636,7 +636,18 @@ class World {
         expect(await db.getAllKeys(name), `getAllKeys ${at}`).toEqual(ids)
         expect(await db.getAll(name), `getAll ${at}`).toEqual(live)
         expect(await db.count(name), `count ${at}`).toBe(live.length)
-        for (const k of KEYS) expect(await db.get(name, k), `get(${k}) ${at}`).toEqual(live.find((r) => r.id === k))
+        for (const k of KEYS) {
+          const rec = live.find((r) => r.id === k)
+          expect(await db.get(name, k), `get(${k}) ${at}`).toEqual(rec)
+          const life = rec && store.life(rec)
+          const expiry = rec === undefined ? undefined : life === null ? Infinity : (rec._ts + life!) * 1000
+          expect(await db.expiresAt(name, k), `expiresAt(${k}) ${at}`).toBe(expiry)
+        }
+        expect(await db.stats(name), `stats ${at}`).toEqual({
+          live: live.length,
+          expiredOnDisk: store.dead(now).length,
+          nextExpiryMs: store.nextDeathMs(now),
+        })
         expect(await collect(db.iterate(name, undefined, pageSize)), `iterate(all, ${pageSize}) ${at}`).toEqual(live)
         const byG = store.liveByIndex('g', now)
         const byU = store.liveByIndex('u', now)
