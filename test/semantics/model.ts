@@ -49,6 +49,11 @@ export function classify(ttl: unknown, mode: Mode): TtlClass {
   return mode === 'lenient' ? { kind: 'inherit' } : { kind: 'invalid' }
 }
 
+/** A `_ts` a keepTs store keeps: whole epoch seconds, not negative. */
+export function isWholeSeconds(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0
+}
+
 export function isValidDefault(value: unknown): value is DefaultTtl {
   return value === null || (typeof value === 'number' && Number.isInteger(value) && (value === -1 || (value >= 1 && value <= MAX_TTL)))
 }
@@ -115,6 +120,8 @@ export class StoreModel {
     readonly name: StoreName,
     declared: DefaultTtl,
     private readonly mode: Mode,
+    /** SPEC §7: a written value's own `_ts` of whole epoch seconds is kept. */
+    readonly keepTs = false,
   ) {
     this.d = declared
     this.declared = declared
@@ -171,6 +178,15 @@ export class StoreModel {
     return base
   }
 
+  /**
+   * The `_ts` a write at `nowMs` stores for `value`: its own when the store keeps it (`setsTs`:
+   * the write sets one) and it is whole epoch seconds, else the stamp.
+   */
+  writtenTs(value: Record<string, unknown>, setsTs: boolean, nowMs: number): number {
+    if (this.keepTs && setsTs && Object.hasOwn(value, '_ts') && isWholeSeconds(value._ts)) return value._ts
+    return this.stampTs(value.ttl, nowMs)
+  }
+
   /** A change of default at `nowMs` (SPEC §3 watermarks; they only grow). */
   setDefault(value: DefaultTtl, nowMs: number): void {
     const now = nowMs / 1000
@@ -200,8 +216,9 @@ export class DbModel {
   constructor(
     readonly mode: Mode,
     declared: Record<StoreName, DefaultTtl>,
+    keepTs: Record<StoreName, boolean> = { s: false, t: false },
   ) {
-    this.stores = { s: new StoreModel('s', declared.s, mode), t: new StoreModel('t', declared.t, mode) }
+    this.stores = { s: new StoreModel('s', declared.s, mode, keepTs.s), t: new StoreModel('t', declared.t, mode, keepTs.t) }
   }
 
   /** What `openTtlDB` does with a declaration at `nowMs`: a changed one counts as a change of default. */

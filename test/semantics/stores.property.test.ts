@@ -26,6 +26,7 @@ import {
   G_VALUES,
   inRange,
   isValidDefault,
+  isWholeSeconds,
   KEYS,
   STORES,
   toQuery,
@@ -60,10 +61,12 @@ interface ItemSpec {
   hasTtl: boolean
   g?: number
   u?: string
-  /** Add a user `_ts` and `$ttl` that the library must overwrite. */
+  /** A `_ts` of the value's own (absent when undefined): kept in a keepTs store when valid, else overwritten. */
+  ts?: unknown
+  /** Add a user `$ttl` that the library must ignore. */
   junk: boolean
 }
-type Changes = { ttl?: unknown | 'remove'; u?: string | 'remove'; g?: number }
+type Changes = { ttl?: unknown | 'remove'; u?: string | 'remove'; g?: number; _ts?: unknown }
 
 type Command =
   | { kind: 'put'; h: H; store: StoreName; item: ItemSpec }
@@ -123,10 +126,23 @@ const ttlField: fc.Arbitrary<[boolean, unknown]> = fc.oneof(
 )
 const gField = fc.option(fc.constantFrom(...G_VALUES), { nil: undefined, freq: 4 })
 const uField = fc.option(fc.constantFrom(...U_VALUES), { nil: undefined, freq: 3 })
+/** A value's own `_ts`: near the clock, ancient, or not whole epoch seconds (SPEC §7 keepTs). */
+const ownTs = fc.oneof(
+  { weight: 3, arbitrary: fc.integer({ min: -40, max: 40 }).map((s) => T0 / 1000 + s) },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>(0, 12345) },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>(-1, 1.5, '1700000000', null) },
+)
 const itemSpec = (k: fc.Arbitrary<Key> = key): fc.Arbitrary<ItemSpec> =>
   fc
-    .record({ id: k, t: ttlField, g: gField, u: uField, junk: fc.oneof({ weight: 1, arbitrary: fc.constant(true) }, { weight: 6, arbitrary: fc.constant(false) }) })
-    .map(({ id, t: [hasTtl, ttl], g, u, junk }) => ({ id, hasTtl, ttl, g, u, junk }))
+    .record({
+      id: k,
+      t: ttlField,
+      g: gField,
+      u: uField,
+      ts: fc.option(ownTs, { nil: undefined, freq: 4 }),
+      junk: fc.oneof({ weight: 1, arbitrary: fc.constant(true) }, { weight: 6, arbitrary: fc.constant(false) }),
+    })
+    .map(({ id, t: [hasTtl, ttl], g, u, ts, junk }) => ({ id, hasTtl, ttl, g, u, ts, junk }))
 
 const validDefault = fc.oneof(
   { weight: 2, arbitrary: fc.constant(null) },
@@ -204,6 +220,7 @@ const changes: fc.Arbitrary<Changes> = fc
       ttl: fc.oneof({ weight: 6, arbitrary: ttlField.map(([, t]) => t) }, { weight: 1, arbitrary: fc.constant('remove') }),
       u: fc.oneof({ weight: 4, arbitrary: fc.constantFrom<string>(...U_VALUES) }, { weight: 1, arbitrary: fc.constant('remove') }),
       g: fc.constantFrom(...G_VALUES),
+      _ts: ownTs,
     },
     { requiredKeys: [] },
   )
@@ -247,9 +264,9 @@ const step: fc.Arbitrary<Step> = fc.record({ cmd: command, probes: fc.array(prob
 
 // ---------------------------------------------------------------- the world under test
 
-const STORE_CONFIG = (declared: Record<StoreName, DefaultTtl>) => ({
+const STORE_CONFIG = (declared: Record<StoreName, DefaultTtl>, keepTs: boolean) => ({
   s: { keyPath: 'id', defaultTtl: declared.s, indexes: { byG: { keyPath: 'g' }, byU: { keyPath: 'u', unique: true } } },
-  t: { keyPath: 'id', defaultTtl: declared.t, indexes: { byG: { keyPath: 'g' }, byU: { keyPath: 'u', unique: true } } },
+  t: { keyPath: 'id', defaultTtl: declared.t, keepTs, indexes: { byG: { keyPath: 'g' }, byU: { keyPath: 'u', unique: true } } },
 })
 
 type Clock = ReturnType<typeof manualClock>
@@ -308,8 +325,9 @@ class World {
     startMs: number,
     h1OffsetMs: number,
     sliceOptions: { batchSize: number; sliceMs: number },
+    readonly keepTs: boolean,
   ) {
-    this.model = new DbModel(mode, declared)
+    this.model = new DbModel(mode, declared, { s: false, t: keepTs })
     this.declared = declared
     this.handles = [
       { db: undefined, clock: manualClock(startMs), now: -Infinity },
@@ -336,7 +354,7 @@ class World {
       clock: handle.clock,
       purge: { mode: 'off' },
       ttlValues: this.mode,
-      stores: STORE_CONFIG(declared),
+      stores: STORE_CONFIG(declared, this.keepTs),
     })
     handle.now = handle.clock.now
     this.model.declare(declared, handle.now)
@@ -350,7 +368,7 @@ class World {
       ;(await this.slicer.conn).close()
     }
     const conn = openDB(this.name).then((db) => unwrap(db) as IDBDatabase)
-    const config = { name: this.name, stores: STORE_CONFIG(this.declared), ...this.sliceOptions }
+    const config = { name: this.name, stores: STORE_CONFIG(this.declared, this.keepTs), ...this.sliceOptions }
     this.slicer = { api: createPurgeApi(config, () => conn, () => {}, NO_COURTESY), conn, now }
   }
 
@@ -375,7 +393,8 @@ class World {
     if (item.hasTtl) value.ttl = item.ttl
     if (item.g !== undefined) value.g = item.g
     if (item.u !== undefined) value.u = item.u
-    if (item.junk) Object.assign(value, { _ts: 12345, $ttl: 7 })
+    if (item.ts !== undefined) value._ts = item.ts
+    if (item.junk) value.$ttl = 7
     return value
   }
 
@@ -405,10 +424,11 @@ class World {
         if (hole !== null) values.splice(hole, 0, undefined)
         if (hole !== null) delete values[hole] // a real hole, not an undefined element
         const invalid = specs.some((spec) => classify(spec.ttl, this.mode).kind === 'invalid')
+        const badTs = store.keepTs && this.mode === 'strict' && specs.some((spec) => spec.ts !== undefined && !isWholeSeconds(spec.ts))
         const result = await outcome(
           cmd.kind === 'putAll' ? db.putAll(cmd.store, values as never[]) : db[cmd.kind](cmd.store, values[0] as never),
         )
-        const expectedTags = [...(invalid ? ['INVALID_TTL'] : []), ...(hole !== null ? ['INVALID_VALUE'] : [])]
+        const expectedTags = [...(invalid ? ['INVALID_TTL'] : []), ...(hole !== null || badTs ? ['INVALID_VALUE'] : [])]
         if (expectedTags.length > 0) {
           expectFailure(result, expectedTags, `${cmd.kind} of invalid values`)
           return []
@@ -429,7 +449,7 @@ class World {
         // The values as the library must store them, stamped in order at this connection's now.
         for (const value of values) {
           const written = userFields(value as Record<string, unknown>)
-          const ts = store.stampTs(written.ttl, now)
+          const ts = store.writtenTs(value as Record<string, unknown>, true, now)
           if (ts > Math.floor(now / 1000)) tally('stamped ahead of the clock')
           if (this.mode === 'lenient' && written.ttl !== undefined && written.ttl !== null && classify(written.ttl, 'strict').kind === 'invalid') tally('lenient odd ttl')
           store.disk.set(written.id as string, { ...written, _ts: ts } as Rec)
@@ -463,25 +483,31 @@ class World {
               : db.update(cmd.store, cmd.key, objectChanges as never),
         )
         const invalid = 'ttl' in ch && ch.ttl !== 'remove' && classify(ch.ttl, this.mode).kind === 'invalid'
+        const badTs = store.keepTs && this.mode === 'strict' && '_ts' in ch && !isWholeSeconds(ch._ts)
         if (!live) {
-          expectFailure(result, invalid ? ['NOT_FOUND', 'INVALID_TTL'] : ['NOT_FOUND'], `${cmd.kind} of a key no live item holds`)
+          expectFailure(result, ['NOT_FOUND', ...(invalid ? ['INVALID_TTL'] : []), ...(badTs ? ['INVALID_VALUE'] : [])], `${cmd.kind} of a key no live item holds`)
           expect(calls, 'update fn called for a missing item').toBe(0)
           return []
         }
         if (cmd.kind === 'update' && cmd.form === 'fn' && !(AVOID.has('fnTwice') && calls === 2)) expect(calls, 'update fn calls').toBe(1)
-        if (invalid) {
-          expectFailure(result, ['INVALID_TTL'], `${cmd.kind} to an invalid ttl`)
+        if (cmd.kind === 'update' && cmd.form === 'fn') calls = 0
+        const fields = userFields(current)
+        const next: Record<string, unknown> =
+          cmd.kind === 'update' && cmd.form === 'object' ? { ...fields, ...objectChanges } : fn({ ...fields, _ts: current._ts })
+        // keepTs keeps a _ts the update sets (SPEC §7); a touch restarts the countdown.
+        const setsTs = cmd.kind === 'update' && (cmd.form === 'object' ? '_ts' in ch : next._ts !== current._ts)
+        const tsInvalid = store.keepTs && this.mode === 'strict' && setsTs && !isWholeSeconds(next._ts)
+        if (invalid || tsInvalid) {
+          expectFailure(result, [...(invalid ? ['INVALID_TTL'] : []), ...(tsInvalid ? ['INVALID_VALUE'] : [])], `${cmd.kind} to an invalid ttl or _ts`)
           return []
         }
-        const fields = userFields(current)
-        const next: Record<string, unknown> = cmd.kind === 'update' && cmd.form === 'object' ? { ...fields, ...objectChanges } : fn(fields)
         const batch = [{ id: cmd.key, u: next.u }]
         const removals = clashes(this.holders(cmd.store, 'disk'), batch) ? [{ store: cmd.store, nowMs: now }] : []
         if (clashes(this.holders(cmd.store, now), batch)) {
           expectFailure(result, ['ConstraintError'], `${cmd.kind} to a unique value a live item holds`)
           return removals
         }
-        const stored = { ...next, _ts: store.stampTs(next.ttl, now) } as Rec
+        const stored = { ...userFields(next), _ts: store.writtenTs(next, setsTs, now) } as Rec
         if (removals.length > 0) tally(`${cmd.kind} over a dead holder`)
         expect(result, `${cmd.kind} of live ${cmd.key}`).toEqual({ ok: true, value: stored })
         store.disk.set(cmd.key, stored)
@@ -720,6 +746,7 @@ test('random histories over two stores, two connections and purge slices agree w
         openH1: fc.boolean(),
         batchSize: fc.integer({ min: 1, max: 3 }),
         sliceMs: fc.constantFrom(1e-6, 0.5),
+        keepTs: fc.boolean(),
         pageSize: fc.integer({ min: 1, max: 3 }),
       }),
       fc.array(step, { minLength: 1, maxLength: 50, size: 'max' }),
@@ -728,7 +755,7 @@ test('random histories over two stores, two connections and purge slices agree w
         const world = new World(name, setup.mode, setup.declared, T0 + setup.startMs, setup.h1Offset, {
           batchSize: setup.batchSize,
           sliceMs: setup.sliceMs,
-        })
+        }, setup.keepTs)
         try {
           await world.start(setup.openH1)
           world.observeClocks()
