@@ -450,7 +450,10 @@ class World {
         for (const value of values) {
           const written = userFields(value as Record<string, unknown>)
           const ts = store.writtenTs(value as Record<string, unknown>, true, now)
-          if (ts > Math.floor(now / 1000)) tally('stamped ahead of the clock')
+          if (store.keepTs && isWholeSeconds((value as Record<string, unknown>)._ts)) {
+            tally('kept own _ts')
+            if (store.isDead({ ...written, _ts: ts } as Rec, now)) tally('kept _ts born dead')
+          } else if (ts > Math.floor(now / 1000)) tally('stamped ahead of the clock')
           if (this.mode === 'lenient' && written.ttl !== undefined && written.ttl !== null && classify(written.ttl, 'strict').kind === 'invalid') tally('lenient odd ttl')
           store.disk.set(written.id as string, { ...written, _ts: ts } as Rec)
         }
