@@ -316,6 +316,8 @@ class World {
   raw!: IDBPDatabase<any>
   private declared: Record<StoreName, DefaultTtl>
   private serial = 0
+  /** A write since the last slice could sort below where the purge resumes (PROP_AVOID=lagResume). */
+  private lagged = false
   private readonly sliceOptions: { batchSize: number; sliceMs: number }
 
   constructor(
@@ -411,6 +413,10 @@ class World {
    */
   async run(cmd: Command): Promise<Removal[]> {
     const model = this.model
+    if ('h' in cmd && ['put', 'putAll', 'add', 'update', 'touch'].includes(cmd.kind)) {
+      const writer = this.handles[this.pick(cmd.h)]
+      if (writer.now < this.slicer.now || (cmd.kind !== 'touch' && 'store' in cmd && cmd.store === 't' && this.keepTs)) this.lagged = true
+    }
     switch (cmd.kind) {
       case 'put':
       case 'add':
@@ -556,7 +562,8 @@ class World {
         return []
       }
       case 'slice': {
-        if (AVOID.has('sliceResume')) await this.newSlicer(this.slicer.now)
+        if (AVOID.has('sliceResume') || (AVOID.has('lagResume') && this.lagged)) await this.newSlicer(this.slicer.now)
+        this.lagged = false
         const slicer = this.slicer
         slicer.now = Math.max(slicer.now, this.handles[0].now)
         const now = slicer.now
