@@ -788,7 +788,8 @@ test('random histories over two stores, two connections and purge slices agree w
     { numRuns: RUNS, ...REPLAY },
   )
   console.info(`${steps} steps`, stats)
-  if (ENV.PROP_SEED) return
+  // Floors only where the runs are many enough for them to be certain (Chromium runs fewer).
+  if (ENV.PROP_SEED || IN_BROWSER) return
   expect(steps).toBeGreaterThanOrEqual(RUNS * 10)
   for (const what of ['checks with dead on disk', 'slice more: true', 'rejected ConstraintError', 'put over a dead holder', 'purgeExpired deleted', 'slice deleted']) {
     expect(stats[what] ?? 0, `histories never reached: ${what}`).toBeGreaterThan(0)
