@@ -86,6 +86,8 @@ type Command =
   | { kind: 'reopen'; h: H; declared: Record<StoreName, DefaultTtl> | null }
   | { kind: 'close1' }
   | { kind: 'bad'; h: H; store: StoreName; what: 'nonObject' | 'noKey' }
+  /** An update whose function misbehaves: nothing may be written. */
+  | { kind: 'badUpdate'; h: H; store: StoreName; key: Key; what: 'nonObject' | 'moveKey' | 'throws' }
 
 type Probe =
   | { op: 'getAll' | 'getAllKeys'; h: H; store: StoreName; range: RangeDesc<string>; count: number | undefined }
@@ -258,6 +260,10 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('reopen' as const), h, declared: fc.option(declaration, { nil: null }) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'close1' as const }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('bad' as const), h, store: storeName, what: fc.constantFrom('nonObject' as const, 'noKey' as const) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('badUpdate' as const), h, store: storeName, key, what: fc.constantFrom('nonObject' as const, 'moveKey' as const, 'throws' as const) }),
+  },
 )
 
 const step: fc.Arbitrary<Step> = fc.record({ cmd: command, probes: fc.array(probe, { maxLength: 3 }) })
@@ -614,6 +620,23 @@ class World {
         this.handles[1].db?.close()
         this.handles[1].db = undefined
         return []
+      case 'badUpdate': {
+        const i = this.pick(cmd.h)
+        const { db, now } = this.handles[i]
+        const store = model.stores[cmd.store]
+        const current = store.disk.get(cmd.key)
+        const live = current !== undefined && !store.isDead(current, now)
+        const boom = new Error('boom')
+        const fn = (item: Record<string, unknown>) => {
+          if (cmd.what === 'throws') throw boom
+          return cmd.what === 'nonObject' ? 42 : { ...item, id: cmd.key === 'a' ? 'b' : 'a' }
+        }
+        const result = await outcome(db!.update(cmd.store, cmd.key, fn as never))
+        if (!live) expectFailure(result, ['NOT_FOUND'], `update of ${cmd.key}, no live item`)
+        else if (cmd.what === 'throws') expect(result, 'update whose function throws').toMatchObject({ ok: false, error: boom })
+        else expectFailure(result, ['INVALID_VALUE'], `update whose function returns ${cmd.what}`)
+        return []
+      }
       case 'bad': {
         const db = this.handles[this.pick(cmd.h)].db!
         if (cmd.what === 'nonObject') expectFailure(await outcome(db.put(cmd.store, 42 as never)), ['INVALID_VALUE'], 'put of a number')
