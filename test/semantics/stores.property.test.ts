@@ -86,7 +86,8 @@ type Command =
   | { kind: 'clear'; h: H; store: StoreName }
   | { kind: 'setDefaultTtl'; h: H; store: StoreName; value: unknown }
   | { kind: 'purge'; h: H; store: StoreName | undefined }
-  | { kind: 'slice' }
+  /** A background slice at the `now` of the connection whose scheduler runs it (never earlier than the last). */
+  | { kind: 'slice'; h: H }
   | { kind: 'clock'; h: H; ms: number }
   /** To a whole second, `seconds` after the next one (expiries fall on whole seconds). */
   | { kind: 'tick'; h: H; seconds: number }
@@ -257,7 +258,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('clear' as const), h, store: storeName }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('setDefaultTtl' as const), h, store: storeName, value: anyDefault }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('purge' as const), h, store: fc.option(storeName, { nil: undefined }) }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('slice' as const) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('slice' as const), h }) },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('clock' as const), h, ms: move }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('clock' as const), h, ms: move.map((ms) => -ms) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('tick' as const), h, seconds: fc.integer({ min: 0, max: 8 }) }) },
@@ -576,7 +577,7 @@ class World {
         if (AVOID.has('sliceResume') || (AVOID.has('lagResume') && this.lagged)) await this.newSlicer(this.slicer.now)
         this.lagged = false
         const slicer = this.slicer
-        slicer.now = Math.max(slicer.now, this.handles[0].now)
+        slicer.now = Math.max(slicer.now, this.handles[this.pick(cmd.h)].now)
         const now = slicer.now
         const before = await this.disk()
         const reports = await slicer.api.slice(now)
