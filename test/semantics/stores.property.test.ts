@@ -771,7 +771,7 @@ async function collect<T>(iterator: AsyncIterable<T>): Promise<T[]> {
 
 // ---------------------------------------------------------------- the property
 
-const RUNS = ENV.PROP_RUNS ? Number(ENV.PROP_RUNS) : IN_BROWSER ? 35 : 200
+const RUNS = ENV.PROP_RUNS ? Number(ENV.PROP_RUNS) : IN_BROWSER ? 25 : 200
 
 test('random histories over two stores, two connections and purge slices agree with the SPEC model', { timeout: ENV.PROP_RUNS ? 3_600_000 : IN_BROWSER ? 170_000 : 110_000 }, async () => {
   let steps = 0
