@@ -51,7 +51,7 @@ const IN_BROWSER = typeof window !== 'undefined'
  * `iterClosed` (iterate over closed upper bounds), `back` (clock steps back, one shared clock),
  * `sliceResume` (a fresh purge resume state per slice), `lagResume` (the same after a write from
  * a connection behind the purger or a keepTs write), `claimOrder` (multi-item putAll batches
- * off the unique index). PROP_RUNS=n runs n histories. Unset in every committed run.
+ * off the unique index). PROP_RUNS=n runs n histories, PROP_LEN=n of up to n steps. Unset in every committed run.
  */
 const ENV = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {}
 const AVOID = new Set((ENV.PROP_AVOID ?? '').split(','))
@@ -788,7 +788,7 @@ test('random histories over two stores, two connections and purge slices agree w
         keepTs: fc.boolean(),
         pageSize: fc.integer({ min: 1, max: 3 }),
       }),
-      fc.array(step, { minLength: 1, maxLength: 50, size: 'max' }),
+      fc.array(step, { minLength: 1, maxLength: ENV.PROP_LEN ? Number(ENV.PROP_LEN) : 50, size: 'max' }),
       async (setup, history) => {
         const name = uniqueName('prop2')
         const world = new World(name, setup.mode, setup.declared, T0 + setup.startMs, setup.h1Offset, {
