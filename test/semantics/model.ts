@@ -250,15 +250,22 @@ export function withoutBookkeeping(value: unknown): unknown {
 
 /**
  * Whether writing `batch` (in order, each replacing its key) over `holders` (key → unique value)
- * runs into a unique-index clash, or, for `add`, a key already held.
+ * runs into a unique-index clash, or, for `add`, a key already held. `physical`: as IndexedDB
+ * sees it (dead values hold too).
  */
-export function clashes(holders: Map<string, unknown>, batch: { id: string; u?: unknown }[], add = false): boolean {
+export function clashes(
+  holders: Map<string, unknown>,
+  batch: { id: string; u?: unknown; bornDead?: boolean }[],
+  add = false,
+  physical = false,
+): boolean {
   const view = new Map(holders)
   for (const item of batch) {
     if (add && view.has(item.id)) return true
     view.delete(item.id)
     if (item.u !== undefined) for (const u of view.values()) if (u === item.u) return true
-    view.set(item.id, item.u)
+    // A value written dead (a keepTs store keeping an old _ts) occupies nothing for the writes after it.
+    if (physical || !item.bornDead) view.set(item.id, item.u)
   }
   return false
 }

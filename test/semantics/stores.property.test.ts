@@ -451,9 +451,13 @@ class World {
           expectFailure(result, expectedTags, `${cmd.kind} of invalid values`)
           return []
         }
-        const batch = specs.map((spec) => ({ id: spec.id, u: spec.u }))
+        const batch = values.map((value) => {
+          const v = value as Record<string, unknown>
+          const bornDead = store.isDead({ ...userFields(v), _ts: store.writtenTs(v, true, now) } as Rec, now)
+          return { id: v.id as string, u: v.u, bornDead }
+        })
         const add = cmd.kind === 'add'
-        const physical = clashes(this.holders(cmd.store, 'disk'), batch, add)
+        const physical = clashes(this.holders(cmd.store, 'disk'), batch, add, true)
         const removals = physical ? [{ store: cmd.store, nowMs: now }] : []
         if (clashes(this.holders(cmd.store, now), batch, add)) {
           expectFailure(result, ['ConstraintError'], `${cmd.kind} over a live key or unique value`)
@@ -523,7 +527,7 @@ class World {
           return []
         }
         const batch = [{ id: cmd.key, u: next.u }]
-        const removals = clashes(this.holders(cmd.store, 'disk'), batch) ? [{ store: cmd.store, nowMs: now }] : []
+        const removals = clashes(this.holders(cmd.store, 'disk'), batch, false, true) ? [{ store: cmd.store, nowMs: now }] : []
         if (clashes(this.holders(cmd.store, now), batch)) {
           expectFailure(result, ['ConstraintError'], `${cmd.kind} to a unique value a live item holds`)
           return removals
