@@ -137,3 +137,29 @@ describe('touchOnRead: no purge treats a touched item as expired at its old time
     }
   })
 })
+
+describe('touchOnRead across tabs (SPEC §7: no purge treats a touched item as expired at its old time while the touching connection is open)', () => {
+  // Another tab is another realm (vi.resetModules, Node only): it does not share the page's
+  // pending touches. A forward clock step (a laptop waking up) between the read and the
+  // deferred write of its touch lets that tab's purge delete the touched item.
+  test.skipIf(typeof window !== 'undefined')('the purging tab is another realm, the clock steps past the old expiry before the touch is written', async () => {
+    const name = deleteAfter(uniqueName('found-touch-realm'))
+    const stores = { s: { keyPath: 'id', defaultTtl: 10, touchOnRead: true } }
+    const clock = manualClock(T0)
+    const reader = await openTtlDB(name, { version: 1, clock, purge: { mode: 'off' }, stores })
+    vi.resetModules()
+    const other = (await import('../../src/index.js')) as typeof import('../../src/index.js')
+    const purger = await other.openTtlDB(name, { version: 1, clock, purge: { mode: 'off' }, stores })
+    try {
+      await reader.put('s', { id: 'a' })
+      clock.advance(5000)
+      expect(await reader.get('s', 'a'), 'read at 5 s: the countdown restarts').toBeDefined()
+      clock.advance(6000) // 11 s: past the old expiry (10 s), well before the new one (15 s)
+      expect(await purger.purgeExpired('s'), 'items the other tab purged').toBe(0)
+      expect(await reader.get('s', 'a'), 'the touched item, 6 s after its touch').toBeDefined()
+    } finally {
+      reader.close()
+      purger.close()
+    }
+  })
+})

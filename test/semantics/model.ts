@@ -1,0 +1,271 @@
+/**
+ * An independent model of SPEC §1–4 and §6 for the multi-store property test. Written from the
+ * SPEC and the clock rules alone: it shares no code with src/ttl.ts or src/policy.ts (it imports
+ * nothing from src/).
+ *
+ * The model keeps what is physically on disk (every stored value, dead or alive), the settings
+ * each store shares between connections (the default in force, the last declared one, and the
+ * two watermarks of SPEC §3), and judges liveness as a pure function of a stored value, those
+ * shared settings and the reading connection's `now`:
+ *
+ * - an inheriting item (ttl absent/null, or invalid in lenient mode) is dead when
+ *   `_ts <= deadTs`, or when the default is n > 0 and `now >= _ts + n`;
+ * - an item with its own ttl m is dead when `_ts + m <= deadExpiry`, or when TTL is on
+ *   (default not null) and `now >= _ts + m`;
+ * - an item with ttl -1 is never dead.
+ *
+ * A change of default at `now` (seconds, fractional) with old default d raises `deadTs` to
+ * `now - d` (when d > 0) and `deadExpiry` to `now` (when d is not null). A write at `now` stamps
+ * `_ts = max(floor(now), the lowest whole second that keeps it above the watermarks)` (SPEC §6:
+ * never born dead).
+ */
+
+export const MAX_TTL = 2147483647
+
+export type DefaultTtl = number | null
+export type Mode = 'strict' | 'lenient'
+export type StoreName = 's' | 't'
+export const STORES: readonly StoreName[] = ['s', 't']
+/** Primary keys (strings, ordered as IndexedDB orders them: these are plain ASCII). */
+export const KEYS = ['a', 'b', 'c', 'd', 'e', 'f'] as const
+/** Values of the non-unique index `byG` (field `g`). */
+export const G_VALUES = [1, 2, 3] as const
+/** Values of the unique index `byU` (field `u`). */
+export const U_VALUES = ['x', 'y', 'z'] as const
+
+/** A stored value as reads return it: the user's fields plus `_ts`. */
+export type Rec = Record<string, unknown> & { id: string; _ts: number }
+
+/** How an item's `ttl` field resolves: inherit, never (-1), own seconds, or invalid (strict only). */
+export type TtlClass = { kind: 'inherit' } | { kind: 'never' } | { kind: 'own'; seconds: number } | { kind: 'invalid' }
+
+export function classify(ttl: unknown, mode: Mode): TtlClass {
+  if (ttl === undefined || ttl === null) return { kind: 'inherit' }
+  let n: number | undefined
+  if (typeof ttl === 'number' && Number.isInteger(ttl)) n = ttl
+  else if (typeof ttl === 'bigint' && mode === 'lenient' && ttl >= -1n && ttl <= BigInt(MAX_TTL)) n = Number(ttl)
+  if (n === -1) return { kind: 'never' }
+  if (n !== undefined && n >= 1 && n <= MAX_TTL) return { kind: 'own', seconds: n }
+  return mode === 'lenient' ? { kind: 'inherit' } : { kind: 'invalid' }
+}
+
+/** A `_ts` a keepTs store keeps: whole epoch seconds, not negative. */
+export function isWholeSeconds(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0
+}
+
+export function isValidDefault(value: unknown): value is DefaultTtl {
+  return value === null || (typeof value === 'number' && Number.isInteger(value) && (value === -1 || (value >= 1 && value <= MAX_TTL)))
+}
+
+// ---------------------------------------------------------------- key ranges, as descriptions
+
+/** A query as data (printable in counterexamples), turned into a key or IDBKeyRange at use. */
+export type RangeDesc<V extends string | number = string | number> =
+  | { k: 'all' }
+  | { k: 'key'; v: V }
+  | { k: 'only'; v: V }
+  | { k: 'lower'; v: V; open: boolean }
+  | { k: 'upper'; v: V; open: boolean }
+  | { k: 'bound'; lo: V; hi: V; loOpen: boolean; hiOpen: boolean }
+
+export function toQuery(desc: RangeDesc): IDBValidKey | IDBKeyRange | undefined {
+  switch (desc.k) {
+    case 'all':
+      return undefined
+    case 'key':
+      return desc.v
+    case 'only':
+      return IDBKeyRange.only(desc.v)
+    case 'lower':
+      return IDBKeyRange.lowerBound(desc.v, desc.open)
+    case 'upper':
+      return IDBKeyRange.upperBound(desc.v, desc.open)
+    case 'bound':
+      return IDBKeyRange.bound(desc.lo, desc.hi, desc.loOpen, desc.hiOpen)
+  }
+}
+
+export function inRange(desc: RangeDesc, x: string | number): boolean {
+  switch (desc.k) {
+    case 'all':
+      return true
+    case 'key':
+    case 'only':
+      return x === desc.v
+    case 'lower':
+      return desc.open ? x > desc.v : x >= desc.v
+    case 'upper':
+      return desc.open ? x < desc.v : x <= desc.v
+    case 'bound':
+      return (desc.loOpen ? x > desc.lo : x >= desc.lo) && (desc.hiOpen ? x < desc.hi : x <= desc.hi)
+  }
+}
+
+// ---------------------------------------------------------------- the stores
+
+export class StoreModel {
+  /** The default in force (shared by every connection). */
+  d: DefaultTtl
+  /** Inheriting items with `_ts <=` this are dead for good (seconds). */
+  deadTs = -Infinity
+  /** Items with their own ttl whose expiry `_ts + ttl <=` this are dead for good (seconds). */
+  deadExpiry = -Infinity
+  /** The default last declared in `openTtlDB`. */
+  declared: DefaultTtl
+  /** Physically on disk: key → stored value. */
+  readonly disk = new Map<string, Rec>()
+
+  constructor(
+    readonly name: StoreName,
+    declared: DefaultTtl,
+    private readonly mode: Mode,
+    /** SPEC §7: a written value's own `_ts` of whole epoch seconds is kept. */
+    readonly keepTs = false,
+  ) {
+    this.d = declared
+    this.declared = declared
+  }
+
+  cls(rec: Record<string, unknown>): TtlClass {
+    return classify(rec.ttl, this.mode)
+  }
+
+  /** Seconds after `_ts` the item dies under the default in force; null: it never does. */
+  life(rec: Rec): number | null {
+    if (this.d === null) return null
+    const c = this.cls(rec)
+    if (c.kind === 'never' || c.kind === 'invalid') return null
+    if (c.kind === 'own') return c.seconds
+    return this.d === -1 ? null : this.d
+  }
+
+  deadByWatermark(rec: Rec): boolean {
+    const c = this.cls(rec)
+    if (c.kind === 'inherit') return rec._ts <= this.deadTs
+    if (c.kind === 'own') return rec._ts + c.seconds <= this.deadExpiry
+    return false
+  }
+
+  isDead(rec: Rec, nowMs: number): boolean {
+    if (this.deadByWatermark(rec)) return true
+    const life = this.life(rec)
+    return life !== null && nowMs / 1000 >= rec._ts + life
+  }
+
+  /** Live items in key order, as a connection whose `now` is `nowMs` must see them. */
+  live(nowMs: number): Rec[] {
+    return [...this.disk.values()].filter((rec) => !this.isDead(rec, nowMs)).sort((a, b) => cmp(a.id, b.id))
+  }
+
+  dead(nowMs: number): Rec[] {
+    return [...this.disk.values()].filter((rec) => this.isDead(rec, nowMs))
+  }
+
+  /** Live items in the order of the index on `field` (index key, then primary key); items without the field are not in it. */
+  liveByIndex(field: 'g' | 'u', nowMs: number): Rec[] {
+    return this.live(nowMs)
+      .filter((rec) => rec[field] !== undefined)
+      .sort((a, b) => cmp(a[field] as string | number, b[field] as string | number) || cmp(a.id, b.id))
+  }
+
+  /** The `_ts` a write at `nowMs` stamps (SPEC §6: never born dead). */
+  stampTs(ttl: unknown, nowMs: number): number {
+    const base = Math.floor(nowMs / 1000)
+    const c = classify(ttl, this.mode)
+    if (c.kind === 'inherit' && this.deadTs > -Infinity) return Math.max(base, Math.floor(this.deadTs) + 1)
+    if (c.kind === 'own' && this.deadExpiry > -Infinity) return Math.max(base, Math.floor(this.deadExpiry) + 1 - c.seconds)
+    return base
+  }
+
+  /**
+   * The `_ts` a write at `nowMs` stores for `value`: its own when the store keeps it (`setsTs`:
+   * the write sets one) and it is whole epoch seconds, else the stamp.
+   */
+  writtenTs(value: Record<string, unknown>, setsTs: boolean, nowMs: number): number {
+    if (this.keepTs && setsTs && Object.hasOwn(value, '_ts') && isWholeSeconds(value._ts)) return value._ts
+    return this.stampTs(value.ttl, nowMs)
+  }
+
+  /** A change of default at `nowMs` (SPEC §3 watermarks; they only grow). */
+  setDefault(value: DefaultTtl, nowMs: number): void {
+    const now = nowMs / 1000
+    if (this.d !== null && this.d > 0) this.deadTs = Math.max(this.deadTs, now - this.d)
+    if (this.d !== null) this.deadExpiry = Math.max(this.deadExpiry, now)
+    this.d = value
+  }
+
+  /** When the next item on disk that is live at `nowMs` dies (epoch ms); Infinity: none will. */
+  nextDeathMs(nowMs: number): number {
+    let next = Infinity
+    for (const rec of this.live(nowMs)) {
+      const life = this.life(rec)
+      if (life !== null) next = Math.min(next, (rec._ts + life) * 1000)
+    }
+    return next
+  }
+}
+
+export function cmp(a: string | number, b: string | number): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+/** The whole database: two stores sharing one mode. */
+export class DbModel {
+  readonly stores: Record<StoreName, StoreModel>
+  constructor(
+    readonly mode: Mode,
+    declared: Record<StoreName, DefaultTtl>,
+    keepTs: Record<StoreName, boolean> = { s: false, t: false },
+  ) {
+    this.stores = { s: new StoreModel('s', declared.s, mode, keepTs.s), t: new StoreModel('t', declared.t, mode, keepTs.t) }
+  }
+
+  /** What `openTtlDB` does with a declaration at `nowMs`: a changed one counts as a change of default. */
+  declare(declared: Record<StoreName, DefaultTtl>, nowMs: number): void {
+    for (const name of STORES) {
+      const store = this.stores[name]
+      if (declared[name] !== store.declared) {
+        store.setDefault(declared[name], nowMs)
+        store.declared = declared[name]
+      }
+    }
+  }
+}
+
+/** A value as written, minus what the library owns (`_ts` is overwritten, `$`-fields are its own). */
+export function userFields(value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(value)) if (k !== '_ts' && !k.startsWith('$')) out[k] = v
+  return out
+}
+
+/** What is physically stored, as users would read it: without the library's `$` bookkeeping. */
+export function withoutBookkeeping(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(value)) if (!k.startsWith('$')) out[k] = v
+  return out
+}
+
+/**
+ * Whether writing `batch` (in order, each replacing its key) over `holders` (key → unique value)
+ * runs into a unique-index clash, or, for `add`, a key already held. `physical`: as IndexedDB
+ * sees it (dead values hold too).
+ */
+export function clashes(
+  holders: Map<string, unknown>,
+  batch: { id: string; u?: unknown; bornDead?: boolean }[],
+  add = false,
+  physical = false,
+): boolean {
+  const view = new Map(holders)
+  for (const item of batch) {
+    if (add && view.has(item.id)) return true
+    view.delete(item.id)
+    if (item.u !== undefined) for (const u of view.values()) if (u === item.u) return true
+    // A value written dead (a keepTs store keeping an old _ts) occupies nothing for the writes after it.
+    if (physical || !item.bornDead) view.set(item.id, item.u)
+  }
+  return false
+}
