@@ -9,6 +9,7 @@ import { NO_COURTESY } from '../../src/purge.js'
 import { createPurgeApi } from '../../src/worker/purge-api.js'
 import { countOnDisk, freshDB, manualClock, uniqueName } from '../helpers.js'
 import { deleteAfter, rawAll, T0 } from './support.js'
+import { ensureLocks } from '../purge/stubs.js'
 
 const withUnique = { keyPath: 'id', indexes: { byU: { keyPath: 'u', unique: true } } }
 
@@ -141,8 +142,11 @@ describe('touchOnRead: no purge treats a touched item as expired at its old time
 describe('touchOnRead across tabs (SPEC §7: no purge treats a touched item as expired at its old time while the touching connection is open)', () => {
   // Another tab is another realm (vi.resetModules, Node only): it does not share the page's
   // pending touches. A forward clock step (a laptop waking up) between the read and the
-  // deferred write of its touch lets that tab's purge delete the touched item.
+  // deferred write of its touch would let that tab's purge delete the touched item; the purge
+  // asks the tabs that owe touches (Web Locks, stubbed in Node) to write them first.
+  // (test/browser/expire.test.ts does the same across two real pages.)
   test.skipIf(typeof window !== 'undefined')('the purging tab is another realm, the clock steps past the old expiry before the touch is written', async () => {
+    const removeLocks = ensureLocks()
     const name = deleteAfter(uniqueName('found-touch-realm'))
     const stores = { s: { keyPath: 'id', defaultTtl: 10, touchOnRead: true } }
     const clock = manualClock(T0)
@@ -160,6 +164,7 @@ describe('touchOnRead across tabs (SPEC §7: no purge treats a touched item as e
     } finally {
       reader.close()
       purger.close()
+      removeLocks()
     }
   })
 })
