@@ -148,8 +148,9 @@ export async function listeningStores(dbName: string): Promise<Listening | undef
   const locks = typeof navigator === 'undefined' ? undefined : navigator.locks
   if (locks) {
     const prefix = `${LOCK_PREFIX}${encodeURIComponent(dbName)}:`
-    const { held = [] } = await locks.query()
-    for (const lock of held) if (lock.name?.startsWith(prefix)) names.push(lock.name.slice(prefix.length))
+    // A listener registered a moment ago may still wait for its lock to be granted.
+    const { held = [], pending = [] } = await locks.query()
+    for (const lock of [...held, ...pending]) if (lock.name?.startsWith(prefix)) names.push(lock.name.slice(prefix.length))
   }
   for (const name of names) {
     const filter = name.slice(name.indexOf(':') + 1)

@@ -55,3 +55,22 @@ test('when the purging page closes mid-stream, the next purger reports the rest:
   expect(new Set(keysOf(heardByFirst)).size, 'no key twice in the closed page').toBe(keysOf(heardByFirst).length)
   expect(await second.raw.count('s')).toBe(0)
 })
+
+test('a purge in one page spares an item another page touched, before that page wrote the touch', async () => {
+  const clock = manualClock()
+  const name = uniqueName('touch-tabs')
+  const sliding = { s: { keyPath: 'id', defaultTtl: 10, touchOnRead: true } }
+  const page = await openPage()
+  const reader = await page.lib.openTtlDB(name, { version: 1, clock, stores: sliding, purge: { mode: 'off' } })
+  opened.push(reader)
+  const purger = await freshDB({ clock, stores: sliding, purge: { mode: 'off' } }, name)
+  await purger.putAll('s', [{ id: 'read' }, { id: 'unread' }])
+  // Read 1 s in: the touch is not urgent, so the other page would write it within a second.
+  clock.advance(1_000)
+  expect(await reader.get('s', 'read')).toBeDefined()
+  // Past the old expiry (10 s), before the new one (11 s).
+  clock.advance(9_500)
+  expect(await purger.purgeExpired('s')).toBe(1)
+  expect(await purger.raw.getAllKeys('s')).toEqual(['read'])
+  expect(await purger.get('s', 'read')).toBeDefined()
+})
