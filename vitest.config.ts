@@ -1,6 +1,28 @@
-import { defineConfig } from 'vitest/config'
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
 import { playwright } from '@vitest/browser-playwright'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/chromium.mjs'
+import { engine } from './test/engines/provider.js'
+
+/** The same browser test files in each engine: one project per engine, named after it. */
+function browserProject(name: 'chromium' | 'firefox' | 'webkit'): TestProjectInlineConfiguration {
+  return {
+    test: {
+      name,
+      include: ['test/**/*.test.ts'],
+      exclude: ['test/e2e/**'],
+      browser: {
+        enabled: true,
+        headless: true,
+        screenshotFailures: false,
+        provider:
+          name === 'chromium'
+            ? playwright({ launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } })
+            : engine(name),
+        instances: [{ browser: name }],
+      },
+    },
+  }
+}
 
 export default defineConfig({
   test: {
@@ -24,20 +46,9 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
-      {
-        test: {
-          name: 'chromium',
-          include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**'],
-          browser: {
-            enabled: true,
-            headless: true,
-            screenshotFailures: false,
-            provider: playwright({ launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } }),
-            instances: [{ browser: 'chromium' }],
-          },
-        },
-      },
+      browserProject('chromium'),
+      browserProject('firefox'),
+      browserProject('webkit'),
     ],
   },
 })

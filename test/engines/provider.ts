@@ -1,0 +1,40 @@
+// A Vitest browser provider that only opens the test page, in Firefox or WebKit through our own
+// drivers: Playwright's builds of those engines cannot be downloaded here, and Debian's Firefox
+// ESR lags the WebDriver BiDi commands Playwright's Firefox channel sends.
+import { defineBrowserProvider } from '@vitest/browser'
+import type { BrowserProvider, BrowserProviderOption } from 'vitest/node'
+import type { Engine, EngineWindow } from './driver.js'
+import { launchFirefox } from './firefox.js'
+import { launchWebKit } from './webkit.js'
+
+export const launchers: Record<Engine, () => Promise<EngineWindow>> = { firefox: launchFirefox, webkit: launchWebKit }
+
+export function engine(name: Engine): BrowserProviderOption {
+  return defineBrowserProvider({ name: `engine-${name}`, providerFactory: () => new EngineProvider(name) })
+}
+
+class EngineProvider implements BrowserProvider {
+  readonly name: string
+  // One visible window runs the test files one after another: hidden tabs get throttled timers.
+  readonly supportsParallelism = false
+  private window: Promise<EngineWindow> | undefined
+
+  constructor(private readonly engine: Engine) {
+    this.name = `engine-${engine}`
+  }
+
+  getCommandsContext() {
+    return {}
+  }
+
+  async openPage(_sessionId: string, url: string): Promise<void> {
+    this.window ??= launchers[this.engine]()
+    await (await this.window).goto(url)
+  }
+
+  async close(): Promise<void> {
+    const window = this.window
+    this.window = undefined
+    await (await window)?.close()
+  }
+}
