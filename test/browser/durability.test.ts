@@ -1,4 +1,4 @@
-// The durability option reaches Chromium's write transactions, and a committed write survives
+// The durability option reaches each engine's write transactions, and a committed write survives
 // closing and reopening the database.
 import { expect, test, vi } from 'vitest'
 import { openTtlDB } from '../../src/index.js'

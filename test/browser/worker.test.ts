@@ -1,4 +1,4 @@
-// The purge worker in real Chromium: physical deletion on its own, crashes, reads meanwhile, close.
+// The purge worker in a real browser: physical deletion on its own, crashes, reads meanwhile, close.
 import { openDB } from 'idb'
 import { afterEach, expect, test, vi } from 'vitest'
 import type { PurgeReport } from '../../src/index.js'
@@ -37,9 +37,10 @@ async function seed(db: Awaited<ReturnType<typeof freshDB>>, dead: number, live:
 
 const stores = { s: { keyPath: 'id', defaultTtl: 10 } }
 
-test('items with short TTLs disappear physically, from idle callbacks, with no purgeExpired call', async () => {
+test('items with short TTLs disappear physically, from idle callbacks where the engine has them, with no purgeExpired call', async () => {
   workers = spyWorkers()
-  const idle = vi.spyOn(window, 'requestIdleCallback')
+  // WebKit has none: its timer fallback is pinned in engines.test.ts.
+  const idle = typeof requestIdleCallback === 'function' ? vi.spyOn(window, 'requestIdleCallback') : undefined
   const clock = manualClock()
   const db = await freshDB({ clock, stores, purge: { mode: 'worker', maxIntervalMs: 20 } })
   const reports: PurgeReport[] = []
@@ -51,8 +52,8 @@ test('items with short TTLs disappear physically, from idle callbacks, with no p
   // A slice reports after its last batch has committed: the disk empties first.
   await until(() => expect(reports.reduce((n, r) => n + r.deleted, 0)).toBe(900))
   expect(workers.started).toHaveLength(1)
-  expect(idle).toHaveBeenCalled()
-  idle.mockRestore()
+  if (idle) expect(idle).toHaveBeenCalled()
+  idle?.mockRestore()
 })
 
 test('close() stops the scheduler and terminates the worker', async () => {

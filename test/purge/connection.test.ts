@@ -34,7 +34,8 @@ test('a connection that must not create the database fails to open a missing one
   const connection = new Connection({ name, stores, clock: Date.now, create: false })
   await expect(connection.native()).rejects.toMatchObject({ name: 'AbortError' })
   const databases = await indexedDB.databases()
-  expect(databases.map((d) => d.name)).not.toContain(name)
+  // WebKit still lists an aborted creation, at version 0 (pinned in test/browser/engines.test.ts).
+  expect(databases.filter((d) => d.version !== 0).map((d) => d.name)).not.toContain(name)
   await deleteDB(name)
 })
 

@@ -1,0 +1,40 @@
+// Where the three engines differ in what the library touches, each difference pinned by name so a
+// new engine version that changes it shows up here first.
+import { deleteDB, openDB } from 'idb'
+import { afterEach, expect, test, vi } from 'vitest'
+import { server } from 'vitest/browser'
+import { Connection } from '../../src/connection.js'
+import { freshDB, manualClock, uniqueName } from '../helpers.js'
+
+afterEach(() => void vi.unstubAllGlobals())
+
+const stores = { s: { keyPath: 'id', defaultTtl: 10 } }
+
+test('only WebKit lacks requestIdleCallback, as Safari does', () => {
+  expect(typeof requestIdleCallback).toBe(server.browser === 'webkit' ? 'undefined' : 'function')
+})
+
+test('without requestIdleCallback the background purge runs from timers and still deletes expired items', async () => {
+  vi.stubGlobal('requestIdleCallback', undefined)
+  vi.stubGlobal('cancelIdleCallback', undefined)
+  const clock = manualClock()
+  const db = await freshDB({ clock, stores, purge: { mode: 'worker', maxIntervalMs: 20 } })
+  await db.putAll('s', Array.from({ length: 50 }, (_, i) => ({ id: i })))
+  await db.put('s', { id: 'kept', ttl: -1 })
+  clock.advance(10_000)
+  await vi.waitFor(async () => expect(await db.raw.count('s')).toBe(1), { timeout: 15_000, interval: 10 })
+  expect(await db.raw.getAllKeys('s')).toEqual(['kept'])
+})
+
+test('an open that must not create the database leaves none behind; WebKit alone still lists the name, at version 0', async () => {
+  const name = uniqueName()
+  await expect(new Connection({ name, stores, clock: Date.now, create: false }).native()).rejects.toMatchObject({ name: 'AbortError' })
+  const listed = (await indexedDB.databases()).filter((d) => d.name === name)
+  expect(listed).toEqual(server.browser === 'webkit' ? [{ name, version: 0 }] : [])
+  // What matters everywhere: the next open finds no database there and creates it itself.
+  let oldVersion: number | undefined
+  const db = await openDB(name, 1, { upgrade: (_raw, old) => void (oldVersion = old) })
+  db.close()
+  await deleteDB(name)
+  expect(oldVersion).toBe(0)
+})
