@@ -85,7 +85,8 @@ export class StorePanel {
       if (ttl !== undefined) item.ttl = ttl
       this.run(async () => {
         await db.put(name, item)
-        if (keyInput) keyInput.value = ''
+        // Not a key typed in the meantime, while this write was in flight.
+        if (keyInput && keyInput.value.trim() === item.id) keyInput.value = ''
       })
     } },
       keyInput && h('label', {}, h('span', {}, info.keyPath), keyInput),
