@@ -56,11 +56,12 @@ export async function launchWebKit(): Promise<EngineWindow> {
       if (await fetch(`${base}/status`).then((r) => r.ok, () => false)) break
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
+    // Popups allowed: tests open a second page of the app with window.open, with no user gesture.
     const session = await call<{ sessionId: string; capabilities: { browserVersion: string } }>('POST', '/session', {
       capabilities: {
         alwaysMatch: {
           browserName: 'MiniBrowser',
-          'webkitgtk:browserOptions': { binary: MINIBROWSER_PATH, args: ['--automation'] },
+          'webkitgtk:browserOptions': { binary: MINIBROWSER_PATH, args: ['--automation', '--javascript-can-open-windows-automatically=true'] },
           timeouts: { script: 120_000, pageLoad: 300_000 },
         },
       },
