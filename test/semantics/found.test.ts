@@ -168,3 +168,49 @@ describe('touchOnRead across tabs (SPEC §7: no purge treats a touched item as e
     }
   })
 })
+
+describe('touchOnRead: a read returns a live item with its touched _ts (SPEC §7, README "Lifetimes")', () => {
+  // Found by the stores property test once its model learned touchOnRead. A second read through
+  // the same connection, while the first read's touch is still pending (not yet written: it is
+  // deferred up to 1 s), returns the value as it is on disk — the _ts of its last write — though
+  // the item is judged (and expiresAt reports it) by its touch. The _ts a read returns goes
+  // backwards from one read to the next of the same connection at the same `now`.
+  test('a second read before the touch is written shows the touched _ts, as the first did', async () => {
+    const clock = manualClock(T0)
+    const db = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10, touchOnRead: true } } })
+    await db.put('s', { id: 'a' })
+    clock.advance(5000) // the old expiry is 5 s away: the touch waits (up to 1 s) to be written
+    const touched = { id: 'a', _ts: T0 / 1000 + 5 }
+    expect(await db.get('s', 'a'), 'first read').toEqual(touched)
+    expect(await db.expiresAt('s', 'a'), 'expiresAt: judged by the touch').toBe(T0 + 15_000)
+    expect(await db.get('s', 'a'), 'second read, same now').toEqual(touched)
+    expect(await db.getAll('s'), 'getAll, same now').toEqual([touched])
+  })
+})
+
+describe('touchOnRead within one page: no read treats a touched item as expired at its old time while the touching connection is open (SPEC §7)', () => {
+  // Found while teaching the stores property test touchOnRead. Two handles of one page, their
+  // clocks apart (another handle opened after a clock step, or simply a skewed injected clock).
+  // A read through the second handle judges the item by what is on disk, not by the touch the
+  // first handle still owes (deferred up to 1 s), so it finds the item expired; a count or key
+  // read through the same handle writes the touch first and the item is back — the second
+  // handle then sees an item it had found expired come back (against SPEC §6 too).
+  test('a get and expiresAt through another handle, whose clock is past the old expiry, before the touch is written', async () => {
+    const name = deleteAfter(uniqueName('found-touch-page'))
+    const stores = { s: { keyPath: 'id', defaultTtl: 10, touchOnRead: true } }
+    const toucherClock = manualClock(T0)
+    const toucher = await openTtlDB(name, { version: 1, clock: toucherClock, purge: { mode: 'off' }, stores })
+    const reader = await openTtlDB(name, { version: 1, clock: manualClock(T0 + 11_000), purge: { mode: 'off' }, stores })
+    try {
+      await toucher.put('s', { id: 'a' }) // expires at 10 s
+      toucherClock.advance(5000)
+      expect(await toucher.get('s', 'a'), 'read at 5 s: now expires at 15 s').toEqual({ id: 'a', _ts: T0 / 1000 + 5 })
+      // The reader's clock is at 11 s: past the old expiry, before the new one.
+      expect(await reader.expiresAt('s', 'a'), 'expiresAt through the other handle').toBe(T0 + 15_000)
+      expect(await reader.get('s', 'a'), 'get through the other handle').toEqual({ id: 'a', _ts: T0 / 1000 + 11 })
+    } finally {
+      toucher.close()
+      reader.close()
+    }
+  })
+})

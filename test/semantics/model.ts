@@ -18,6 +18,13 @@
  * `now - d` (when d > 0) and `deadExpiry` to `now` (when d is not null). A write at `now` stamps
  * `_ts = max(floor(now), the lowest whole second that keeps it above the watermarks)` (SPEC §6:
  * never born dead).
+ *
+ * A sliding store (SPEC §7 `touchOnRead`) touches what a read returns: each returned live item
+ * that can expire under the settings in force gets `_ts = max(_ts, floor(now))` at the reading
+ * connection's `now`, at once and for every connection (the model does not know when the library
+ * writes a touch to disk; `lastWrittenTs` says how far back the disk may lag). Everything else —
+ * liveness, purges, changes of default and their watermarks, `expiresAt` — judges the touched
+ * value.
  */
 
 export const MAX_TTL = 2147483647
@@ -122,9 +129,37 @@ export class StoreModel {
     private readonly mode: Mode,
     /** SPEC §7: a written value's own `_ts` of whole epoch seconds is kept. */
     readonly keepTs = false,
+    /** SPEC §7 `touchOnRead`: a read that returns a live item restarts its countdown. */
+    readonly slides = false,
   ) {
     this.d = declared
     this.declared = declared
+  }
+
+  /** For a touched value: the `_ts` its last write gave it (what the disk may still show). */
+  private readonly writtenTsOf = new WeakMap<Rec, number>()
+
+  /** The `_ts` the value `rec` had when it was last written (before any touch). */
+  lastWrittenTs(rec: Rec): number {
+    return this.writtenTsOf.get(rec) ?? rec._ts
+  }
+
+  /**
+   * What a read at `nowMs` that returns the live values `recs` returns (SPEC §7, README
+   * "Lifetimes"): on a sliding store each value that can expire is touched — its `_ts` becomes
+   * `max(_ts, floor(now))` — and the model's value becomes the touched one. Values that never
+   * expire under the settings in force are not touched. Elsewhere the values as they are.
+   */
+  read(recs: Rec[], nowMs: number): Rec[] {
+    if (!this.slides) return recs
+    const ts = Math.floor(nowMs / 1000)
+    return recs.map((rec) => {
+      if (this.life(rec) === null || ts <= rec._ts) return rec
+      const touched = { ...rec, _ts: ts }
+      this.writtenTsOf.set(touched, this.lastWrittenTs(rec))
+      if (this.disk.get(rec.id) === rec) this.disk.set(rec.id, touched)
+      return touched
+    })
   }
 
   cls(rec: Record<string, unknown>): TtlClass {
@@ -217,8 +252,12 @@ export class DbModel {
     readonly mode: Mode,
     declared: Record<StoreName, DefaultTtl>,
     keepTs: Record<StoreName, boolean> = { s: false, t: false },
+    slides: Record<StoreName, boolean> = { s: false, t: false },
   ) {
-    this.stores = { s: new StoreModel('s', declared.s, mode, keepTs.s), t: new StoreModel('t', declared.t, mode, keepTs.t) }
+    this.stores = {
+      s: new StoreModel('s', declared.s, mode, keepTs.s, slides.s),
+      t: new StoreModel('t', declared.t, mode, keepTs.t, slides.t),
+    }
   }
 
   /** What `openTtlDB` does with a declaration at `nowMs`: a changed one counts as a change of default. */

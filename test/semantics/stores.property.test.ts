@@ -5,11 +5,16 @@
  * lenient mode, every write kind (put, putAll with holes, add, update in both forms, touch,
  * delete by key and range, clear, setDefaultTtl, bad values), explicit purges and background
  * purge slices whose resume state is carried from slice to slice as the scheduler does, checked
- * after every step against the independent model in ./model.ts (SPEC §1–4, §6, §7 keepTs):
+ * after every step against the independent model in ./model.ts (SPEC §1–4, §6, §7 keepTs and
+ * touchOnRead). In half the runs one store or both slide (`touchOnRead`): every read that returns
+ * a live item restarts its countdown at the reading connection's `now`, and in those runs half
+ * the steps are "quiet" (only the probes read) so that touches stay pending into the next steps:
  *
  * - every read kind of every open connection equals the model at that connection's `now`;
  * - what is physically on disk equals the model's disk, except items the step was allowed to
- *   remove (dead ones, at the `now` of whoever purged): nothing live is ever missing;
+ *   remove (dead ones, at the `now` of whoever purged): nothing live is ever missing; on a
+ *   sliding store a value's `_ts` on disk may lag behind its touches (it is written later), so
+ *   there it may be anything from its last write's `_ts` up to the model's;
  * - purge slices report honestly: `more: false` leaves nothing dead behind, `nextExpiryMs` is
  *   never later than the model's next death, `deleted` is what left the disk.
  */
@@ -51,7 +56,8 @@ const IN_BROWSER = typeof window !== 'undefined'
  * `iterClosed` (iterate over closed upper bounds), `back` (clock steps back, one shared clock),
  * `sliceResume` (a fresh purge resume state per slice), `lagResume` (the same after a write from
  * a connection behind the purger or a keepTs write), `claimOrder` (multi-item putAll batches
- * off the unique index). PROP_RUNS=n runs n histories, PROP_LEN=n of up to n steps. Unset in every committed run.
+ * off the unique index), `staleTs` (a second read of a sliding store before its touch is written
+ * returns the value's older `_ts`). PROP_RUNS=n runs n histories, PROP_LEN=n of up to n steps. Unset in every committed run.
  */
 const ENV = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {}
 const AVOID = new Set((ENV.PROP_AVOID ?? '').split(','))
@@ -110,6 +116,13 @@ type Probe =
 interface Step {
   cmd: Command
   probes: Probe[]
+  /**
+   * Sliding runs only: after this step only the probes read (and each connection's clock is
+   * observed by an `expiresAt`), without the full checks, whose counts and key reads would
+   * write every pending touch: touches stay pending into the next steps (purges, slices, default
+   * changes, writes, reads through the other connection, closes).
+   */
+  quiet: boolean
 }
 
 // ---------------------------------------------------------------- arbitraries
@@ -272,13 +285,19 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   },
 )
 
-const step: fc.Arbitrary<Step> = fc.record({ cmd: command, probes: fc.array(probe, { maxLength: 3 }) })
+const step: fc.Arbitrary<Step> = fc.record({
+  cmd: command,
+  probes: fc.array(probe, { maxLength: 3 }),
+  quiet: fc.boolean(),
+})
 
 // ---------------------------------------------------------------- the world under test
 
-const STORE_CONFIG = (declared: Record<StoreName, DefaultTtl>, keepTs: boolean) => ({
-  s: { keyPath: 'id', defaultTtl: declared.s, indexes: { byG: { keyPath: 'g' }, byU: { keyPath: 'u', unique: true } } },
-  t: { keyPath: 'id', defaultTtl: declared.t, keepTs, indexes: { byG: { keyPath: 'g' }, byU: { keyPath: 'u', unique: true } } },
+type Slides = Record<StoreName, boolean>
+const NO_SLIDES: Slides = { s: false, t: false }
+const STORE_CONFIG = (declared: Record<StoreName, DefaultTtl>, keepTs: boolean, slides: Slides) => ({
+  s: { keyPath: 'id', defaultTtl: declared.s, touchOnRead: slides.s, indexes: { byG: { keyPath: 'g' }, byU: { keyPath: 'u', unique: true } } },
+  t: { keyPath: 'id', defaultTtl: declared.t, keepTs, touchOnRead: slides.t, indexes: { byG: { keyPath: 'g' }, byU: { keyPath: 'u', unique: true } } },
 })
 
 type Clock = ReturnType<typeof manualClock>
@@ -340,8 +359,9 @@ class World {
     h1OffsetMs: number,
     sliceOptions: { batchSize: number; sliceMs: number },
     readonly keepTs: boolean,
+    readonly slides: Slides = NO_SLIDES,
   ) {
-    this.model = new DbModel(mode, declared, { s: false, t: keepTs })
+    this.model = new DbModel(mode, declared, { s: false, t: keepTs }, slides)
     this.declared = declared
     this.handles = [
       { db: undefined, clock: manualClock(startMs), now: -Infinity },
@@ -368,7 +388,7 @@ class World {
       clock: handle.clock,
       purge: { mode: 'off' },
       ttlValues: this.mode,
-      stores: STORE_CONFIG(declared, this.keepTs),
+      stores: STORE_CONFIG(declared, this.keepTs, this.slides),
     })
     handle.now = handle.clock.now
     this.model.declare(declared, handle.now)
@@ -382,7 +402,7 @@ class World {
       ;(await this.slicer.conn).close()
     }
     const conn = openDB(this.name).then((db) => unwrap(db) as IDBDatabase)
-    const config = { name: this.name, stores: STORE_CONFIG(this.declared, this.keepTs), ...this.sliceOptions }
+    const config = { name: this.name, stores: STORE_CONFIG(this.declared, this.keepTs, this.slides), ...this.sliceOptions }
     this.slicer = { api: createPurgeApi(config, () => conn, () => {}, NO_COURTESY), conn, now }
   }
 
@@ -673,7 +693,20 @@ class World {
       const store = this.model.stores[name]
       for (const [id, value] of actual[name]) {
         expect(store.disk.has(id), `${where}: "${name}" holds ${id}, which the model has not`).toBe(true)
-        expect(value, `${where}: "${name}" ${id} as stored`).toEqual(store.disk.get(id))
+        const rec = store.disk.get(id)!
+        if (!store.slides) {
+          expect(value, `${where}: "${name}" ${id} as stored`).toEqual(rec)
+          continue
+        }
+        // A touch reaches the disk later: the stored _ts is the touched one or an older one the
+        // value had since its last write (never newer than the model's, never older than the write's).
+        const { _ts, ...fields } = value as Rec
+        const { _ts: modelTs, ...modelFields } = rec
+        expect(fields, `${where}: "${name}" ${id} as stored`).toEqual(modelFields)
+        const lo = store.lastWrittenTs(rec)
+        expect(Number.isInteger(_ts) && _ts >= lo && _ts <= modelTs, `${where}: "${name}" ${id} stored with _ts ${_ts}, not in [${lo}, ${modelTs}] (last write, touches)`).toBe(true)
+        if (_ts < modelTs) tally('touch not yet on disk')
+        if (lo < modelTs) tally('disk checks of touched items')
       }
       for (const [id, rec] of [...store.disk]) {
         if (actual[name].has(id)) continue
@@ -684,11 +717,43 @@ class World {
     }
   }
 
+  /**
+   * What a read of a sliding store returned, with PROP_AVOID=staleTs: a value showing a `_ts`
+   * between its last write's and the model's (its touch) is taken as showing the model's.
+   */
+  fresh<T>(name: StoreName, got: T): T {
+    const store = this.model.stores[name]
+    if (!AVOID.has('staleTs') || !store.slides) return got
+    const fix = (value: unknown): unknown => {
+      const rec = value as Rec | undefined
+      const modelRec = rec && store.disk.get(rec.id)
+      if (!rec || !modelRec || rec._ts === modelRec._ts) return value
+      if (rec._ts >= store.lastWrittenTs(modelRec) && rec._ts < modelRec._ts) {
+        tally('stale _ts (staleTs)')
+        return { ...rec, _ts: modelRec._ts }
+      }
+      return value
+    }
+    return (Array.isArray(got) ? got.map(fix) : fix(got)) as T
+  }
+
   /** Every read kind of every open connection equals the model at that connection's now. */
-  async checkReads(probes: Probe[], pageSize: number, where: string): Promise<void> {
+  async checkReads(probes: Probe[], pageSize: number, where: string, quiet = false): Promise<void> {
     for (const i of [0, 1] as const) {
       const { db, now } = this.handles[i]
       if (!db) continue
+      if (quiet) {
+        // The connection uses its clock (its now is the model's), and touches nothing.
+        tally('quiet checks')
+        for (const name of STORES) {
+          const store = this.model.stores[name]
+          const rec = store.live(now).find((r) => r.id === 'a')
+          const life = rec && store.life(rec)
+          const expiry = rec === undefined ? undefined : life === null ? Infinity : (rec._ts + life!) * 1000
+          expect(await db.expiresAt(name, 'a'), `${where} (quiet), H${i} now ${now}: expiresAt("${name}", a)`).toBe(expiry)
+        }
+        continue
+      }
       for (const name of STORES) {
         const store = this.model.stores[name]
         const at = `${where}, H${i} now ${now} "${name}"`
@@ -703,11 +768,15 @@ class World {
         }
         expect(await db.getDefaultTtl(name), `getDefaultTtl ${at}`).toBe(store.d)
         expect(await db.getAllKeys(name), `getAllKeys ${at}`).toEqual(ids)
-        expect(await db.getAll(name), `getAll ${at}`).toEqual(live)
         expect(await db.count(name), `count ${at}`).toBe(live.length)
+        // getAll touches every live item of a sliding store (at this now, so what is live stays so).
+        const before = store.slides ? live.map((r) => r._ts) : []
+        const read = store.read(live, now)
+        if (read.some((r, j) => r._ts !== before[j])) tally('reads that touched')
+        expect(this.fresh(name, await db.getAll(name)), `getAll ${at}`).toEqual(read)
         for (const k of KEYS) {
-          const rec = live.find((r) => r.id === k)
-          expect(await db.get(name, k), `get(${k}) ${at}`).toEqual(rec)
+          const rec = store.read(store.live(now).filter((r) => r.id === k), now)[0]
+          expect(this.fresh(name, await db.get(name, k)), `get(${k}) ${at}`).toEqual(rec)
           const life = rec && store.life(rec)
           const expiry = rec === undefined ? undefined : life === null ? Infinity : (rec._ts + life!) * 1000
           expect(await db.expiresAt(name, k), `expiresAt(${k}) ${at}`).toBe(expiry)
@@ -717,13 +786,16 @@ class World {
           expiredOnDisk: store.dead(now).length,
           nextExpiryMs: store.nextDeathMs(now),
         })
-        expect(await collect(db.iterate(name, undefined, pageSize)), `iterate(all, ${pageSize}) ${at}`).toEqual(live)
-        const byG = store.liveByIndex('g', now)
+        expect(this.fresh(name, await collect(db.iterate(name, undefined, pageSize))), `iterate(all, ${pageSize}) ${at}`).toEqual(store.read(store.live(now), now))
+        const byG = store.read(store.liveByIndex('g', now), now)
+        expect(this.fresh(name, await db.getAllFromIndex(name, 'byG')), `getAllFromIndex(byG) ${at}`).toEqual(byG)
         const byU = store.liveByIndex('u', now)
-        expect(await db.getAllFromIndex(name, 'byG'), `getAllFromIndex(byG) ${at}`).toEqual(byG)
         expect(await db.getAllKeysFromIndex(name, 'byU'), `getAllKeysFromIndex(byU) ${at}`).toEqual(byU.map((r) => r.id))
         expect(await db.countFromIndex(name, 'byG'), `countFromIndex(byG) ${at}`).toBe(byG.length)
-        for (const u of U_VALUES) expect(await db.getFromIndex(name, 'byU', u), `getFromIndex(byU, ${u}) ${at}`).toEqual(byU.find((r) => r.u === u))
+        for (const u of U_VALUES) {
+          const expected = store.read(store.liveByIndex('u', now).filter((r) => r.u === u), now)[0]
+          expect(this.fresh(name, await db.getFromIndex(name, 'byU', u)), `getFromIndex(byU, ${u}) ${at}`).toEqual(expected)
+        }
       }
     }
     for (const p of probes) {
@@ -735,7 +807,7 @@ class World {
         case 'getAll':
         case 'getAllKeys': {
           const expected = store.live(now).filter((r) => inRange(p.range, r.id)).slice(0, p.count)
-          if (p.op === 'getAll') expect(await db!.getAll(p.store, q, p.count), at).toEqual(expected)
+          if (p.op === 'getAll') expect(this.fresh(p.store, await db!.getAll(p.store, q, p.count)), at).toEqual(store.read(expected, now))
           else expect(await db!.getAllKeys(p.store, q, p.count), at).toEqual(expected.map((r) => r.id))
           break
         }
@@ -743,22 +815,22 @@ class World {
           expect(await db!.count(p.store, q), at).toBe(store.live(now).filter((r) => inRange(p.range, r.id)).length)
           break
         case 'get':
-          expect(await db!.get(p.store, q), at).toEqual(store.live(now).find((r) => inRange(p.range, r.id)))
+          expect(this.fresh(p.store, await db!.get(p.store, q)), at).toEqual(store.read(store.live(now).filter((r) => inRange(p.range, r.id)).slice(0, 1), now)[0])
           break
         case 'iterate': {
           const expected = store.live(now).filter((r) => inRange(p.range, r.id))
-          const got = await outcome(collect(db!.iterate(p.store, q, p.pageSize)))
-          expect(got, at).toEqual({ ok: true, value: expected })
+          const got = await outcome(collect(db!.iterate(p.store, q, p.pageSize)).then((v) => this.fresh(p.store, v)))
+          expect(got, at).toEqual({ ok: true, value: store.read(expected, now) })
           break
         }
         default: {
           const field = p.index === 'byG' ? 'g' : 'u'
           const expected = store.liveByIndex(field, now).filter((r) => inRange(p.range, r[field] as string | number))
-          if (p.op === 'getFromIndex') expect(await db!.getFromIndex(p.store, p.index, q), at).toEqual(expected[0])
+          if (p.op === 'getFromIndex') expect(this.fresh(p.store, await db!.getFromIndex(p.store, p.index, q)), at).toEqual(store.read(expected.slice(0, 1), now)[0])
           else if (p.op === 'countFromIndex') expect(await db!.countFromIndex(p.store, p.index, q), at).toBe(expected.length)
           else {
             const limited = expected.slice(0, p.count)
-            if (p.op === 'getAllFromIndex') expect(await db!.getAllFromIndex(p.store, p.index, q, p.count), at).toEqual(limited)
+            if (p.op === 'getAllFromIndex') expect(this.fresh(p.store, await db!.getAllFromIndex(p.store, p.index, q, p.count)), at).toEqual(store.read(limited, now))
             else expect(await db!.getAllKeysFromIndex(p.store, p.index, q, p.count), at).toEqual(limited.map((r) => r.id))
           }
         }
@@ -790,6 +862,13 @@ test('random histories over two stores, two connections and purge slices agree w
         batchSize: fc.integer({ min: 1, max: 3 }),
         sliceMs: fc.constantFrom(1e-6, 0.5),
         keepTs: fc.boolean(),
+        /** Which stores slide (`touchOnRead`): neither in half the runs. */
+        slides: fc.oneof(
+          { weight: 3, arbitrary: fc.constant(NO_SLIDES) },
+          { weight: 1, arbitrary: fc.constant({ s: true, t: false }) },
+          { weight: 1, arbitrary: fc.constant({ s: false, t: true }) },
+          { weight: 1, arbitrary: fc.constant({ s: true, t: true }) },
+        ),
         pageSize: fc.integer({ min: 1, max: 3 }),
       }),
       fc.array(step, { minLength: 1, maxLength: ENV.PROP_LEN ? Number(ENV.PROP_LEN) : 50, size: 'max' }),
@@ -798,18 +877,19 @@ test('random histories over two stores, two connections and purge slices agree w
         const world = new World(name, setup.mode, setup.declared, T0 + setup.startMs, setup.h1Offset, {
           batchSize: setup.batchSize,
           sliceMs: setup.sliceMs,
-        }, setup.keepTs)
+        }, setup.keepTs, setup.slides)
         try {
           await world.start(setup.openH1)
           world.observeClocks()
           await world.checkDisk([], 'start')
           await world.checkReads([], setup.pageSize, 'start')
-          for (const [i, { cmd, probes }] of history.entries()) {
+          const sliding = setup.slides.s || setup.slides.t
+          for (const [i, { cmd, probes, quiet }] of history.entries()) {
             const where = `step ${i} ${show(cmd)}`
             const removals = await world.run(cmd)
             world.observeClocks()
             await world.checkDisk(removals, where)
-            await world.checkReads(probes, setup.pageSize, where)
+            await world.checkReads(probes, setup.pageSize, where, sliding && quiet)
             steps++
           }
         } finally {
@@ -824,7 +904,7 @@ test('random histories over two stores, two connections and purge slices agree w
   // Floors only where the runs are many enough for them to be certain (Chromium runs fewer).
   if (ENV.PROP_SEED || IN_BROWSER) return
   expect(steps).toBeGreaterThanOrEqual(RUNS * 10)
-  for (const what of ['checks with dead on disk', 'slice more: true', 'rejected ConstraintError', 'put over a dead holder', 'purgeExpired deleted', 'slice deleted']) {
+  for (const what of ['reads that touched', 'quiet checks', 'disk checks of touched items', 'checks with dead on disk', 'slice more: true', 'rejected ConstraintError', 'put over a dead holder', 'purgeExpired deleted', 'slice deleted']) {
     expect(stats[what] ?? 0, `histories never reached: ${what}`).toBeGreaterThan(0)
   }
   if (!AVOID.has('back')) {
