@@ -109,23 +109,31 @@ export class Touches {
     }
   }
 
-  /** Whether reads of `store` slide. */
+  /** Whether reads of `store` must count touches: some handle of the page slides it. */
   slides(store: string): boolean {
-    return this.keyPaths.has(store)
+    return this.keyPaths.has(store) || [...(realm.get(this.dbName) ?? [])].some((touches) => touches.keyPaths.has(store))
   }
 
-  /** The mark of a stored value of `store` once its pending touch is written. */
+  /** The mark of a stored value of `store` once the pending touches of the page are written. */
   markOf(store: string, value: unknown): ExpiryMark | undefined {
     const touch = this.find(store, value)
     return touch ? markOf(itemTtl(touch.ttl, 'lenient'), touch.ts, 0) : markOfStored(value)
   }
 
+  /** The latest touch any handle of the page owes this stored value, if newer than its `_ts`. */
   private find(store: string, value: unknown): Touch | undefined {
+    let latest: Touch | undefined
+    for (const handle of realm.get(this.dbName) ?? [this]) {
+      const touch = handle.owed(store, value)
+      if (touch && touch.ts > ((value as Item)._ts as number) && touch.ts > (latest?.ts ?? -Infinity)) latest = touch
+    }
+    return latest
+  }
+
+  private owed(store: string, value: unknown): Touch | undefined {
     const keyPath = this.keyPaths.get(store)
     const touches = keyPath === undefined ? undefined : this.pending.get(store)
-    if (!touches || keyPath === undefined) return undefined
-    const touch = touches.get(keyId(keyPathValue(value, keyPath) as IDBValidKey))
-    return touch && touch.ts > ((value as Item)._ts as number) ? touch : undefined
+    return touches?.get(keyId(keyPathValue(value, keyPath!) as IDBValidKey))
   }
 
   /**
@@ -143,6 +151,8 @@ export class Touches {
     for (const value of values as Item[]) {
       const oldExpiry = markExpiryMs(state, this.markOf(store, value))
       const current = this.find(store, value)?.ts ?? (value._ts as number)
+      // A touch already owed (by any handle) shows too: a later read never goes back to the stored _ts.
+      value._ts = current
       if (ts <= current || oldExpiry === Infinity) continue
       const key = keyPathValue(value, keyPath) as IDBValidKey
       touches.set(keyId(key), { key, ts, ttl: value.ttl })

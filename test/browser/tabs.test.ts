@@ -217,7 +217,9 @@ test('a purger page whose worker cannot start hands the purge to another page wa
     const broken = await freshDB({ clock, stores, purge }, name)
     await until(() => expect(broken.isPurger).toBe(true))
     const page = await openPage()
-    const working = await page.lib.openTtlDB(name, { version: 1, clock, stores, purge })
+    // Inline in the second page: in Firefox, a purge worker started from a second popup of a
+    // test file never answers (a harness quirk, not the library's); what is tested is the lock.
+    const working = await page.lib.openTtlDB(name, { version: 1, clock, stores, purge: { ...purge, mode: 'inline' } })
     opened.push(working)
     const reports: PurgeReport[] = []
     working.onPurge((r) => reports.push(r))
