@@ -2,11 +2,11 @@
  * The package as a user gets it: the tarball `npm pack` makes (prepack builds it), installed
  * into a scratch Vite app outside the repo, type-checked (a typed file and the README's typed
  * example must pass; a file with a wrong store name and a string ttl must fail, at those
- * lines), built with `vite build`, served, and run in Debian's Chromium, where the purge worker
- * shipped in the package must start and delete an expired item.
+ * lines), built with `vite build` and served, and served by the Vite dev server; in Debian's
+ * Chromium the purge worker shipped in the package must start and delete an expired item.
  */
 import { chromium, type Browser } from 'playwright-core'
-import { preview, type PreviewServer } from 'vite'
+import { createServer, preview, type PreviewServer, type ViteDevServer } from 'vite'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs'
 import type { ConsumerApi } from './app/api.js'
@@ -18,7 +18,7 @@ const POLL = { timeout: 30_000, interval: 100 }
 let base: string | undefined
 let packed: scratch.Packed
 let app: string
-let server: PreviewServer | undefined
+const servers: (PreviewServer | ViteDevServer)[] = []
 let browser: Browser | undefined
 
 beforeAll(async () => {
@@ -29,7 +29,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close()
-  await server?.close()
+  for (const server of servers) await server.close()
   if (base) await scratch.remove(base)
 })
 
@@ -75,20 +75,19 @@ test('a wrong store name and a string ttl fail to type-check, each on its own li
   expect(errors[1].message).toContain("'string' is not assignable to type 'number'")
 })
 
-test('vite builds the app; in Chromium the purge worker from the package starts and deletes an expired item', async () => {
-  const dist = await scratch.viteBuild(app)
-  server = await preview({ root: app, configFile: false, logLevel: 'silent', preview: { host: '127.0.0.1', port: 0 } })
-  const url = server.resolvedUrls?.local[0]
-  expect(url).toBeDefined()
-
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
+/**
+ * Opens the app at `url` in Chromium, expires an item with the app's clock and waits for the
+ * purge worker to delete it physically. Resolves to the URLs of the workers the page started.
+ */
+async function purgesInChromium(url: string): Promise<string[]> {
+  browser ??= await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
   const page = await browser.newPage()
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
   page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())))
   const workers: string[] = []
   page.on('worker', (worker) => workers.push(worker.url()))
-  await page.goto(url!)
+  await page.goto(url)
   await expect.poll(() => page.locator('#status').textContent(), POLL).toBe('ready')
   await expect.poll(() => page.evaluate(() => consumer.isPurger()), POLL).toBe(true)
 
@@ -99,8 +98,25 @@ test('vite builds the app; in Chromium the purge worker from the package starts 
   const reports = await page.evaluate(() => consumer.reports())
   expect(reports.filter((r) => r.error)).toEqual([])
   expect(reports.reduce((n, r) => n + r.deleted, 0)).toBe(1)
+  expect(errors).toEqual([])
+  await page.close()
+  return workers
+}
+
+test('vite build, served: in Chromium the purge worker from the package starts and deletes an expired item', async () => {
+  const dist = await scratch.viteBuild(app)
+  const server = await preview({ root: app, configFile: false, logLevel: 'silent', preview: { host: '127.0.0.1', port: 0 } })
+  servers.push(server)
+  const workers = await purgesInChromium(server.resolvedUrls!.local[0])
   const worker = workers.find((w) => /\/assets\/purge-worker[-\w]*\.js$/.test(w))
   expect(worker, `workers started: ${workers.join(', ') || 'none'}`).toBeDefined()
   expect(scratch.exists(dist, `assets/${new URL(worker!).pathname.split('/').pop()}`)).toBe(true)
-  expect(errors).toEqual([])
+})
+
+test('vite dev server: the worker is served from node_modules/idb-ttl and deletes an expired item', async () => {
+  const server = await createServer({ root: app, configFile: false, logLevel: 'silent', server: { host: '127.0.0.1', port: 0 } })
+  servers.push(server)
+  await server.listen()
+  const workers = await purgesInChromium(server.resolvedUrls!.local[0])
+  expect(workers.map((w) => new URL(w).pathname)).toContain('/node_modules/idb-ttl/dist/purge-worker.js')
 })
