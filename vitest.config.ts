@@ -9,7 +9,7 @@ function browserProject(name: 'chromium' | 'firefox' | 'webkit'): TestProjectInl
     test: {
       name,
       include: ['test/**/*.test.ts'],
-      exclude: ['test/e2e/**'],
+      exclude: ['test/e2e/**', 'test/consumer/**'],
       // In WebKit's automated MiniBrowser each delete from a store with an index costs time in
       // proportion to the store's size: the 20,000-item purges of worker.test.ts take 30-60 s
       // there (more under load), a few seconds elsewhere.
@@ -36,7 +36,7 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**', 'test/browser/**'],
+          exclude: ['test/e2e/**', 'test/browser/**', 'test/consumer/**'],
           setupFiles: ['test/setup-node.ts'],
         },
       },
@@ -48,6 +48,15 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'consumer',
+          environment: 'node',
+          include: ['test/consumer/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
       browserProject('chromium'),

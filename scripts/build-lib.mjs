@@ -1,5 +1,7 @@
 // Builds the library into dist/: an ESM bundle of src/index.ts (idb and comlink stay external),
-// each Web Worker it starts as a file of its own beside it, and .d.ts files from tsc.
+// each Web Worker it starts as a file of its own beside it, source maps of both (with their
+// sources inlined: src/ is not published), and .d.ts files from tsc. The worker entry gets no
+// .d.ts: nothing imports it, the browser loads it by URL (tsconfig.build.json leaves it out).
 //
 // A worker is loaded by the browser directly, with no bundler or import map in between, so it
 // cannot import 'idb' or 'comlink' by bare name: its bundle includes what it needs. The entry keeps
@@ -9,6 +11,7 @@ import { execFileSync } from 'node:child_process'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import MagicString from 'magic-string'
 import { build } from 'vite'
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
@@ -23,14 +26,21 @@ function workerFiles(workers) {
     enforce: 'pre',
     transform(code, id) {
       if (!id.endsWith('.ts') || !code.includes('new Worker(')) return null
-      const out = code.replace(WORKER_URL, (_match, _quote, relative) => {
+      const out = new MagicString(code)
+      for (const match of code.matchAll(WORKER_URL)) {
+        const relative = match[2]
         workers.push({ entry: path.resolve(path.dirname(id), `${relative}.ts`), name: path.basename(relative) })
-        return `new Worker(${placeholder(workers.length - 1)}`
-      })
-      return out === code ? null : { code: out, map: null }
+        out.overwrite(match.index, match.index + match[0].length, `new Worker(${placeholder(workers.length - 1)}`)
+      }
+      return out.hasChanged() ? { code: out.toString(), map: out.generateMap({ hires: true, source: id }) } : null
     },
     renderChunk(code) {
-      return code.replace(/__idbTtlWorker(\d+)__/g, (_match, i) => `new URL("./${workers[Number(i)].name}.js", import.meta.url)`)
+      const out = new MagicString(code)
+      for (const match of code.matchAll(/__idbTtlWorker(\d+)__/g)) {
+        const url = `new URL("./${workers[Number(match[1])].name}.js", import.meta.url)`
+        out.overwrite(match.index, match.index + match[0].length, url)
+      }
+      return out.hasChanged() ? { code: out.toString(), map: out.generateMap({ hires: true }) } : null
     },
   }
 }
@@ -45,6 +55,7 @@ await build({
     outDir,
     emptyOutDir: true,
     minify: false,
+    sourcemap: true,
     lib: { entry: path.join(root, 'src/index.ts'), formats: ['es'], fileName: () => 'idb-ttl.js' },
     rolldownOptions: { external: ['idb', 'comlink'] },
   },
@@ -58,6 +69,7 @@ for (const { entry, name } of workers) {
       outDir,
       emptyOutDir: false,
       minify: false,
+      sourcemap: true,
       lib: { entry, formats: ['es'], fileName: () => `${name}.js` },
     },
   })

@@ -140,7 +140,15 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     return () => this.listeners.delete(listener)
   }
 
-  /** Whether this connection is the one purging the database in the background (Web Lock). */
+  /**
+   * Whether this connection is, right now, the one purging the database in the background: it
+   * holds the database's Web Lock. It is `false` when `openTtlDB` resolves — the lock is asked
+   * for then and granted a moment later — and turns `true` soon after in one tab only, unless
+   * another tab already holds the lock. It turns `false` again while the tab gives the lock up
+   * (frozen, in the back/forward cache, hidden with another tab waiting, after a failed slice)
+   * and after `close()`. Always `false` with `purge.mode: 'off'`; `true` at once where there are
+   * no Web Locks (every connection purges). To see the purge work, listen with `onPurge`.
+   */
   get isPurger(): boolean {
     return this.scheduler?.isLeader ?? false
   }

@@ -24,5 +24,6 @@ export type {
   PurgeOptions,
   Stamped,
   StoreConfig,
+  TtlFields,
   Writable,
 } from './types.js'

@@ -77,6 +77,27 @@ export interface OpenTtlDBOptions<S extends DBSchema | unknown = unknown> {
   upgrade?: (raw: IDBPDatabase<S>, oldVersion: number, newVersion: number | null) => void
 }
 
+/**
+ * The fields the library reads and writes on a value: add them to each value type of a typed
+ * schema, so that writes may carry an item `ttl` and reads show `_ts`.
+ *
+ * @example
+ * interface AppDB extends DBSchema {
+ *   sessions: { key: string; value: { id: string; user: string } & TtlFields }
+ * }
+ * const db = await openTtlDB<AppDB>('app', { version: 1, stores: { sessions: { keyPath: 'id', defaultTtl: 3600 } } })
+ * await db.put('sessions', { id: 'a', user: 'u1', ttl: 60 })
+ */
+export interface TtlFields {
+  /**
+   * The item's own time to live in seconds: absent or `null` inherits the store's `defaultTtl`,
+   * `-1` never expires, an integer from 1 to 2147483647 expires that long after the last write.
+   */
+  ttl?: number | null
+  /** Last write, whole Unix epoch seconds: set by every write (kept only on `keepTs` stores). */
+  _ts?: number
+}
+
 /** What reads return: the value as written, plus `_ts`, its last write in epoch seconds. */
 export type Stamped<T> = T & { _ts: number }
 
