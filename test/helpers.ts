@@ -31,10 +31,14 @@ export function uniqueName(prefix = 'db'): string {
   return `${prefix}-${crypto.randomUUID()}-${counter++}`
 }
 
+/** How long cleanup waits for a deletion: names are unique, so a slow one may end in the background. */
+const CLEANUP_WAIT_MS = 10_000
+
 afterEach(async () => {
   for (const { db, name } of opened.splice(0)) {
     db.close()
-    await deleteDB(name)
+    // WebKit's in-memory IndexedDB deletes large stores slowly; no test depends on the wait.
+    await Promise.race([deleteDB(name), new Promise((resolve) => setTimeout(resolve, CLEANUP_WAIT_MS))])
   }
 })
 

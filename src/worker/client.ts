@@ -16,6 +16,9 @@ import type { PurgeApi, PurgeConfig } from './api.js'
  */
 export const SLICE_TIMEOUT_MS = 30_000
 
+/** How long `close()` lets the worker close its connection before terminating it anyway. */
+const CLOSE_WAIT_MS = 1_000
+
 export class WorkerPurger implements PurgeApi {
   private worker: Worker | undefined
   private remote: Remote<PurgeApi> | undefined
@@ -88,9 +91,18 @@ export class WorkerPurger implements PurgeApi {
     this.worker = this.remote = this.died = this.kill = this.activity = undefined
   }
 
-  /** Ends the worker for good: pending and later calls reject with TtlError `CLOSED`. */
+  /**
+   * Ends the worker for good: pending and later calls reject with TtlError `CLOSED`. The worker
+   * closes its connection before it is terminated: WebKit keeps a terminated worker's connection
+   * open for a long while, and a `deleteDatabase` or an upgrade would wait for it.
+   */
   async close(): Promise<void> {
     this.closed = true
-    this.end(new TtlError('CLOSED', 'the database handle was closed'))
+    const remote = this.remote
+    const ended = new TtlError('CLOSED', 'the database handle was closed')
+    // Pending calls fail now; the worker itself goes once its connection is closed (or it is stuck).
+    this.kill?.(ended)
+    if (remote) await Promise.race([remote.close(), new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS))]).catch(() => {})
+    this.end(ended)
   }
 }
