@@ -1,7 +1,7 @@
 // The purge worker in a real browser: physical deletion on its own, crashes, reads meanwhile, close.
-import { deleteDB, openDB } from 'idb'
+import { openDB } from 'idb'
 import { afterEach, expect, test, vi } from 'vitest'
-import { openTtlDB, type PurgeReport } from '../../src/index.js'
+import type { PurgeReport } from '../../src/index.js'
 import { countOnDisk, freshDB, manualClock, uniqueName } from '../helpers.js'
 
 const until = (check: () => Promise<void> | void, timeout = 15_000) => vi.waitFor(check, { timeout, interval: 10 })
@@ -69,21 +69,6 @@ test('close() stops the scheduler and terminates the worker', async () => {
   await new Promise((r) => setTimeout(r, 100))
   expect(workers.started).toHaveLength(1)
   expect(await countOnDisk(db.raw.name, 's')).toBe(1)
-})
-
-test('a database deleted right after close() is not blocked by the purge worker\'s connection', async () => {
-  // WebKit keeps a terminated worker's connection open for a long while: a delete (or an
-  // upgrade) would wait for it. close() has the worker close its connection before it ends.
-  const clock = manualClock()
-  const name = uniqueName('close-delete')
-  const db = await openTtlDB(name, { version: 1, clock, stores, purge: { mode: 'worker', maxIntervalMs: 20 } })
-  await db.put('s', { id: 'a', ttl: 1 })
-  clock.advance(1_000)
-  await until(async () => expect(await countOnDisk(name, 's')).toBe(0))
-  db.close()
-  let blocked = false
-  await deleteDB(name, { blocked: () => void (blocked = true) })
-  expect(blocked).toBe(false)
 })
 
 test('reads issued during a large worker purge succeed and see only live items', async () => {
