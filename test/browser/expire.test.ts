@@ -11,6 +11,10 @@ const range = (from: number, to: number) => Array.from({ length: to - from }, (_
 const stores = { s: { keyPath: 'id', defaultTtl: 3600 } }
 const purge = { mode: 'worker' as const, maxIntervalMs: 50, batchSize: 7 }
 
+// A second page may hide this one (its timers and idle callbacks then slow down); each wait below
+// allows 20 s, so a test gets more than the default 15 s.
+const CROSS_PAGE_TIMEOUT_MS = 60_000
+
 const opened: TtlDB<any>[] = []
 afterEach(() => opened.splice(0).forEach((db) => db.close()))
 
@@ -32,7 +36,7 @@ test('the worker purge is heard once by two handles of this page and one of anot
   for (const events of Object.values(heard)) await until(() => expect(keysOf(events)).toEqual(range(0, 40)))
   expect(heard.other.flatMap((e) => e.items)).toContainEqual({ key: 7, value: { id: 7, ttl: 5, v: 7, _ts: Math.floor((clock.now - 5_000) / 1000) } })
   expect(await purger.raw.count('s')).toBe(0)
-})
+}, CROSS_PAGE_TIMEOUT_MS)
 
 test('when the purging page closes mid-stream, the next purger reports the rest: nothing twice, nothing lost', async () => {
   const clock = manualClock()
@@ -56,7 +60,7 @@ test('when the purging page closes mid-stream, the next purger reports the rest:
   await until(() => expect(keysOf(heardBySecond)).toEqual(range(0, 300)))
   expect(new Set(keysOf(heardByFirst)).size, 'no key twice in the closed page').toBe(keysOf(heardByFirst).length)
   expect(await second.raw.count('s')).toBe(0)
-})
+}, CROSS_PAGE_TIMEOUT_MS)
 
 test('a purge in one page spares an item another page touched, before that page wrote the touch', async () => {
   const clock = manualClock()
@@ -75,4 +79,4 @@ test('a purge in one page spares an item another page touched, before that page 
   expect(await purger.purgeExpired('s')).toBe(1)
   expect(await purger.raw.getAllKeys('s')).toEqual(['read'])
   expect(await purger.get('s', 'read')).toBeDefined()
-})
+}, CROSS_PAGE_TIMEOUT_MS)
