@@ -5,7 +5,7 @@
 import { unwrap, type DBSchema, type IDBPDatabase } from 'idb'
 import { UserActivity } from './activity.js'
 import { Connection } from './connection.js'
-import { TtlError } from './errors.js'
+import { describeError, TtlError } from './errors.js'
 import { META_STORE } from './expiry-index.js'
 import { monotonic } from './clock.js'
 import { follow } from './watermarks.js'
@@ -115,8 +115,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
 
   /** Reports a failure in the background (a lost batch of touches, say) to `onPurge` listeners. */
   private reportFailure(error: unknown): void {
-    const { name = 'Error', message = String(error) } = (error ?? {}) as Error
-    this.emit({ store: '*', deleted: 0, durationMs: 0, more: false, nextExpiryMs: NaN, error: { name, message } })
+    this.emit({ store: '*', deleted: 0, durationMs: 0, more: false, nextExpiryMs: NaN, error: describeError(error) })
   }
 
   /**
@@ -391,8 +390,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     try {
       report.deleted = await this.purger.purgeAll(names, this.clock())
     } catch (error) {
-      const { name = 'Error', message = String(error) } = (error ?? {}) as Error
-      if (!this.closed) this.emit({ ...report, durationMs: performance.now() - started, error: { name, message } })
+      if (!this.closed) this.emit({ ...report, durationMs: performance.now() - started, error: describeError(error) })
       throw error
     }
     if (report.deleted > 0) this.emit({ ...report, durationMs: performance.now() - started })

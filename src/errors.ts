@@ -39,3 +39,9 @@ export function formatKey(key: unknown): string {
   if (key instanceof ArrayBuffer || ArrayBuffer.isView(key)) return 'a binary key'
   return String(key)
 }
+
+/** An error as purge reports carry it (and as it crosses the worker boundary): name and message. */
+export function describeError(error: unknown): { name: string; message: string } {
+  const { name = 'Error', message = String(error) } = (error ?? {}) as Error
+  return { name, message }
+}

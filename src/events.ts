@@ -6,6 +6,7 @@
  * `navigator.locks.query()`; a tab that closes drops its locks. Handles of the same realm are
  * also known directly (and are all there is where Web Locks are missing).
  */
+import { openChannel } from './channel.js'
 
 /** Why items left a store: their time was up, or they were evicted to make room (SPEC §9). */
 export type ExpireReason = 'expired' | 'evicted'
@@ -34,24 +35,20 @@ const senders = new Map<string, BroadcastChannel>()
 
 const channelName = (dbName: string) => `idb-ttl:expired:${dbName}`
 
-/** A BroadcastChannel that does not keep a Node process alive. */
-function openChannel(dbName: string): BroadcastChannel {
-  const channel = new BroadcastChannel(channelName(dbName))
-  ;(channel as { unref?: () => void }).unref?.()
-  return channel
-}
-
 /**
  * Reports deleted items to every listening handle of the database, in every tab and in this
  * realm too: the sender is a channel object of its own, so the handles' channels all hear it.
  */
 export function publish(dbName: string, event: ExpireEvent): void {
-  if (typeof BroadcastChannel !== 'function') {
-    for (const handle of local.get(dbName) ?? []) handle.deliver(event)
-    return
-  }
   let sender = senders.get(dbName)
-  if (!sender) senders.set(dbName, (sender = openChannel(dbName)))
+  if (!sender) {
+    sender = openChannel(channelName(dbName))
+    if (!sender) {
+      for (const handle of local.get(dbName) ?? []) handle.deliver(event)
+      return
+    }
+    senders.set(dbName, sender)
+  }
   sender.postMessage(event)
 }
 
@@ -115,9 +112,9 @@ export class ExpiryListeners {
     }
     local.set(this.dbName, handles.add(this))
     this.releasePresence = holdPresence(this.dbName, listening)
-    if (!this.channel && typeof BroadcastChannel === 'function') {
-      this.channel = openChannel(this.dbName)
-      this.channel.onmessage = (message: MessageEvent<ExpireEvent>) => this.deliver(message.data)
+    if (!this.channel) {
+      this.channel = openChannel(channelName(this.dbName))
+      if (this.channel) this.channel.onmessage = (message: MessageEvent<ExpireEvent>) => this.deliver(message.data)
     }
   }
 }

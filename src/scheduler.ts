@@ -3,6 +3,7 @@
  * the next expiry (capped), wakes early when writes make something due sooner, backs off after
  * failures, and only runs while this connection is the elected purger (which it may stop being).
  */
+import { describeError } from './errors.js'
 import { electLeader, type Leadership } from './leader.js'
 import { expiresAt, stampOf, type DefaultTtl } from './ttl.js'
 import type { PurgeApi, SliceReport } from './worker/api.js'
@@ -144,8 +145,7 @@ export class PurgeScheduler {
       this.failures = 0
     } catch (error) {
       this.failures++
-      const { name = 'Error', message = String(error) } = (error ?? {}) as Error
-      failure = { name, message }
+      failure = describeError(error)
     }
     this.running = false
     // close() may have come while the slice ran (it ends the worker, failing the slice) or from

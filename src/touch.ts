@@ -5,6 +5,7 @@
  * their touch. A touch is written before the item's old expiry comes near (another tab's purge
  * could take the item then), before this connection's purge slices, and when it closes.
  */
+import { openChannel } from './channel.js'
 import { MARK_FIELD, META_STORE } from './expiry-index.js'
 import { isDeadMark, markExpiryMs, markOf, type ExpiryMark, type StoreState } from './policy.js'
 import { done, keyId, keyPathValue, req } from './request.js'
@@ -43,14 +44,17 @@ export async function settleTouches(dbName: string, store?: string): Promise<voi
 export async function settleAllTabs(dbName: string): Promise<void> {
   await settleTouches(dbName)
   const locks = typeof navigator === 'undefined' ? undefined : navigator.locks
-  if (!locks || typeof BroadcastChannel !== 'function') return
+  if (!locks) return
   // A lock asked for a moment ago may not be granted yet: pending requests owe touches too.
   const { held = [], pending = [] } = await locks.query()
   const owing = [...held, ...pending].map((lock) => lock.name ?? '').filter((name) => name.startsWith(owingPrefix(dbName)))
   if (owing.length === 0) return
   let ask = asking.get(dbName)
-  if (!ask) asking.set(dbName, (ask = new BroadcastChannel(settleChannel(dbName))))
-  ;(ask as { unref?: () => void }).unref?.()
+  if (!ask) {
+    ask = openChannel(settleChannel(dbName))
+    if (!ask) return
+    asking.set(dbName, ask)
+  }
   ask.postMessage(null)
   const signal = AbortSignal.timeout(SETTLE_WAIT_MS)
   // Granted once the holder let go, after its touches committed; released again at once.
@@ -83,11 +87,8 @@ export class Touches {
   ) {
     if (keyPaths.size === 0) return
     realm.set(dbName, (realm.get(dbName) ?? new Set()).add(this))
-    if (typeof BroadcastChannel === 'function') {
-      this.asked = new BroadcastChannel(settleChannel(dbName))
-      this.asked.onmessage = () => void this.flush()
-      ;(this.asked as { unref?: () => void }).unref?.()
-    }
+    this.asked = openChannel(settleChannel(dbName))
+    if (this.asked) this.asked.onmessage = () => void this.flush()
   }
 
   /** Holds the owing lock while touches are pending, and lets it go once none are. */

@@ -5,6 +5,7 @@
  * `maxIntervalMs`). Carried by a `BroadcastChannel` per database; where there is none, the purger
  * still finds everything at its next check.
  */
+import { openChannel } from './channel.js'
 
 /** A write (with the `ttl` fields it stored) or a change of default (without). */
 export interface WakeMessage {
@@ -20,12 +21,8 @@ export class WakeChannel {
 
   /** `onWake` receives what the other handles post; omit it on a handle that never purges. */
   constructor(dbName: string, onWake?: (message: WakeMessage) => void) {
-    if (typeof BroadcastChannel !== 'function') return
-    this.channel = new BroadcastChannel(`idb-ttl:wake:${dbName}`)
-    // Node keeps a process alive while a channel is open: a handle that was never closed must
-    // not stop a script from exiting (browsers have no `unref`).
-    ;(this.channel as { unref?: () => void }).unref?.()
-    if (onWake) this.channel.onmessage = (event: MessageEvent<WakeMessage>) => onWake(event.data)
+    this.channel = openChannel(`idb-ttl:wake:${dbName}`)
+    if (onWake && this.channel) this.channel.onmessage = (event: MessageEvent<WakeMessage>) => onWake(event.data)
   }
 
   /** Items with these `ttl` fields were written to `store` at `nowMs`. */

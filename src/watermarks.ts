@@ -5,6 +5,7 @@
  * freshest: every connection of the realm shares what any of them read, and a change made in
  * another tab arrives on a BroadcastChannel. Kept only while a handle of the database is open.
  */
+import { openChannel } from './channel.js'
 import type { StoreState } from './policy.js'
 
 /** The part of a store's settings that a write must stay above. */
@@ -44,13 +45,9 @@ export function announce(name: string, store: string, state: Watermarks): void {
 export function follow(name: string): () => void {
   let known = databases.get(name)
   if (!known) {
-    const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(`idb-ttl:watermarks:${name}`) : undefined
+    const channel = openChannel(`idb-ttl:watermarks:${name}`)
     known = { handles: 0, stores: new Map(), channel }
-    if (channel) {
-      channel.onmessage = (event: MessageEvent<Watermarks & { store: string }>) => learn(name, event.data.store, event.data)
-      // Node: an open channel would keep the process alive.
-      ;(channel as { unref?: () => void }).unref?.()
-    }
+    if (channel) channel.onmessage = (event: MessageEvent<Watermarks & { store: string }>) => learn(name, event.data.store, event.data)
     databases.set(name, known)
   }
   known.handles++
