@@ -9,7 +9,8 @@ function browserProject(name: 'chromium' | 'firefox' | 'webkit'): TestProjectInl
     test: {
       name,
       include: ['test/**/*.test.ts'],
-      exclude: ['test/e2e/**', 'test/consumer/**'],
+      // *.node.test.ts need Node (a second realm through vi.resetModules).
+      exclude: ['test/e2e/**', 'test/consumer/**', 'test/**/*.node.test.ts'],
       // In WebKit's automated MiniBrowser each delete from a store with an index costs time in
       // proportion to the store's size: the 20,000-item purges of worker.test.ts take 30-60 s
       // there (more under load), a few seconds elsewhere.
