@@ -18,6 +18,7 @@ import { WorkerPurger } from './worker/client.js'
 import type { PurgeApi } from './worker/api.js'
 import { settleTouches, Touches } from './touch.js'
 import { countLive, getByKey, getKeys, getMany, getOne, pages, ReadScope, stats, type StoreStats } from './reads.js'
+import { evictRound, withQuotaRelief } from './quota.js'
 import { req } from './request.js'
 import { applyDeclaredDefaults, checkStoreConfigs, type StoreConfigs } from './schema.js'
 import type { DefaultTtl, TtlValues } from './ttl.js'
@@ -97,9 +98,15 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     this.wake = new WakeChannel(name, scheduler && onWake)
   }
 
-  /** Wakes the purger, this handle's scheduler or another handle's, for items just written. */
+  /**
+   * Wakes the purger, this handle's scheduler or another handle's, for items just written: at
+   * once for a store with `maxEntries` (the write may have overfilled it).
+   */
   private wrote(store: string, ttls: readonly unknown[]): void {
-    if (this.isPurger) this.scheduler?.noteWrite(store, ttls, this.clock())
+    if (this.stores[store].maxEntries) {
+      if (this.isPurger) this.scheduler?.soon()
+      else this.wake.due(store)
+    } else if (this.isPurger) this.scheduler?.noteWrite(store, ttls, this.clock())
     else this.wake.wrote(store, ttls, this.clock())
   }
 
@@ -194,6 +201,18 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     return { db: await this.settled(store), clock: this.clock, mode: this.mode, durability: this.durability, keepTs: this.stores[store].keepTs }
   }
 
+  /**
+   * Runs a write; if the disk is full, purges, evicts from the stores with `evictOnQuota`, and
+   * runs it again (SPEC §9, `quota.ts`).
+   */
+  private spacious<T>(attempt: () => Promise<T>): Promise<T> {
+    const opted = Object.keys(this.stores).filter((name) => this.stores[name].evictOnQuota)
+    return withQuotaRelief(attempt, {
+      purgeExpired: () => this.purgeExpired(),
+      evictShare: () => evictRound(this.name, opted, (store) => this.settled(store), this.clock(), (report) => this.emit(report)),
+    })
+  }
+
   /** Reports dead items a write deleted to make room for itself (see `claim.ts`). */
   private claimed<T>(store: string, written: writes.Written<T>): T {
     const items = written.claimed
@@ -210,7 +229,8 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     method: 'put' | 'add',
     keys?: readonly (IDBValidKey | undefined)[],
   ): Promise<IDBValidKey[]> {
-    const written = this.claimed(store, await writes.writeAll(await this.writer(store), store, values, method, keys, !keys))
+    const attempt = async () => writes.writeAll(await this.writer(store), store, values, method, keys, !keys)
+    const written = this.claimed(store, await this.spacious(attempt))
     this.wrote(store, values.map((value) => (value as { ttl?: unknown }).ttl))
     return written
   }
@@ -238,7 +258,8 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    * @throws TtlError `NOT_FOUND` when no live item holds the key
    */
   async update<N extends StoreNames<S>>(store: N, key: StoreKey<S, N>, changes: Changes<StoreValue<S, N>>): Promise<Stamped<StoreValue<S, N>>> {
-    const item = this.claimed(store, await writes.update(await this.writer(store), store, key, changes as Parameters<typeof writes.update>[3]))
+    const attempt = async () => writes.update(await this.writer(store), store, key, changes as Parameters<typeof writes.update>[3])
+    const item = this.claimed(store, await this.spacious(attempt))
     this.wrote(store, [item.ttl])
     return item as Stamped<StoreValue<S, N>>
   }
@@ -367,7 +388,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   async setDefaultTtl<N extends StoreNames<S>>(store: N, defaultTtl: DefaultTtl): Promise<void> {
     await writes.setDefaultTtl(await this.writer(store), store, defaultTtl)
     if (this.isPurger) this.scheduler?.soon()
-    else this.wake.changedDefault(store)
+    else this.wake.due(store)
   }
 
   /** The store's default as persisted in the database. */

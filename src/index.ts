@@ -19,6 +19,7 @@ export {
 } from './ttl.js'
 export type {
   DBSchema,
+  EvictOrder,
   IndexConfig,
   OpenTtlDBOptions,
   PurgeOptions,

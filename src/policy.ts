@@ -8,6 +8,7 @@
  * fraction below 0.5 makes marks all but unique, so a purge batch resumes at the last entry it
  * took instead of rescanning the deleted entries of a second shared by many writes.
  */
+import type { Capacity } from './capacity.js'
 import type { DefaultTtl, ItemTtl } from './ttl.js'
 
 /** Expiry-index key: whole seconds plus a tiebreak; inheriting marks lie below `OWN_BASE`. */
@@ -26,6 +27,8 @@ export interface StoreState {
   deadTs: number | null
   /** Items with their own ttl whose expiry is `<=` this (seconds) are dead for good. */
   deadExpiry: number | null
+  /** The capacity last declared (SPEC §9), for whichever tab purges; absent: none. */
+  capacity?: Capacity
 }
 
 /** Marks at or below these values (seconds) are dead; `null`: none of that kind is. */

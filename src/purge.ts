@@ -9,7 +9,12 @@
  * and the next batch resumes, in each of the two dead ranges, at the last mark taken there
  * (marks are all but unique) rather than at the start of the range, which would rescan the
  * tombstones just left behind.
+ *
+ * A batch with budget left after the dead items then trims a store with `maxEntries` back to
+ * its cap, evicting live items in the store's order (see `capacity.ts`).
  */
+import { evict, liveCount } from './capacity.js'
+import type { ExpireReason } from './events.js'
 import { deadRanges, EXPIRY_INDEX, META_STORE, nextDeath, type Resume } from './expiry-index.js'
 import { cutoffs, type StoreState } from './policy.js'
 import { done, req } from './request.js'
@@ -30,13 +35,16 @@ export interface DeletedItem {
  */
 export interface Witness {
   wants(store: string): boolean
-  deleted(store: string, items: DeletedItem[]): void
+  deleted(store: string, items: DeletedItem[], reason: ExpireReason): void
 }
 
 export interface BatchResult {
+  /** Items deleted, evicted ones included. */
   deleted: number
-  /** The deleted items, when values were asked for. */
+  /** The dead items deleted, when values were asked for. */
   items: DeletedItem[]
+  /** The live items evicted to bring the store back to `maxEntries` (values when asked for). */
+  evicted: DeletedItem[]
   /** Where the next batch starts (`{}`: from the start); `undefined` when the pass is done. */
   resume: Resume | undefined
   /** The store's settings as this batch read them. */
@@ -83,11 +91,25 @@ export async function purgeBatch(
       if (values) (await values).forEach((value, i) => items.push({ key: keys[i], value: unstamp(value) }))
     }
   }
+  let evicted: DeletedItem[] = []
+  const maxEntries = state.capacity?.maxEntries
+  if (maxEntries && budget > 0) {
+    const cut = cutoffs(state, nowMs)
+    const surplus = (await liveCount(store, cut)) - maxEntries
+    if (surplus > 0) evicted = await evict(store, state, cut, Math.min(surplus, budget), withValues)
+    budget -= evicted.length
+  }
   await committed
   // A pass that resumed ends with one sweep from the start: a connection whose clock is behind
   // may have written marks below where it resumed, dead already by this batch's clock.
   const resumed = from.inherit !== undefined || from.own !== undefined
-  return { deleted: batchSize - budget, items, resume: budget === 0 ? resume : resumed ? {} : undefined, state }
+  return { deleted: batchSize - budget, items, evicted, resume: budget === 0 ? resume : resumed ? {} : undefined, state }
+}
+
+/** Tells the witness what a committed batch deleted: expired items, then evicted ones. */
+function report(witness: Witness | undefined, store: string, batch: BatchResult): void {
+  if (batch.items.length > 0) witness?.deleted(store, batch.items, 'expired')
+  if (batch.evicted.length > 0 && witness?.wants(store)) witness.deleted(store, batch.evicted, 'evicted')
 }
 
 /** Lets the app's own requests go first: batch sizes and a pause between batches. */
@@ -119,7 +141,7 @@ export async function purgeStore(
   do {
     if (from !== undefined) await courtesy.pause()
     const batch = await purgeBatch(await connect(), storeName, clock(), courtesy.batchSize(batchSize), from, false, witness?.wants(storeName))
-    if (batch.items.length > 0) witness?.deleted(storeName, batch.items)
+    report(witness, storeName, batch)
     total += batch.deleted
     from = batch.resume
   } while (from)
@@ -131,6 +153,8 @@ export interface SliceReport {
   store: string
   deleted: number
   durationMs: number
+  /** Of `deleted`, live items evicted to bring the store back to `maxEntries`. */
+  evicted: number
   /** Dead items remain: the next slice should come soon. */
   more: boolean
   /** When the next item dies under the current settings (epoch ms); `Infinity`: none will. */
@@ -161,14 +185,16 @@ export async function purgeSlice(
   for (const store of stores) {
     const started = performance.now()
     let deleted = 0
+    let evicted = 0
     let batch: BatchResult
     do {
       const courtesy = options.courtesy ?? NO_COURTESY
       if (deleted > 0) await courtesy.pause()
       const withValues = options.witness?.wants(store)
       batch = await purgeBatch(await connect(), store, nowMs, courtesy.batchSize(options.batchSize), resume.get(store), true, withValues)
-      if (batch.items.length > 0) options.witness?.deleted(store, batch.items)
+      report(options.witness, store, batch)
       deleted += batch.deleted
+      evicted += batch.evicted.length
       if (batch.resume) resume.set(store, batch.resume)
       else resume.delete(store)
     } while (batch.resume && performance.now() - started < options.sliceMs)
@@ -176,6 +202,7 @@ export async function purgeSlice(
     reports.push({
       store,
       deleted,
+      evicted,
       durationMs: performance.now() - started,
       more,
       nextExpiryMs: more ? nowMs : await nextExpiry(await connect(), store, nowMs),

@@ -2,6 +2,7 @@
  * Reads that hide dead items. Each runs in one read-only transaction over the data store and the
  * metadata store, so the settings it judges by are the ones committed with the data it reads.
  */
+import { TS_INDEX } from './capacity.js'
 import { TtlError } from './errors.js'
 import { allDeadRanges, EXPIRY_INDEX, META_STORE, nextDeath } from './expiry-index.js'
 import { cutoffs, isDeadMark, markExpiryMs, type Cutoffs, type ExpiryMark, type StoreState } from './policy.js'
@@ -50,11 +51,11 @@ export class ReadScope {
     return values.map(unstamp)
   }
 
-  /** A user index; the library's own expiry index is not one. */
+  /** A user index; the library's own indexes (expiry, `_ts`) are not. */
   index(name: string): IDBIndex {
-    const names = Array.from(this.store.indexNames).filter((index) => index !== EXPIRY_INDEX)
+    const names = Array.from(this.store.indexNames).filter((index) => index !== EXPIRY_INDEX && index !== TS_INDEX)
     if (!names.includes(name)) {
-      const own = name === EXPIRY_INDEX ? ` ("${EXPIRY_INDEX}" is the library's own)` : ''
+      const own = name === EXPIRY_INDEX || name === TS_INDEX ? ` ("${name}" is the library's own)` : ''
       const known = names.length ? `its indexes are ${names.map((n) => `"${n}"`).join(', ')}` : 'it has none'
       throw new TtlError('UNKNOWN_INDEX', `store "${this.store.name}" has no index "${name}"${own}: ${known}`)
     }

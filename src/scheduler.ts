@@ -12,7 +12,10 @@ import type { PurgeApi, SliceReport } from './worker/api.js'
 export interface PurgeReport {
   /** The store purged; `'*'` when a failure hit the whole slice. */
   store: string
+  /** Items deleted: expired ones, and live ones evicted (`evicted`). */
   deleted: number
+  /** Of `deleted`, live items evicted to bring the store back to `maxEntries` (SPEC §9). */
+  evicted?: number
   durationMs: number
   /** Dead items remain; the next slice follows at the next idle moment. */
   more: boolean

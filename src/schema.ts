@@ -2,6 +2,7 @@
  * The database layout: creating stores, expiry indexes and the metadata store in an upgrade,
  * checking a database opened without one, and applying changed `defaultTtl` declarations.
  */
+import { capacityOf, checkCapacity, sameCapacity, TS_INDEX } from './capacity.js'
 import { formatKey, TtlError } from './errors.js'
 import { allDeadRanges, EXPIRY_INDEX, MARK_FIELD, META_STORE } from './expiry-index.js'
 import { changeDefault, cutoffs, initialState, type StoreState } from './policy.js'
@@ -32,8 +33,9 @@ export function checkStoreConfigs(stores: unknown): StoreConfigs {
     if (config.touchOnRead && (config.keyPath === undefined || config.keyPath === null)) {
       throw new TtlError('INVALID_OPTION', `store "${name}": touchOnRead needs an in-line keyPath (reads find a touched item by its key)`)
     }
-    if (config.indexes && EXPIRY_INDEX in config.indexes) {
-      throw new TtlError('INVALID_OPTION', `"${EXPIRY_INDEX}" is the library's own index name`)
+    checkCapacity(name, config)
+    for (const own of [EXPIRY_INDEX, TS_INDEX]) {
+      if (config.indexes && own in config.indexes) throw new TtlError('INVALID_OPTION', `"${own}" is the library's own index name`)
     }
   }
   return stores as StoreConfigs
@@ -63,6 +65,7 @@ export async function upgradeSchema(db: IDBDatabase, tx: IDBTransaction, stores:
       store.createIndex(EXPIRY_INDEX, MARK_FIELD)
       await stampExisting(store, nowMs)
     }
+    if (capacityOf(config) && !store.indexNames.contains(TS_INDEX)) store.createIndex(TS_INDEX, '_ts')
     const state = await req<StoreState | undefined>(meta.get(name))
     const added = Object.entries(config.indexes ?? {}).filter(([indexName]) => !store.indexNames.contains(indexName))
     // A dead item occupies nothing: it must not make a new unique index fail.
@@ -108,15 +111,16 @@ async function deleteDead(store: IDBObjectStore, state: StoreState, nowMs: numbe
   for (const key of lists.flat()) store.delete(key)
 }
 
-/** After opening: every declared store must exist with its expiry index. */
+/** After opening: every declared store must exist with its expiry index (and `$ts`, with a capacity). */
 export function checkSchema(db: IDBDatabase, stores: StoreConfigs): void {
   const missing = [META_STORE, ...Object.keys(stores)].filter((name) => !db.objectStoreNames.contains(name))
   if (missing.length === 0) {
     const tx = db.transaction(Object.keys(stores).length ? Object.keys(stores) : [META_STORE])
     const untracked = Object.keys(stores).filter((name) => !tx.objectStore(name).indexNames.contains(EXPIRY_INDEX))
+    const uncapped = Object.keys(stores).filter((name) => capacityOf(stores[name]) && !tx.objectStore(name).indexNames.contains(TS_INDEX))
     abortQuietly(tx)
-    if (untracked.length === 0) return
-    missing.push(...untracked)
+    if (untracked.length + uncapped.length === 0) return
+    missing.push(...untracked, ...uncapped.map((name) => `${name} (its capacity needs an index over _ts)`))
   }
   throw new TtlError(
     'SCHEMA_MISMATCH',
@@ -125,7 +129,7 @@ export function checkSchema(db: IDBDatabase, stores: StoreConfigs): void {
   )
 }
 
-/** Applies every declared `defaultTtl` that differs from the one last declared. */
+/** Applies every declared `defaultTtl` and capacity that differs from the one last declared. */
 export async function applyDeclaredDefaults(
   db: IDBDatabase,
   stores: StoreConfigs,
@@ -139,11 +143,16 @@ export async function applyDeclaredDefaults(
   const changed = new Map<string, StoreState>()
   Object.entries(stores).forEach(([name, config], i) => {
     const declared = config.defaultTtl ?? null
+    const capacity = capacityOf(config)
     const state = states[i] ?? initialState(declared)
     learn(db.name, name, state)
-    if (states[i] === undefined || state.declared !== declared) {
-      changed.set(name, { ...changeDefault(state, declared, nowMs), declared })
-      meta.put(changed.get(name), name)
+    const redeclared = states[i] === undefined || state.declared !== declared
+    if (redeclared || !sameCapacity(state.capacity, capacity)) {
+      const next = redeclared ? { ...changeDefault(state, declared, nowMs), declared } : { ...state }
+      if (capacity) next.capacity = capacity
+      else delete next.capacity
+      changed.set(name, next)
+      meta.put(next, name)
     }
   })
   await committed

@@ -41,7 +41,30 @@ export interface StoreConfig {
    * `keyPath`.
    */
   touchOnRead?: boolean
+  /**
+   * At most this many live items (an integer ≥ 1): soon after a write that overfills the store,
+   * the background purge evicts the surplus in `evict` order, reported to `onExpire` with reason
+   * `'evicted'`. Until then reads may see more. Needs the version raised to add it to an
+   * existing store (it adds an index over `_ts`).
+   */
+  maxEntries?: number
+  /**
+   * Which live items go first when the store gives some up: `'oldest'` (default) the least
+   * recently written (smallest `_ts`), `'soonest'` the closest to expiry, items that never
+   * expire last (oldest first among them).
+   */
+  evict?: EvictOrder
+  /**
+   * When a write (to any store) fails with `QuotaExceededError` even after every expired item was
+   * purged, this store gives up live items in `evict` order, a share at a time, and the write
+   * is retried (README, "Capacity and quota"). Stores without it never lose a live item to
+   * quota handling. Needs the version raised to add it to an existing store.
+   */
+  evictOnQuota?: boolean
 }
+
+/** Eviction order of a store with a capacity: least recently written, or closest to expiry. */
+export type EvictOrder = 'oldest' | 'soonest'
 
 /** How expired items get physically deleted in the background. */
 export interface PurgeOptions {

@@ -7,7 +7,7 @@
  */
 import { openChannel } from './channel.js'
 
-/** A write (with the `ttl` fields it stored) or a change of default (without). */
+/** A write (with the `ttl` fields it stored), or work due at once (without). */
 export interface WakeMessage {
   store: string
   /** The write's time (epoch ms), which its items' `_ts` count from. */
@@ -30,8 +30,8 @@ export class WakeChannel {
     this.channel?.postMessage({ store, nowMs, ttls: [...new Set(ttls)] } satisfies WakeMessage)
   }
 
-  /** The default of `store` changed. */
-  changedDefault(store: string): void {
+  /** Work in `store` is due now: its default changed, or a write overfilled its `maxEntries`. */
+  due(store: string): void {
     this.channel?.postMessage({ store } satisfies WakeMessage)
   }
 

@@ -21,7 +21,7 @@ async function witnessFor(dbName: string): Promise<Witness> {
   const listening = await listeningStores(dbName)
   return {
     wants: (store) => listening === '*' || (listening?.has(store) ?? false),
-    deleted: (store, items) => publish(dbName, { store, reason: 'expired', items }),
+    deleted: (store, items, reason) => publish(dbName, { store, reason, items }),
   }
 }
 

@@ -1,0 +1,100 @@
+/**
+ * Writes at a full disk (SPEC §9): a write refused with `QuotaExceededError` is retried after
+ * every expired item of the database was purged, then after each round in which the stores with
+ * `evictOnQuota` gave up a share of their live items, a bounded number of times. Each attempt is
+ * the whole write in one transaction, so a write that never fits leaves nothing behind, and the
+ * caller sees the original error.
+ */
+import { evict, liveCount } from './capacity.js'
+import { listeningStores, publish } from './events.js'
+import { META_STORE } from './expiry-index.js'
+import { cutoffs, type StoreState } from './policy.js'
+import type { DeletedItem } from './purge.js'
+import { done, req } from './request.js'
+import type { PurgeReport } from './scheduler.js'
+
+/** Rounds of eviction before a write is given up. */
+export const EVICTION_ROUNDS = 8
+/** The share of an opted-in store's live items given up in one round (at least one item). */
+export const EVICTION_SHARE = 1 / 4
+
+/** What can make room. Both may fail (the disk is full): a failure counts as no room made. */
+export interface QuotaRelief {
+  /** Purges every expired item of the database; resolves to how many went. */
+  purgeExpired(): Promise<number>
+  /** One round of eviction from the opted-in stores; resolves to how many items went. */
+  evictShare(): Promise<number>
+}
+
+/** Whether the browser refused a write for lack of space. */
+export function isQuotaError(error: unknown): boolean {
+  return (error as DOMException | null)?.name === 'QuotaExceededError'
+}
+
+/** Runs `attempt`, and again after each step of `relief` while it fails for lack of space. */
+export async function withQuotaRelief<T>(attempt: () => Promise<T>, relief: QuotaRelief): Promise<T> {
+  try {
+    return await attempt()
+  } catch (error) {
+    if (!isQuotaError(error)) throw error
+    const retry = async (): Promise<{ value: T } | undefined> => {
+      try {
+        return { value: await attempt() }
+      } catch (retryError) {
+        if (!isQuotaError(retryError)) throw retryError
+        return undefined
+      }
+    }
+    const after = (await relief.purgeExpired().catch(() => 0)) > 0 ? await retry() : undefined
+    if (after) return after.value
+    for (let round = 0; round < EVICTION_ROUNDS; round++) {
+      if ((await relief.evictShare().catch(() => 0)) === 0) break // nothing left to give up
+      const result = await retry()
+      if (result) return result.value
+    }
+    throw error
+  }
+}
+
+/**
+ * Evicts `EVICTION_SHARE` of the store's live items (at least one) in its `evict` order, in one
+ * transaction; resolves to the items once it committed (values only with `withValues`).
+ */
+export async function evictShare(db: IDBDatabase, storeName: string, nowMs: number, withValues: boolean): Promise<DeletedItem[]> {
+  const tx = db.transaction([storeName, META_STORE], 'readwrite')
+  const committed = done(tx)
+  committed.catch(() => {})
+  const store = tx.objectStore(storeName)
+  const state = await req<StoreState>(tx.objectStore(META_STORE).get(storeName))
+  const cut = cutoffs(state, nowMs)
+  const live = await liveCount(store, cut)
+  const items = live > 0 ? await evict(store, state, cut, Math.max(1, Math.ceil(live * EVICTION_SHARE)), withValues) : []
+  await committed
+  return items
+}
+
+/**
+ * One round of eviction: each of `stores` (those with `evictOnQuota`) gives up its share, each in
+ * its own transaction through `open(store)`. Every store's evictions are reported to `onReport`
+ * and, to whoever listens, as `'evicted'` events. Resolves to how many items went.
+ */
+export async function evictRound(
+  dbName: string,
+  stores: readonly string[],
+  open: (store: string) => Promise<IDBDatabase>,
+  nowMs: number,
+  onReport: (report: PurgeReport) => void,
+): Promise<number> {
+  const listening = stores.length > 0 ? await listeningStores(dbName) : undefined
+  let total = 0
+  for (const store of stores) {
+    const started = performance.now()
+    const withValues = listening === '*' || (listening?.has(store) ?? false)
+    const items = await evictShare(await open(store), store, nowMs, withValues)
+    if (items.length === 0) continue
+    total += items.length
+    onReport({ store, deleted: items.length, evicted: items.length, durationMs: performance.now() - started, more: false, nextExpiryMs: NaN })
+    if (withValues) publish(dbName, { store, reason: 'evicted', items })
+  }
+  return total
+}
