@@ -1,0 +1,93 @@
+// SPEC §9 evictOnQuota against a small test disk (disk.ts): expired items go first, then opted-in
+// stores give up live items a share at a time; a write that never fits leaves nothing behind.
+// Real quotas in real browsers: test/e2e/quota.test.ts.
+import { expect, test, vi } from 'vitest'
+import type { ExpireEvent, PurgeReport } from '../../src/index.js'
+import { freshDB, manualClock } from '../helpers.js'
+import { smallDisk } from './disk.js'
+
+const until = (check: () => Promise<void> | void) => vi.waitFor(check, { timeout: 10_000, interval: 5 })
+const nameOf = (e: unknown) => (e as DOMException).name
+const ids = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i)
+
+async function cacheAndKeep(evict: 'oldest' | 'soonest' = 'oldest') {
+  const clock = manualClock()
+  const db = await freshDB({
+    clock,
+    stores: { cache: { keyPath: 'id', defaultTtl: 3600, evictOnQuota: true, evict }, keep: { keyPath: 'id', defaultTtl: 3600 } },
+  })
+  return { clock, db }
+}
+
+test('an opted-in store keeps accepting a stream of writes at a full disk; a store without evictOnQuota keeps every item', async () => {
+  const { clock, db } = await cacheAndKeep()
+  const disk = smallDisk(20)
+  await db.putAll('keep', ids(0, 5).map((id) => ({ id })))
+  const heard: ExpireEvent[] = []
+  db.onExpire((e) => heard.push(e))
+  const reports: PurgeReport[] = []
+  db.onPurge((r) => reports.push(r))
+  for (const id of ids(0, 100)) {
+    await db.put('cache', { id, v: 'x'.repeat(100) })
+    clock.advance(1_000)
+  }
+  await db.update('cache', 99, { v: 'changed' })
+  await db.add('keep', { id: 'last' })
+  expect(disk.room).toBeGreaterThanOrEqual(0)
+  expect(await db.getAllKeys('keep')).toEqual([0, 1, 2, 3, 4, 'last'])
+  const cached = await db.getAllKeys('cache')
+  expect(cached.length).toBeGreaterThan(5)
+  expect(cached).toEqual(ids(100 - cached.length, cached.length)) // the oldest went first
+  expect(await db.get('cache', 99)).toMatchObject({ v: 'changed' })
+  await until(() => expect(heard.flatMap((e) => e.items).length).toBe(100 - cached.length))
+  expect(heard.every((e) => e.store === 'cache' && e.reason === 'evicted')).toBe(true)
+  expect(heard.flatMap((e) => e.items.map((i) => i.key))).toEqual(ids(0, 100 - cached.length))
+  expect(reports.filter((r) => r.store === 'cache').reduce((n, r) => n + (r.evicted ?? 0), 0)).toBe(100 - cached.length)
+  expect(reports.filter((r) => r.store === 'keep')).toEqual([])
+})
+
+test('expired items are purged first: a full disk with expired items loses no live item', async () => {
+  const { clock, db } = await cacheAndKeep()
+  smallDisk(10)
+  await db.putAll('cache', ids(0, 5).map((id) => ({ id }))) // the oldest, and live
+  clock.advance(1_000)
+  await db.putAll('cache', ids(5, 5).map((id) => ({ id, ttl: 1 })))
+  clock.advance(1_000)
+  await db.putAll('cache', ids(10, 3).map((id) => ({ id })))
+  expect(await db.getAllKeys('cache')).toEqual([...ids(0, 5), ...ids(10, 3)])
+})
+
+test('a write that can never fit rejects with the original QuotaExceededError and writes nothing; only opted-in stores gave up items', async () => {
+  const { db } = await cacheAndKeep()
+  const disk = smallDisk(10)
+  await db.putAll('keep', ids(0, 4).map((id) => ({ id })))
+  await db.putAll('cache', ids(100, 3).map((id) => ({ id })))
+  const error = await db.putAll('cache', ids(0, 20).map((id) => ({ id: `new-${id}` }))).catch((e: unknown) => e)
+  expect(nameOf(error)).toBe('QuotaExceededError')
+  expect((error as Error).message).toContain('test disk')
+  expect(await db.getAllKeys('cache')).toEqual([])
+  expect(await db.getAllKeys('keep')).toEqual(ids(0, 4))
+  expect(disk.room).toBe(6)
+  // A write to the store without evictOnQuota that does not fit: nothing of it, nothing of keep lost.
+  await expect(db.putAll('keep', ids(10, 7).map((id) => ({ id })))).rejects.toMatchObject({ name: 'QuotaExceededError' })
+  expect(await db.getAllKeys('keep')).toEqual(ids(0, 4))
+})
+
+test('with no store opted in, a full disk only purges expired items, then rejects', async () => {
+  const clock = manualClock()
+  const db = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 3600 } } })
+  smallDisk(6)
+  await db.putAll('s', [...ids(0, 2).map((id) => ({ id, ttl: 1 })), ...ids(2, 4).map((id) => ({ id }))])
+  clock.advance(1_000)
+  await db.putAll('s', [{ id: 'a' }, { id: 'b' }]) // fits once the two expired items are gone
+  await expect(db.put('s', { id: 'c' })).rejects.toMatchObject({ name: 'QuotaExceededError' })
+  expect(await db.getAllKeys('s')).toEqual([2, 3, 4, 5, 'a', 'b'])
+})
+
+test("under quota, an opted-in store with evict: 'soonest' gives up the items closest to expiry first", async () => {
+  const { db } = await cacheAndKeep('soonest')
+  smallDisk(4)
+  await db.putAll('cache', [{ id: 'never', ttl: -1 }, { id: 'late', ttl: 7200 }, { id: 'soon', ttl: 60 }, { id: 'default' }])
+  await db.putAll('keep', [{ id: 'k1' }, { id: 'k2' }]) // two rounds of a quarter each
+  expect(await db.getAllKeys('cache')).toEqual(['late', 'never'])
+})
