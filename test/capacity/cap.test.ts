@@ -6,7 +6,6 @@ import { openTtlDB, type ExpireEvent, type PurgeReport, type StoreConfig } from 
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
 
 const until = (check: () => Promise<void> | void) => vi.waitFor(check, { timeout: 10_000, interval: 5 })
-const keysOf = (events: ExpireEvent[]) => events.flatMap((e) => e.items.map((i) => i.key))
 
 test.each([
   [{ maxEntries: 0 }, 'maxEntries'],
