@@ -15,7 +15,20 @@ export interface ConnectionOptions {
   upgrade?: (raw: IDBPDatabase<any>, oldVersion: number, newVersion: number | null) => void
   /** `false` for connections that must never create the database (the purge worker's). */
   create?: boolean
+  /** `true` for a connection in a worker: each open is checked by a probe (see {@link PROBE_MS}). */
+  probe?: boolean
 }
+
+/**
+ * WebKit loses the `versionchange` meant for a worker's connection when it comes in the moment
+ * between the database opening that connection and the worker seeing it open (WebKitGTK 2.50,
+ * a reopen right behind one upgrade, with a second upgrade queued): that upgrade or deletion
+ * then waits for the connection, with no `blocked` event, until it closes. So once a worker's
+ * connection is open, a second open request (the probe) queues behind whatever is waiting; one
+ * still pending after this long waits behind an upgrade or a deletion, and the connection steps
+ * aside for it. A false alarm (a slow open) costs a reopen.
+ */
+const PROBE_MS = 250
 
 export class Connection {
   private current: IDBPDatabase<any> | undefined
@@ -95,7 +108,17 @@ export class Connection {
       throw new TtlError('CLOSED', 'the database handle was closed')
     }
     this.current = db
+    if (this.options.probe) this.probe(db)
     return unwrap(db)
+  }
+
+  /** See {@link PROBE_MS}. The probe never creates the database, and closes as soon as it opens. */
+  private probe(db: IDBPDatabase<any>): void {
+    const request = indexedDB.open(this.options.name)
+    const timer = setTimeout(() => this.current === db && !this.closed && this.stepAside(), PROBE_MS)
+    request.onupgradeneeded = () => request.transaction!.abort()
+    request.onsuccess = () => (clearTimeout(timer), request.result.close())
+    request.onerror = () => clearTimeout(timer)
   }
 
   private stepAside(): void {

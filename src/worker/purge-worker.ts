@@ -18,7 +18,7 @@ self.addEventListener(
     const config = event.data
     const activity = new UserActivity()
     event.ports[0].onmessage = () => activity.note()
-    const connection = new Connection({ name: config.name, stores: config.stores, clock: Date.now, create: false })
+    const connection = new Connection({ name: config.name, stores: config.stores, clock: Date.now, create: false, probe: true })
     expose(createPurgeApi(config, () => connection.native(), () => connection.close(), activity))
   },
   { once: true },

@@ -2,7 +2,6 @@
 // another page, a worker that cannot start, and close.
 import { deleteDB, openDB } from 'idb'
 import { afterEach, expect, test, vi } from 'vitest'
-import { server } from 'vitest/browser'
 import type { PurgeReport, TtlDB } from '../../src/index.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
 import { openPage } from './pages.js'
@@ -82,10 +81,11 @@ test('after another page deletes the database, the handle recreates it at its de
   expect(await db.purgeExpired()).toBe(1)
 })
 
-// Not in WebKitGTK: there, the upgrade opened from the second page's own IndexedDB stays blocked
-// for about 90 s although every connection of the library steps aside (the same upgrade from
-// this page takes milliseconds). Under investigation; the README's browser table says so.
-test.skipIf(server.browser === 'webkit')('an upgrade from another page in the middle of a multi-batch worker purge does not stop it', async () => {
+// Two upgrades back to back: the purge worker, stepping aside for the first, reopens just as the
+// second is asked for. WebKitGTK loses the second versionchange for the worker's new connection
+// (from whichever page the upgrade comes; no `blocked` either): the upgrade waits for the probe
+// of src/connection.ts to make that connection step aside, where it used to wait about 90 s.
+test('an upgrade from another page in the middle of a multi-batch worker purge does not stop it', async () => {
   const clock = manualClock()
   const name = uniqueName('upgraded')
   const db = await freshDB({ clock, stores, purge: { mode: 'worker', batchSize: 10, maxIntervalMs: 600_000 } }, name)
@@ -102,9 +102,10 @@ test.skipIf(server.browser === 'webkit')('an upgrade from another page in the mi
   // …and a second upgrade from the other page's own IndexedDB.
   await new Promise<void>((resolve, reject) => {
     const request = page.window.indexedDB.open(name, 3)
+    const late = setTimeout(() => reject(new Error('the upgrade from the other page still waits after 10 s')), 10_000)
     request.onupgradeneeded = () => request.result.createObjectStore('more')
-    request.onsuccess = () => (request.result.close(), resolve())
-    request.onerror = () => reject(request.error)
+    request.onsuccess = () => (clearTimeout(late), request.result.close(), resolve())
+    request.onerror = () => (clearTimeout(late), reject(request.error))
   })
   expect(await purging).toBeGreaterThan(0)
   await until(() => expect(deleted(reports, 's')).toBe(3000))
