@@ -7,10 +7,11 @@
  */
 import { evict, liveCount } from './capacity.js'
 import { listeningStores, publish } from './events.js'
-import { META_STORE } from './expiry-index.js'
+import { EXPIRY_INDEX, META_STORE } from './expiry-index.js'
 import { cutoffs, type StoreState } from './policy.js'
 import type { DeletedItem } from './purge.js'
 import { done, req } from './request.js'
+import { markOfStored } from './stamp.js'
 import type { PurgeReport } from './scheduler.js'
 
 /** Rounds of eviction before a write is given up. */
@@ -97,4 +98,27 @@ export async function evictRound(
     if (withValues) publish(dbName, { store, reason: 'evicted', items })
   }
   return total
+}
+
+/** Keys deleted per transaction when undoing: at its quota, Firefox refuses a large delete transaction. */
+const UNDO_CHUNK = 10
+
+/**
+ * Deletes what a transaction refused for lack of space left behind of `stored` (the values it
+ * wrote). Firefox ESR 153, at its quota, keeps part of such a transaction's writes although it
+ * reports the abort (README, "Capacity and quota"). Each stored value carries a near-unique
+ * expiry mark, so its copies are found by the expiry index and deleted, a few per transaction;
+ * values that never expire carry none and cannot be told from an earlier item under the same key.
+ */
+export async function undoLeaked(db: IDBDatabase, storeName: string, stored: readonly object[]): Promise<void> {
+  const marks = stored.map(markOfStored).filter((mark) => mark !== undefined)
+  if (marks.length === 0) return
+  const index = db.transaction(storeName).objectStore(storeName).index(EXPIRY_INDEX)
+  const keys = (await Promise.all(marks.map((mark) => req(index.getAllKeys(IDBKeyRange.only(mark)))))).flat()
+  for (let i = 0; i < keys.length; i += UNDO_CHUNK) {
+    const tx = db.transaction(storeName, 'readwrite')
+    const committed = done(tx)
+    for (const key of keys.slice(i, i + UNDO_CHUNK)) tx.objectStore(storeName).delete(key)
+    await committed
+  }
 }

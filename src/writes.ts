@@ -3,6 +3,7 @@
  * transaction opens, and every write resolves only once its transaction has committed.
  */
 import { putClaiming } from './claim.js'
+import { isQuotaError, undoLeaked } from './quota.js'
 import type { DeletedItem } from './purge.js'
 import { formatKey, TtlError } from './errors.js'
 import { META_STORE } from './expiry-index.js'
@@ -62,15 +63,16 @@ export async function writeAll(
   const { tx, committed } = begin(ctx, [storeName])
   const store = tx.objectStore(storeName)
   const watermarks = knownWatermarks(ctx.db.name, storeName)
+  const stored = checked.map((value) => stampAt(value, now, watermarks))
   let requests: IDBRequest<IDBValidKey>[]
   try {
-    requests = checked.map((value, i) => store[method](stampAt(value, now, watermarks), keys?.[i]))
+    requests = stored.map((value, i) => store[method](value, keys?.[i]))
   } catch (error) {
     abortQuietly(tx)
     throw error
   }
   try {
-    await committed
+    await committedOrUndone(ctx.db, storeName, committed, stored)
   } catch (error) {
     if ((error as DOMException | null)?.name !== 'ConstraintError') throw error
     return writeClaiming(ctx, storeName, checked, method, keys, now)
@@ -94,17 +96,31 @@ async function writeClaiming(
   const cut = cutoffs(state, now)
   const claimed: DeletedItem[] = []
   const written: IDBValidKey[] = []
+  const stored = checked.map((value) => stampAt(value, now, state))
   try {
     // One after the other: a value retried after claiming room must not land after later ones.
-    for (const [i, value] of checked.entries()) {
-      written.push(await putClaiming(store, method, stampAt(value, now, state), keys?.[i], cut, (items) => claimed.push(...items)))
+    for (const [i, value] of stored.entries()) {
+      written.push(await putClaiming(store, method, value, keys?.[i], cut, (items) => claimed.push(...items)))
     }
   } catch (error) {
     abortQuietly(tx)
     throw error
   }
-  await committed
+  await committedOrUndone(ctx.db, storeName, committed, stored)
   return { result: written, claimed }
+}
+
+/**
+ * Waits for the commit. A transaction refused for lack of space may have left some of its writes
+ * behind (Firefox at its quota): those are deleted again, so that a refused write stores nothing.
+ */
+async function committedOrUndone(db: IDBDatabase, storeName: string, committed: Promise<void>, stored: readonly Item[]): Promise<void> {
+  try {
+    await committed
+  } catch (error) {
+    if (isQuotaError(error)) await undoLeaked(db, storeName, stored).catch(() => {})
+    throw error
+  }
 }
 
 /**
