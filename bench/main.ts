@@ -3,6 +3,7 @@
  * progress goes to the console.
  */
 import type { Row } from './harness.js'
+import { cappedWrites } from './scenarios/capacity.js'
 import { setDefaultTtl } from './scenarios/default-ttl.js'
 import { expireLateness } from './scenarios/lateness.js'
 import { purge, readsDuringPurge } from './scenarios/purge.js'
@@ -21,6 +22,7 @@ const scenarios: Record<string, () => Promise<Row[]>> = {
   'set-default-ttl': setDefaultTtl,
   'sliding-get': slidingGet,
   'expire-lateness': expireLateness,
+  'capped-writes-10k': cappedWrites,
 }
 
 export interface PageResult {

@@ -98,15 +98,9 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     this.wake = new WakeChannel(name, scheduler && onWake)
   }
 
-  /**
-   * Wakes the purger, this handle's scheduler or another handle's, for items just written: at
-   * once for a store with `maxEntries` (the write may have overfilled it).
-   */
+  /** Wakes the purger, this handle's scheduler or another handle's, for items just written. */
   private wrote(store: string, ttls: readonly unknown[]): void {
-    if (this.stores[store].maxEntries) {
-      if (this.isPurger) this.scheduler?.soon()
-      else this.wake.due(store)
-    } else if (this.isPurger) this.scheduler?.noteWrite(store, ttls, this.clock())
+    if (this.isPurger) this.scheduler?.noteWrite(store, ttls, this.clock())
     else this.wake.wrote(store, ttls, this.clock())
   }
 

@@ -52,19 +52,24 @@ export interface BatchResult {
 }
 
 /**
- * Deletes up to `batchSize` dead items of one store in one transaction. With `skipDisabled`, a
- * store whose TTL is off is left alone (the background purge does not run for it). With
- * `withValues`, the deleted items' values are read too (a key-only purge otherwise).
+ * How one batch goes: `batchSize` dead items at most; `from` where the pass stands; with
+ * `skipDisabled`, a store whose TTL is off is left alone (the background purge does not run for
+ * it, except to keep its cap); with `withValues`, the deleted items' values are read too (a
+ * key-only purge otherwise). A store over its `maxEntries` gives up at most `evictLimit` live
+ * items in the batch, however few dead ones the courtesy allowed: the surplus is what the app's
+ * own writes just added, and a cap kept late is a cap broken.
  */
-export async function purgeBatch(
-  db: IDBDatabase,
-  storeName: string,
-  nowMs: number,
-  batchSize: number = DEFAULT_BATCH_SIZE,
-  from: Resume = {},
-  skipDisabled = false,
-  withValues = false,
-): Promise<BatchResult> {
+export interface BatchOptions {
+  batchSize?: number
+  from?: Resume
+  skipDisabled?: boolean
+  withValues?: boolean
+  evictLimit?: number
+}
+
+/** Deletes dead items of one store, then evicts its surplus, in one transaction (see {@link BatchOptions}). */
+export async function purgeBatch(db: IDBDatabase, storeName: string, nowMs: number, options: BatchOptions = {}): Promise<BatchResult> {
+  const { batchSize = DEFAULT_BATCH_SIZE, from = {}, skipDisabled = false, withValues = false, evictLimit = batchSize } = options
   // Relaxed: a purge lost to a crash before it reached the disk only deletes the same dead
   // items again later, so waiting for the flush would buy nothing.
   const tx = db.transaction([storeName, META_STORE], 'readwrite', { durability: 'relaxed' })
@@ -93,17 +98,20 @@ export async function purgeBatch(
   }
   let evicted: DeletedItem[] = []
   const maxEntries = state.capacity?.maxEntries
-  if (maxEntries && budget > 0) {
+  // Only once the dead ranges are exhausted (budget left): what is dead goes before what is live.
+  const allowance = budget > 0 ? Math.max(budget, evictLimit - (batchSize - budget)) : 0
+  if (maxEntries && allowance > 0) {
     const cut = cutoffs(state, nowMs)
     const surplus = (await liveCount(store, cut)) - maxEntries
-    if (surplus > 0) evicted = await evict(store, state, cut, Math.min(surplus, budget), withValues)
-    budget -= evicted.length
+    if (surplus > 0) evicted = await evict(store, state, cut, Math.min(surplus, allowance), withValues)
   }
   await committed
+  const full = budget === 0 || (allowance > 0 && evicted.length === allowance)
   // A pass that resumed ends with one sweep from the start: a connection whose clock is behind
   // may have written marks below where it resumed, dead already by this batch's clock.
   const resumed = from.inherit !== undefined || from.own !== undefined
-  return { deleted: batchSize - budget, items, evicted, resume: budget === 0 ? resume : resumed ? {} : undefined, state }
+  const deleted = batchSize - budget + evicted.length
+  return { deleted, items, evicted, resume: full ? resume : resumed ? {} : undefined, state }
 }
 
 /** Tells the witness what a committed batch deleted: expired items, then evicted ones. */
@@ -140,7 +148,12 @@ export async function purgeStore(
   let from: Resume | undefined
   do {
     if (from !== undefined) await courtesy.pause()
-    const batch = await purgeBatch(await connect(), storeName, clock(), courtesy.batchSize(batchSize), from, false, witness?.wants(storeName))
+    const batch = await purgeBatch(await connect(), storeName, clock(), {
+      batchSize: courtesy.batchSize(batchSize),
+      evictLimit: batchSize,
+      from,
+      withValues: witness?.wants(storeName),
+    })
     report(witness, storeName, batch)
     total += batch.deleted
     from = batch.resume
@@ -155,6 +168,8 @@ export interface SliceReport {
   durationMs: number
   /** Of `deleted`, live items evicted to bring the store back to `maxEntries`. */
   evicted: number
+  /** The store has a `maxEntries`: writes to it should wake the purger to trim it. */
+  capped: boolean
   /** Dead items remain: the next slice should come soon. */
   more: boolean
   /** When the next item dies under the current settings (epoch ms); `Infinity`: none will. */
@@ -191,7 +206,13 @@ export async function purgeSlice(
       const courtesy = options.courtesy ?? NO_COURTESY
       if (deleted > 0) await courtesy.pause()
       const withValues = options.witness?.wants(store)
-      batch = await purgeBatch(await connect(), store, nowMs, courtesy.batchSize(options.batchSize), resume.get(store), true, withValues)
+      batch = await purgeBatch(await connect(), store, nowMs, {
+        batchSize: courtesy.batchSize(options.batchSize),
+        evictLimit: options.batchSize,
+        from: resume.get(store),
+        skipDisabled: true,
+        withValues,
+      })
       report(options.witness, store, batch)
       deleted += batch.deleted
       evicted += batch.evicted.length
@@ -207,6 +228,7 @@ export async function purgeSlice(
       more,
       nextExpiryMs: more ? nowMs : await nextExpiry(await connect(), store, nowMs),
       defaultTtl: batch.state.defaultTtl,
+      capped: !!batch.state.capacity?.maxEntries,
     })
   }
   return reports

@@ -55,12 +55,20 @@ const MAX_BACKOFF_STEPS = 6
  * stay the courteous ones, so user requests still go first.
  */
 const FOLLOW_UP_TIMEOUT_MS = 100
+/**
+ * A write to a store with `maxEntries` wakes the purger to trim it, but at most this long after
+ * the last slice ended: a stream of writes is trimmed a few times a second rather than after
+ * every write, each slice evicting what the writes since the last one added.
+ */
+const TRIM_INTERVAL_MS = 250
 /** `setTimeout`'s longest delay (2^31-1 ms); a longer one overflows and fires at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1
 
 export class PurgeScheduler {
   private cancel: (() => void) | undefined
   private wakeAt = Infinity
+  /** The same moment in real time (`performance.now()`): the injected clock may jump. */
+  private wakeAtReal = Infinity
   /** An idle callback is pending: its timeout bounds the wait, so it is never restarted. */
   private idlePending = false
   /** Sleeping off a failure: requests for a slice wait for the retry rather than cut it short. */
@@ -70,7 +78,13 @@ export class PurgeScheduler {
   private leading = false
   private stopped = false
   private failures = 0
+  /** A capped store was written while a slice ran: trim it after this slice. */
+  private trimDue = false
+  /** When the last slice ended (`performance.now()`). */
+  private lastSliceEnd = -Infinity
   private readonly defaults = new Map<string, DefaultTtl>()
+  /** Stores with `maxEntries`, as the last slices reported them. */
+  private readonly capped = new Set<string>()
   private readonly leadership: Leadership
 
   constructor(
@@ -106,6 +120,7 @@ export class PurgeScheduler {
     if (this.idlePending) return
     this.cancel?.()
     this.wakeAt = this.options.clock()
+    this.wakeAtReal = performance.now()
     this.idlePending = true
     this.cancel = whenIdle(() => void this.run(), Math.min(idleTimeoutMs, MAX_TIMER_MS))
   }
@@ -114,12 +129,24 @@ export class PurgeScheduler {
   noteWrite(store: string, ttls: readonly unknown[], nowMs: number): void {
     if (!this.isLeader || this.backingOff || this.idlePending) return
     const defaultTtl = this.defaults.get(store)
+    if (defaultTtl === undefined) return this.soon()
+    if (this.capped.has(store)) return this.trimSoon()
     // A slice under way may have read the next expiry before this write: have it run again.
-    if (defaultTtl === undefined || this.running) return this.soon()
+    if (this.running) return this.soon()
     const _ts = stampOf(nowMs)
     let due = Infinity
     for (const ttl of ttls) due = Math.min(due, expiresAt({ ttl, _ts }, defaultTtl, { ttlValues: 'lenient' }))
     if (due < this.wakeAt) this.sleepUntil(due)
+  }
+
+  /** A slice to trim a capped store, {@link TRIM_INTERVAL_MS} after the last one at the earliest. */
+  private trimSoon(): void {
+    if (this.running) {
+      this.trimDue = true
+      return
+    }
+    const delay = Math.max(0, this.lastSliceEnd + TRIM_INTERVAL_MS - performance.now())
+    if (performance.now() + delay < this.wakeAtReal) this.sleepUntil(this.options.clock() + delay)
   }
 
   private sleepUntil(atMs: number): void {
@@ -127,6 +154,7 @@ export class PurgeScheduler {
     const delay = Math.min(Math.max(atMs - now, 0), this.options.maxIntervalMs, MAX_TIMER_MS)
     this.cancel?.()
     this.wakeAt = now + delay
+    this.wakeAtReal = performance.now() + delay
     const id = setTimeout(() => {
       this.cancel = undefined
       this.backingOff = false
@@ -151,14 +179,21 @@ export class PurgeScheduler {
       failure = describeError(error)
     }
     this.running = false
+    this.lastSliceEnd = performance.now()
     // close() may have come while the slice ran (it ends the worker, failing the slice) or from
     // a listener below: after it, nothing is reported and nothing is scheduled.
     if (this.stopped) return
     if (failure) {
       this.options.onReport({ store: '*', deleted: 0, durationMs: performance.now() - started, more: false, nextExpiryMs: NaN, error: failure })
     }
-    for (const report of reports) this.defaults.set(report.store, report.defaultTtl)
-    for (const { defaultTtl, ...report } of reports) if (report.deleted > 0 && !this.stopped) this.options.onReport(report)
+    for (const report of reports) {
+      this.defaults.set(report.store, report.defaultTtl)
+      if (report.capped) this.capped.add(report.store)
+      else this.capped.delete(report.store)
+    }
+    for (const { defaultTtl, capped, ...report } of reports) if (report.deleted > 0 && !this.stopped) this.options.onReport(report)
+    const trimDue = this.trimDue
+    this.trimDue = false
     // Stopped by a listener, or no longer the purger: the next slice is someone else's.
     if (!this.isLeader) return
     if (this.failures > 0) {
@@ -174,7 +209,8 @@ export class PurgeScheduler {
       this.rerun = false
       this.wake()
     } else {
-      this.sleepUntil(Math.min(...reports.map((r) => r.nextExpiryMs)))
+      const trimAt = trimDue ? this.options.clock() + TRIM_INTERVAL_MS : Infinity
+      this.sleepUntil(Math.min(trimAt, ...reports.map((r) => r.nextExpiryMs)))
     }
   }
 

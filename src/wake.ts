@@ -30,7 +30,7 @@ export class WakeChannel {
     this.channel?.postMessage({ store, nowMs, ttls: [...new Set(ttls)] } satisfies WakeMessage)
   }
 
-  /** Work in `store` is due now: its default changed, or a write overfilled its `maxEntries`. */
+  /** Work in `store` is due now: its default changed. */
   due(store: string): void {
     this.channel?.postMessage({ store } satisfies WakeMessage)
   }

@@ -7,7 +7,7 @@ import { ensureLocks, neverIdle } from './stubs.js'
 import { trackTimers } from './timers.js'
 
 const report = (over: Partial<SliceReport> = {}): SliceReport => ({
-  store: 's', deleted: 0, evicted: 0, durationMs: 1, more: false, nextExpiryMs: Infinity, defaultTtl: 10, ...over,
+  store: 's', deleted: 0, evicted: 0, capped: false, durationMs: 1, more: false, nextExpiryMs: Infinity, defaultTtl: 10, ...over,
 })
 
 function fakePurger(slice: (nowMs: number) => Promise<SliceReport[]>): PurgeApi & { calls: number } {
