@@ -18,7 +18,7 @@ import { WorkerPurger } from './worker/client.js'
 import type { PurgeApi } from './worker/api.js'
 import { settleTouches, Touches } from './touch.js'
 import { countLive, getByKey, getKeys, getMany, getOne, pages, ReadScope, stats, type StoreStats } from './reads.js'
-import { evictRound, withQuotaRelief } from './quota.js'
+import { evictRound, storageUsage, withQuotaRelief } from './quota.js'
 import { req } from './request.js'
 import { applyDeclaredDefaults, checkStoreConfigs, type StoreConfigs } from './schema.js'
 import type { DefaultTtl, TtlValues } from './ttl.js'
@@ -204,6 +204,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     return withQuotaRelief(attempt, {
       purgeExpired: () => this.purgeExpired(),
       evictShare: () => evictRound(this.name, opted, (store) => this.settled(store), this.clock(), (report) => this.emit(report)),
+      usage: storageUsage,
     })
   }
 

@@ -4,6 +4,11 @@
  * `evictOnQuota` gave up a share of their live items, a bounded number of times. Each attempt is
  * the whole write in one transaction, so a write that never fits leaves nothing behind, and the
  * caller sees the original error.
+ *
+ * Evicting goes on only while it gives room back: where the browser reports its usage
+ * (`navigator.storage.estimate()`), a round after which the usage did not drop is the last.
+ * Chromium frees deleted records only when its LevelDB compacts, and its reported usage grows
+ * after deletions: without this, one full disk would empty the opted-in stores for nothing.
  */
 import { evict, liveCount } from './capacity.js'
 import { listeningStores, publish } from './events.js'
@@ -25,6 +30,17 @@ export interface QuotaRelief {
   purgeExpired(): Promise<number>
   /** One round of eviction from the opted-in stores; resolves to how many items went. */
   evictShare(): Promise<number>
+  /** The origin's storage usage in bytes, where the browser reports it. */
+  usage(): Promise<number | undefined>
+}
+
+/** The origin's storage usage as the browser reports it; `undefined` where it does not. */
+export async function storageUsage(): Promise<number | undefined> {
+  try {
+    return (await globalThis.navigator?.storage?.estimate?.())?.usage
+  } catch {
+    return undefined
+  }
 }
 
 /** Whether the browser refused a write for lack of space. */
@@ -48,10 +64,14 @@ export async function withQuotaRelief<T>(attempt: () => Promise<T>, relief: Quot
     }
     const after = (await relief.purgeExpired().catch(() => 0)) > 0 ? await retry() : undefined
     if (after) return after.value
+    let usage = await relief.usage()
     for (let round = 0; round < EVICTION_ROUNDS; round++) {
       if ((await relief.evictShare().catch(() => 0)) === 0) break // nothing left to give up
       const result = await retry()
       if (result) return result.value
+      const after = await relief.usage()
+      if (usage !== undefined && after !== undefined && after >= usage) break // no room came back
+      usage = after
     }
     throw error
   }

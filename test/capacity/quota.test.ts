@@ -91,3 +91,11 @@ test("under quota, an opted-in store with evict: 'soonest' gives up the items cl
   await db.putAll('keep', [{ id: 'k1' }, { id: 'k2' }]) // two rounds of a quarter each
   expect(await db.getAllKeys('cache')).toEqual(['late', 'never'])
 })
+
+test('a disk whose deletions give no room back (Chromium before its LevelDB compacts): one round of eviction, not the whole store', async () => {
+  const { db } = await cacheAndKeep()
+  smallDisk(8, { deletesFree: false })
+  await db.putAll('cache', ids(0, 8).map((id) => ({ id })))
+  await expect(db.put('keep', { id: 'k' })).rejects.toMatchObject({ name: 'QuotaExceededError' })
+  expect(await db.getAllKeys('cache')).toEqual(ids(2, 6)) // a quarter went, then the usage showed it freed nothing
+})
