@@ -12,6 +12,7 @@ import { createServer } from 'vite'
 import { measureSizes } from './bench-size.mjs'
 import { markdownTable, writeResults } from './bench-report.mjs'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs'
+import { openAtQuota, startQuotaServer } from './quota.mjs'
 
 const METHOD = [
   'Method: every row compares ours and its peer in the same page and run, in rounds whose order',
@@ -73,13 +74,51 @@ async function runPage(ids) {
   }
 }
 
+/**
+ * `quota-first-write`, per engine: at a 10 MB origin quota, a stream of 20 kB puts into a store
+ * with evictOnQuota, three times the quota in all: the median time of a write that had to make
+ * room (purge, evict, retry) against that of a write that did not. Report-only.
+ */
+async function quotaFirstWrite() {
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN
+  const server = await startQuotaServer()
+  const rows = []
+  try {
+    for (const engine of ['chromium', 'firefox']) {
+      console.log(`bench: quota-first-write in ${engine} …`)
+      const page = await openAtQuota(engine, server.origin, 10)
+      try {
+        const outcome = await page.stream({ libUrl: server.libUrl, writes: 1600, keep: 0, bytes: 20_000, quotaBytes: 10 * 1024 * 1024 })
+        const ours = median(outcome.reliefMs)
+        const peer = median(outcome.normalMs)
+        rows.push({
+          id: 'quota-first-write',
+          ours,
+          peer,
+          peerName: `${engine} ${page.version}: a write with room to spare`,
+          unit: `ms p50 (${outcome.reliefMs.length} writes made room; ${outcome.failures.length} refused)`,
+          ratio: ours / peer,
+          target: 'reported',
+          pass: true,
+        })
+      } finally {
+        await page.close()
+      }
+    }
+  } finally {
+    await server.close()
+  }
+  return rows
+}
+
 const loadAtStart = os.loadavg()[0]
 const rows = []
 if (wants('size')) {
   console.log('bench: size …')
   rows.push(...(await measureSizes()))
 }
-const pageIds = only.filter((id) => id !== 'size')
+if (wants('quota-first-write')) rows.push(...(await quotaFirstWrite()))
+const pageIds = only.filter((id) => id !== 'size' && id !== 'quota-first-write')
 let page
 if (only.length === 0 || pageIds.length > 0) {
   const result = await runPage(pageIds)
