@@ -94,3 +94,8 @@ export async function purgeByKeyRange(db: IDBDatabase, range: IDBKeyRange): Prom
   tx.objectStore(STORE).delete(range)
   await committed(tx)
 }
+
+/** IndexedDB's own count of every item, expired or not. */
+export function count(db: IDBDatabase): Promise<number> {
+  return request(db.transaction(STORE).objectStore(STORE).count())
+}
