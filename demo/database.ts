@@ -1,4 +1,4 @@
-/** The demo's database: its four stores, options read from the query string, and reset. */
+/** The demo's database: its six stores, options read from the query string, and reset. */
 import { deleteDB } from 'idb'
 import { openTtlDB, type TtlDB } from '../src/index.js'
 
@@ -11,7 +11,7 @@ export interface DemoItem {
 }
 
 export interface StoreInfo {
-  name: 'sessions' | 'events' | 'prefs' | 'active'
+  name: 'sessions' | 'events' | 'prefs' | 'active' | 'recent' | 'cache'
   keyPath: 'id' | 'seq'
   declared: number | null
   blurb: string
@@ -24,16 +24,20 @@ export const STORES: StoreInfo[] = [
   { name: 'events', keyPath: 'seq', declared: -1, blurb: 'default -1: TTL on, only items with their own ttl expire' },
   { name: 'prefs', keyPath: 'id', declared: null, blurb: 'no default: TTL off, nothing expires, whatever its ttl' },
   { name: 'active', keyPath: 'id', declared: 15, sliding: true, blurb: 'touchOnRead, default 15 s: a sliding session, alive while it is read' },
+  { name: 'recent', keyPath: 'id', declared: 600, blurb: "maxEntries 5: add a sixth item and the oldest leaves (reason 'evicted')" },
+  { name: 'cache', keyPath: 'id', declared: 3600, blurb: 'evictOnQuota: when the disk is full it gives way, so a write still fits; no other store loses a live item' },
 ]
 
 export interface DemoParams {
   dbName: string
   purge: { maxIntervalMs?: number; batchSize?: number; sliceMs?: number }
+  /** `?fill=<n>`: how many items "Fill the disk" writes. */
+  fill: number
   /** `?view=second`: the compact page the demo embeds as its second frame. */
   second: boolean
 }
 
-/** `?db=<name>&maxIntervalMs=500&batchSize=300&sliceMs=8`: all optional. */
+/** `?db=<name>&maxIntervalMs=500&batchSize=300&sliceMs=8&fill=300`: all optional. */
 export function readParams(search: string): DemoParams {
   const q = new URLSearchParams(search)
   const num = (key: string) => {
@@ -43,6 +47,7 @@ export function readParams(search: string): DemoParams {
   return {
     dbName: q.get('db') || 'idb-ttl-demo',
     purge: { maxIntervalMs: num('maxIntervalMs'), batchSize: num('batchSize'), sliceMs: num('sliceMs') },
+    fill: Math.ceil(num('fill') ?? 300),
     second: q.get('view') === 'second',
   }
 }
@@ -56,12 +61,14 @@ export type DemoDB = TtlDB<unknown>
 export function openDemoDB(params: DemoParams, purgeMode: 'worker' | 'off' = 'worker'): Promise<DemoDB> {
   const purge = Object.fromEntries(Object.entries(params.purge).filter(([, v]) => v !== undefined))
   return openTtlDB(params.dbName, {
-    version: 2,
+    version: 3,
     stores: {
       sessions: { keyPath: 'id', defaultTtl: 30 },
       events: { keyPath: 'seq', autoIncrement: true, defaultTtl: -1 },
       prefs: { keyPath: 'id' },
       active: { keyPath: 'id', defaultTtl: 15, touchOnRead: true },
+      recent: { keyPath: 'id', defaultTtl: 600, maxEntries: 5 },
+      cache: { keyPath: 'id', defaultTtl: 3600, evictOnQuota: true },
     },
     purge: { mode: purgeMode, ...purge },
   })

@@ -9,9 +9,15 @@ import { clockTime, fmt, h, setText } from './dom.js'
 /** Items kept on screen; a bulk load expires thousands, and only the latest are worth reading. */
 const KEPT = 120
 
+/** Binary data shows as its size: an evicted cache item holds 20 kB that nobody wants to read. */
+function binaryAsSize(_key: string, value: unknown): unknown {
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return `<${fmt.format(value.byteLength)} bytes>`
+  return value
+}
+
 function showValue(value: unknown): string {
   try {
-    return JSON.stringify(value) ?? String(value)
+    return JSON.stringify(value, binaryAsSize) ?? String(value)
   } catch {
     return String(value)
   }

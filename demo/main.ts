@@ -4,9 +4,10 @@
  */
 import { bulkControl } from './bulk.js'
 import { CountChart } from './chart.js'
-import { openDemoDB, readParams, resetDemo, STORES, type DemoDB } from './database.js'
+import { openDemoDB, readParams, resetDemo, STORES, type DemoDB, type StoreInfo } from './database.js'
 import { h, setText } from './dom.js'
 import { ExpireLog } from './expire-log.js'
+import { fillControl } from './fill.js'
 import { mountFrameMeter } from './frame-meter.js'
 import { mountPlayground } from './playground.js'
 import { PurgeLog } from './purge-log.js'
@@ -48,13 +49,19 @@ function start(db: DemoDB): void {
   const log = new PurgeLog()
   const chart = new CountChart()
   const hooks = (name: string) => ({ changed: refresh, storage: localStorage, storageKey: `idb-ttl-demo:${params.dbName}:${name}:default` })
-  const panels = STORES.map((info) =>
-    new StorePanel(db, info, hooks(info.name), info.name === 'events' ? bulkControl(db, refresh) : undefined))
+  const extras: Partial<Record<StoreInfo['name'], HTMLElement>> = {
+    events: bulkControl(db, refresh),
+    cache: fillControl(db, params.fill, refresh),
+  }
+  const panels = STORES.map((info) => new StorePanel(db, info, hooks(info.name), extras[info.name]))
   $('stores').replaceChildren(...panels.map((p) => p.el))
   $('purge').replaceChildren(log.el, chart.el)
 
   const expired = new ExpireLog('This page: db.onExpire')
-  db.onExpire((event) => expired.add(event))
+  db.onExpire((event) => {
+    expired.add(event)
+    if (event.reason === 'evicted') panels.find((p) => p.info.name === event.store)?.evicted(event.items.map((item) => item.key))
+  })
   const second = secondFrame()
   $('events').replaceChildren(expired.el, second)
 

@@ -19,6 +19,7 @@ export class PurgeLog {
   private readonly progressBox: HTMLElement
   private readonly who: HTMLElement
   private totalDeleted = 0
+  private totalEvicted = 0
   private reports = 0
   /**
    * A wave of purging: from the first expired item seen on disk (or the first deletion) until
@@ -39,20 +40,25 @@ export class PurgeLog {
 
   add(report: PurgeReport): void {
     this.reports++
+    const evicted = report.evicted ?? 0
     this.totalDeleted += report.deleted
+    this.totalEvicted += evicted
     this.wave.active = true
     this.wave.lastSeen = Date.now()
-    this.wave.deleted += report.deleted
+    // The wave's bar counts expired items; evicted ones were live.
+    this.wave.deleted += report.deleted - evicted
     const entry = h('li', { class: report.error ? 'entry failed' : 'entry', 'data-testid': 'purge-entry', 'data-store': report.store, 'data-deleted': report.deleted },
       h('span', { class: 'time' }, clockTime(Date.now())),
       h('span', { class: 'store-name' }, report.store),
       h('span', { class: 'deleted' }, `${fmt.format(report.deleted)} deleted`),
       h('span', { class: 'ms' }, `${report.durationMs.toFixed(1)} ms`),
+      evicted ? h('span', { class: 'tag evicted' }, `${fmt.format(evicted)} evicted`) : null,
       report.more ? h('span', { class: 'tag' }, 'more to do') : null,
       report.error ? h('span', { class: 'err' }, `${report.error.name}: ${report.error.message}`) : null)
     this.list.prepend(entry)
     while (this.list.children.length > KEPT) this.list.lastElementChild?.remove()
-    setText(this.summary, `${fmt.format(this.totalDeleted)} items purged in ${fmt.format(this.reports)} reports from the worker`)
+    const ofThem = this.totalEvicted ? ` (${fmt.format(this.totalEvicted)} of them evicted)` : ''
+    setText(this.summary, `${fmt.format(this.totalDeleted)} items purged${ofThem} in ${fmt.format(this.reports)} purge reports`)
   }
 
   /** Only one tab purges (it holds a Web Lock); the others get no reports, and say so. */

@@ -74,6 +74,8 @@ function lifetime(item: DemoItem, defaultTtl: DefaultTtl): { at: number; ms: num
 export class RowList {
   readonly el: HTMLOListElement
   private readonly rows = new Map<string, RowView>()
+  /** Rows shown whose items were evicted, not yet seen leaving. */
+  private readonly evictedIds = new Set<string>()
 
   constructor(testid: string, private readonly column: 'reads' | 'disk', private readonly actions: RowActions) {
     this.el = h('ol', { class: 'rows', 'data-testid': testid })
@@ -106,8 +108,27 @@ export class RowList {
       if (truncated && last !== undefined && indexedDB.cmp(view.key, last) > 0) {
         view.el.remove()
         this.rows.delete(id)
+        this.evictedIds.delete(id)
       } else this.leave(id, view)
     }
+  }
+
+  /**
+   * Items evicted (heard through `onExpire`): their rows leave saying so rather than "deleted",
+   * whether the event comes before or after the refresh that saw them go.
+   */
+  evicted(keys: IDBValidKey[]): void {
+    for (const key of keys) {
+      const id = keyString(key)
+      const view = this.rows.get(id)
+      if (view?.gone !== undefined) this.showEvicted(view)
+      else if (view) this.evictedIds.add(id)
+    }
+  }
+
+  private showEvicted(view: RowView): void {
+    setText(view.label, 'evicted')
+    if (view.badge) setText(view.badge, 'evicted')
   }
 
   private leave(id: string, view: RowView): void {
@@ -119,6 +140,7 @@ export class RowList {
     view.fill.style.transform = 'scaleX(0)'
     setText(view.label, why)
     if (view.badge) setText(view.badge, expired ? 'purged by the worker' : 'deleted')
+    if (this.evictedIds.delete(id)) this.showEvicted(view)
     view.gone = setTimeout(() => {
       view.el.remove()
       this.rows.delete(id)

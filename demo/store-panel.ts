@@ -206,6 +206,12 @@ export class StorePanel {
     this.stats.next.dataset.at = String(s.nextExpiryMs)
   }
 
+  /** Keys `onExpire` reported evicted from this store. */
+  evicted(keys: IDBValidKey[]): void {
+    this.reads.evicted(keys)
+    this.disk.evicted(keys)
+  }
+
   frame(now: number): void {
     this.reads.frame(now)
     this.disk.frame(now)

@@ -1,8 +1,9 @@
 /**
  * The demo page end to end, in Debian's Chromium through playwright-core: the rules matrix, an
  * item expiring and being purged by the real background worker, a changed store default,
- * invalid input, expiry events heard in both frames, a sliding session kept alive by reads, and
- * the stats figures. Leaves a screenshot at test-results/demo.png.
+ * invalid input, expiry events heard in both frames, a sliding session kept alive by reads, the
+ * stats figures, a capped store evicting its oldest item, and "Fill the disk". Leaves a
+ * screenshot at test-results/demo.png.
  */
 import { chromium, type Browser, type FrameLocator, type Locator, type Page } from 'playwright-core'
 import { createServer, type ViteDevServer } from 'vite'
@@ -11,6 +12,8 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs'
 
 const DB = `e2e-demo-${Date.now()}`
 const POLL = { timeout: 30_000, interval: 50 }
+/** Items "Fill the disk" writes (`?fill=`). */
+const FILL = 40
 
 const SCREENSHOT = 'test-results/demo.png'
 
@@ -92,7 +95,7 @@ beforeAll(async () => {
   page.on('pageerror', (error) => pageErrors.push(error.message))
   // Both frames' console messages arrive here.
   page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()))
-  await page.goto(`${url}?db=${DB}&maxIntervalMs=500`)
+  await page.goto(`${url}?db=${DB}&maxIntervalMs=500&fill=${FILL}`)
   await page.locator('[data-testid="status"][data-state="ready"]').waitFor()
   await secondFrame().locator('[data-testid="status"][data-state="ready"]').waitFor()
 })
@@ -263,6 +266,36 @@ describe('lifetimes: events, expiresAt, sliding sessions, stats', () => {
     expect(Date.now()).toBeGreaterThanOrEqual(expiry)
     await expect.poll(() => page.getByTestId('stats-expired-sessions').textContent(), POLL).toBe('0')
     expect(await rawGet('sessions', 'counted')).toBeUndefined()
+  })
+})
+
+describe('capacity', () => {
+  test('recent keeps its newest 5: a sixth item evicts the oldest, heard with reason evicted', async () => {
+    const keys = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6']
+    for (const key of keys) {
+      await addItem('recent', { key, note: key })
+      await row('reads', 'recent', key).waitFor()
+    }
+    await expect.poll(() => row('reads', 'recent', 'a1').count(), POLL).toBe(0)
+    await expect.poll(() => row('disk', 'recent', 'a1').count(), POLL).toBe(0)
+    for (const key of keys.slice(1)) {
+      expect(await row('reads', 'recent', key).count()).toBe(1)
+      expect(await row('disk', 'recent', key).count()).toBe(1)
+    }
+    expect(await rawGet('recent', 'a1')).toBeUndefined()
+    const entry = heard(page, 'recent', 'a1')
+    await entry.waitFor()
+    expect(await entry.getAttribute('data-reason')).toBe('evicted')
+    expect(await page.getByTestId('reads-count-recent').textContent()).toBe('5')
+  })
+
+  test('"Fill the disk" writes 20 kB items to cache, one at a time, and counts them', async () => {
+    await page.getByTestId('fill-disk').click()
+    await page.locator('.fill-disk[data-state="done"]').waitFor()
+    expect(await page.getByTestId('fill-status').textContent()).toMatch(new RegExp(`^${FILL} written, 0 refused, 0 evicted · storage [\\d.]+ MB used of [\\d.]+ MB$`))
+    await expect.poll(() => page.getByTestId('disk-count-cache').textContent(), POLL).toBe(String(FILL))
+    // Rows show the note, never the bytes.
+    expect(await page.locator('[data-testid="reads-cache"] .row-head').first().textContent()).toMatch(/^\w{4}-\d+20 kB/)
   })
 })
 
