@@ -6,7 +6,7 @@ import type { Row } from './harness.js'
 import { cappedWrites } from './scenarios/capacity.js'
 import { setDefaultTtl } from './scenarios/default-ttl.js'
 import { expireLateness } from './scenarios/lateness.js'
-import { purge, readsDuringPurge } from './scenarios/purge.js'
+import { purge, readsDuringPurge, readsOtherStoreDuringPurge } from './scenarios/purge.js'
 import { countHalfExpired, getAllPartlyExpired, getLive } from './scenarios/reads.js'
 import { slidingGet } from './scenarios/sliding.js'
 import { putBatch, putSingle } from './scenarios/writes.js'
@@ -19,6 +19,7 @@ const scenarios: Record<string, () => Promise<Row[]>> = {
   'count-100k-half-expired': countHalfExpired,
   'purge-10k-of-50k': purge,
   'reads-during-purge': readsDuringPurge,
+  'reads-other-store-during-purge': readsOtherStoreDuringPurge,
   'set-default-ttl': setDefaultTtl,
   'sliding-get': slidingGet,
   'expire-lateness': expireLateness,

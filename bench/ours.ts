@@ -5,6 +5,8 @@ import type { Fresh } from './harness.js'
 import { deleteDatabase } from './peers/raw.js'
 
 export const STORE = 'items'
+/** A second store, for reads beside a purge of the first. */
+export const OTHER = 'other'
 export type Ours = TtlDB
 
 const idle = () => new Promise((resolve) => requestIdleCallback(() => setTimeout(resolve, 50), { timeout: 500 }))
@@ -21,16 +23,24 @@ async function settle(db: Ours): Promise<void> {
 
 /**
  * A fresh store (default TTL, only the library's own expiry index, plus `options` such as
- * `touchOnRead`) seeded with `data` (see {@link writeBatches}), its clock at NOW.
+ * `touchOnRead`) seeded with `data` (see {@link writeBatches}), its clock at NOW; with `other`,
+ * a second store like it ({@link OTHER}) seeded with that data.
  */
-export async function openOurs(data: Dataset, purge: PurgeOptions = { mode: 'off' }, options: Partial<StoreConfig> = {}): Promise<Fresh<Ours>> {
+export async function openOurs(
+  data: Dataset,
+  purge: PurgeOptions = { mode: 'off' },
+  options: Partial<StoreConfig> = {},
+  other?: Dataset,
+): Promise<Fresh<Ours>> {
   const name = freshName('ours')
   const clock = manualClock()
   const store: StoreConfig = { keyPath: 'id', defaultTtl: DEFAULT_TTL, ...options }
-  const db = await openTtlDB(name, { version: 1, stores: { [STORE]: store }, clock, purge })
-  for (const { at, items } of writeBatches(data)) {
-    clock.set(at)
-    await db.putAll(STORE, items)
+  const db = await openTtlDB(name, { version: 1, stores: { [STORE]: store, ...(other && { [OTHER]: store }) }, clock, purge })
+  for (const [storeName, seed] of [[STORE, data], [OTHER, other]] as const) {
+    for (const { at, items } of seed ? writeBatches(seed) : []) {
+      clock.set(at)
+      await db.putAll(storeName, items)
+    }
   }
   if (purge.mode !== 'off') await settle(db)
   clock.set(NOW)
