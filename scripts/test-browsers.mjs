@@ -21,7 +21,7 @@ const versions = {
   chromium: version(CHROMIUM_PATH, ['--version']),
   firefox: version(FIREFOX_PATH, ['--version']),
   webkit: `WebKitGTK ${version('dpkg-query', ['-W', '-f=${Version}', 'libwebkit2gtk-4.1-0'])}`,
-  e2e: 'the demo: all of it in Chromium, a load-and-purge check in Firefox and WebKit',
+  e2e: 'the demo (all of it in Chromium, a load-and-purge check in Firefox and WebKit) and a full disk (Chromium, Firefox)',
 }
 
 const vitest = join('node_modules', '.bin', 'vitest')
