@@ -70,12 +70,13 @@ export interface BatchOptions {
 }
 
 /** Deletes dead items of one store, then evicts its surplus, in one transaction (see {@link BatchOptions}). */
-export async function purgeBatch(db: IDBDatabase, storeName: string, nowMs: number, options: BatchOptions = {}): Promise<BatchResult> {
+export async function purgeBatch(connect: Connect, storeName: string, nowMs: number, options: BatchOptions = {}): Promise<BatchResult> {
   const { batchSize = DEFAULT_BATCH_SIZE, from = {}, skipDisabled = false, withValues = false, evictLimit = batchSize } = options
-  const state = await req<StoreState>(db.transaction(META_STORE).objectStore(META_STORE).get(storeName))
+  const state = await req<StoreState>((await connect()).transaction(META_STORE).objectStore(META_STORE).get(storeName))
   // Relaxed: a purge lost to a crash before it reached the disk only deletes the same dead
-  // items again later, so waiting for the flush would buy nothing.
-  const tx = db.transaction(storeName, 'readwrite', { durability: 'relaxed' })
+  // items again later, so waiting for the flush would buy nothing. The connection is asked for
+  // again: an upgrade elsewhere may have closed it since the settings were read.
+  const tx = (await connect()).transaction(storeName, 'readwrite', { durability: 'relaxed' })
   const committed = done(tx)
   committed.catch(() => {})
   const store = tx.objectStore(storeName)
@@ -150,7 +151,7 @@ export async function purgeStore(
   let from: Resume | undefined
   do {
     if (from !== undefined) await courtesy.pause()
-    const batch = await purgeBatch(await connect(), storeName, clock(), {
+    const batch = await purgeBatch(connect, storeName, clock(), {
       batchSize: courtesy.batchSize(batchSize),
       evictLimit: batchSize,
       from,
@@ -208,7 +209,7 @@ export async function purgeSlice(
       const courtesy = options.courtesy ?? NO_COURTESY
       if (deleted > 0) await courtesy.pause()
       const withValues = options.witness?.wants(store)
-      batch = await purgeBatch(await connect(), store, nowMs, {
+      batch = await purgeBatch(connect, store, nowMs, {
         batchSize: courtesy.batchSize(options.batchSize),
         evictLimit: options.batchSize,
         from: resume.get(store),
