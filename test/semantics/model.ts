@@ -1,7 +1,7 @@
 /**
- * An independent model of SPEC §1–4 and §6 for the multi-store property test. Written from the
- * SPEC and the clock rules alone: it shares no code with src/ttl.ts or src/policy.ts (it imports
- * nothing from src/).
+ * An independent model of SPEC §1–4, §6, §7 (keepTs, touchOnRead) and §9 (maxEntries) for the
+ * multi-store property test. Written from the SPEC and the clock rules alone: it shares no code
+ * with src/ttl.ts, src/policy.ts or src/capacity.ts (it imports nothing from src/).
  *
  * The model keeps what is physically on disk (every stored value, dead or alive), the settings
  * each store shares between connections (the default in force, the last declared one, and the
@@ -25,6 +25,21 @@
  * writes a touch to disk; `lastWrittenTs` says how far back the disk may lag). Everything else —
  * liveness, purges, changes of default and their watermarks, `expiresAt` — judges the touched
  * value.
+ *
+ * A capped store (SPEC §9 `maxEntries: n`, `evict`) ranks its live items for eviction (`evictRank`):
+ * `'oldest'` by `_ts`; `'soonest'` by expiry under the settings in force (`_ts + life`, seconds),
+ * items that never expire after every item that will, by `_ts` among themselves. Items of equal
+ * rank are tied: the SPEC orders them no further (the library breaks `_ts` ties by key and expiry
+ * ties by the random fraction of its expiry marks), so any of them may go first. Writes never
+ * evict; reads may see more than n. A purge at `now` may evict a set E of the items live at `now`
+ * when (`evictionFault`):
+ *
+ * - E holds no more than the surplus (live items beyond n): a purge never evicts below the cap;
+ * - nothing kept outranks anything evicted: rank(e) <= rank(x) for every e in E and every live x
+ *   not in E (E is the first |E| items of the order, any choice among the tied ones at its edge);
+ * - a purge that finished (`purgeExpired`, or a slice reporting `more: false`) evicted the whole
+ *   surplus: at most n live items remain. A slice that stopped early (`more: true`) may have
+ *   evicted only a prefix of the surplus, or none of it.
  */
 
 export const MAX_TTL = 2147483647
@@ -111,6 +126,13 @@ export function inRange(desc: RangeDesc, x: string | number): boolean {
 
 // ---------------------------------------------------------------- the stores
 
+export type EvictOrder = 'oldest' | 'soonest'
+/** SPEC §9: a store's cap. */
+export interface Cap {
+  maxEntries: number
+  evict: EvictOrder
+}
+
 export class StoreModel {
   /** The default in force (shared by every connection). */
   d: DefaultTtl
@@ -131,6 +153,8 @@ export class StoreModel {
     readonly keepTs = false,
     /** SPEC §7 `touchOnRead`: a read that returns a live item restarts its countdown. */
     readonly slides = false,
+    /** SPEC §9 `maxEntries` and `evict`; fixed for the store's life (changing it needs a version bump). */
+    readonly cap?: Cap,
   ) {
     this.d = declared
     this.declared = declared
@@ -230,6 +254,55 @@ export class StoreModel {
     this.d = value
   }
 
+  /**
+   * Where a live item stands in the store's evict order (SPEC §9), compared lexicographically,
+   * smaller first; equal ranks are tied. `'oldest'`: `_ts`. `'soonest'`: items that will expire
+   * by their expiry under the settings in force, then those that never will by `_ts`.
+   */
+  evictRank(rec: Rec): [number, number] {
+    if (this.cap?.evict !== 'soonest') return [0, rec._ts]
+    const life = this.life(rec)
+    return life === null ? [1, rec._ts] : [0, rec._ts + life]
+  }
+
+  /** Live items at `nowMs` beyond the cap (0 without one). */
+  surplus(nowMs: number): number {
+    return this.cap ? Math.max(0, this.live(nowMs).length - this.cap.maxEntries) : 0
+  }
+
+  /**
+   * Why a purge at `nowMs` may not evict the live items `evicted` (ids), or undefined when it
+   * may (see the file header); `finished`: the purge ran to the end, so the whole surplus must be
+   * gone. Judged on the state before the purge (dead items do not count as live).
+   */
+  evictionFault(evicted: readonly string[], nowMs: number, finished: boolean): string | undefined {
+    const live = this.live(nowMs)
+    const out = live.filter((rec) => evicted.includes(rec.id))
+    const kept = live.filter((rec) => !evicted.includes(rec.id))
+    if (out.length !== evicted.length) return `evicted ${evicted.join(',')}, not all of which are live`
+    if (!this.cap) return out.length > 0 ? `evicted ${evicted.join(',')} from a store without a cap` : undefined
+    const surplus = this.surplus(nowMs)
+    if (out.length > surplus) return `evicted ${out.length} of ${live.length} live items, more than the surplus ${surplus} over maxEntries ${this.cap.maxEntries}`
+    if (finished && out.length < surplus) return `a finished purge evicted ${out.length} of ${live.length} live items, leaving more than maxEntries ${this.cap.maxEntries}`
+    for (const e of out) {
+      for (const x of kept) {
+        if (cmpRank(this.evictRank(e), this.evictRank(x)) > 0) {
+          return `evicted ${e.id} (rank ${this.evictRank(e).join('/')}) but kept ${x.id} (rank ${this.evictRank(x).join('/')}), which comes first in '${this.cap.evict}' order`
+        }
+      }
+    }
+    return undefined
+  }
+
+  /** Whether the edge of an eviction of `count` items falls inside a group of tied items (several choices were allowed). */
+  tiedAtEdge(count: number, nowMs: number): boolean {
+    if (count === 0) return false
+    const ranks = this.live(nowMs)
+      .map((rec) => this.evictRank(rec))
+      .sort(cmpRank)
+    return count < ranks.length && cmpRank(ranks[count - 1], ranks[count]) === 0
+  }
+
   /** When the next item on disk that is live at `nowMs` dies (epoch ms); Infinity: none will. */
   nextDeathMs(nowMs: number): number {
     let next = Infinity
@@ -245,6 +318,10 @@ export function cmp(a: string | number, b: string | number): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
+function cmpRank(a: readonly number[], b: readonly number[]): number {
+  return cmp(a[0], b[0]) || cmp(a[1], b[1])
+}
+
 /** The whole database: two stores sharing one mode. */
 export class DbModel {
   readonly stores: Record<StoreName, StoreModel>
@@ -253,10 +330,11 @@ export class DbModel {
     declared: Record<StoreName, DefaultTtl>,
     keepTs: Record<StoreName, boolean> = { s: false, t: false },
     slides: Record<StoreName, boolean> = { s: false, t: false },
+    caps: Partial<Record<StoreName, Cap>> = {},
   ) {
     this.stores = {
-      s: new StoreModel('s', declared.s, mode, keepTs.s, slides.s),
-      t: new StoreModel('t', declared.t, mode, keepTs.t, slides.t),
+      s: new StoreModel('s', declared.s, mode, keepTs.s, slides.s, caps.s),
+      t: new StoreModel('t', declared.t, mode, keepTs.t, slides.t, caps.t),
     }
   }
 
