@@ -9,10 +9,10 @@
  */
 import { TtlError } from './errors.js'
 import { allDeadRanges, EXPIRY_INDEX, liveRanges } from './expiry-index.js'
-import { markExpiryMs, type Cutoffs, type ExpiryMark, type StoreState } from './policy.js'
+import { isDeadMark, markExpiryMs, type Cutoffs, type ExpiryMark, type StoreState } from './policy.js'
 import type { DeletedItem } from './purge.js'
 import { keyId, req } from './request.js'
-import { unstamp } from './stamp.js'
+import { markOfStored, unstamp } from './stamp.js'
 import type { EvictOrder, StoreConfig } from './types.js'
 
 /** Index over `_ts`, on stores with a capacity. */
@@ -61,7 +61,7 @@ export async function liveCount(store: IDBObjectStore, cut: Cutoffs): Promise<nu
 /** Up to `limit` keys of the live items the store gives up first, in its `evict` order. */
 export async function victims(store: IDBObjectStore, state: StoreState, cut: Cutoffs, limit: number): Promise<IDBValidKey[]> {
   const chosen = state.capacity?.evict === 'soonest' ? await soonest(store, state, cut, limit) : []
-  return chosen.length < limit ? [...chosen, ...(await oldest(store, limit - chosen.length, chosen))] : chosen
+  return chosen.length < limit ? [...chosen, ...(await oldest(store, cut, limit - chosen.length, chosen))] : chosen
 }
 
 /** Items that will expire, closest to expiry first (items that never expire are not among them). */
@@ -81,13 +81,17 @@ async function soonest(store: IDBObjectStore, state: StoreState, cut: Cutoffs, l
   return entries.slice(0, limit).map((entry) => entry.key)
 }
 
-/** Least recently written first, skipping keys already chosen. */
-async function oldest(store: IDBObjectStore, limit: number, skip: readonly IDBValidKey[]): Promise<IDBValidKey[]> {
+/**
+ * Live items, least recently written first, skipping keys already chosen. Dead items may still
+ * be on disk (a TTL-off store's, which the background purge leaves; marks below where a pass
+ * resumed): they are not live items to give up, so the values are read to tell.
+ */
+async function oldest(store: IDBObjectStore, cut: Cutoffs, limit: number, skip: readonly IDBValidKey[]): Promise<IDBValidKey[]> {
   const taken = new Set(skip.map(keyId))
   const keys: IDBValidKey[] = []
-  const cursor = store.index(TS_INDEX).openKeyCursor()
+  const cursor = store.index(TS_INDEX).openCursor()
   for (let c = await req(cursor); c && keys.length < limit; c = await req(cursor)) {
-    if (!taken.has(keyId(c.primaryKey))) keys.push(c.primaryKey)
+    if (!taken.has(keyId(c.primaryKey)) && !isDeadMark(markOfStored(c.value), cut)) keys.push(c.primaryKey)
     c.continue()
   }
   return keys
