@@ -200,10 +200,12 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    * runs it again (SPEC §9, `quota.ts`).
    */
   private spacious<T>(attempt: () => Promise<T>): Promise<T> {
-    const opted = Object.keys(this.stores).filter((name) => this.stores[name].evictOnQuota)
     return withQuotaRelief(attempt, {
       purgeExpired: () => this.purgeExpired(),
-      evictShare: () => evictRound(this.name, opted, (store) => this.settled(store), this.clock(), (report) => this.emit(report)),
+      evictShare: () => {
+        const opted = Object.keys(this.stores).filter((name) => this.stores[name].evictOnQuota)
+        return evictRound(this.name, opted, (store) => this.settled(store), this.clock(), (report) => this.emit(report))
+      },
       usage: storageUsage,
     })
   }

@@ -7,8 +7,9 @@
  * judges by come from a read-only transaction just before: cut-offs only grow (a changed default
  * folds what the old one had killed into the watermarks), so what was dead under those settings
  * is dead under any later ones, and a live item is never taken. Holding only the data store,
- * a batch never makes reads of other stores (which read the settings too) wait. Keys are collected before any delete (deleting under an open cursor broke in Safari),
- * and the next batch resumes, in each of the two dead ranges, at the last mark taken there
+ * a batch never makes reads of other stores (which read the settings too) wait. Keys are
+ * collected before any delete (deleting under an open cursor broke in Safari), and the next
+ * batch resumes, in each of the two dead ranges, at the last mark taken there
  * (marks are all but unique) rather than at the start of the range, which would rescan the
  * tombstones just left behind.
  *

@@ -62,16 +62,16 @@ export async function withQuotaRelief<T>(attempt: () => Promise<T>, relief: Quot
         return undefined
       }
     }
-    const after = (await relief.purgeExpired().catch(() => 0)) > 0 ? await retry() : undefined
-    if (after) return after.value
+    const afterPurge = (await relief.purgeExpired().catch(() => 0)) > 0 ? await retry() : undefined
+    if (afterPurge) return afterPurge.value
     let usage = await relief.usage()
     for (let round = 0; round < EVICTION_ROUNDS; round++) {
       if ((await relief.evictShare().catch(() => 0)) === 0) break // nothing left to give up
-      const result = await retry()
-      if (result) return result.value
-      const after = await relief.usage()
-      if (usage !== undefined && after !== undefined && after >= usage) break // no room came back
-      usage = after
+      const afterEviction = await retry()
+      if (afterEviction) return afterEviction.value
+      const usageNow = await relief.usage()
+      if (usage !== undefined && usageNow !== undefined && usageNow >= usage) break // no room came back
+      usage = usageNow
     }
     throw error
   }
