@@ -8,7 +8,7 @@ import { openTtlDB } from '../../src/index.js'
 import { NO_COURTESY } from '../../src/purge.js'
 import { createPurgeApi } from '../../src/worker/purge-api.js'
 import { countOnDisk, freshDB, manualClock, uniqueName } from '../helpers.js'
-import { deleteAfter, rawAll, T0 } from './support.js'
+import { deleteAfter, rawAll, T0, touchedItemOutlivesPurge } from './support.js'
 
 const withUnique = { keyPath: 'id', indexes: { byU: { keyPath: 'u', unique: true } } }
 
@@ -88,12 +88,7 @@ describe('touchOnRead: no purge treats a touched item as expired at its old time
     const reader = await openTtlDB(name, { version: 1, clock, purge: { mode: 'off' }, stores })
     const purger = await openTtlDB(name, { version: 1, clock, purge: { mode: 'off' }, stores }) // another tab, the purging one
     try {
-      await reader.put('s', { id: 'a' })
-      clock.advance(5000)
-      expect(await reader.get('s', 'a'), 'read at 5 s: the countdown restarts').toBeDefined()
-      clock.advance(6000) // 11 s: past the old expiry (10 s), well before the new one (15 s)
-      expect(await purger.purgeExpired('s'), 'items the other tab purged').toBe(0)
-      expect(await reader.get('s', 'a'), 'the touched item, 6 s after its touch').toBeDefined()
+      await touchedItemOutlivesPurge(reader, purger, clock)
     } finally {
       reader.close()
       purger.close()

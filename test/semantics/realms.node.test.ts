@@ -6,7 +6,7 @@
 import { describe, expect, test, vi } from 'vitest'
 import { openTtlDB } from '../../src/index.js'
 import { manualClock, uniqueName } from '../helpers.js'
-import { deleteAfter, T0 } from './support.js'
+import { deleteAfter, T0, touchedItemOutlivesPurge } from './support.js'
 import { ensureLocks } from '../purge/stubs.js'
 
 describe('a write is never born dead (SPEC §6), whichever tab changed the setting', () => {
@@ -61,12 +61,7 @@ describe('touchOnRead across tabs (SPEC §7: no purge treats a touched item as e
     const other = (await import('../../src/index.js')) as typeof import('../../src/index.js')
     const purger = await other.openTtlDB(name, { version: 1, clock, purge: { mode: 'off' }, stores })
     try {
-      await reader.put('s', { id: 'a' })
-      clock.advance(5000)
-      expect(await reader.get('s', 'a'), 'read at 5 s: the countdown restarts').toBeDefined()
-      clock.advance(6000) // 11 s: past the old expiry (10 s), well before the new one (15 s)
-      expect(await purger.purgeExpired('s'), 'items the other tab purged').toBe(0)
-      expect(await reader.get('s', 'a'), 'the touched item, 6 s after its touch').toBeDefined()
+      await touchedItemOutlivesPurge(reader, purger, clock)
     } finally {
       reader.close()
       purger.close()

@@ -66,3 +66,17 @@ export async function databaseExists(name: string): Promise<boolean> {
 afterEach(async () => {
   for (const name of names.splice(0)) await deleteDB(name)
 })
+
+/**
+ * SPEC §7 across connections: `reader` writes and reads an item of a `touchOnRead` store (default
+ * 10 s) at 5 s; at 11 s, past its old expiry, a purge through `purger` must not delete it, and
+ * `reader` still reads it. The touch is still pending when the purge runs.
+ */
+export async function touchedItemOutlivesPurge(reader: TtlDB<any>, purger: TtlDB<any>, clock: { advance(ms: number): void }): Promise<void> {
+  await reader.put('s', { id: 'a' })
+  clock.advance(5000)
+  expect(await reader.get('s', 'a'), 'read at 5 s: the countdown restarts').toBeDefined()
+  clock.advance(6000) // 11 s: past the old expiry (10 s), well before the new one (15 s)
+  expect(await purger.purgeExpired('s'), 'items the other tab purged').toBe(0)
+  expect(await reader.get('s', 'a'), 'the touched item, 6 s after its touch').toBeDefined()
+}
