@@ -1,5 +1,6 @@
 // Builds the library into dist/: an ESM bundle of src/index.ts (idb and comlink stay external),
-// each Web Worker it starts as a file of its own beside it, source maps of both (with their
+// in chunks (idb-ttl.js, what it imports statically, and what a handle loads with `import()` once
+// open: see src/deferred.ts), each Web Worker it starts as a file of its own beside them, source maps of both (with their
 // sources inlined: src/ is not published), and .d.ts files from tsc. The worker entry gets no
 // .d.ts: nothing imports it, the browser loads it by URL (tsconfig.build.json leaves it out).
 //
@@ -57,7 +58,7 @@ await build({
     minify: false,
     sourcemap: true,
     lib: { entry: path.join(root, 'src/index.ts'), formats: ['es'], fileName: () => 'idb-ttl.js' },
-    rolldownOptions: { external: ['idb', 'comlink'] },
+    rolldownOptions: { external: ['idb', 'comlink'], output: { chunkFileNames: 'idb-ttl-[name]-[hash].js' } },
   },
 })
 if (workers.length === 0) throw new Error('no `new Worker(new URL(...))` found in src: the worker would be missing')

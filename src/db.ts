@@ -4,21 +4,17 @@
  */
 import { unwrap, type DBSchema, type IDBPDatabase } from 'idb'
 import { UserActivity } from './activity.js'
+import type { Background } from './background.js'
 import { Connection } from './connection.js'
 import { describeError, TtlError } from './errors.js'
 import { META_STORE } from './expiry-index.js'
 import { monotonic } from './clock.js'
 import { follow } from './watermarks.js'
-import { ExpiryListeners, publish, type ExpireEvent, type ExpireOptions } from './events.js'
-import { DEFAULT_BATCH_SIZE } from './purge.js'
-import { PurgeScheduler, type PurgeReport } from './scheduler.js'
-import { WakeChannel, type WakeMessage } from './wake.js'
-import { createPurgeApi } from './worker/purge-api.js'
-import { WorkerPurger } from './worker/client.js'
-import type { PurgeApi } from './worker/api.js'
-import { settleTouches, Touches } from './touch.js'
+import type { ExpireEvent, ExpireOptions, ExpiryListeners } from './events.js'
+import { checkPurgeOptions } from './purge-options.js'
+import type { PurgeReport } from './scheduler.js'
+import type { Touches } from './touch.js'
 import { countLive, getByKey, getKeys, getMany, getOne, pages, ReadScope, stats, type StoreStats } from './reads.js'
-import { evictRound, storageUsage, withQuotaRelief } from './quota.js'
 import { req } from './request.js'
 import { applyDeclaredDefaults, checkStoreConfigs, type StoreConfigs } from './schema.js'
 import type { DefaultTtl, TtlValues } from './ttl.js'
@@ -34,10 +30,19 @@ import type {
   StoreValue,
   Writable,
 } from './types.js'
-import * as writes from './writes.js'
+import type { WriteContext, Written } from './writes.js'
 import type { StoreState } from './policy.js'
 
 type Changes<T> = Partial<Writable<T>> | ((item: Stamped<T>) => Writable<T>)
+type Deferred = typeof import('./deferred.js')
+
+/** What a handle runs on once its deferred code has loaded (see `deferred.ts`). */
+interface Parts {
+  code: Deferred
+  background: Background
+  touches: Touches
+  expiry: ExpiryListeners
+}
 
 /** A database whose declared stores follow Cosmos DB time-to-live rules. */
 export class TtlDB<S extends DBSchema | unknown = unknown> {
@@ -47,13 +52,11 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   private readonly clock: () => number
   private readonly mode: TtlValues
   private readonly durability: IDBTransactionDurability | undefined
-  private readonly purger: PurgeApi & { noteActivity?(): void }
   private readonly activity = new UserActivity()
-  private readonly scheduler: PurgeScheduler | undefined
-  private readonly wake: WakeChannel
   private readonly listeners = new Set<(report: PurgeReport) => void>()
-  private readonly touches: Touches
-  private readonly expiry: ExpiryListeners
+  /** Resolves once the deferred code has loaded and this handle's background is running. */
+  private readonly ready: Promise<Parts>
+  private parts: Parts | undefined
   private closed = false
 
   /** @internal Use {@link openTtlDB}. */
@@ -64,44 +67,41 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     stores: StoreConfigs,
     purge: Required<PurgeOptions>,
     private readonly unfollow: () => void,
+    deferred: Deferred | Promise<Deferred>,
   ) {
     this.name = name
-    this.expiry = new ExpiryListeners(name)
     this.connection = connection
     this.stores = stores
     this.clock = options.clock ?? Date.now
     this.mode = options.ttlValues ?? 'strict'
     this.durability = options.durability
-    const sliding = Object.entries(stores).filter(([, config]) => config.touchOnRead)
-    this.touches = new Touches(
-      name,
-      () => connection.native(),
-      new Map(sliding.map(([store, config]) => [store, config.keyPath!])),
-      (error) => this.reportFailure(error),
-    )
-    const config = { name, stores, batchSize: purge.batchSize, sliceMs: purge.sliceMs }
-    this.purger =
-      purge.mode === 'worker'
-        ? new WorkerPurger(config)
-        : createPurgeApi(config, () => connection.native(), () => {}, this.activity)
-    if (purge.mode !== 'off') {
-      this.scheduler = new PurgeScheduler(this.purger, `idb-ttl:purge:${name}`, {
-        clock: this.clock,
-        maxIntervalMs: purge.maxIntervalMs,
-        idleTimeoutMs: purge.idleTimeoutMs,
-        onReport: (report) => this.emit(report),
-        beforeSlice: () => settleTouches(name),
-      })
-    }
-    const scheduler = this.scheduler
-    const onWake = (m: WakeMessage) => (m.ttls ? scheduler?.noteWrite(m.store, m.ttls, m.nowMs!) : scheduler?.soon())
-    this.wake = new WakeChannel(name, scheduler && onWake)
+    const assemble = (code: Deferred) => (this.parts = this.assemble(code, purge))
+    this.ready = deferred instanceof Promise ? deferred.then(assemble) : Promise.resolve(assemble(deferred))
+    // A chunk that fails to load fails the calls that need it, each with the loader's error.
+    this.ready.catch(() => {})
   }
 
-  /** Wakes the purger, this handle's scheduler or another handle's, for items just written. */
-  private wrote(store: string, ttls: readonly unknown[]): void {
-    if (this.isPurger) this.scheduler?.noteWrite(store, ttls, this.clock())
-    else this.wake.wrote(store, ttls, this.clock())
+  private assemble(code: Deferred, purge: Required<PurgeOptions>): Parts {
+    if (this.closed) throw new TtlError('CLOSED', 'the database handle was closed')
+    const { name, stores, connection } = this
+    const sliding = Object.entries(stores).filter(([, config]) => config.touchOnRead)
+    const connect = () => connection.native()
+    return {
+      code,
+      touches: new code.Touches(name, connect, new Map(sliding.map(([store, config]) => [store, config.keyPath!])), (error) =>
+        this.reportFailure(error),
+      ),
+      expiry: new code.ExpiryListeners(name),
+      background: new code.Background({
+        name,
+        stores,
+        purge,
+        clock: this.clock,
+        connect,
+        activity: this.activity,
+        onReport: (report) => this.emit(report),
+      }),
+    }
   }
 
   private emit(report: PurgeReport): void {
@@ -128,7 +128,17 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    */
   onExpire(listener: (event: ExpireEvent) => void, options?: ExpireOptions): () => void {
     if (this.closed) throw new TtlError('CLOSED', 'the database handle was closed')
-    return this.expiry.add(listener, options)
+    if (this.parts) return this.parts.expiry.add(listener, options)
+    // Registered as soon as the code has loaded, before any purge or write of this handle runs.
+    let remove: (() => void) | undefined
+    let removed = false
+    void this.ready.then((parts) => {
+      if (!removed && !this.closed) remove = parts.expiry.add(listener, options)
+    }, () => {})
+    return () => {
+      removed = true
+      remove?.()
+    }
   }
 
   /**
@@ -146,11 +156,11 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    * for then and granted a moment later — and turns `true` soon after in one tab only, unless
    * another tab already holds the lock. It turns `false` again while the tab gives the lock up
    * (frozen, in the back/forward cache, hidden with another tab waiting, after a failed slice)
-   * and after `close()`. Always `false` with `purge.mode: 'off'`; `true` at once where there are
-   * no Web Locks (every connection purges). To see the purge work, listen with `onPurge`.
+   * and after `close()`. Always `false` with `purge.mode: 'off'`; `true` soon after open where there
+   * are no Web Locks (every connection purges). To see the purge work, listen with `onPurge`.
    */
   get isPurger(): boolean {
-    return this.scheduler?.isLeader ?? false
+    return this.parts?.background.isPurger ?? false
   }
 
   /** The underlying idb database: the physical view, expired items and bookkeeping included. */
@@ -169,12 +179,12 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   private async db(store: string): Promise<IDBDatabase> {
     this.check(store)
     this.activity.note()
-    this.purger.noteActivity?.()
+    this.parts?.background.purger.noteActivity?.()
     return this.connection.native()
   }
 
   private async read(store: string): Promise<ReadScope> {
-    return new ReadScope(await this.db(store), store, this.clock, this.touches)
+    return new ReadScope(await this.db(store), store, this.clock, this.parts?.touches)
   }
 
   /**
@@ -183,15 +193,15 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    */
   private async settled(store: string): Promise<IDBDatabase> {
     const db = await this.db(store)
-    await settleTouches(this.name, store)
+    await (await this.ready).code.settleTouches(this.name, store)
     return db
   }
 
   private async settledRead(store: string): Promise<ReadScope> {
-    return new ReadScope(await this.settled(store), store, this.clock, this.touches)
+    return new ReadScope(await this.settled(store), store, this.clock, this.parts?.touches)
   }
 
-  private async writer(store: string): Promise<writes.WriteContext> {
+  private async writer(store: string): Promise<WriteContext> {
     return { db: await this.settled(store), clock: this.clock, mode: this.mode, durability: this.durability, keepTs: this.stores[store].keepTs }
   }
 
@@ -199,7 +209,8 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    * Runs a write; if the disk is full, purges, evicts from the stores with `evictOnQuota`, and
    * runs it again (SPEC §9, `quota.ts`).
    */
-  private spacious<T>(attempt: () => Promise<T>): Promise<T> {
+  private async spacious<T>(attempt: () => Promise<T>): Promise<T> {
+    const { withQuotaRelief, evictRound, storageUsage } = (await this.ready).code
     return withQuotaRelief(attempt, {
       purgeExpired: () => this.purgeExpired(),
       evictShare: () => {
@@ -211,11 +222,11 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   }
 
   /** Reports dead items a write deleted to make room for itself (see `claim.ts`). */
-  private claimed<T>(store: string, written: writes.Written<T>): T {
+  private claimed<T>(store: string, written: Written<T>): T {
     const items = written.claimed
     if (items.length > 0) {
       this.emit({ store, deleted: items.length, durationMs: 0, more: false, nextExpiryMs: NaN })
-      publish(this.name, { store, reason: 'expired', items })
+      this.parts!.code.publish(this.name, { store, reason: 'expired', items })
     }
     return written.result
   }
@@ -226,9 +237,10 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     method: 'put' | 'add',
     keys?: readonly (IDBValidKey | undefined)[],
   ): Promise<IDBValidKey[]> {
-    const attempt = async () => writes.writeAll(await this.writer(store), store, values, method, keys, !keys)
+    const { code, background } = await this.ready
+    const attempt = async () => code.writes.writeAll(await this.writer(store), store, values, method, keys, !keys)
     const written = this.claimed(store, await this.spacious(attempt))
-    this.wrote(store, values.map((value) => (value as { ttl?: unknown }).ttl))
+    background.wrote(store, values.map((value) => (value as { ttl?: unknown }).ttl))
     return written
   }
 
@@ -255,9 +267,11 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    * @throws TtlError `NOT_FOUND` when no live item holds the key
    */
   async update<N extends StoreNames<S>>(store: N, key: StoreKey<S, N>, changes: Changes<StoreValue<S, N>>): Promise<Stamped<StoreValue<S, N>>> {
-    const attempt = async () => writes.update(await this.writer(store), store, key, changes as Parameters<typeof writes.update>[3])
+    const { code, background } = await this.ready
+    const { update } = code.writes
+    const attempt = async () => update(await this.writer(store), store, key, changes as Parameters<typeof update>[3])
     const item = this.claimed(store, await this.spacious(attempt))
-    this.wrote(store, [item.ttl])
+    background.wrote(store, [item.ttl])
     return item as Stamped<StoreValue<S, N>>
   }
 
@@ -269,7 +283,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   /** The live item at `key` (or the first in a range), or `undefined`. */
   async get<N extends StoreNames<S>>(store: N, query: Query<S, N>): Promise<Stamped<StoreValue<S, N>> | undefined> {
     if (!(query instanceof IDBKeyRange)) {
-      return getByKey(await this.db(store), store, query, this.clock, this.touches) as Promise<Stamped<StoreValue<S, N>> | undefined>
+      return getByKey(await this.db(store), store, query, this.clock, this.parts?.touches) as Promise<Stamped<StoreValue<S, N>> | undefined>
     }
     const scope = await this.read(store)
     return getOne(scope, scope.store, query) as Promise<Stamped<StoreValue<S, N>> | undefined>
@@ -310,11 +324,13 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
 
   /** Deletes by key or range. Deleting an expired item is a no-op as far as reads can tell. */
   async delete<N extends StoreNames<S>>(store: N, query: Query<S, N>): Promise<void> {
+    const { writes } = (await this.ready).code
     return writes.remove(await this.writer(store), store, query)
   }
 
   /** Deletes every item of the store. */
   async clear<N extends StoreNames<S>>(store: N): Promise<void> {
+    const { writes } = (await this.ready).code
     return writes.clear(await this.writer(store), store)
   }
 
@@ -383,9 +399,9 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    * @throws TtlError `INVALID_TTL`
    */
   async setDefaultTtl<N extends StoreNames<S>>(store: N, defaultTtl: DefaultTtl): Promise<void> {
-    await writes.setDefaultTtl(await this.writer(store), store, defaultTtl)
-    if (this.isPurger) this.scheduler?.soon()
-    else this.wake.due(store)
+    const { code, background } = await this.ready
+    await code.writes.setDefaultTtl(await this.writer(store), store, defaultTtl)
+    background.due(store)
   }
 
   /** The store's default as persisted in the database. */
@@ -403,10 +419,11 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     const names = store === undefined ? Object.keys(this.stores) : [store]
     names.forEach((name) => this.check(name))
     await Promise.all(names.map((name) => this.settled(name)))
+    const { background } = await this.ready
     const started = performance.now()
     const report = { store: store ?? '*', deleted: 0, more: false, nextExpiryMs: NaN }
     try {
-      report.deleted = await this.purger.purgeAll(names, this.clock())
+      report.deleted = await background.purger.purgeAll(names, this.clock())
     } catch (error) {
       if (!this.closed) this.emit({ ...report, durationMs: performance.now() - started, error: describeError(error) })
       throw error
@@ -418,12 +435,11 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   /** Stops the background purge, ends the worker and closes the connection; later calls reject with TtlError `CLOSED`. */
   close(): void {
     this.closed = true
-    this.expiry.clear()
-    this.scheduler?.stop()
-    this.wake.close()
-    void this.purger.close()
+    const parts = this.parts
+    parts?.expiry.clear()
+    parts?.background.close()
     // Pending touches are written on the closing connection, which waits for that to commit.
-    this.touches.flushOn(this.connection.isOpen ? unwrap(this.connection.raw) : undefined)
+    parts?.touches.flushOn(this.connection.isOpen ? unwrap(this.connection.raw) : undefined)
     this.connection.close()
     this.unfollow()
   }
@@ -453,32 +469,17 @@ export async function openTtlDB<S extends DBSchema | unknown = unknown>(
   })
   const db = await connection.native()
   const unfollow = follow(name)
+  // Loaded once open, beside the app's first reads; sliding stores need it for those reads.
+  const deferred = import('./deferred.js')
+  const sliding = Object.values(stores).some((config) => config.touchOnRead)
+  let code: Deferred | Promise<Deferred> = deferred
   try {
     await applyDeclaredDefaults(db, stores, clock(), options.durability)
+    if (sliding) code = await deferred
   } catch (error) {
     unfollow()
     connection.close()
     throw error
   }
-  return new TtlDB<S>(name, connection, { ...options, clock }, stores, purge, unfollow)
-}
-
-const positive = (value: unknown) => typeof value === 'number' && value > 0 && Number.isFinite(value)
-
-/** Fills in the purge defaults and rejects malformed tuning. */
-function checkPurgeOptions(options: PurgeOptions = {}): Required<PurgeOptions> {
-  const mode = options.mode ?? (typeof Worker === 'function' ? 'worker' : 'inline')
-  // An option given as `undefined` means the default, as if it were absent.
-  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined))
-  const purge = { batchSize: DEFAULT_BATCH_SIZE, sliceMs: 30, maxIntervalMs: 60_000, idleTimeoutMs: 2_000, ...given, mode }
-  if (!['worker', 'inline', 'off'].includes(mode)) {
-    throw new TtlError('INVALID_OPTION', `purge.mode must be 'worker', 'inline' or 'off'; got ${String(mode)}`)
-  }
-  if (!Number.isInteger(purge.batchSize) || !positive(purge.batchSize)) {
-    throw new TtlError('INVALID_OPTION', 'purge.batchSize must be a positive integer')
-  }
-  for (const key of ['sliceMs', 'maxIntervalMs', 'idleTimeoutMs'] as const) {
-    if (!positive(purge[key])) throw new TtlError('INVALID_OPTION', `purge.${key} must be a positive number of ms`)
-  }
-  return purge
+  return new TtlDB<S>(name, connection, { ...options, clock }, stores, purge, unfollow, code)
 }

@@ -13,15 +13,13 @@
  * A batch with budget left after the dead items then trims a store with `maxEntries` back to
  * its cap, evicting live items in the store's order (see `capacity.ts`).
  */
-import { evict, liveCount } from './capacity.js'
+import { evict, liveCount } from './eviction.js'
 import type { ExpireReason } from './events.js'
 import { deadRanges, EXPIRY_INDEX, META_STORE, nextDeath, type Resume } from './expiry-index.js'
 import { cutoffs, type StoreState } from './policy.js'
+import { DEFAULT_BATCH_SIZE } from './purge-options.js'
 import { done, req } from './request.js'
 import { markOfStored, unstamp } from './stamp.js'
-
-/** Keys taken per transaction unless told otherwise. */
-export const DEFAULT_BATCH_SIZE = 300
 
 /** One deleted item, as an expiry event reports it. */
 export interface DeletedItem {

@@ -10,7 +10,7 @@
  * Chromium frees deleted records only when its LevelDB compacts, and its reported usage grows
  * after deletions: without this, one full disk would empty the opted-in stores for nothing.
  */
-import { evict, liveCount } from './capacity.js'
+import { evict, liveCount } from './eviction.js'
 import { listeningStores, publish } from './events.js'
 import { EXPIRY_INDEX, META_STORE } from './expiry-index.js'
 import { cutoffs, type StoreState } from './policy.js'

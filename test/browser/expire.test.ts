@@ -45,12 +45,12 @@ test('when the purging page closes mid-stream, the next purger reports the rest:
   // Inline in the second page: in Firefox, a purge worker started from a second popup of a test
   // file never answers (a harness quirk, not the library's); the next purger here uses a worker.
   const first = await page.lib.openTtlDB(name, { version: 1, clock, stores, purge: { ...purge, mode: 'inline' } })
+  await until(() => expect(first.isPurger).toBe(true))
   const second = await freshDB({ clock, stores, purge }, name)
   const heardByFirst: ExpireEvent[] = []
   const heardBySecond: ExpireEvent[] = []
   first.onExpire((e) => heardByFirst.push(e))
   second.onExpire((e) => heardBySecond.push(e))
-  await until(() => expect(first.isPurger).toBe(true))
   await second.putAll('s', range(0, 300).map((id) => ({ id, ttl: 1 })))
   clock.advance(1_000)
   await until(() => expect(heardBySecond.length).toBeGreaterThan(0))

@@ -18,6 +18,9 @@ const pages: Page[] = []
 export async function openPage(): Promise<Page> {
   const popup = window.open('about:blank', '_blank') as (Window & typeof globalThis) | null
   if (!popup) throw new Error('the browser refused to open a second page')
+  // Vite serves the library to vitest with its dynamic imports wrapped by vitest's browser runner,
+  // which the popup lacks: there, they run as written.
+  Object.assign(popup, { __vitest_browser_runner__: { wrapDynamicImport: (load: () => unknown) => load() } })
   const url = new URL('../../src/index.ts', import.meta.url).href
   const lib = (await popup.eval(`import(${JSON.stringify(url)})`)) as Library
   const page = { lib, window: popup, close: () => popup.close() }

@@ -122,7 +122,7 @@ test('without Web Locks every connection purges (only extra work)', async () => 
     const name = uniqueName('nolocks')
     const a = await freshDB({ clock: clockA, stores, purge: { mode: 'inline', maxIntervalMs: 10 } }, name)
     const b = await freshDB({ clock: clockB, stores, purge: { mode: 'inline', maxIntervalMs: 10 } }, name)
-    expect(a.isPurger && b.isPurger).toBe(true)
+    await vi.waitFor(() => expect(a.isPurger && b.isPurger).toBe(true))
     const byA: PurgeReport[] = []
     const byB: PurgeReport[] = []
     a.onPurge((r) => byA.push(r))

@@ -24,6 +24,8 @@ describe('a write is never born dead (SPEC §6), whichever tab changed the setti
       const clockB = manualClock(T0 + 100_000)
       const stores = { s: { keyPath: 'id', defaultTtl: 10 } }
       const a = await openTtlDB(name, { version: 1, clock: clockA, purge: { mode: 'off' }, stores })
+      // Tab A's code, the part loaded after open included, is loaded before the second realm's.
+      await a.count('s')
       vi.resetModules()
       const other = (await import('../../src/index.js')) as typeof import('../../src/index.js')
       const b = await other.openTtlDB(name, { version: 1, clock: clockB, purge: { mode: 'off' }, stores })

@@ -1,0 +1,71 @@
+/**
+ * One handle's background purge: the purger (a worker, or this page in inline mode), the
+ * scheduler that runs it when the handle is the elected purger, and the channel on which other
+ * handles' writes wake it. A handle loads this after it opened (see `deferred.ts`).
+ */
+import type { UserActivity } from './activity.js'
+import type { PurgeOptions } from './types.js'
+import { PurgeScheduler, type PurgeReport } from './scheduler.js'
+import type { StoreConfigs } from './schema.js'
+import { settleTouches } from './touch.js'
+import { WakeChannel, type WakeMessage } from './wake.js'
+import type { PurgeApi } from './worker/api.js'
+import { WorkerPurger } from './worker/client.js'
+import { createPurgeApi } from './worker/purge-api.js'
+
+export interface BackgroundOptions {
+  name: string
+  stores: StoreConfigs
+  purge: Required<PurgeOptions>
+  clock: () => number
+  connect: () => Promise<IDBDatabase>
+  activity: UserActivity
+  onReport: (report: PurgeReport) => void
+}
+
+export class Background {
+  readonly purger: PurgeApi & { noteActivity?(): void }
+  private readonly scheduler: PurgeScheduler | undefined
+  private readonly wake: WakeChannel
+
+  constructor(private readonly options: BackgroundOptions) {
+    const { name, stores, purge, clock, connect, activity, onReport } = options
+    const config = { name, stores, batchSize: purge.batchSize, sliceMs: purge.sliceMs }
+    this.purger = purge.mode === 'worker' ? new WorkerPurger(config) : createPurgeApi(config, connect, () => {}, activity)
+    if (purge.mode !== 'off') {
+      this.scheduler = new PurgeScheduler(this.purger, `idb-ttl:purge:${name}`, {
+        clock,
+        maxIntervalMs: purge.maxIntervalMs,
+        idleTimeoutMs: purge.idleTimeoutMs,
+        onReport,
+        beforeSlice: () => settleTouches(name),
+      })
+    }
+    const scheduler = this.scheduler
+    const onWake = (m: WakeMessage) => (m.ttls ? scheduler?.noteWrite(m.store, m.ttls, m.nowMs!) : scheduler?.soon())
+    this.wake = new WakeChannel(name, scheduler && onWake)
+  }
+
+  /** Whether this handle is, right now, the one purging the database (see `TtlDB.isPurger`). */
+  get isPurger(): boolean {
+    return this.scheduler?.isLeader ?? false
+  }
+
+  /** Wakes the purger, this handle's scheduler or another handle's, for items just written. */
+  wrote(store: string, ttls: readonly unknown[]): void {
+    if (this.isPurger) this.scheduler?.noteWrite(store, ttls, this.options.clock())
+    else this.wake.wrote(store, ttls, this.options.clock())
+  }
+
+  /** Wakes the purger for work due now in `store` (its default changed). */
+  due(store: string): void {
+    if (this.isPurger) this.scheduler?.soon()
+    else this.wake.due(store)
+  }
+
+  close(): void {
+    this.scheduler?.stop()
+    this.wake.close()
+    void this.purger.close()
+  }
+}

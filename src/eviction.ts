@@ -1,0 +1,78 @@
+/**
+ * Eviction (SPEC §9): how many live items a store holds, and which of them it gives up first
+ * when it holds more than `maxEntries` or the origin runs out of quota. Runs inside a caller's
+ * read-write transaction, on the page or in the purge worker alike.
+ *
+ * Eviction orders come from two indexes: the expiry index (for `'soonest'`) and, on stores with
+ * a capacity only, `$ts` over `_ts` (for `'oldest'`, and for the items that never expire, which
+ * the expiry index does not hold). Stores without a capacity have no `$ts` index and pay nothing.
+ */
+import { TS_INDEX } from './capacity.js'
+import { allDeadRanges, EXPIRY_INDEX, liveRanges } from './expiry-index.js'
+import { isDeadMark, markExpiryMs, type Cutoffs, type ExpiryMark, type StoreState } from './policy.js'
+import type { DeletedItem } from './purge.js'
+import { keyId, req } from './request.js'
+import { markOfStored, unstamp } from './stamp.js'
+
+/** Live items in the store now (the deletions already queued in its transaction counted). */
+export async function liveCount(store: IDBObjectStore, cut: Cutoffs): Promise<number> {
+  const index = store.index(EXPIRY_INDEX)
+  const counts = await Promise.all([req(store.count()), ...allDeadRanges(cut).map((range) => req(index.count(range)))])
+  return counts.reduce((live, dead) => live - dead)
+}
+
+/** Up to `limit` keys of the live items the store gives up first, in its `evict` order. */
+export async function victims(store: IDBObjectStore, state: StoreState, cut: Cutoffs, limit: number): Promise<IDBValidKey[]> {
+  const chosen = state.capacity?.evict === 'soonest' ? await soonest(store, state, cut, limit) : []
+  return chosen.length < limit ? [...chosen, ...(await oldest(store, cut, limit - chosen.length, chosen))] : chosen
+}
+
+/** Items that will expire, closest to expiry first (items that never expire are not among them). */
+async function soonest(store: IDBObjectStore, state: StoreState, cut: Cutoffs, limit: number): Promise<IDBValidKey[]> {
+  const index = store.index(EXPIRY_INDEX)
+  const entries: { expiry: number; mark: ExpiryMark; key: IDBValidKey }[] = []
+  for (const range of liveRanges(cut)) {
+    const cursor = index.openKeyCursor(range)
+    for (let c = await req(cursor), n = 0; c && n < limit; c = await req(cursor), n++) {
+      const expiry = markExpiryMs(state, c.key as ExpiryMark)
+      if (expiry === Infinity) break // the rest of this range never expires either
+      entries.push({ expiry, mark: c.key as ExpiryMark, key: c.primaryKey })
+      c.continue()
+    }
+  }
+  entries.sort((a, b) => a.expiry - b.expiry || a.mark - b.mark)
+  return entries.slice(0, limit).map((entry) => entry.key)
+}
+
+/**
+ * Live items, least recently written first, skipping keys already chosen. Dead items may still
+ * be on disk (a TTL-off store's, which the background purge leaves; marks below where a pass
+ * resumed): they are not live items to give up, so the values are read to tell.
+ */
+async function oldest(store: IDBObjectStore, cut: Cutoffs, limit: number, skip: readonly IDBValidKey[]): Promise<IDBValidKey[]> {
+  const taken = new Set(skip.map(keyId))
+  const keys: IDBValidKey[] = []
+  const cursor = store.index(TS_INDEX).openCursor()
+  for (let c = await req(cursor); c && keys.length < limit; c = await req(cursor)) {
+    if (!taken.has(keyId(c.primaryKey)) && !isDeadMark(markOfStored(c.value), cut)) keys.push(c.primaryKey)
+    c.continue()
+  }
+  return keys
+}
+
+/**
+ * Deletes up to `limit` live items in the store's `evict` order; with `withValues`, returns
+ * their values (for `onExpire`), keys only otherwise.
+ */
+export async function evict(
+  store: IDBObjectStore,
+  state: StoreState,
+  cut: Cutoffs,
+  limit: number,
+  withValues: boolean,
+): Promise<DeletedItem[]> {
+  const keys = await victims(store, state, cut, limit)
+  const values = withValues ? await Promise.all(keys.map((key) => req(store.get(key)))) : undefined
+  for (const key of keys) store.delete(key)
+  return keys.map((key, i) => ({ key, value: values ? unstamp(values[i]) : undefined }))
+}
