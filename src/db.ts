@@ -75,8 +75,8 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     this.clock = options.clock ?? Date.now
     this.mode = options.ttlValues ?? 'strict'
     this.durability = options.durability
-    const assemble = (code: Deferred) => (this.parts = this.assemble(code, purge))
-    this.ready = deferred instanceof Promise ? deferred.then(assemble) : Promise.resolve(assemble(deferred))
+    const attach = (code: Deferred) => (this.parts = this.assemble(code, purge))
+    this.ready = deferred instanceof Promise ? deferred.then(attach) : Promise.resolve(attach(deferred))
     // A chunk that fails to load fails the calls that need it, each with the loader's error.
     this.ready.catch(() => {})
   }
