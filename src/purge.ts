@@ -2,11 +2,14 @@
  * Physical deletion of dead items in bounded batches over the expiry index. Runs the same on the
  * page and in the purge worker: no page-only APIs.
  *
- * Each batch is one read-write transaction: it reads the store's settings, takes up to
- * `batchSize` primary keys from the dead ranges of the expiry index, and deletes them. Keys come
- * from the index range under the settings read in the same transaction, so a live item is never
- * taken. Keys are collected before any delete (deleting under an open cursor broke in Safari),
- * and the next batch resumes, in each of the two dead ranges, at the last mark taken there
+ * Each batch is one read-write transaction over the data store alone: it takes up to `batchSize`
+ * primary keys from the dead ranges of the expiry index, and deletes them. The settings it
+ * judges by come from a read-only transaction just before: cut-offs only grow (a changed default
+ * folds what the old one had killed into the watermarks), so what was dead under those settings
+ * is dead under any later ones, and a live item is never taken. Holding only the data store,
+ * a batch never makes reads of other stores (which read the settings too) wait. Keys are
+ * collected before any delete (deleting under an open cursor broke in Safari), and the next
+ * batch resumes, in each of the two dead ranges, at the last mark taken there
  * (marks are all but unique) rather than at the start of the range, which would rescan the
  * tombstones just left behind.
  *
@@ -68,14 +71,15 @@ export interface BatchOptions {
 /** Deletes dead items of one store, then evicts its surplus, in one transaction (see {@link BatchOptions}). */
 export async function purgeBatch(connect: Connect, storeName: string, nowMs: number, options: BatchOptions = {}): Promise<BatchResult> {
   const { batchSize = DEFAULT_BATCH_SIZE, from = {}, skipDisabled = false, withValues = false, evictLimit = batchSize } = options
+  const state = await req<StoreState>((await connect()).transaction(META_STORE).objectStore(META_STORE).get(storeName))
   // Relaxed: a purge lost to a crash before it reached the disk only deletes the same dead
-  // items again later, so waiting for the flush would buy nothing.
-  const tx = (await connect()).transaction([storeName, META_STORE], 'readwrite', { durability: 'relaxed' })
+  // items again later, so waiting for the flush would buy nothing. The connection is asked for
+  // again: an upgrade elsewhere may have closed it since the settings were read.
+  const tx = (await connect()).transaction(storeName, 'readwrite', { durability: 'relaxed' })
   const committed = done(tx)
   committed.catch(() => {})
   const store = tx.objectStore(storeName)
   const index = store.index(EXPIRY_INDEX)
-  const state = await req<StoreState>(tx.objectStore(META_STORE).get(storeName))
   let budget = batchSize
   const resume: Resume = { ...from }
   const items: DeletedItem[] = []

@@ -2,6 +2,11 @@
  * Page side of the purge worker: starts it lazily, wraps it with Comlink, and restarts it on the
  * next call after it crashed, was terminated or stopped answering. Pending calls of a dead worker
  * reject; once closed, it never starts a worker again.
+ *
+ * A worker is never terminated with a transaction open if it can help it: it is asked to abort
+ * what it has open and close its connection first (see {@link WorkerPurger.stop}). WebKitGTK 2.50
+ * sometimes keeps a read-write transaction of a terminated worker open for good: every later
+ * request on its stores then waits forever, in every tab.
  */
 import { releaseProxy, wrap, type Remote } from 'comlink'
 import { QUIET_MS } from '../activity.js'
@@ -16,7 +21,7 @@ import type { PurgeApi, PurgeConfig } from './api.js'
  */
 export const SLICE_TIMEOUT_MS = 30_000
 
-/** How long `close()` lets the worker close its connection before terminating it anyway. */
+/** How long the worker may take to close its connection before it is terminated anyway. */
 const CLOSE_WAIT_MS = 1_000
 
 export class WorkerPurger implements PurgeApi {
@@ -27,6 +32,8 @@ export class WorkerPurger implements PurgeApi {
   private activity: MessagePort | undefined
   private lastSignal = 0
   private closed = false
+  /** A failed worker being stopped: calls wait for it to be gone, then start a fresh one. */
+  private stopping: Promise<void> | undefined
 
   /** `sliceTimeoutMs`: the slice watchdog, {@link SLICE_TIMEOUT_MS} unless a test says otherwise. */
   constructor(
@@ -44,7 +51,7 @@ export class WorkerPurger implements PurgeApi {
       this.died.catch(() => {})
       worker.addEventListener('error', (event) => {
         event.preventDefault()
-        this.terminate(new Error(`purge worker failed: ${event.message}`))
+        this.stop(new Error(`purge worker failed: ${event.message}`))
       })
       this.worker = worker
       this.remote = wrap<PurgeApi>(worker)
@@ -54,10 +61,14 @@ export class WorkerPurger implements PurgeApi {
 
   private call<T>(run: (remote: Remote<PurgeApi>) => Promise<T>, timeoutMs?: number): Promise<T> {
     if (this.closed) return Promise.reject(new TtlError('CLOSED', 'the database handle was closed'))
+    if (this.stopping) return this.stopping.then(() => this.call(run, timeoutMs))
     const { remote, died } = this.start()
-    const result = Promise.race([run(remote), died])
+    // While a failed worker is being stopped, its calls fail with why it is stopped, not with
+    // the aborts and CLOSED errors its own shutdown causes.
+    const failure = (error: unknown) => (this.stopping && this.remote === remote ? died : Promise.reject(error))
+    const result = Promise.race([run(remote).catch(failure), died])
     if (timeoutMs === undefined) return result
-    const watchdog = setTimeout(() => this.terminate(new Error(`purge worker did not answer in ${timeoutMs} ms`)), timeoutMs)
+    const watchdog = setTimeout(() => this.stop(new Error(`purge worker did not answer in ${timeoutMs} ms`)), timeoutMs)
     return result.finally(() => clearTimeout(watchdog))
   }
 
@@ -82,6 +93,25 @@ export class WorkerPurger implements PurgeApi {
     this.end(Object.assign(reason, { name: 'PurgeWorkerError' }))
   }
 
+  /**
+   * Ends a worker that failed (an `error` event, or no answer in time): it aborts the batch it
+   * was running and closes its connection, and only then is terminated (at most
+   * {@link CLOSE_WAIT_MS} later, if it does not answer); its pending calls then reject with
+   * `reason`. Terminated with a transaction open, it could leave that transaction open for good
+   * in WebKit (see the top of this file).
+   */
+  private stop(reason: Error): void {
+    const remote = this.remote
+    if (this.stopping || !remote) return
+    const closed = Promise.race([remote.close(), new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS))])
+    this.stopping = closed
+      .catch(() => {})
+      .then(() => {
+        this.stopping = undefined
+        if (this.remote === remote) this.terminate(reason)
+      })
+  }
+
   /** Ends the worker; its pending calls reject with `error`. */
   private end(error: Error): void {
     this.remote?.[releaseProxy]()
@@ -93,8 +123,9 @@ export class WorkerPurger implements PurgeApi {
 
   /**
    * Ends the worker for good: pending and later calls reject with TtlError `CLOSED`. The worker
-   * closes its connection before it is terminated: WebKit keeps a terminated worker's connection
-   * open for a long while, and a `deleteDatabase` or an upgrade would wait for it.
+   * aborts its open transactions and closes its connection before it is terminated: WebKit keeps
+   * a terminated worker's connection open for a long while, and a `deleteDatabase` or an upgrade
+   * would wait for it (and a transaction left open, for good: see the top of this file).
    */
   async close(): Promise<void> {
     this.closed = true

@@ -32,7 +32,7 @@ async function witnessFor(dbName: string): Promise<Witness> {
 export function createPurgeApi(
   config: PurgeConfig,
   connect: () => Promise<IDBDatabase>,
-  onClose: () => void,
+  onClose: () => void | Promise<void>,
   courtesy: Courtesy,
 ): PurgeApi {
   const resume = new Map<string, Resume>()
@@ -50,7 +50,7 @@ export function createPurgeApi(
       return total
     },
     async close() {
-      onClose()
+      await onClose()
     },
   }
 }

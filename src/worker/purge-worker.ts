@@ -5,8 +5,48 @@
 import { expose } from 'comlink'
 import { UserActivity } from '../activity.js'
 import { Connection } from '../connection.js'
+import { abortQuietly } from '../request.js'
 import type { PurgeConfig } from './api.js'
 import { createPurgeApi } from './purge-api.js'
+
+/**
+ * The connection, with each transaction opened on it followed until it ends. `close()` closes
+ * the connection, aborts the transactions still running (a purge batch rolls back: its dead items
+ * are deleted again later) and resolves once they have all ended, so that the page terminates a
+ * worker with no transaction open: WebKitGTK may keep a terminated worker's read-write
+ * transaction open for good, and every request on its stores, in every tab, waits behind it.
+ */
+function tracked(connection: Connection): { connect: () => Promise<IDBDatabase>; close: () => Promise<void> } {
+  const open = new Set<IDBTransaction>()
+  const followed = new WeakSet<IDBDatabase>()
+  const ended = (tx: IDBTransaction) =>
+    new Promise<void>((resolve) => {
+      tx.addEventListener('complete', () => resolve())
+      tx.addEventListener('abort', () => resolve())
+    })
+  return {
+    async connect() {
+      const db = await connection.native()
+      if (!followed.has(db)) {
+        followed.add(db)
+        const transaction = db.transaction.bind(db)
+        db.transaction = (stores: string | string[], mode?: IDBTransactionMode, options?: IDBTransactionOptions) => {
+          const tx = transaction(stores, mode, options)
+          open.add(tx)
+          void ended(tx).then(() => open.delete(tx))
+          return tx
+        }
+      }
+      return db
+    },
+    async close() {
+      connection.close()
+      const running = [...open]
+      running.forEach(abortQuietly)
+      await Promise.all(running.map(ended))
+    },
+  }
+}
 
 /**
  * The first message carries the config and a port on which the page signals its own requests;
@@ -19,7 +59,8 @@ self.addEventListener(
     const activity = new UserActivity()
     event.ports[0].onmessage = () => activity.note()
     const connection = new Connection({ name: config.name, stores: config.stores, clock: Date.now, create: false, probe: true })
-    expose(createPurgeApi(config, () => connection.native(), () => connection.close(), activity))
+    const { connect, close } = tracked(connection)
+    expose(createPurgeApi(config, connect, close, activity))
   },
   { once: true },
 )
