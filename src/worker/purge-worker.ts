@@ -17,7 +17,8 @@ import { createPurgeApi } from './purge-api.js'
  * transaction open for good, and every request on its stores, in every tab, waits behind it.
  */
 function tracked(connection: Connection): { connect: () => Promise<IDBDatabase>; close: () => Promise<void> } {
-  const open = new Set<IDBTransaction>()
+  // Each open transaction with the promise of its end, made when it opened (not when asked).
+  const open = new Map<IDBTransaction, Promise<void>>()
   const followed = new WeakSet<IDBDatabase>()
   const ended = (tx: IDBTransaction) =>
     new Promise<void>((resolve) => {
@@ -32,8 +33,7 @@ function tracked(connection: Connection): { connect: () => Promise<IDBDatabase>;
         const transaction = db.transaction.bind(db)
         db.transaction = (stores: string | string[], mode?: IDBTransactionMode, options?: IDBTransactionOptions) => {
           const tx = transaction(stores, mode, options)
-          open.add(tx)
-          void ended(tx).then(() => open.delete(tx))
+          open.set(tx, ended(tx).then(() => void open.delete(tx)))
           return tx
         }
       }
@@ -42,8 +42,8 @@ function tracked(connection: Connection): { connect: () => Promise<IDBDatabase>;
     async close() {
       connection.close()
       const running = [...open]
-      running.forEach(abortQuietly)
-      await Promise.all(running.map(ended))
+      running.forEach(([tx]) => abortQuietly(tx))
+      await Promise.all(running.map(([, end]) => end))
     },
   }
 }
