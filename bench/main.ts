@@ -5,6 +5,8 @@
 import type { Row } from './harness.js'
 import { cappedWrites } from './scenarios/capacity.js'
 import { setDefaultTtl } from './scenarios/default-ttl.js'
+import { get200k, open200k, purgeFlat } from './scenarios/flat.js'
+import { purgeHeap } from './scenarios/heap.js'
 import { expireLateness } from './scenarios/lateness.js'
 import { purge, readsDuringPurge, readsOtherStoreDuringPurge } from './scenarios/purge.js'
 import { countHalfExpired, getAllPartlyExpired, getLive } from './scenarios/reads.js'
@@ -24,6 +26,10 @@ const scenarios: Record<string, () => Promise<Row[]>> = {
   'sliding-get': slidingGet,
   'expire-lateness': expireLateness,
   'capped-writes-10k': cappedWrites,
+  'purge-flat-200k': purgeFlat,
+  'open-200k': open200k,
+  'get-200k': get200k,
+  'purge-heap-50k': purgeHeap,
 }
 
 export interface PageResult {

@@ -8,6 +8,8 @@ export const STORE = 'items'
 /** A second store, for reads beside a purge of the first. */
 export const OTHER = 'other'
 export type Ours = TtlDB
+/** The seeded store's declaration: the store default, only the library's own expiry index. */
+export const ITEMS: StoreConfig = { keyPath: 'id', defaultTtl: DEFAULT_TTL }
 
 const idle = () => new Promise((resolve) => requestIdleCallback(() => setTimeout(resolve, 50), { timeout: 500 }))
 
@@ -16,7 +18,7 @@ const idle = () => new Promise((resolve) => requestIdleCallback(() => setTimeout
  * so a timed purge measures purging, not start-up; and let the background slices that seeding
  * scheduled run now, finding nothing, so that only the timed purge deletes.
  */
-async function settle(db: Ours): Promise<void> {
+export async function settle(db: Ours): Promise<void> {
   await db.purgeExpired(STORE)
   for (let i = 0; i < 3; i++) await idle()
 }
@@ -34,7 +36,7 @@ export async function openOurs(
 ): Promise<Fresh<Ours>> {
   const name = freshName('ours')
   const clock = manualClock()
-  const store: StoreConfig = { keyPath: 'id', defaultTtl: DEFAULT_TTL, ...options }
+  const store: StoreConfig = { ...ITEMS, ...options }
   const db = await openTtlDB(name, { version: 1, stores: { [STORE]: store, ...(other && { [OTHER]: store }) }, clock, purge })
   for (const [storeName, seed] of [[STORE, data], [OTHER, other]] as const) {
     for (const { at, items } of seed ? writeBatches(seed) : []) {

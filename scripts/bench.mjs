@@ -59,7 +59,7 @@ async function runPage(ids) {
   await server.listen()
   mkdirSync(join(repo, 'bench/.tmp'), { recursive: true })
   const profile = mkdtempSync(join(repo, 'bench/.tmp/profile-'))
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true })
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, '--enable-precise-memory-info', '--js-flags=--expose-gc'], headless: true })
   try {
     const page = context.pages()[0] ?? (await context.newPage())
     page.on('console', (message) => message.text().startsWith('bench:') && console.log(message.text()))
