@@ -129,28 +129,45 @@ export function checkSchema(db: IDBDatabase, stores: StoreConfigs): void {
   )
 }
 
-/** Applies every declared `defaultTtl` and capacity that differs from the one last declared. */
+/** The settings a store should have now, when its declaration differs from the one last applied. */
+function redeclared(config: StoreConfig, stored: StoreState | undefined, nowMs: number): StoreState | undefined {
+  const declared = config.defaultTtl ?? null
+  const capacity = capacityOf(config)
+  const state = stored ?? initialState(declared)
+  const changedDefault = stored === undefined || state.declared !== declared
+  if (!changedDefault && sameCapacity(state.capacity, capacity)) return undefined
+  const next = changedDefault ? { ...changeDefault(state, declared, nowMs), declared } : { ...state }
+  if (capacity) next.capacity = capacity
+  else delete next.capacity
+  return next
+}
+
+/**
+ * Applies every declared `defaultTtl` and capacity that differs from the one last declared. The
+ * settings are read in a read-only transaction first: at most opens nothing changed, and a
+ * read-write one would cost about as much again as the open itself.
+ */
 export async function applyDeclaredDefaults(
   db: IDBDatabase,
   stores: StoreConfigs,
   nowMs: number,
   durability: IDBTransactionDurability | undefined,
 ): Promise<void> {
+  const read = async (meta: IDBObjectStore) =>
+    Promise.all(Object.keys(stores).map((name) => req<StoreState | undefined>(meta.get(name))))
+  const stored = await read(db.transaction(META_STORE).objectStore(META_STORE))
+  const names = Object.keys(stores)
+  names.forEach((name, i) => stored[i] && learn(db.name, name, stored[i]))
+  if (names.every((name, i) => !redeclared(stores[name], stored[i], nowMs))) return
   const tx = db.transaction(META_STORE, 'readwrite', { durability })
   const meta = tx.objectStore(META_STORE)
   const committed = done(tx)
-  const states = await Promise.all(Object.keys(stores).map((name) => req<StoreState | undefined>(meta.get(name))))
+  const states = await read(meta)
   const changed = new Map<string, StoreState>()
-  Object.entries(stores).forEach(([name, config], i) => {
-    const declared = config.defaultTtl ?? null
-    const capacity = capacityOf(config)
-    const state = states[i] ?? initialState(declared)
-    learn(db.name, name, state)
-    const redeclared = states[i] === undefined || state.declared !== declared
-    if (redeclared || !sameCapacity(state.capacity, capacity)) {
-      const next = redeclared ? { ...changeDefault(state, declared, nowMs), declared } : { ...state }
-      if (capacity) next.capacity = capacity
-      else delete next.capacity
+  names.forEach((name, i) => {
+    learn(db.name, name, states[i] ?? initialState(stores[name].defaultTtl ?? null))
+    const next = redeclared(stores[name], states[i], nowMs)
+    if (next) {
       changed.set(name, next)
       meta.put(next, name)
     }

@@ -4,7 +4,7 @@
  * for writes, the purge, and the schema work of opening and upgrading.
  */
 import { openDB } from 'idb'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { MAX_TTL, type DefaultTtl, type TtlDB } from '../../src/index.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
 import {
@@ -501,6 +501,24 @@ describe('the store default lives in the database (SPEC §3)', () => {
     await third.put('s', { id: 'b' })
     clock.set(at(10))
     expect(await third.get('s', 'b')).toBeUndefined()
+  })
+
+  test('an open whose declarations did not change writes nothing; one that changed them writes the settings', async () => {
+    const name = uniqueName('redeclare-write')
+    const declare = (defaultTtl: DefaultTtl) => ({ stores: { s: { keyPath: 'id', defaultTtl }, t: { keyPath: 'id', defaultTtl: 5 } } })
+    ;(await freshDB(declare(10), name)).close()
+    const transaction = vi.spyOn(IDBDatabase.prototype, 'transaction')
+    const settingsWrites = () => transaction.mock.calls.filter(([stores, mode]) => [stores].flat().includes('__idb_ttl_meta') && mode === 'readwrite').length
+    try {
+      ;(await freshDB(declare(10), name)).close()
+      expect(settingsWrites(), 'same declarations').toBe(0)
+      const changed = await freshDB(declare(20), name)
+      expect(settingsWrites(), 'a changed declaration').toBe(1)
+      expect(await changed.getDefaultTtl('s')).toBe(20)
+      expect(await changed.getDefaultTtl('t')).toBe(5)
+    } finally {
+      transaction.mockRestore()
+    }
   })
 
   test.for([
