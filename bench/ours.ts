@@ -9,7 +9,10 @@ export const STORE = 'items'
 export const OTHER = 'other'
 export type Ours = TtlDB
 
-const idle = () => new Promise((resolve) => requestIdleCallback(() => setTimeout(resolve, 50), { timeout: 500 }))
+// WebKit has no requestIdleCallback (the library falls back to setTimeout there too).
+const onIdle = (done: () => void) =>
+  typeof requestIdleCallback === 'function' ? requestIdleCallback(done, { timeout: 500 }) : setTimeout(done, 0)
+const idle = () => new Promise<void>((resolve) => onIdle(() => setTimeout(resolve, 50)))
 
 /**
  * With a background purge, before anything is dead: start the worker (it starts on first use)
