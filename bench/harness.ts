@@ -9,7 +9,8 @@
 /** One row of `bench/results.json`. `ratio = ours / peer`: lower is better. */
 export interface Row {
   id: string
-  ours: number
+  /** `null`: not measurable in this engine (e.g. long tasks outside Chromium). */
+  ours: number | null
   peer: number | null
   peerName: string
   unit: string
@@ -56,6 +57,8 @@ export interface PairOptions {
   budgetMs?: number
   /** Run one discarded round first, for the JIT (default true; pointless for long trials). */
   warmup?: boolean
+  /** Stop at the budget even before `minPairs` ran (after one ABBA pair at least; default false). */
+  strictBudget?: boolean
 }
 
 export interface Comparison {
@@ -67,6 +70,22 @@ export interface Comparison {
   ratio: number
   ci: [number, number]
   pairs: number
+}
+
+/**
+ * Caps on every comparison's rounds, from the page's query string (`?maxPairs=10&budgetMs=20000`):
+ * `scripts/bench.mjs` shortens the runs in the engines other than Chromium, so that three engines
+ * fit in one `npm run bench`. A budget given there is strict. None in Node, nor on a page without.
+ */
+function capped(options: Required<PairOptions>): Required<PairOptions> {
+  const query = new URLSearchParams(globalThis.location?.search ?? '')
+  const capped = { ...options }
+  for (const name of ['maxPairs', 'budgetMs'] as const) {
+    const cap = query.get(name)
+    if (cap !== null) capped[name] = Math.min(options[name], Number(cap))
+  }
+  if (query.has('budgetMs')) capped.strictBudget = true
+  return capped
 }
 
 /** Every trial's measurement, round by round: `ours[i]` and each `peers[p][i]` ran in round i. */
@@ -132,7 +151,8 @@ export async function roundTrials<T>(
   value: (trial: T) => number,
   options: PairOptions = {},
 ): Promise<Trials<T>> {
-  const { minPairs = 6, maxPairs = 20, tolerance = 0.1, budgetMs = 60_000, warmup = true } = options
+  const defaults = { minPairs: 6, maxPairs: 20, tolerance: 0.1, budgetMs: 60_000, warmup: true, strictBudget: false }
+  const { minPairs, maxPairs, tolerance, budgetMs, warmup, strictBudget } = capped({ ...defaults, ...options })
   const order = [ours, ...peers]
   if (warmup) await round(order)
   const started = performance.now()
@@ -143,12 +163,14 @@ export async function roundTrials<T>(
     if (!forward) results.reverse()
     trials.ours.push(results[0])
     peers.forEach((_, p) => trials.peers[p].push(results[p + 1]))
-    if (r + 1 < minPairs || r % 2 === 0) continue
+    if (r % 2 === 0) continue
+    const spent = performance.now() - started > budgetMs
+    if (r + 1 < minPairs && !(spent && strictBudget)) continue
     const stable = peers.every((_, p) => {
       const { ci, ratio } = compareBy(trials, p, value)
       return ci[1] - ci[0] <= tolerance * ratio
     })
-    if (stable || performance.now() - started > budgetMs) break
+    if (stable || spent) break
   }
   return trials
 }

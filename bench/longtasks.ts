@@ -1,11 +1,15 @@
-/** Main-thread long tasks (`PerformanceObserver('longtask')`) that began inside a time window. */
+/**
+ * Main-thread long tasks (`PerformanceObserver('longtask')`) that began inside a time window.
+ * Only Chromium reports them: elsewhere the count is `null` (not measurable), never 0.
+ */
 
 export interface LongTaskWindow {
-  /** Ends the window; resolves to how many long tasks began in it. */
-  close(): Promise<number>
+  /** Ends the window; resolves to how many long tasks began in it, or `null` where none can be seen. */
+  close(): Promise<number | null>
 }
 
 export function openLongTaskWindow(): LongTaskWindow {
+  if (!PerformanceObserver.supportedEntryTypes.includes('longtask')) return { close: async () => null }
   const seen: PerformanceEntry[] = []
   const observer = new PerformanceObserver((list) => seen.push(...list.getEntries()))
   observer.observe({ type: 'longtask' })

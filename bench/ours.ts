@@ -11,7 +11,10 @@ export type Ours = TtlDB
 /** The seeded store's declaration: the store default, only the library's own expiry index. */
 export const ITEMS: StoreConfig = { keyPath: 'id', defaultTtl: DEFAULT_TTL }
 
-const idle = () => new Promise((resolve) => requestIdleCallback(() => setTimeout(resolve, 50), { timeout: 500 }))
+// WebKit has no requestIdleCallback (the library falls back to setTimeout there too).
+const onIdle = (done: () => void) =>
+  typeof requestIdleCallback === 'function' ? requestIdleCallback(done, { timeout: 500 }) : setTimeout(done, 0)
+const idle = () => new Promise<void>((resolve) => onIdle(() => setTimeout(resolve, 50)))
 
 /**
  * With a background purge, before anything is dead: start the worker (it starts on first use)

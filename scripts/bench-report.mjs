@@ -1,5 +1,9 @@
-// The benchmark table (markdown), the machine it ran on, and the files a run leaves behind.
-import { writeFileSync } from 'node:fs'
+// The benchmark tables (markdown), the machine it ran on, and the files a run leaves behind.
+// `node scripts/bench-report.mjs` prints the README's benchmark results from bench/results.json.
+import { readFileSync, writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+const ENGINES = ['chromium', 'firefox', 'webkit']
 
 /** Three significant digits, whole numbers for counts and bytes. */
 function number(value) {
@@ -14,36 +18,92 @@ function ratio(row) {
   return `${row.ratio.toFixed(2)}${ci}`
 }
 
-/** One markdown row per results row. */
+const mark = (row) => (row.pass ? '✅' : '❌')
+
+/** One markdown row per results row; an engine column when the rows name engines. */
 export function markdownTable(rows) {
+  const engines = rows.some((row) => row.engine)
   const lines = [
-    '| scenario | peer | ours | peer | unit | ratio ours/peer (95% CI) | pairs | target | pass |',
-    '|---|---|--:|--:|---|--:|--:|---|:-:|',
+    `| scenario |${engines ? ' engine |' : ''} peer | ours | peer | unit | ratio ours/peer (95% CI) | pairs | target | pass |`,
+    `|---|${engines ? '---|' : ''}---|--:|--:|---|--:|--:|---|:-:|`,
   ]
   for (const row of rows) {
-    const cells = [row.id, row.peerName, number(row.ours), number(row.peer), row.unit, ratio(row), row.pairs ?? '—', row.target, row.pass ? '✅' : '❌']
+    const cells = [row.id, ...(engines ? [row.engine ?? '—'] : []), row.peerName, number(row.ours), number(row.peer), row.unit, ratio(row), row.pairs ?? '—', row.target, mark(row)]
     lines.push(`| ${cells.join(' | ')} |`)
+  }
+  return lines.join('\n')
+}
+
+/** The rows of each (scenario, peer, unit), by engine, in the order they first appear. */
+function byComparison(rows) {
+  const groups = new Map()
+  for (const row of rows) {
+    const key = `${row.id}\u0000${row.peerName}\u0000${row.unit}`
+    if (!groups.has(key)) groups.set(key, {})
+    groups.get(key)[row.engine] = row
+  }
+  return [...groups.values()]
+}
+
+/** An engine's cell: the ratio (CI) and its pass mark, or the count where there is no ratio. */
+function engineCell(row) {
+  if (!row) return ''
+  if (row.ours === null) return '— (not measurable)'
+  return `${row.ratio === null ? number(row.ours) : ratio(row)} ${mark(row)}`
+}
+
+/**
+ * One line per (scenario, peer, unit), a column per engine with the ratio ours/peer (95% CI) and
+ * its pass mark; the target is the first engine's. `multiEngineOnly` keeps the lines measured in
+ * more than one engine. Rows with no engine (sizes) are left out.
+ */
+export function engineTable(rows, { multiEngineOnly = false } = {}) {
+  const groups = byComparison(rows.filter((row) => row.engine)).filter((g) => !multiEngineOnly || Object.keys(g).length > 1)
+  const lines = [
+    `| scenario | peer | unit | ${ENGINES.map((e) => `${e} ratio (95% CI)`).join(' | ')} | target |`,
+    `|---|---|---|${ENGINES.map(() => '--:').join('|')}|---|`,
+  ]
+  for (const group of groups) {
+    const first = group[ENGINES.find((e) => group[e])]
+    lines.push(`| ${[first.id, first.peerName, first.unit, ...ENGINES.map((e) => engineCell(group[e])), first.target].join(' | ')} |`)
   }
   return lines.join('\n')
 }
 
 /** A one-paragraph description of the machine and software a run used. */
 export function machineLine(env) {
+  const engines = Object.entries(env.engines ?? {}).map(
+    ([name, e]) => `${name}: ${e.version} (headless, ${e.storage}; crossOriginIsolated=${e.crossOriginIsolated})`,
+  )
   return [
     `${env.date}`,
     `${env.cpu} × ${env.cores} cores, ${env.memoryGB} GB RAM, ${env.os}`,
     `load average ${env.loadAverage.map((l) => l.toFixed(2)).join(' → ')} (start → end)`,
     `Node ${env.node}`,
-    env.browser ? `${env.browser} (headless, ${env.storage})` : undefined,
-    env.crossOriginIsolated === undefined ? undefined : `timer: crossOriginIsolated=${env.crossOriginIsolated}`,
-  ]
-    .filter(Boolean)
-    .join('; ')
+    ...engines,
+  ].join('; ')
+}
+
+/**
+ * The README's benchmark results, to paste in place of the last ones: the machine, the method,
+ * a line per comparison with a column per engine, then the rows measured outside any browser.
+ */
+export function readmeSection(environment, rows, method) {
+  const outside = rows.filter((row) => !row.engine)
+  return [
+    `Latest run. Machine: ${machineLine(environment)}.`,
+    '',
+    method,
+    '',
+    engineTable(rows),
+    ...(outside.length ? ['', markdownTable(outside)] : []),
+    '',
+  ].join('\n')
 }
 
 /** Writes `results.json` and `RESULTS.md` into `dir`. */
 export function writeResults(dir, environment, rows, method) {
-  writeFileSync(`${dir}/results.json`, JSON.stringify({ environment, scenarios: rows }, null, 2) + '\n')
+  writeFileSync(`${dir}/results.json`, JSON.stringify({ environment, method, scenarios: rows }, null, 2) + '\n')
   const markdown = [
     '# Benchmark results',
     '',
@@ -51,8 +111,19 @@ export function writeResults(dir, environment, rows, method) {
     '',
     method,
     '',
+    'In every engine that runs them (ratio ours/peer, 95% CI):',
+    '',
+    engineTable(rows, { multiEngineOnly: true }),
+    '',
+    'Every row:',
+    '',
     markdownTable(rows),
     '',
   ].join('\n')
   writeFileSync(`${dir}/RESULTS.md`, markdown)
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { environment, method, scenarios } = JSON.parse(readFileSync(new URL('../bench/results.json', import.meta.url), 'utf8'))
+  process.stdout.write(readmeSection(environment, scenarios, method ?? ''))
 }

@@ -7,10 +7,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
-import puppeteer from 'puppeteer-core'
 import { createServer } from 'vite'
-import { FIREFOX_PATH } from './browsers.mjs'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs'
+import { launchFirefox } from './firefox.mjs'
 
 const repo = fileURLToPath(new URL('..', import.meta.url))
 
@@ -56,15 +55,9 @@ async function chromiumAt(origin, quotaMB) {
 
 async function firefoxAt(origin, quotaMB) {
   const fixedLimitKB = Math.max(quotaMB * 5, 10) * 1024
-  const browser = await puppeteer.launch({
-    browser: 'firefox',
-    executablePath: FIREFOX_PATH,
-    headless: true,
-    extraPrefsFirefox: { 'dom.quotaManager.temporaryStorage.fixedLimit': fixedLimitKB },
-  })
-  const page = (await browser.pages())[0] ?? (await browser.newPage())
-  await page.goto(`${origin}/`, { waitUntil: 'load' })
-  return { version: await browser.version(), stream: (args) => page.evaluate(stream, args), close: () => browser.close() }
+  const window = await launchFirefox({ prefs: { 'dom.quotaManager.temporaryStorage.fixedLimit': fixedLimitKB } })
+  await window.goto(`${origin}/`)
+  return { version: window.version, stream: (args) => window.evaluate(stream, args), close: () => window.close() }
 }
 
 /** A browser window on `origin` with that origin's quota set to `quotaMB` (10 at least in Firefox). */

@@ -4,10 +4,17 @@
 import { defineBrowserProvider } from '@vitest/browser'
 import type { BrowserProvider, BrowserProviderOption } from 'vitest/node'
 import type { Engine, EngineWindow } from './driver.js'
-import { launchFirefox } from './firefox.js'
-import { launchWebKit } from './webkit.js'
+import { launchFirefox } from '../../scripts/firefox.mjs'
+import { launchWebKit } from '../../scripts/webkit.mjs'
 
-export const launchers: Record<Engine, () => Promise<EngineWindow>> = { firefox: launchFirefox, webkit: launchWebKit }
+export const launchers: Record<Engine, () => Promise<EngineWindow>> = {
+  // window.open gives a window of its own, not a tab: a tab in front would hide the test page, and
+  // a hidden page hands Web Lock leadership on (tests with a second page assume both visible, as
+  // in Chromium).
+  firefox: () => launchFirefox({ prefs: { 'browser.link.open_newwindow': 2, 'browser.link.open_newwindow.restriction': 0 } }),
+  // Popups allowed: tests open a second page of the app with window.open, with no user gesture.
+  webkit: () => launchWebKit({ args: ['--javascript-can-open-windows-automatically=true'] }),
+}
 
 export function engine(name: Engine): BrowserProviderOption {
   return defineBrowserProvider({ name: `engine-${name}`, providerFactory: () => new EngineProvider(name) })

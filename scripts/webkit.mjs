@@ -1,25 +1,25 @@
 // Debian's WebKitGTK (Safari's engine): its MiniBrowser driven by WebKitWebDriver over classic W3C
-// WebDriver, under xvfb-run because MiniBrowser has no headless mode.
-import { spawn, type ChildProcess } from 'node:child_process'
+// WebDriver, under xvfb-run because MiniBrowser has no headless mode. Used by the browser tests
+// (test/engines/provider.ts) and the benchmark.
+import { spawn } from 'node:child_process'
 import { createServer } from 'node:net'
-import { MINIBROWSER_PATH, WEBKIT_DRIVER_PATH, XVFB_RUN_PATH } from '../../scripts/browsers.mjs'
-import type { EngineWindow } from './driver.js'
+import { MINIBROWSER_PATH, WEBKIT_DRIVER_PATH, XVFB_RUN_PATH } from './browsers.mjs'
 
 const STARTUP_TIMEOUT_MS = 30_000
 
-function freePort(): Promise<number> {
+function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer()
     server.once('error', reject)
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
+      const { port } = server.address()
       server.close(() => resolve(port))
     })
   })
 }
 
 /** Ends xvfb-run and all it started (Xvfb, the driver, MiniBrowser): they share its process group. */
-function killGroup(child: ChildProcess): void {
+function killGroup(child) {
   if (child.exitCode !== null || child.pid === undefined) return
   try {
     process.kill(-child.pid, 'SIGTERM')
@@ -28,22 +28,26 @@ function killGroup(child: ChildProcess): void {
   }
 }
 
-export async function launchWebKit(): Promise<EngineWindow> {
+export async function launchWebKit({ args = [], env = {} } = {}) {
   const port = await freePort()
-  const driver = spawn(XVFB_RUN_PATH, ['-a', WEBKIT_DRIVER_PATH, `--port=${port}`], { detached: true, stdio: ['ignore', 'ignore', 'pipe'] })
+  const driver = spawn(XVFB_RUN_PATH, ['-a', WEBKIT_DRIVER_PATH, `--port=${port}`], {
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...env },
+  })
   let stderr = ''
-  driver.stderr!.on('data', (chunk) => void (stderr = (stderr + chunk).slice(-4000)))
+  driver.stderr.on('data', (chunk) => void (stderr = (stderr + chunk).slice(-4000)))
   const onExit = () => killGroup(driver)
   process.once('exit', onExit)
   const base = `http://127.0.0.1:${port}`
 
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  async function call(method, path, body) {
     const response = await fetch(base + path, {
       method,
       headers: { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     })
-    const { value } = (await response.json()) as { value: T & { error?: string; message?: string } }
+    const { value } = await response.json()
     if (!response.ok) throw new Error(`WebKitWebDriver ${method} ${path}: ${value.error}: ${value.message}`)
     return value
   }
@@ -56,12 +60,11 @@ export async function launchWebKit(): Promise<EngineWindow> {
       if (await fetch(`${base}/status`).then((r) => r.ok, () => false)) break
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
-    // Popups allowed: tests open a second page of the app with window.open, with no user gesture.
-    const session = await call<{ sessionId: string; capabilities: { browserVersion: string } }>('POST', '/session', {
+    const session = await call('POST', '/session', {
       capabilities: {
         alwaysMatch: {
           browserName: 'MiniBrowser',
-          'webkitgtk:browserOptions': { binary: MINIBROWSER_PATH, args: ['--automation', '--javascript-can-open-windows-automatically=true'] },
+          'webkitgtk:browserOptions': { binary: MINIBROWSER_PATH, args: ['--automation', ...args] },
           timeouts: { script: 120_000, pageLoad: 300_000 },
         },
       },
@@ -75,9 +78,9 @@ export async function launchWebKit(): Promise<EngineWindow> {
         const script = `const done = arguments[arguments.length - 1];
           Promise.resolve().then(() => (${fn.toString()}).apply(null, Array.from(arguments).slice(0, -1)))
             .then((value) => done({ value }), (error) => done({ error: String(error && error.stack || error) }))`
-        const result = await call<{ value?: never; error?: string }>('POST', `${path}/execute/async`, { script, args })
+        const result = await call('POST', `${path}/execute/async`, { script, args })
         if (result.error !== undefined) throw new Error(`in WebKit: ${result.error}`)
-        return result.value as never
+        return result.value
       },
       async close() {
         await call('DELETE', path).catch(() => {})

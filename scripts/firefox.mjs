@@ -1,17 +1,15 @@
 // Debian's Firefox ESR through puppeteer-core over WebDriver BiDi: no driver binary, no download.
+// Used by the browser tests (test/engines/provider.ts), the quota scenario and the benchmark.
 import puppeteer from 'puppeteer-core'
-import { FIREFOX_PATH } from '../../scripts/browsers.mjs'
-import type { EngineWindow } from './driver.js'
+import { FIREFOX_PATH } from './browsers.mjs'
 
-export async function launchFirefox(): Promise<EngineWindow> {
+export async function launchFirefox({ prefs = {}, userDataDir } = {}) {
   const browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX_PATH,
     headless: true,
-    // window.open gives a window of its own, not a tab: a tab in front would hide the test page,
-    // and a hidden page hands Web Lock leadership on (tests with a second page assume both visible,
-    // as in Chromium).
-    extraPrefsFirefox: { 'browser.link.open_newwindow': 2, 'browser.link.open_newwindow.restriction': 0 },
+    extraPrefsFirefox: prefs,
+    ...(userDataDir && { userDataDir }),
   })
   try {
     // The window's first tab: a second tab would be hidden, and Firefox throttles hidden tabs' timers.
@@ -19,7 +17,7 @@ export async function launchFirefox(): Promise<EngineWindow> {
     return {
       version: await browser.version(),
       goto: async (url) => void (await page.goto(url, { timeout: 0, waitUntil: 'load' })),
-      evaluate: (fn, ...args) => page.evaluate(fn as (...a: unknown[]) => unknown, ...args) as never,
+      evaluate: (fn, ...args) => page.evaluate(fn, ...args),
       close: () => browser.close(),
     }
   } catch (error) {
