@@ -24,3 +24,9 @@ export interface PurgeApi {
   /** Closes the purger's connection. */
   close(): Promise<void>
 }
+
+/** What the worker exposes: the purge API, and a way to tell a busy worker from a dead one. */
+export interface WorkerApi extends PurgeApi {
+  /** Answers at once while the worker is alive, whatever slice or purge it is running. */
+  ping(): Promise<void>
+}

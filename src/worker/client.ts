@@ -11,22 +11,28 @@
 import { releaseProxy, wrap, type Remote } from 'comlink'
 import { QUIET_MS } from '../activity.js'
 import { TtlError } from '../errors.js'
-import type { PurgeApi, PurgeConfig } from './api.js'
+import type { PurgeApi, PurgeConfig, WorkerApi } from './api.js'
 
 /**
- * A background slice that has not answered in this long is taken for a worker that died without
- * an `error` event (killed by the browser, say): it is terminated, the slice fails and the
- * scheduler backs off and restarts it. A slice spends about `sliceMs` per store plus a batch and
- * a pause, and the first one also starts the worker and opens the database: far below this.
+ * A background slice that has not answered in this long makes the page ask whether the worker is
+ * alive; one that does not answer that either (within {@link PING_MS}) is taken for a worker
+ * that died without an `error` event (killed by the browser, say): it is stopped, the slice
+ * fails and the scheduler backs off and restarts it. A slice spends about `sliceMs` per store
+ * plus a batch and a pause, and the first one also starts the worker and opens the database:
+ * far below this, unless it waits behind a long `purgeExpired` (minutes in WebKit's in-memory
+ * IndexedDB), which is why a worker that answers is left alone.
  */
 export const SLICE_TIMEOUT_MS = 30_000
+
+/** How long a worker suspected dead has to answer a ping. */
+const PING_MS = 1_000
 
 /** How long the worker may take to close its connection before it is terminated anyway. */
 const CLOSE_WAIT_MS = 1_000
 
 export class WorkerPurger implements PurgeApi {
   private worker: Worker | undefined
-  private remote: Remote<PurgeApi> | undefined
+  private remote: Remote<WorkerApi> | undefined
   private died: Promise<never> | undefined
   private kill: ((reason: Error) => void) | undefined
   private activity: MessagePort | undefined
@@ -41,7 +47,7 @@ export class WorkerPurger implements PurgeApi {
     private readonly sliceTimeoutMs = SLICE_TIMEOUT_MS,
   ) {}
 
-  private start(): { remote: Remote<PurgeApi>; died: Promise<never> } {
+  private start(): { remote: Remote<WorkerApi>; died: Promise<never> } {
     if (!this.worker || !this.remote || !this.died) {
       const worker = new Worker(new URL('./purge-worker.ts', import.meta.url), { type: 'module', name: 'idb-ttl purge' })
       const channel = new MessageChannel()
@@ -54,12 +60,12 @@ export class WorkerPurger implements PurgeApi {
         this.stop(new Error(`purge worker failed: ${event.message}`))
       })
       this.worker = worker
-      this.remote = wrap<PurgeApi>(worker)
+      this.remote = wrap<WorkerApi>(worker)
     }
     return { remote: this.remote, died: this.died }
   }
 
-  private call<T>(run: (remote: Remote<PurgeApi>) => Promise<T>, timeoutMs?: number): Promise<T> {
+  private call<T>(run: (remote: Remote<WorkerApi>) => Promise<T>, timeoutMs?: number): Promise<T> {
     if (this.closed) return Promise.reject(new TtlError('CLOSED', 'the database handle was closed'))
     if (this.stopping) return this.stopping.then(() => this.call(run, timeoutMs))
     const { remote, died } = this.start()
@@ -68,7 +74,15 @@ export class WorkerPurger implements PurgeApi {
     const failure = (error: unknown) => (this.stopping && this.remote === remote ? died : Promise.reject(error))
     const result = Promise.race([run(remote).catch(failure), died])
     if (timeoutMs === undefined) return result
-    const watchdog = setTimeout(() => this.stop(new Error(`purge worker did not answer in ${timeoutMs} ms`)), timeoutMs)
+    let watchdog: ReturnType<typeof setTimeout>
+    const watch = () =>
+      (watchdog = setTimeout(async () => {
+        const alive = await Promise.race([remote.ping().then(() => true), new Promise((resolve) => setTimeout(resolve, PING_MS, false))])
+        if (this.remote !== remote) return
+        if (alive) watch()
+        else this.stop(new Error(`purge worker did not answer in ${timeoutMs} ms, nor a ping in ${PING_MS} ms`))
+      }, timeoutMs))
+    watch()
     return result.finally(() => clearTimeout(watchdog))
   }
 

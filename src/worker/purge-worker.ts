@@ -6,7 +6,7 @@ import { expose } from 'comlink'
 import { UserActivity } from '../activity.js'
 import { Connection } from '../connection.js'
 import { abortQuietly } from '../request.js'
-import type { PurgeConfig } from './api.js'
+import type { PurgeConfig, WorkerApi } from './api.js'
 import { createPurgeApi } from './purge-api.js'
 
 /**
@@ -60,7 +60,7 @@ self.addEventListener(
     event.ports[0].onmessage = () => activity.note()
     const connection = new Connection({ name: config.name, stores: config.stores, clock: Date.now, create: false, probe: true })
     const { connect, close } = tracked(connection)
-    expose(createPurgeApi(config, connect, close, activity))
+    expose({ ...createPurgeApi(config, connect, close, activity), ping: async () => {} } satisfies WorkerApi)
   },
   { once: true },
 )

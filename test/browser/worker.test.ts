@@ -2,6 +2,7 @@
 import { openDB } from 'idb'
 import { afterEach, expect, test, vi } from 'vitest'
 import type { PurgeReport } from '../../src/index.js'
+import { WorkerPurger } from '../../src/worker/client.js'
 import { countOnDisk, freshDB, manualClock, uniqueName } from '../helpers.js'
 
 const until = (check: () => Promise<void> | void, timeout = 15_000) => vi.waitFor(check, { timeout, interval: 10 })
@@ -141,6 +142,35 @@ test('a worker that crashes at any moment of a batch leaves no transaction open 
     db.close()
   }
 }, 120_000)
+
+test('a worker kept waiting longer than the slice watchdog, but alive, is left alone: the slice and purgeExpired complete', async () => {
+  workers = spyWorkers()
+  const clock = manualClock()
+  const name = uniqueName('busy-worker')
+  const db = await freshDB({ clock, stores, purge: { mode: 'off' } }, name)
+  await db.putAll('s', [{ id: 1, ttl: 1 }, { id: 2 }])
+  clock.advance(2_000)
+  // The page holds the settings store for a while, as a long purge or a slow engine would.
+  const raw = await openDB(name)
+  const held = raw.transaction('__idb_ttl_meta', 'readwrite')
+  const deadline = performance.now() + 600
+  const keepBusy = async () => {
+    while (performance.now() < deadline) await held.store.get('s')
+  }
+  const busy = keepBusy()
+  const purger = new WorkerPurger({ name, stores, batchSize: 10, sliceMs: 10 }, 50)
+  try {
+    const slicing = purger.slice(clock())
+    const purging = purger.purgeAll(['s'], clock())
+    await busy
+    await held.done
+    expect((await slicing).reduce((n, report) => n + report.deleted, 0) + (await purging)).toBe(1)
+    expect(workers.started.filter((w) => w.terminated)).toEqual([])
+  } finally {
+    await purger.close()
+    raw.close()
+  }
+})
 
 test('an upgrade from another connection is not blocked by the worker, which reopens afterwards', async () => {
   const clock = manualClock()
