@@ -8,7 +8,7 @@ import { setDefaultTtl } from './scenarios/default-ttl.js'
 import { get200k, open200k, purgeFlat } from './scenarios/flat.js'
 import { purgeHeap } from './scenarios/heap.js'
 import { expireLateness } from './scenarios/lateness.js'
-import { purge, readsDuringPurge, readsOtherStoreDuringPurge } from './scenarios/purge.js'
+import { purge, readsDuringPurge, readsOtherDatabaseDuringPurge, readsOtherStoreDuringPurge } from './scenarios/purge.js'
 import { countHalfExpired, getAllPartlyExpired, getLive } from './scenarios/reads.js'
 import { slidingGet } from './scenarios/sliding.js'
 import { putBatch, putSingle } from './scenarios/writes.js'
@@ -22,6 +22,7 @@ const scenarios: Record<string, () => Promise<Row[]>> = {
   'purge-10k-of-50k': purge,
   'reads-during-purge': readsDuringPurge,
   'reads-other-store-during-purge': readsOtherStoreDuringPurge,
+  'reads-other-db-during-purge': readsOtherDatabaseDuringPurge,
   'set-default-ttl': setDefaultTtl,
   'sliding-get': slidingGet,
   'expire-lateness': expireLateness,
