@@ -16,6 +16,24 @@ export const BUSY_BATCH_SIZE = 50
 
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 1))
 
+/** Every handle of this realm, told of each request through any of them. */
+const hearing = new Set<() => void>()
+
+/**
+ * Calls `listener` at every request through any handle of this realm, whatever its database:
+ * the origin's databases share one storage backend, so a purge of one stalls reads of another
+ * as much as its own (README, Benchmarks). Returns the function that stops it.
+ */
+export function hearRequests(listener: () => void): () => void {
+  hearing.add(listener)
+  return () => void hearing.delete(listener)
+}
+
+/** A user request is starting through some handle of this realm. */
+export function requestStarting(): void {
+  for (const listener of hearing) listener()
+}
+
 export class UserActivity {
   private last = -Infinity
 

@@ -3,7 +3,7 @@
  * operation routed to the reads, writes and purge modules.
  */
 import { unwrap, type DBSchema, type IDBPDatabase } from 'idb'
-import { UserActivity } from './activity.js'
+import { hearRequests, requestStarting, UserActivity } from './activity.js'
 import type { Background } from './background.js'
 import { Connection } from './connection.js'
 import { describeError, TtlError } from './errors.js'
@@ -57,6 +57,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   /** Resolves once the deferred code has loaded and this handle's background is running. */
   private readonly ready: Promise<Parts>
   private parts: Parts | undefined
+  private readonly unhear: () => void
   private closed = false
 
   /** @internal Use {@link openTtlDB}. */
@@ -75,6 +76,10 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     this.clock = options.clock ?? Date.now
     this.mode = options.ttlValues ?? 'strict'
     this.durability = options.durability
+    this.unhear = hearRequests(() => {
+      this.activity.note()
+      this.parts?.background.purger.noteActivity?.()
+    })
     const attach = (code: Deferred) => (this.parts = this.assemble(code, purge))
     this.ready = deferred instanceof Promise ? deferred.then(attach) : Promise.resolve(attach(deferred))
     // A chunk that fails to load fails the calls that need it, each with the loader's error.
@@ -178,8 +183,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   /** The connection for a request on `store`, which the purge lets go first. */
   private async db(store: string): Promise<IDBDatabase> {
     this.check(store)
-    this.activity.note()
-    this.parts?.background.purger.noteActivity?.()
+    requestStarting()
     return this.connection.native()
   }
 
@@ -442,6 +446,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     parts?.touches.flushOn(this.connection.isOpen ? unwrap(this.connection.raw) : undefined)
     this.connection.close()
     this.unfollow()
+    this.unhear()
   }
 }
 

@@ -60,3 +60,27 @@ test('the purge asks for its batch size each batch and pauses between batches, n
   expect(courtesy.batchSize).toHaveBeenCalledWith(300)
   expect(courtesy.pause).toHaveBeenCalledTimes(3)
 })
+
+test("requests to another database of the page make a purge courteous too: the origin's databases share one storage backend", async () => {
+  const clock = manualClock()
+  const stores = { s: { keyPath: 'id', defaultTtl: 1 } }
+  // No background purge: purgeExpired alone deletes, on the page (the same code as the worker's).
+  const purged = await freshDB({ clock, stores, purge: { mode: 'off' } })
+  const other = await freshDB({ clock, stores: { s: { keyPath: 'id' } } })
+  // Long enough to outlast the courtesy that purgeExpired's own call starts (RECENT_MS).
+  await purged.putAll('s', Array.from({ length: 5000 }, (_, i) => ({ id: i })))
+  await other.put('s', { id: 'read' })
+  clock.advance(1_000)
+  const transaction = vi.spyOn(IDBDatabase.prototype, 'transaction')
+  try {
+    let purging = true
+    const purge = purged.purgeExpired('s').finally(() => (purging = false))
+    while (purging) expect(await other.get('s', 'read')).toBeDefined()
+    expect(await purge).toBe(5000)
+    const batches = transaction.mock.contexts.filter((db, i) => (db as IDBDatabase).name === purged.raw.name && transaction.mock.calls[i][1] === 'readwrite')
+    // Busy batches take at most BUSY_BATCH_SIZE keys; full ones would have taken 300.
+    expect(batches.length).toBeGreaterThanOrEqual(5000 / BUSY_BATCH_SIZE)
+  } finally {
+    transaction.mockRestore()
+  }
+})
