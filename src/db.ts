@@ -197,7 +197,9 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    */
   private async settled(store: string): Promise<IDBDatabase> {
     const db = await this.db(store)
-    await (await this.ready).code.settleTouches(this.name, store)
+    // Code that failed to load failed for every handle of the page: nobody owes touches then.
+    const parts = await this.ready.catch(() => undefined)
+    await parts?.code.settleTouches(this.name, store)
     return db
   }
 

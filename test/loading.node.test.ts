@@ -12,11 +12,15 @@ import { manualClock, uniqueName } from './helpers.js'
 let release = () => {}
 const cleanups: (() => Promise<unknown>)[] = []
 
-/** A fresh copy of the library whose deferred code loads only once `release` is called. */
-async function heldLibrary() {
+/**
+ * A fresh copy of the library whose deferred code loads only once `release` is called, or fails
+ * to load then (as a chunk an app update removed would).
+ */
+async function heldLibrary(fails = false) {
   const gate = new Promise<void>((resolve) => (release = resolve))
   vi.doMock('../src/deferred.js', async (importOriginal) => {
     await gate
+    if (fails) throw new TypeError('Failed to fetch dynamically imported module')
     return importOriginal()
   })
   vi.resetModules()
@@ -72,4 +76,16 @@ test('a sliding store needs its touches for the first read: open waits for the c
   expect(await settlesSoon(opening)).toBe(false)
   release()
   expect(await (await opening).get('s', 'absent')).toBeUndefined()
+})
+
+test('code that fails to load fails the calls that need it; reads, counts included, go on', async () => {
+  const name = uniqueName('loading')
+  const db = await (await heldLibrary(true)).openTtlDB(name, { version: 1, purge: { mode: 'off' }, stores })
+  cleanups.push(() => (db.close(), deleteDB(name)))
+  release()
+  // vitest wraps the loader's error in its own message about the mock.
+  await expect(db.put('s', { id: 'a' })).rejects.toThrow()
+  expect(await db.get('s', 'a')).toBeUndefined()
+  expect(await db.count('s')).toBe(0)
+  expect(await db.getAllKeys('s')).toEqual([])
 })
