@@ -10,7 +10,7 @@ import { describeError, TtlError } from './errors.js'
 import { META_STORE } from './expiry-index.js'
 import { monotonic } from './clock.js'
 import { follow } from './watermarks.js'
-import type { ExpireEvent, ExpireOptions, ExpiryListeners } from './events.js'
+import { ExpiryListeners, publish, type ExpireEvent, type ExpireOptions } from './events.js'
 import { checkPurgeOptions } from './purge-options.js'
 import type { PurgeReport } from './scheduler.js'
 import type { Touches } from './touch.js'
@@ -41,7 +41,6 @@ interface Parts {
   code: Deferred
   background: Background
   touches: Touches
-  expiry: ExpiryListeners
 }
 
 /** A database whose declared stores follow Cosmos DB time-to-live rules. */
@@ -54,6 +53,11 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   private readonly durability: IDBTransactionDurability | undefined
   private readonly activity = new UserActivity()
   private readonly listeners = new Set<(report: PurgeReport) => void>()
+  /**
+   * In the first chunk, not the deferred one: a listener's presence (what makes any tab's purge
+   * read values) and its channel must exist from `onExpire` on, not from when code has loaded.
+   */
+  private readonly expiry: ExpiryListeners
   /** Resolves once the deferred code has loaded and this handle's background is running. */
   private readonly ready: Promise<Parts>
   private parts: Parts | undefined
@@ -76,14 +80,16 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     this.clock = options.clock ?? Date.now
     this.mode = options.ttlValues ?? 'strict'
     this.durability = options.durability
+    this.expiry = new ExpiryListeners(name)
     this.unhear = hearRequests(() => {
       this.activity.note()
       this.parts?.background.purger.noteActivity?.()
     })
     const attach = (code: Deferred) => (this.parts = this.assemble(code, purge))
     this.ready = deferred instanceof Promise ? deferred.then(attach) : Promise.resolve(attach(deferred))
-    // A chunk that fails to load fails the calls that need it, each with the loader's error.
-    this.ready.catch(() => {})
+    // A chunk that fails to load fails the calls that need it, each with the loader's error; the
+    // background purge never starts, which onPurge hears once.
+    this.ready.catch((error: unknown) => this.closed || this.reportFailure(error))
   }
 
   private assemble(code: Deferred, purge: Required<PurgeOptions>): Parts {
@@ -96,7 +102,6 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
       touches: new code.Touches(name, connect, new Map(sliding.map(([store, config]) => [store, config.keyPath!])), (error) =>
         this.reportFailure(error),
       ),
-      expiry: new code.ExpiryListeners(name),
       background: new code.Background({
         name,
         stores,
@@ -133,17 +138,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    */
   onExpire(listener: (event: ExpireEvent) => void, options?: ExpireOptions): () => void {
     if (this.closed) throw new TtlError('CLOSED', 'the database handle was closed')
-    if (this.parts) return this.parts.expiry.add(listener, options)
-    // Registered as soon as the code has loaded, before any purge or write of this handle runs.
-    let remove: (() => void) | undefined
-    let removed = false
-    void this.ready.then((parts) => {
-      if (!removed && !this.closed) remove = parts.expiry.add(listener, options)
-    }, () => {})
-    return () => {
-      removed = true
-      remove?.()
-    }
+    return this.expiry.add(listener, options)
   }
 
   /**
@@ -196,11 +191,12 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    * purges): the touches that any handle of this page owes the store are written first.
    */
   private async settled(store: string): Promise<IDBDatabase> {
-    const db = await this.db(store)
+    this.check(store)
     // Code that failed to load failed for every handle of the page: nobody owes touches then.
     const parts = await this.ready.catch(() => undefined)
     await parts?.code.settleTouches(this.name, store)
-    return db
+    // Asked for last: an upgrade elsewhere may close the connection while the code loads.
+    return this.db(store)
   }
 
   private async settledRead(store: string): Promise<ReadScope> {
@@ -232,7 +228,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     const items = written.claimed
     if (items.length > 0) {
       this.emit({ store, deleted: items.length, durationMs: 0, more: false, nextExpiryMs: NaN })
-      this.parts!.code.publish(this.name, { store, reason: 'expired', items })
+      publish(this.name, { store, reason: 'expired', items })
     }
     return written.result
   }
@@ -442,7 +438,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   close(): void {
     this.closed = true
     const parts = this.parts
-    parts?.expiry.clear()
+    this.expiry.clear()
     parts?.background.close()
     // Pending touches are written on the closing connection, which waits for that to commit.
     parts?.touches.flushOn(this.connection.isOpen ? unwrap(this.connection.raw) : undefined)
@@ -478,10 +474,11 @@ export async function openTtlDB<S extends DBSchema | unknown = unknown>(
   const unfollow = follow(name)
   // Loaded once open, beside the app's first reads; sliding stores need it for those reads.
   const deferred = import('./deferred.js')
+  deferred.catch(() => {})
   const sliding = Object.values(stores).some((config) => config.touchOnRead)
   let code: Deferred | Promise<Deferred> = deferred
   try {
-    await applyDeclaredDefaults(db, stores, clock(), options.durability)
+    await applyDeclaredDefaults(db, () => connection.native(), stores, clock(), options.durability)
     if (sliding) code = await deferred
   } catch (error) {
     unfollow()

@@ -149,6 +149,7 @@ function redeclared(config: StoreConfig, stored: StoreState | undefined, nowMs: 
  */
 export async function applyDeclaredDefaults(
   db: IDBDatabase,
+  connect: () => Promise<IDBDatabase>,
   stores: StoreConfigs,
   nowMs: number,
   durability: IDBTransactionDurability | undefined,
@@ -159,7 +160,8 @@ export async function applyDeclaredDefaults(
   const names = Object.keys(stores)
   names.forEach((name, i) => stored[i] && learn(db.name, name, stored[i]))
   if (names.every((name, i) => !redeclared(stores[name], stored[i], nowMs))) return
-  const tx = db.transaction(META_STORE, 'readwrite', { durability })
+  // Asked for again: an upgrade elsewhere may have closed the connection since the read.
+  const tx = (await connect()).transaction(META_STORE, 'readwrite', { durability })
   const meta = tx.objectStore(META_STORE)
   const committed = done(tx)
   const states = await read(meta)

@@ -103,10 +103,11 @@ test('a worker that crashes mid-purge loses nothing live, and the next purge res
   clock.advance(10_000)
   const first = db.purgeExpired('s').catch((e) => e)
   await until(async () => expect(await db.raw.count('s')).toBeLessThan(20_500), 30_000)
-  const victim = workers.started.at(-1)!.worker
-  victim.dispatchEvent(new ErrorEvent('error', { message: 'simulated crash' }))
+  const victim = workers.started.at(-1)!
+  victim.worker.dispatchEvent(new ErrorEvent('error', { message: 'simulated crash' }))
   expect(await first).toMatchObject({ name: 'PurgeWorkerError' })
-  expect(workers.started.at(-1)!.terminated).toBe(true)
+  // A call made while the crashed worker was being stopped may already have started the next.
+  expect(victim.terminated).toBe(true)
   const left = await db.raw.count('s')
   expect(left).toBeGreaterThan(500)
   expect(await db.count('s')).toBe(500)

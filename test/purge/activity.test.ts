@@ -83,4 +83,6 @@ test("requests to another database of the page make a purge courteous too: the o
   } finally {
     transaction.mockRestore()
   }
-})
+  // A hundred courteous batches, each followed by a pause of a few ms: longer than the default
+  // timeout on a loaded machine.
+}, 30_000)
