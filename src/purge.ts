@@ -7,7 +7,8 @@
  * judges by come from a read-only transaction just before: cut-offs only grow (a changed default
  * folds what the old one had killed into the watermarks), so what was dead under those settings
  * is dead under any later ones, and a live item is never taken. Holding only the data store,
- * a batch never makes reads of other stores (which read the settings too) wait. Keys are
+ * a batch never makes reads of other stores (which read the settings too) wait; only a store
+ * with `maxEntries` holds its settings too, because a capacity may grow between the two. Keys are
  * collected before any delete (deleting under an open cursor broke in Safari), and the next
  * batch resumes, in each of the two dead ranges, at the last mark taken there
  * (marks are all but unique) rather than at the start of the range, which would rescan the
@@ -75,7 +76,11 @@ export async function purgeBatch(connect: Connect, storeName: string, nowMs: num
   // Relaxed: a purge lost to a crash before it reached the disk only deletes the same dead
   // items again later, so waiting for the flush would buy nothing. The connection is asked for
   // again: an upgrade elsewhere may have closed it since the settings were read.
-  const tx = (await connect()).transaction(storeName, 'readwrite', { durability: 'relaxed' })
+  // Capacities, unlike cut-offs, may shrink or grow (a new app version): a capped store's batch
+  // holds its settings too, and evicts by what they say inside its own transaction.
+  // (No settings: the store is missing, which the transaction below reports as NotFoundError.)
+  const capped = Boolean(state?.capacity?.maxEntries)
+  const tx = (await connect()).transaction(capped ? [storeName, META_STORE] : storeName, 'readwrite', { durability: 'relaxed' })
   const committed = done(tx)
   committed.catch(() => {})
   const store = tx.objectStore(storeName)
@@ -99,13 +104,14 @@ export async function purgeBatch(connect: Connect, storeName: string, nowMs: num
     }
   }
   let evicted: DeletedItem[] = []
-  const maxEntries = state.capacity?.maxEntries
   // Only once the dead ranges are exhausted (budget left): what is dead goes before what is live.
   const allowance = budget > 0 ? Math.max(budget, evictLimit - (batchSize - budget)) : 0
-  if (maxEntries && allowance > 0) {
-    const cut = cutoffs(state, nowMs)
-    const surplus = (await liveCount(store, cut)) - maxEntries
-    if (surplus > 0) evicted = await evict(store, state, cut, Math.min(surplus, allowance), withValues)
+  if (capped && allowance > 0) {
+    const now = await req<StoreState>(tx.objectStore(META_STORE).get(storeName))
+    const maxEntries = now.capacity?.maxEntries
+    const cut = cutoffs(now, nowMs)
+    const surplus = maxEntries ? (await liveCount(store, cut)) - maxEntries : 0
+    if (surplus > 0) evicted = await evict(store, now, cut, Math.min(surplus, allowance), withValues)
   }
   await committed
   const full = budget === 0 || (allowance > 0 && evicted.length === allowance)

@@ -1,9 +1,10 @@
 // SPEC §9 maxEntries and evict: the purge trims a store back to its cap, in the store's order,
 // and reports what it evicted. Node and the browser page.
-import { deleteDB, openDB } from 'idb'
+import { deleteDB, openDB, unwrap } from 'idb'
 import { expect, test, vi } from 'vitest'
 import { openTtlDB, type ExpireEvent, type PurgeReport, type StoreConfig } from '../../src/index.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
+import { purgeBatch } from '../../src/purge.js'
 
 const until = (check: () => Promise<void> | void) => vi.waitFor(check, { timeout: 10_000, interval: 5 })
 
@@ -135,4 +136,28 @@ test('the cap is kept in the settings: a purger whose page does not declare the 
   await capped.putAll('s', [{ id: 1 }, { id: 2 }, { id: 3 }])
   await until(async () => expect(await capped.raw.count('s')).toBe(2))
   expect(await capped.getAllKeys('s')).toEqual([2, 3])
+})
+
+test('a cap raised between a batch reading the settings and deleting is the one the batch evicts to: no live item beyond the new cap is lost', async () => {
+  const name = uniqueName('cap-raised')
+  const stores = { s: { keyPath: 'id', defaultTtl: 60, maxEntries: 2 } }
+  const db = await freshDB({ stores }, name)
+  await db.putAll('s', [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }])
+  const native = unwrap(db.raw) as IDBDatabase
+  let asked = 0
+  // The batch asks for the connection twice: for the read-only settings read, then for its
+  // read-write transaction. In between, another app version raises the cap to 10.
+  const connect = async () => {
+    if (asked++ === 1) {
+      const tx = native.transaction('__idb_ttl_meta', 'readwrite')
+      const meta = tx.objectStore('__idb_ttl_meta')
+      const state = await new Promise<any>((resolve) => (meta.get('s').onsuccess = (e) => resolve((e.target as IDBRequest).result)))
+      meta.put({ ...state, capacity: { ...state.capacity, maxEntries: 10 } }, 's')
+      await new Promise((resolve) => (tx.oncomplete = resolve))
+    }
+    return native
+  }
+  const batch = await purgeBatch(connect, 's', Date.now())
+  expect(batch.evicted).toEqual([])
+  expect(await db.count('s')).toBe(4)
 })
