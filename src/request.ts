@@ -4,10 +4,15 @@
  */
 
 export function req<T>(request: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
+  const result = new Promise<T>((resolve, reject) => {
     request.onsuccess = () => resolve(request.result)
     request.onerror = () => reject(request.error)
   })
+  // Requests run side by side in one transaction; when it aborts (a page unloading, a failed
+  // request) they all fail, and those the failing operation never came to await must not be
+  // reported as unhandled rejections: the operation fails with the error it did await.
+  result.catch(() => {})
+  return result
 }
 
 /** Resolves when the transaction commits; rejects with its error (or AbortError) otherwise. */

@@ -14,10 +14,10 @@ import { TtlError } from '../errors.js'
 import type { PurgeApi, PurgeConfig, WorkerApi } from './api.js'
 
 /**
- * A background slice (or a `purgeExpired`) that has not answered in this long makes the page ask
- * whether the worker is alive, and so on every such period; one that does not answer that either (within {@link PING_MS}) is taken for a worker
- * that died without an `error` event (killed by the browser, say): it is stopped, the slice
- * fails and the scheduler backs off and restarts it. A slice spends about `sliceMs` per store
+ * A background slice that has not answered in this long makes the page ask whether the worker
+ * is alive, and so on every such period; one that does not answer that either (within
+ * {@link PING_MS}) is taken for a worker that died without an `error` event (killed by the
+ * browser, say): it is stopped, the slice fails and the scheduler backs off and restarts it. A slice spends about `sliceMs` per store
  * plus a batch and a pause, and the first one also starts the worker and opens the database:
  * far below this, unless it waits behind a long `purgeExpired` (minutes in WebKit's in-memory
  * IndexedDB), which is why a worker that answers is left alone.
@@ -65,7 +65,7 @@ export class WorkerPurger implements PurgeApi {
     return { remote: this.remote, died: this.died }
   }
 
-  private call<T>(run: (remote: Remote<WorkerApi>) => Promise<T>, timeoutMs: number): Promise<T> {
+  private call<T>(run: (remote: Remote<WorkerApi>) => Promise<T>, timeoutMs?: number): Promise<T> {
     if (this.closed) return Promise.reject(new TtlError('CLOSED', 'the database handle was closed'))
     if (this.stopping) return this.stopping.then(() => this.call(run, timeoutMs))
     const { remote, died } = this.start()
@@ -73,6 +73,7 @@ export class WorkerPurger implements PurgeApi {
     // the aborts and CLOSED errors its own shutdown causes.
     const failure = (error: unknown) => (this.stopping && this.remote === remote ? died : Promise.reject(error))
     const result = Promise.race([run(remote).catch(failure), died])
+    if (timeoutMs === undefined) return result
     let settled = false
     let watchdog: ReturnType<typeof setTimeout>
     const ended = () => settled || this.remote !== remote
@@ -107,9 +108,7 @@ export class WorkerPurger implements PurgeApi {
   }
 
   purgeAll(stores: string[], nowMs: number) {
-    // A purge the app waits on may run for minutes; the watchdog only ends a worker that no
-    // longer answers pings.
-    return this.call((remote) => remote.purgeAll(stores, nowMs), this.sliceTimeoutMs)
+    return this.call((remote) => remote.purgeAll(stores, nowMs))
   }
 
   /** Ends the worker at once; a batch it was running rolls back (each is one transaction). */
