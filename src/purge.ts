@@ -15,7 +15,7 @@
  * tombstones just left behind.
  *
  * A batch with budget left after the dead items then trims a store with `maxEntries` back to
- * its cap, evicting live items in the store's order (see `capacity.ts`).
+ * its cap, evicting live items in the store's order (see `eviction.ts`).
  */
 import { evict, liveCount } from './eviction.js'
 import type { ExpireReason } from './events.js'
@@ -107,11 +107,11 @@ export async function purgeBatch(connect: Connect, storeName: string, nowMs: num
   // Only once the dead ranges are exhausted (budget left): what is dead goes before what is live.
   const allowance = budget > 0 ? Math.max(budget, evictLimit - (batchSize - budget)) : 0
   if (capped && allowance > 0) {
-    const now = await req<StoreState>(tx.objectStore(META_STORE).get(storeName))
-    const maxEntries = now.capacity?.maxEntries
-    const cut = cutoffs(now, nowMs)
+    const settings = await req<StoreState>(tx.objectStore(META_STORE).get(storeName))
+    const maxEntries = settings.capacity?.maxEntries
+    const cut = cutoffs(settings, nowMs)
     const surplus = maxEntries ? (await liveCount(store, cut)) - maxEntries : 0
-    if (surplus > 0) evicted = await evict(store, now, cut, Math.min(surplus, allowance), withValues)
+    if (surplus > 0) evicted = await evict(store, settings, cut, Math.min(surplus, allowance), withValues)
   }
   await committed
   const full = budget === 0 || (allowance > 0 && evicted.length === allowance)

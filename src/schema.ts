@@ -154,11 +154,10 @@ export async function applyDeclaredDefaults(
   nowMs: number,
   durability: IDBTransactionDurability | undefined,
 ): Promise<void> {
-  const read = async (meta: IDBObjectStore) =>
-    Promise.all(Object.keys(stores).map((name) => req<StoreState | undefined>(meta.get(name))))
-  const stored = await read(db.transaction(META_STORE).objectStore(META_STORE))
   const names = Object.keys(stores)
-  names.forEach((name, i) => stored[i] && learn(db.name, name, stored[i]))
+  const read = (meta: IDBObjectStore) => Promise.all(names.map((name) => req<StoreState | undefined>(meta.get(name))))
+  const stored = await read(db.transaction(META_STORE).objectStore(META_STORE))
+  names.forEach((name, i) => learn(db.name, name, stored[i]))
   if (names.every((name, i) => !redeclared(stores[name], stored[i], nowMs))) return
   // Asked for again: an upgrade elsewhere may have closed the connection since the read.
   const tx = (await connect()).transaction(META_STORE, 'readwrite', { durability })
@@ -167,7 +166,7 @@ export async function applyDeclaredDefaults(
   const states = await read(meta)
   const changed = new Map<string, StoreState>()
   names.forEach((name, i) => {
-    learn(db.name, name, states[i] ?? initialState(stores[name].defaultTtl ?? null))
+    learn(db.name, name, states[i])
     const next = redeclared(stores[name], states[i], nowMs)
     if (next) {
       changed.set(name, next)

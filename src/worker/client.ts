@@ -30,6 +30,13 @@ const PING_MS = 1_000
 /** How long the worker may take to close its connection before it is terminated anyway. */
 const CLOSE_WAIT_MS = 1_000
 
+/** What `promise` settles to, or `undefined` once `ms` have passed without that. */
+const within = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([promise, new Promise<undefined>((resolve) => setTimeout(resolve, ms))])
+
+/** Has the worker close its connection (aborting what it has open), waiting at most {@link CLOSE_WAIT_MS}. */
+const closeWithin = (remote: Remote<WorkerApi>) => within(remote.close(), CLOSE_WAIT_MS).catch(() => {})
+
 export class WorkerPurger implements PurgeApi {
   private worker: Worker | undefined
   private remote: Remote<WorkerApi> | undefined
@@ -83,7 +90,7 @@ export class WorkerPurger implements PurgeApi {
         const pong = Promise.resolve()
           .then(() => remote.ping())
           .then(() => true, () => false)
-        const alive = await Promise.race([pong, new Promise((resolve) => setTimeout(resolve, PING_MS, false))])
+        const alive = (await within(pong, PING_MS)) === true
         if (ended()) return
         if (alive) watch()
         else this.stop(new Error(`purge worker did not answer in ${timeoutMs} ms, nor a ping in ${PING_MS} ms`))
@@ -126,13 +133,10 @@ export class WorkerPurger implements PurgeApi {
   private stop(reason: Error): void {
     const remote = this.remote
     if (this.stopping || !remote) return
-    const closed = Promise.race([remote.close(), new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS))])
-    this.stopping = closed
-      .catch(() => {})
-      .then(() => {
-        this.stopping = undefined
-        if (this.remote === remote) this.terminate(reason)
-      })
+    this.stopping = closeWithin(remote).then(() => {
+      this.stopping = undefined
+      if (this.remote === remote) this.terminate(reason)
+    })
   }
 
   /** Ends the worker; its pending calls reject with `error`. */
@@ -156,7 +160,7 @@ export class WorkerPurger implements PurgeApi {
     const ended = new TtlError('CLOSED', 'the database handle was closed')
     // Pending calls fail now; the worker itself goes once its connection is closed (or it is stuck).
     this.kill?.(ended)
-    if (remote) await Promise.race([remote.close(), new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS))]).catch(() => {})
+    if (remote) await closeWithin(remote)
     this.end(ended)
   }
 }

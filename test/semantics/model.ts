@@ -1,7 +1,8 @@
 /**
  * An independent model of SPEC §1–4, §6, §7 (keepTs, touchOnRead) and §9 (maxEntries) for the
  * multi-store property test. Written from the SPEC and the clock rules alone: it shares no code
- * with src/ttl.ts, src/policy.ts or src/capacity.ts (it imports nothing from src/).
+ * with src/ttl.ts, src/policy.ts, src/capacity.ts or src/eviction.ts (it imports nothing from
+ * src/).
  *
  * The model keeps what is physically on disk (every stored value, dead or alive), the settings
  * each store shares between connections (the default in force, the last declared one, and the
