@@ -17,10 +17,11 @@ import type { PurgeApi, PurgeConfig, WorkerApi } from './api.js'
  * A background slice that has not answered in this long makes the page ask whether the worker
  * is alive, and so on every such period; one that does not answer that either (within
  * {@link PING_MS}) is taken for a worker that died without an `error` event (killed by the
- * browser, say): it is stopped, the slice fails and the scheduler backs off and restarts it. A slice spends about `sliceMs` per store
- * plus a batch and a pause, and the first one also starts the worker and opens the database:
- * far below this, unless it waits behind a long `purgeExpired` (minutes in WebKit's in-memory
- * IndexedDB), which is why a worker that answers is left alone.
+ * browser, say): it is stopped, the slice fails and the scheduler backs off and restarts it.
+ * A slice spends about `sliceMs` per store plus a batch and a pause, and the first one also
+ * starts the worker and opens the database: far below this, unless it waits behind a long
+ * `purgeExpired` (minutes in WebKit's in-memory IndexedDB), which is why a worker that answers
+ * is left alone.
  */
 export const SLICE_TIMEOUT_MS = 30_000
 
