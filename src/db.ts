@@ -212,13 +212,14 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    * runs it again (SPEC §9, `quota.ts`).
    */
   private async spacious<T>(attempt: () => Promise<T>): Promise<T> {
-    const { withQuotaRelief, evictRound, storageUsage } = (await this.ready).code
+    const { withQuotaRelief, evictRound, storageUsage, dropGenerationsOf } = (await this.ready).code
     return withQuotaRelief(attempt, {
       purgeExpired: () => this.purgeExpired(),
       evictShare: () => {
         const opted = Object.keys(this.stores).filter((name) => this.stores[name].evictOnQuota)
         return evictRound(this.name, opted, (store) => this.settled(store), this.clock(), (report) => this.emit(report))
       },
+      dropGenerations: async () => dropGenerationsOf(await this.connection.native(), Object.keys(this.stores)),
       usage: storageUsage,
     })
   }

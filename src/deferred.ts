@@ -5,6 +5,7 @@
  * stay in the first chunk: their presence must count from `onExpire` on.
  */
 export { Background } from './background.js'
+export { dropGenerationsOf } from './generation-writes.js'
 export { evictRound, storageUsage, withQuotaRelief } from './quota.js'
 export { settleTouches, Touches } from './touch.js'
 export * as writes from './writes.js'

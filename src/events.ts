@@ -7,6 +7,7 @@
  * also known directly (and are all there is where Web Locks are missing).
  */
 import { openChannel } from './channel.js'
+import { refOf, resolveRows } from './generations.js'
 
 /** Why items left a store: their time was up, or they were evicted to make room (SPEC §9). */
 export type ExpireReason = 'expired' | 'evicted'
@@ -35,11 +36,33 @@ const senders = new Map<string, BroadcastChannel>()
 
 const channelName = (dbName: string) => `idb-ttl:expired:${dbName}`
 
+/** Per database, the publication still reading values from generations: later ones wait for it. */
+const reading = new Map<string, Promise<void>>()
+
 /**
  * Reports deleted items to every listening handle of the database, in every tab and in this
  * realm too: the sender is a channel object of its own, so the handles' channels all hear it.
+ * Values kept in generations are read from there first (`generations.ts`); events keep their
+ * order meanwhile.
  */
 export function publish(dbName: string, event: ExpireEvent): void {
+  const before = reading.get(dbName)
+  if (!before && !event.items.some((item) => refOf(item.value))) return post(dbName, event)
+  const values = resolveRows(dbName, event.store, event.items.map((item) => item.value)).catch(() => event.items.map(() => undefined))
+  const posted = (before ?? Promise.resolve()).then(async () => {
+    const resolved = await values
+    post(dbName, { ...event, items: event.items.map((item, i) => ({ key: item.key, value: refOf(item.value) ? resolved[i] : item.value })) })
+  })
+  reading.set(dbName, posted)
+  void posted.finally(() => reading.get(dbName) === posted && reading.delete(dbName))
+}
+
+/** Resolves once this realm's publications of the database have read their values. */
+export async function published(dbName: string): Promise<void> {
+  while (reading.has(dbName)) await reading.get(dbName)
+}
+
+function post(dbName: string, event: ExpireEvent): void {
   let sender = senders.get(dbName)
   if (!sender) {
     sender = openChannel(channelName(dbName))

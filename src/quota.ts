@@ -5,10 +5,12 @@
  * the whole write in one transaction, so a write that never fits leaves nothing behind, and the
  * caller sees the original error.
  *
- * Evicting goes on only while it gives room back: where the browser reports its usage
- * (`navigator.storage.estimate()`), a round after which the usage did not drop is the last.
- * Chromium frees deleted records only when its LevelDB compacts, and its reported usage grows
- * after deletions: without this, one full disk would empty the opted-in stores for nothing.
+ * After purging and after each round of eviction, the generations no row refers to any more are
+ * deleted (`generations.ts`): for stores that keep their values there, that is what gives room
+ * back in Chromium and WebKit, which free deleted records only when their storage compacts. For
+ * stores whose rows hold their values themselves, evicting goes on only while it gives room back:
+ * where the browser reports its usage (`navigator.storage.estimate()`), a round after which the
+ * usage did not drop is the last, so that one full disk does not empty them for nothing.
  */
 import { evict, liveCount } from './eviction.js'
 import { listeningStores, publish } from './events.js'
@@ -24,15 +26,26 @@ export const EVICTION_ROUNDS = 8
 /** The share of an opted-in store's live items given up in one round (at least one item). */
 export const EVICTION_SHARE = 1 / 4
 
-/** What can make room. Both may fail (the disk is full): a failure counts as no room made. */
+/** What can make room. Each may fail (the disk is full): a failure counts as no room made. */
 export interface QuotaRelief {
   /** Purges every expired item of the database; resolves to how many went. */
   purgeExpired(): Promise<number>
   /** One round of eviction from the opted-in stores; resolves to how many items went. */
   evictShare(): Promise<number>
+  /**
+   * Deletes the generations no row refers to any more (`generations.ts`); resolves to how many
+   * went, `undefined` when no store keeps its values in generations.
+   */
+  dropGenerations(): Promise<number | undefined>
   /** The origin's storage usage in bytes, where the browser reports it. */
   usage(): Promise<number | undefined>
 }
+
+/**
+ * After generations were deleted, the write is tried again at these delays (ms): Chromium gives
+ * a deleted database's room back within moments, not always before the next request.
+ */
+export const ROOM_WAITS_MS = [0, 50, 100, 200, 400]
 
 /** The origin's storage usage as the browser reports it; `undefined` where it does not. */
 export async function storageUsage(): Promise<number | undefined> {
@@ -54,23 +67,32 @@ export async function withQuotaRelief<T>(attempt: () => Promise<T>, relief: Quot
     return await attempt()
   } catch (error) {
     if (!isQuotaError(error)) throw error
-    const retry = async (): Promise<{ value: T } | undefined> => {
-      try {
-        return { value: await attempt() }
-      } catch (retryError) {
-        if (!isQuotaError(retryError)) throw retryError
-        return undefined
+    const retry = async (waits: readonly number[]): Promise<{ value: T } | undefined> => {
+      for (const ms of waits) {
+        if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms))
+        try {
+          return { value: await attempt() }
+        } catch (retryError) {
+          if (!isQuotaError(retryError)) throw retryError
+        }
       }
+      return undefined
     }
-    const afterPurge = (await relief.purgeExpired().catch(() => 0)) > 0 ? await retry() : undefined
+    const dropGenerations = () => relief.dropGenerations().catch(() => 0)
+    const purged = await relief.purgeExpired().catch(() => 0)
+    const dropped = (await dropGenerations()) ?? 0
+    const afterPurge = purged + dropped > 0 ? await retry(dropped > 0 ? ROOM_WAITS_MS : [0]) : undefined
     if (afterPurge) return afterPurge.value
     let usage = await relief.usage()
     for (let round = 0; round < EVICTION_ROUNDS; round++) {
       if ((await relief.evictShare().catch(() => 0)) === 0) break // nothing left to give up
-      const afterEviction = await retry()
+      const droppedNow = await dropGenerations()
+      const afterEviction = await retry(droppedNow ? ROOM_WAITS_MS : [0])
       if (afterEviction) return afterEviction.value
       const usageNow = await relief.usage()
-      if (usage !== undefined && usageNow !== undefined && usageNow >= usage) break // no room came back
+      // Deleting records may give no room back (Chromium): stop before emptying the stores for
+      // nothing. Not where values are kept in generations: room comes back as each is emptied.
+      if (droppedNow === undefined && usage !== undefined && usageNow !== undefined && usageNow >= usage) break
       usage = usageNow
     }
     throw error

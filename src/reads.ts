@@ -5,6 +5,7 @@
 import { TS_INDEX } from './capacity.js'
 import { TtlError } from './errors.js'
 import { allDeadRanges, EXPIRY_INDEX, META_STORE, nextDeath } from './expiry-index.js'
+import { GEN_INDEX, refOf, resolveRows } from './generations.js'
 import { cutoffs, isDeadMark, markExpiryMs, type Cutoffs, type ExpiryMark, type StoreState } from './policy.js'
 import { inQuery, keyId, req } from './request.js'
 import { markOfStored, unstamp } from './stamp.js'
@@ -45,17 +46,22 @@ export class ReadScope {
     return (value) => !isDeadMark(this.markFor(value), cut)
   }
 
-  /** What a read returns of live stored values: touched on a sliding store, bookkeeping removed. */
+  /**
+   * What a read returns of live stored values: touched on a sliding store, values kept in
+   * generations read from there (one evicted meanwhile is left out), bookkeeping removed.
+   */
   async out(values: unknown[]): Promise<unknown[]> {
     if (this.touches) await this.touches.touch(this.store.name, values, this.now, await this.state)
-    return values.map(unstamp)
+    const resolved = await resolveRows(this.store.transaction.db.name, this.store.name, values)
+    return resolved.filter((value) => value !== undefined).map(unstamp)
   }
 
   /** A user index; the library's own indexes (expiry, `_ts`) are not. */
   index(name: string): IDBIndex {
-    const names = Array.from(this.store.indexNames).filter((index) => index !== EXPIRY_INDEX && index !== TS_INDEX)
+    const ownNames = [EXPIRY_INDEX, TS_INDEX, GEN_INDEX]
+    const names = Array.from(this.store.indexNames).filter((index) => !ownNames.includes(index))
     if (!names.includes(name)) {
-      const own = name === EXPIRY_INDEX || name === TS_INDEX ? ` ("${name}" is the library's own)` : ''
+      const own = ownNames.includes(name) ? ` ("${name}" is the library's own)` : ''
       const known = names.length ? `its indexes are ${names.map((n) => `"${n}"`).join(', ')}` : 'it has none'
       throw new TtlError('UNKNOWN_INDEX', `store "${this.store.name}" has no index "${name}"${own}: ${known}`)
     }
@@ -142,8 +148,12 @@ export function getByKey(db: IDBDatabase, storeName: string, key: IDBValidKey, c
       const mark = sliding ? sliding.markOf(storeName, value) : markOfStored(value)
       if (value === undefined || isDeadMark(mark, cutoffs(state.result, now))) return resolve(undefined)
       const owed = sliding?.touch(storeName, [value], now, state.result)
-      if (owed) void owed.then(() => resolve(unstamp(value)))
-      else resolve(unstamp(value))
+      if (!owed && !refOf(value)) return resolve(unstamp(value))
+      void (async () => {
+        await owed
+        const [full] = await resolveRows(db.name, storeName, [value])
+        return unstamp(full)
+      })().then(resolve, reject)
     }
   })
 }

@@ -5,6 +5,7 @@
 import { capacityOf, checkCapacity, sameCapacity, TS_INDEX } from './capacity.js'
 import { formatKey, TtlError } from './errors.js'
 import { allDeadRanges, EXPIRY_INDEX, MARK_FIELD, META_STORE } from './expiry-index.js'
+import { GEN_INDEX, GEN_KEY_PATH, keepsGenerations } from './generations.js'
 import { changeDefault, cutoffs, initialState, type StoreState } from './policy.js'
 import { abortQuietly, done, req } from './request.js'
 import { check, isPlainObject, stampAt } from './stamp.js'
@@ -66,6 +67,7 @@ export async function upgradeSchema(db: IDBDatabase, tx: IDBTransaction, stores:
       await stampExisting(store, nowMs)
     }
     if (capacityOf(config) && !store.indexNames.contains(TS_INDEX)) store.createIndex(TS_INDEX, '_ts')
+    if (keepsGenerations(config) && !store.indexNames.contains(GEN_INDEX)) store.createIndex(GEN_INDEX, GEN_KEY_PATH)
     const state = await req<StoreState | undefined>(meta.get(name))
     const added = Object.entries(config.indexes ?? {}).filter(([indexName]) => !store.indexNames.contains(indexName))
     // A dead item occupies nothing: it must not make a new unique index fail.

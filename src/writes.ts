@@ -3,40 +3,18 @@
  * transaction opens, and every write resolves only once its transaction has committed.
  */
 import { putClaiming } from './claim.js'
-import { isQuotaError, undoLeaked } from './quota.js'
 import type { DeletedItem } from './purge.js'
-import { formatKey, TtlError } from './errors.js'
 import { META_STORE } from './expiry-index.js'
-import { changeDefault, cutoffs, isDeadMark, type StoreState } from './policy.js'
-import { abortQuietly, done, keyPathValue, req } from './request.js'
-import { check, markOfStored, stampAt, unstamp, type Checked } from './stamp.js'
+import { usesGenerations } from './generation-writes.js'
+import { changeDefault, cutoffs, type StoreState } from './policy.js'
+import { abortQuietly, req } from './request.js'
+import { check, stampAt, unstamp, type Checked } from './stamp.js'
+import { updateStashed, writeStashed } from './stashed-writes.js'
 import { knownWatermarks, learn, announce } from './watermarks.js'
-import { checkDefaultTtl, type DefaultTtl, type TtlValues } from './ttl.js'
+import { checkDefaultTtl, type DefaultTtl } from './ttl.js'
+import { begin, committedOrUndone, updated, type Changes, type Item, type WriteContext, type Written } from './write-steps.js'
 
-export interface WriteContext {
-  db: IDBDatabase
-  clock: () => number
-  mode: TtlValues
-  durability?: IDBTransactionDurability
-  /** The store keeps a value's own `_ts` (see `StoreConfig.keepTs`). */
-  keepTs?: boolean
-}
-
-type Item = Record<string, unknown>
-
-/** What a write did besides writing: dead items deleted to make room for it. */
-export interface Written<T> {
-  result: T
-  claimed: DeletedItem[]
-}
-
-function begin(ctx: WriteContext, stores: string[]): { tx: IDBTransaction; committed: Promise<void> } {
-  const tx = ctx.db.transaction(stores, 'readwrite', { durability: ctx.durability })
-  const committed = done(tx)
-  // A rejection we report through the caller's own error must not surface as unhandled.
-  committed.catch(() => {})
-  return { tx, committed }
-}
+export type { WriteContext, Written } from './write-steps.js'
 
 /**
  * Stores every value in one transaction: all or nothing. `method` is `put` or `add`; `keys`
@@ -60,10 +38,11 @@ export async function writeAll(
   const checked = Array.from(values, (value, i) =>
     check(value, ctx.mode, batch ? `store "${storeName}", item ${i}` : `store "${storeName}"`, ctx.keepTs),
   )
-  const { tx, committed } = begin(ctx, [storeName])
-  const store = tx.objectStore(storeName)
   const watermarks = knownWatermarks(ctx.db.name, storeName)
   const stored = checked.map((value) => stampAt(value, now, watermarks))
+  if (await usesGenerations(ctx.db, storeName)) return writeStashed(ctx, storeName, stored, method, keys, now)
+  const { tx, committed } = begin(ctx, [storeName])
+  const store = tx.objectStore(storeName)
   let requests: IDBRequest<IDBValidKey>[]
   try {
     requests = stored.map((value, i) => store[method](value, keys?.[i]))
@@ -111,30 +90,13 @@ async function writeClaiming(
 }
 
 /**
- * Waits for the commit. A transaction refused for lack of space may have left some of its writes
- * behind (Firefox at its quota): those are deleted again, so that a refused write stores nothing.
- */
-async function committedOrUndone(db: IDBDatabase, storeName: string, committed: Promise<void>, stored: readonly Item[]): Promise<void> {
-  try {
-    await committed
-  } catch (error) {
-    if (isQuotaError(error)) await undoLeaked(db, storeName, stored).catch(() => {})
-    throw error
-  }
-}
-
-/**
  * Rewrites the live item at `key` with `changes` merged in (or what `changes` returns, called
  * once), stamping a new `_ts`. Resolves to the item as reads now return it.
  * @throws TtlError `NOT_FOUND` when no live item holds `key`; `INVALID_VALUE` when the change
  * would move the item to another key
  */
-export async function update(
-  ctx: WriteContext,
-  storeName: string,
-  key: IDBValidKey,
-  changes: Item | ((item: Item) => Item),
-): Promise<Written<Item>> {
+export async function update(ctx: WriteContext, storeName: string, key: IDBValidKey, changes: Changes): Promise<Written<Item>> {
+  if (await usesGenerations(ctx.db, storeName)) return updateStashed(ctx, storeName, key, changes)
   const now = ctx.clock()
   const { tx, committed } = begin(ctx, [storeName, META_STORE])
   const store = tx.objectStore(storeName)
@@ -143,21 +105,9 @@ export async function update(
   try {
     const state = await settings
     learn(ctx.db.name, storeName, state)
-    const cut = cutoffs(state, now)
-    const where = `store "${storeName}", key ${formatKey(key)}`
-    if (existing === undefined || isDeadMark(markOfStored(existing), cut)) {
-      throw new TtlError('NOT_FOUND', `${where}: no live item to update`)
-    }
-    const current = unstamp(existing) as Item
-    const merged = typeof changes === 'function' ? changes({ ...current }) : { ...current, ...changes }
-    // keepTs keeps a _ts the update sets, never the one the item already had (touch restarts).
-    const setsTs = typeof changes === 'function' ? merged?._ts !== current._ts : Object.hasOwn(changes, '_ts')
-    const next = stampAt(check(merged, ctx.mode, where, ctx.keepTs && setsTs), now, state)
-    if (store.keyPath !== null && indexedDB.cmp(keyPathValue(next, store.keyPath) as IDBValidKey, key) !== 0) {
-      throw new TtlError('INVALID_VALUE', `${where}: an update cannot change the key of an item`)
-    }
+    const next = updated(ctx, storeName, key, store.keyPath, existing, state, now, changes)
     const claimed: DeletedItem[] = []
-    await putClaiming(store, 'put', next, store.keyPath === null ? key : undefined, cut, (items) => claimed.push(...items))
+    await putClaiming(store, 'put', next, store.keyPath === null ? key : undefined, cutoffs(state, now), (items) => claimed.push(...items))
     await committed
     return { result: unstamp(next), claimed }
   } catch (error) {

@@ -1,6 +1,7 @@
 /** The purge API's implementation: the same batched purge code on either side of the worker. */
 import { META_STORE, type Resume } from '../expiry-index.js'
 import { listeningStores, publish } from '../events.js'
+import { dropGenerationsOf } from '../generation-writes.js'
 import { purgeSlice, purgeStore, type Courtesy, type Witness } from '../purge.js'
 import { req } from '../request.js'
 import { settleAllTabs } from '../touch.js'
@@ -12,8 +13,9 @@ import type { PurgeApi, PurgeConfig } from './api.js'
  * and there is one purger for all of them. A store an upgrade deleted may linger in the list.
  */
 async function ttlStores(db: IDBDatabase): Promise<string[]> {
-  const names = (await req(db.transaction(META_STORE).objectStore(META_STORE).getAllKeys())) as string[]
-  return names.filter((name) => db.objectStoreNames.contains(name))
+  const keys = await req(db.transaction(META_STORE).objectStore(META_STORE).getAllKeys())
+  // Settings are kept under store names; other entries (registries of generations) under arrays.
+  return keys.filter((key): key is string => typeof key === 'string' && db.objectStoreNames.contains(key))
 }
 
 /** Reads values for the stores some connection listens to, and publishes what was deleted. */
@@ -40,13 +42,18 @@ export function createPurgeApi(
     async slice(nowMs) {
       await settleAllTabs(config.name)
       const witness = await witnessFor(config.name)
-      return purgeSlice(connect, await ttlStores(await connect()), nowMs, { ...config, courtesy, witness }, resume)
+      const reports = await purgeSlice(connect, await ttlStores(await connect()), nowMs, { ...config, courtesy, witness }, resume)
+      // Values of deleted items stay in their generations until none is referred to any more.
+      const emptied = reports.filter((report) => report.deleted > 0).map((report) => report.store)
+      if (emptied.length > 0) await dropGenerationsOf(await connect(), emptied)
+      return reports
     },
     async purgeAll(names, nowMs) {
       await settleAllTabs(config.name)
       const witness = await witnessFor(config.name)
       let total = 0
       for (const name of names) total += await purgeStore(connect, name, () => nowMs, config.batchSize, courtesy, witness)
+      if (total > 0) await dropGenerationsOf(await connect(), names)
       return total
     },
     async close() {

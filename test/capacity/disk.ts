@@ -3,10 +3,13 @@
  * (Node's fake-indexeddb) or where one would be too slow to fill: `put` and `add` beyond the room
  * throw `QuotaExceededError`, as a browser's write at a full disk fails, and each `delete` gives
  * one record's room back (unless `deletesFree: false`: Chromium's LevelDB before it compacts).
- * Writes of an aborted transaction give their room back. The library's
- * settings store is not counted. Patches this realm's `IDBObjectStore` (purge inline, not in a
- * worker, so that deletions are seen) and, in browsers, `navigator.storage.estimate()`, which
- * reports the records in use (a full disk whose usage never drops stops evicting).
+ * Deleting a database gives back the room of every record written to it. Writes of an aborted
+ * transaction give their room back. The library's settings store is not counted, nor are rows
+ * that refer to a value kept in a generation (`_g`): next to their values they take nothing.
+ * Patches this realm's `IDBObjectStore` and `indexedDB.deleteDatabase` (purge inline, not in a
+ * worker, so that deletions are seen) and `navigator.storage.estimate()`, which reports records
+ * in use and room as {@link RECORD_BYTES} each (a full disk whose usage never drops stops
+ * evicting; generations are a sixteenth of the quota).
  */
 import { afterEach } from 'vitest'
 
@@ -15,11 +18,14 @@ export interface Disk {
   room: number
 }
 
+/** What `estimate()` counts a record as. */
+export const RECORD_BYTES = 256
+
 const restorers: (() => void)[] = []
 
 export function smallDisk(room: number, { deletesFree = true } = {}): Disk {
   const disk = { room }
-  const estimate = async () => ({ usage: room - disk.room, quota: room })
+  const estimate = async () => ({ usage: (room - disk.room) * RECORD_BYTES, quota: room * RECORD_BYTES })
   if (globalThis.navigator?.storage) {
     const storage = globalThis.navigator.storage
     storage.estimate = estimate
@@ -35,8 +41,11 @@ export function smallDisk(room: number, { deletesFree = true } = {}): Disk {
   const proto = IDBObjectStore.prototype
   const { put, add, delete: remove } = proto
   const used = new WeakMap<IDBTransaction, number>()
+  const byDatabase = new Map<string, number>()
+  const count = (dbName: string, records: number) => byDatabase.set(dbName, (byDatabase.get(dbName) ?? 0) + records)
   const refund = (tx: IDBTransaction) => {
     disk.room += used.get(tx) ?? 0
+    count(tx.db.name, -(used.get(tx) ?? 0))
     used.set(tx, 0)
   }
   const consume = (store: IDBObjectStore) => {
@@ -48,21 +57,38 @@ export function smallDisk(room: number, { deletesFree = true } = {}): Disk {
       throw new DOMException('The disk is full (test disk)', 'QuotaExceededError')
     }
     disk.room--
+    count(tx.db.name, 1)
     if (!used.has(tx)) tx.addEventListener('abort', () => refund(tx))
     used.set(tx, (used.get(tx) ?? 0) + 1)
   }
+  const referring = (value: unknown) => typeof value === 'object' && value !== null && '_g' in value
   const counted = <F extends (...args: any[]) => IDBRequest>(original: F) =>
     function (this: IDBObjectStore, ...args: Parameters<F>) {
-      if (this.name !== '__idb_ttl_meta') consume(this)
+      if (this.name !== '__idb_ttl_meta' && !referring(args[0])) consume(this)
       return original.apply(this, args)
     }
   proto.put = counted(put)
   proto.add = counted(add)
   proto.delete = function (this: IDBObjectStore, query: IDBValidKey | IDBKeyRange) {
-    if (this.name !== '__idb_ttl_meta' && deletesFree) disk.room++
+    // Rows of a store that keeps its values in generations take nothing, so free nothing.
+    if (this.name !== '__idb_ttl_meta' && !this.indexNames.contains('$gen') && deletesFree) {
+      disk.room++
+      count(this.transaction.db.name, -1)
+    }
     return remove.call(this, query)
   }
+  const factory = Object.getPrototypeOf(indexedDB) as IDBFactory
+  const { deleteDatabase } = factory
+  factory.deleteDatabase = function (this: IDBFactory, name: string) {
+    const request = deleteDatabase.call(this, name)
+    request.addEventListener('success', () => {
+      disk.room += byDatabase.get(name) ?? 0
+      byDatabase.delete(name)
+    })
+    return request
+  }
   restorers.push(() => Object.assign(proto, { put, add, delete: remove }))
+  restorers.push(() => Object.assign(factory, { deleteDatabase }))
   return disk
 }
 

@@ -35,6 +35,7 @@ import fc from 'fast-check'
 import { deleteDB, openDB, unwrap, type IDBPDatabase } from 'idb'
 import { expect, test } from 'vitest'
 import { openTtlDB, type TtlDB } from '../../src/index.js'
+import { resolveRows } from '../../src/generations.js'
 import { NO_COURTESY } from '../../src/purge.js'
 import { createPurgeApi } from '../../src/worker/purge-api.js'
 import type { PurgeApi } from '../../src/worker/api.js'
@@ -363,9 +364,11 @@ const NO_SLIDES: Slides = { s: false, t: false }
 /** The capped store of a run and its cap (SPEC §9), or none: the same at every open (a changed cap would need a version bump). */
 type CapSetup = { store: StoreName; maxEntries: number; evict: Cap['evict'] } | undefined
 const capsOf = (cap: CapSetup): Partial<Record<StoreName, Cap>> => (cap ? { [cap.store]: { maxEntries: cap.maxEntries, evict: cap.evict } } : {})
-const STORE_CONFIG = (declared: Record<StoreName, DefaultTtl>, keepTs: boolean, slides: Slides, cap: CapSetup) => ({
-  s: { keyPath: 'id', defaultTtl: declared.s, touchOnRead: slides.s, indexes: { byG: { keyPath: 'g' }, byU: { keyPath: 'u', unique: true } }, ...capsOf(cap).s },
-  t: { keyPath: 'id', defaultTtl: declared.t, keepTs, touchOnRead: slides.t, indexes: { byG: { keyPath: 'g' }, byU: { keyPath: 'u', unique: true } }, ...capsOf(cap).t },
+/** The store of a run that keeps its values in generations (`evictOnQuota`, no quota in play), or none. */
+type Gens = StoreName | undefined
+const STORE_CONFIG = (declared: Record<StoreName, DefaultTtl>, keepTs: boolean, slides: Slides, cap: CapSetup, gens: Gens) => ({
+  s: { keyPath: 'id', defaultTtl: declared.s, touchOnRead: slides.s, evictOnQuota: gens === 's', indexes: { byG: { keyPath: 'g' }, byU: { keyPath: 'u', unique: true } }, ...capsOf(cap).s },
+  t: { keyPath: 'id', defaultTtl: declared.t, keepTs, touchOnRead: slides.t, evictOnQuota: gens === 't', indexes: { byG: { keyPath: 'g' }, byU: { keyPath: 'u', unique: true } }, ...capsOf(cap).t },
 })
 
 type Clock = ReturnType<typeof manualClock>
@@ -431,6 +434,7 @@ class World {
     readonly keepTs: boolean,
     readonly slides: Slides = NO_SLIDES,
     readonly cap: CapSetup = undefined,
+    readonly gens: Gens = undefined,
   ) {
     this.model = new DbModel(mode, declared, { s: false, t: keepTs }, slides, capsOf(cap))
     this.declared = declared
@@ -460,7 +464,7 @@ class World {
       // purgeExpired goes in the slices' batches too: a capped store's surplus may span several.
       purge: { mode: 'off', batchSize: this.sliceOptions.batchSize },
       ttlValues: this.mode,
-      stores: STORE_CONFIG(declared, this.keepTs, this.slides, this.cap),
+      stores: STORE_CONFIG(declared, this.keepTs, this.slides, this.cap, this.gens),
     })
     handle.now = handle.clock.now
     this.model.declare(declared, handle.now)
@@ -474,7 +478,7 @@ class World {
       ;(await this.slicer.conn).close()
     }
     const conn = openDB(this.name).then((db) => unwrap(db) as IDBDatabase)
-    const config = { name: this.name, stores: STORE_CONFIG(this.declared, this.keepTs, this.slides, this.cap), ...this.sliceOptions }
+    const config = { name: this.name, stores: STORE_CONFIG(this.declared, this.keepTs, this.slides, this.cap, this.gens), ...this.sliceOptions }
     this.slicer = { api: createPurgeApi(config, () => conn, () => {}, NO_COURTESY), conn, now }
   }
 
@@ -786,7 +790,8 @@ class World {
   async disk(): Promise<Record<StoreName, Map<string, unknown>>> {
     const out = {} as Record<StoreName, Map<string, unknown>>
     for (const name of STORES) {
-      const values = await this.raw.getAll(name)
+      // A store keeping its values in generations holds rows that refer to them: read them there.
+      const values = await resolveRows(this.name, name, await this.raw.getAll(name))
       out[name] = new Map(values.map((v) => [(v as Rec).id, withoutBookkeeping(v)]))
     }
     return out
@@ -1008,6 +1013,8 @@ test('random histories over two stores, two connections and purge slices agree w
         pageSize: fc.integer({ min: 1, max: 3 }),
         /** One store capped (SPEC §9) in half the runs, for the whole run. */
         cap: capSetup,
+        /** One store keeps its values in generations (`evictOnQuota`) in half the runs. */
+        gens: fc.constantFrom<Gens>(undefined, undefined, 's', 't'),
       }).chain((setup) =>
         fc.tuple(
           fc.constant(setup),
@@ -1019,9 +1026,10 @@ test('random histories over two stores, two connections and purge slices agree w
         const world = new World(name, setup.mode, setup.declared, T0 + setup.startMs, setup.h1Offset, {
           batchSize: setup.batchSize,
           sliceMs: setup.sliceMs,
-        }, setup.keepTs, setup.slides, setup.cap)
+        }, setup.keepTs, setup.slides, setup.cap, setup.gens)
         try {
           if (setup.cap) tally(`capped runs (${setup.cap.evict})`)
+          if (setup.gens) tally('runs keeping values in generations')
           await world.start(setup.openH1)
           world.observeClocks()
           await world.checkDisk([], 'start')

@@ -1,0 +1,133 @@
+/**
+ * Where a store with `evictOnQuota` keeps its values: out of its rows, in *generation*
+ * databases that are deleted whole (SPEC §9; README, "Capacity and quota"). Chromium and WebKit
+ * give the room of deleted records back only when their storage compacts, which a full disk
+ * never gets to; a deleted database's room comes back at once. So such a store keeps in its rows
+ * only what IndexedDB needs (the key, indexed fields, the library's bookkeeping) and a reference
+ * `_g` to the value, stored by a write id in the store's current generation. Deleting or
+ * evicting a row leaves its value behind until no row refers to its generation any more; then
+ * the generation is deleted (`generation-writes.ts`).
+ *
+ * This module is what reads need: naming, opening and reading generations. A row without `_g`
+ * holds its value itself (stores without `evictOnQuota`, and ones created before this layout).
+ */
+import { MARK_FIELD } from './expiry-index.js'
+import { req } from './request.js'
+import type { StoreConfig } from './types.js'
+
+/** The field of a row that refers to its value: generation and write id. */
+export const GEN_FIELD = '_g'
+/** Index over the generation of each row, on stores that keep values in generations. */
+export const GEN_INDEX = '$gen'
+/** What {@link GEN_INDEX} indexes: the generation of a row's reference. */
+export const GEN_KEY_PATH = `${GEN_FIELD}.g`
+/** The one object store of a generation database: values by write id. */
+export const VALUES_STORE = 'v'
+
+/** Where a row's value is. */
+export interface GenRef {
+  g: number
+  w: string
+}
+
+type Item = Record<string, unknown>
+
+/**
+ * Whether a store keeps its values in generations once created (or upgraded) with this
+ * declaration: stores with `evictOnQuota`, except those whose key IndexedDB generates into the
+ * value (`autoIncrement` with a `keyPath`): that key is known only to the row.
+ */
+export function keepsGenerations(config: StoreConfig): boolean {
+  return config.evictOnQuota === true && !(config.autoIncrement && config.keyPath !== undefined && config.keyPath !== null)
+}
+
+/** The generation database `n` of a store. */
+export function generationName(dbName: string, storeName: string, n: number): string {
+  return `${dbName}~gen~${storeName}~${n}`
+}
+
+/** The reference of a stored row, if its value is kept in a generation. */
+export function refOf(row: unknown): GenRef | undefined {
+  return row !== null && typeof row === 'object' ? ((row as Item)[GEN_FIELD] as GenRef | undefined) : undefined
+}
+
+const connections = new Map<string, Promise<IDBDatabase | undefined>>()
+
+/**
+ * The open connection to a generation, opened on first use and closed as soon as another
+ * connection wants to delete it. With `create` false, a generation that does not exist (it was
+ * deleted) is not created again: `undefined`.
+ */
+export function openGeneration(name: string, create: boolean): Promise<IDBDatabase | undefined> {
+  const open = connections.get(name)
+  if (open) return open.then((db) => db ?? (create ? reopen(name) : undefined))
+  return reopen(name, create)
+}
+
+function reopen(name: string, create = true): Promise<IDBDatabase | undefined> {
+  const opening = new Promise<IDBDatabase | undefined>((resolve, reject) => {
+    const request = indexedDB.open(name, 1)
+    request.onupgradeneeded = () => {
+      if (!create) return request.transaction?.abort()
+      request.result.createObjectStore(VALUES_STORE)
+    }
+    request.onsuccess = () => {
+      const db = request.result
+      const forget = () => {
+        db.close()
+        if (connections.get(name) === opening) connections.delete(name)
+      }
+      db.onversionchange = forget
+      db.onclose = forget
+      resolve(db)
+    }
+    request.onerror = () => (create ? reject(request.error) : resolve(undefined))
+  })
+  connections.set(name, opening)
+  // A failed or refused open is not kept: the next use tries again.
+  opening.then((db) => db ?? connections.delete(name), () => connections.delete(name))
+  return opening
+}
+
+/** Closes this realm's connection to a generation (before deleting it). */
+export function closeGeneration(name: string): void {
+  const open = connections.get(name)
+  connections.delete(name)
+  void open?.then((db) => db?.close(), () => {})
+}
+
+/**
+ * The values the rows refer to, in order: a row without a reference is its own value; one whose
+ * value is gone (its generation deleted since the row was read: the item was evicted) is
+ * `undefined`. A row's `_ts` and expiry mark win over its value's: a touch rewrites the row only.
+ */
+export async function resolveRows(dbName: string, storeName: string, rows: readonly unknown[]): Promise<unknown[]> {
+  const wanted = new Map<number, number[]>()
+  rows.forEach((row, i) => {
+    const ref = refOf(row)
+    if (ref) wanted.set(ref.g, [...(wanted.get(ref.g) ?? []), i])
+  })
+  if (wanted.size === 0) return [...rows]
+  const out: unknown[] = [...rows]
+  await Promise.all(
+    [...wanted].map(async ([g, at]) => {
+      const db = await openGeneration(generationName(dbName, storeName, g), false).catch(() => undefined)
+      let values: unknown[] = at.map(() => undefined)
+      try {
+        const store = db?.transaction(VALUES_STORE).objectStore(VALUES_STORE)
+        if (store) values = await Promise.all(at.map((i) => req(store.get(refOf(rows[i])!.w))))
+      } catch {
+        // Deleted while being read (InvalidStateError on a closing connection): the items went with it.
+      }
+      at.forEach((i, j) => (out[i] = values[j] === undefined ? undefined : withBookkeeping(values[j] as Item, rows[i] as Item)))
+    }),
+  )
+  return out
+}
+
+function withBookkeeping(value: Item, row: Item): Item {
+  const full: Item = { ...value, _ts: row._ts }
+  if (row[MARK_FIELD] === undefined) delete full[MARK_FIELD]
+  else full[MARK_FIELD] = row[MARK_FIELD]
+  return full
+}

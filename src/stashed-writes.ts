@@ -1,0 +1,111 @@
+/**
+ * Writes to a store that keeps its values in generations (`generations.ts`): the values go to the
+ * current generation first, then the rows that refer to them, in a transaction that also admits
+ * the generation (`generation-writes.ts`). A generation deleted in between makes the write start
+ * over with the new current one, a bounded number of times.
+ */
+import { putClaiming } from './claim.js'
+import { META_STORE } from './expiry-index.js'
+import { admit, rowsOf, stash } from './generation-writes.js'
+import { refOf, resolveRows } from './generations.js'
+import { cutoffs, type StoreState } from './policy.js'
+import type { DeletedItem } from './purge.js'
+import { abortQuietly, req } from './request.js'
+import { unstamp } from './stamp.js'
+import { learn } from './watermarks.js'
+import { begin, committedOrUndone, updated, type Changes, type Item, type WriteContext, type Written } from './write-steps.js'
+
+/** Times a write starts over when its generation was deleted under it. */
+const ATTEMPTS = 5
+
+function lostRace(storeName: string): DOMException {
+  return new DOMException(`store "${storeName}": the write kept losing its generation to deletions; try again`, 'AbortError')
+}
+
+/**
+ * {@link writeAll} for such a store: `stored` are the stamped values. Rows are written one after
+ * the other, claiming room from dead holders (see `claim.ts`), all in one transaction.
+ */
+export async function writeStashed(
+  ctx: WriteContext,
+  storeName: string,
+  stored: readonly Item[],
+  method: 'put' | 'add',
+  keys: readonly (IDBValidKey | undefined)[] | undefined,
+  now: number,
+): Promise<Written<IDBValidKey[]>> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const stashed = await stash(ctx.db, storeName, stored, ctx.durability)
+    const { tx, committed } = begin(ctx, [storeName, META_STORE])
+    const store = tx.objectStore(storeName)
+    const meta = tx.objectStore(META_STORE)
+    const settings = req<StoreState>(meta.get(storeName))
+    const rows = rowsOf(store, stored, stashed)
+    const claimed: DeletedItem[] = []
+    const written: IDBValidKey[] = []
+    try {
+      if (!(await admit(meta, ctx.db.name, storeName, stashed))) {
+        abortQuietly(tx)
+        continue
+      }
+      const state = await settings
+      learn(ctx.db.name, storeName, state)
+      const cut = cutoffs(state, now)
+      for (const [i, row] of rows.entries()) {
+        written.push(await putClaiming(store, method, row, keys?.[i], cut, (items) => claimed.push(...items)))
+      }
+    } catch (error) {
+      abortQuietly(tx)
+      throw error
+    }
+    await committedOrUndone(ctx.db, storeName, committed, rows)
+    return { result: written, claimed }
+  }
+  throw lostRace(storeName)
+}
+
+/** Whether two stored rows are the same write of an item (or both absent). */
+function sameWrite(a: unknown, b: unknown): boolean {
+  if (a === undefined || b === undefined) return a === b
+  return refOf(a)?.w === refOf(b)?.w && (a as Item)._ts === (b as Item)._ts
+}
+
+/**
+ * {@link update} for such a store: the item is read and its next value stashed outside the
+ * rows' transaction, which then writes the row only if the item was not written meanwhile (else
+ * it starts over).
+ */
+export async function updateStashed(ctx: WriteContext, storeName: string, key: IDBValidKey, changes: Changes): Promise<Written<Item>> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const now = ctx.clock()
+    const read = ctx.db.transaction([storeName, META_STORE])
+    const settings = req<StoreState>(read.objectStore(META_STORE).get(storeName))
+    const { keyPath } = read.objectStore(storeName)
+    const row = await req(read.objectStore(storeName).get(key))
+    const state = await settings
+    learn(ctx.db.name, storeName, state)
+    const [existing] = await resolveRows(ctx.db.name, storeName, [row])
+    const next = updated(ctx, storeName, key, keyPath, existing, state, now, changes)
+    const stashed = await stash(ctx.db, storeName, [next], ctx.durability)
+    const { tx, committed } = begin(ctx, [storeName, META_STORE])
+    const store = tx.objectStore(storeName)
+    const meta = tx.objectStore(META_STORE)
+    const current = req<StoreState>(meta.get(storeName))
+    const claimed: DeletedItem[] = []
+    const [nextRow] = rowsOf(store, [next], stashed)
+    try {
+      if (!sameWrite(await req(store.get(key)), row) || !(await admit(meta, ctx.db.name, storeName, stashed))) {
+        abortQuietly(tx)
+        continue
+      }
+      const cut = cutoffs(await current, now)
+      await putClaiming(store, 'put', nextRow, store.keyPath === null ? key : undefined, cut, (items) => claimed.push(...items))
+    } catch (error) {
+      abortQuietly(tx)
+      throw error
+    }
+    await committedOrUndone(ctx.db, storeName, committed, [nextRow])
+    return { result: unstamp(next), claimed }
+  }
+  throw lostRace(storeName)
+}

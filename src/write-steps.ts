@@ -1,0 +1,80 @@
+/** What every write path shares: its context, its transaction, and how `update` merges. */
+import { formatKey, TtlError } from './errors.js'
+import { cutoffs, isDeadMark, type StoreState } from './policy.js'
+import type { DeletedItem } from './purge.js'
+import { isQuotaError, undoLeaked } from './quota.js'
+import { done, keyPathValue } from './request.js'
+import { check, markOfStored, stampAt, unstamp } from './stamp.js'
+import type { TtlValues } from './ttl.js'
+
+export interface WriteContext {
+  db: IDBDatabase
+  clock: () => number
+  mode: TtlValues
+  durability?: IDBTransactionDurability
+  /** The store keeps a value's own `_ts` (see `StoreConfig.keepTs`). */
+  keepTs?: boolean
+}
+
+export type Item = Record<string, unknown>
+
+/** What a write did besides writing: dead items deleted to make room for it. */
+export interface Written<T> {
+  result: T
+  claimed: DeletedItem[]
+}
+
+/** A change `update` applies: fields to merge, or a function returning the new item. */
+export type Changes = Item | ((item: Item) => Item)
+
+export function begin(ctx: WriteContext, stores: string[]): { tx: IDBTransaction; committed: Promise<void> } {
+  const tx = ctx.db.transaction(stores, 'readwrite', { durability: ctx.durability })
+  const committed = done(tx)
+  // A rejection we report through the caller's own error must not surface as unhandled.
+  committed.catch(() => {})
+  return { tx, committed }
+}
+
+/**
+ * Waits for the commit. A transaction refused for lack of space may have left some of its writes
+ * behind (Firefox at its quota): those are deleted again, so that a refused write stores nothing.
+ */
+export async function committedOrUndone(db: IDBDatabase, storeName: string, committed: Promise<void>, stored: readonly Item[]): Promise<void> {
+  try {
+    await committed
+  } catch (error) {
+    if (isQuotaError(error)) await undoLeaked(db, storeName, stored).catch(() => {})
+    throw error
+  }
+}
+
+/**
+ * What `update` stores in place of `existing` (the item at `key` as stored, or `undefined`):
+ * `changes` merged in, validated and stamped at `now`.
+ * @throws TtlError `NOT_FOUND` when `existing` is not a live item; `INVALID_VALUE` when the
+ * change would move the item to another key
+ */
+export function updated(
+  ctx: WriteContext,
+  storeName: string,
+  key: IDBValidKey,
+  keyPath: string | string[] | null,
+  existing: unknown,
+  state: StoreState,
+  now: number,
+  changes: Changes,
+): Item {
+  const where = `store "${storeName}", key ${formatKey(key)}`
+  if (existing === undefined || isDeadMark(markOfStored(existing), cutoffs(state, now))) {
+    throw new TtlError('NOT_FOUND', `${where}: no live item to update`)
+  }
+  const current = unstamp(existing) as Item
+  const merged = typeof changes === 'function' ? changes({ ...current }) : { ...current, ...changes }
+  // keepTs keeps a _ts the update sets, never the one the item already had (touch restarts).
+  const setsTs = typeof changes === 'function' ? merged?._ts !== current._ts : Object.hasOwn(changes, '_ts')
+  const next = stampAt(check(merged, ctx.mode, where, ctx.keepTs && setsTs), now, state)
+  if (keyPath !== null && indexedDB.cmp(keyPathValue(next, keyPath) as IDBValidKey, key) !== 0) {
+    throw new TtlError('INVALID_VALUE', `${where}: an update cannot change the key of an item`)
+  }
+  return next
+}
