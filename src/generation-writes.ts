@@ -10,18 +10,19 @@
  */
 import { published } from './events.js'
 import { EXPIRY_INDEX, MARK_FIELD, META_STORE } from './expiry-index.js'
-import { closeGeneration, GEN_FIELD, GEN_INDEX, generationName, openGeneration, VALUES_STORE, type GenRef } from './generations.js'
+import { closeGeneration, GEN_FIELD, GEN_INDEX, generationName, generationTransaction, VALUES_STORE, type GenRef } from './generations.js'
 import { done, keyPathValue, req } from './request.js'
 import { TS_INDEX } from './capacity.js'
 
 /**
  * Bytes written to a generation before the next one starts: a sixteenth of the origin's quota,
- * so that deleting one gives back a useful share of a full disk without a full disk holding too
- * many generations for a read to visit, and at most 2 MB. Measured in Chromium 156 at a 30 MB
- * quota: with 2 MB generations, deleting the oldest on a quota error let every write of a stream
- * 10× the quota through.
+ * and at most 1 MB. Measured in Chromium 156 at a 10 MB origin quota, a stream of 20 kB writes
+ * ten times the quota: with generations of 1 MB and 512 kB every write went through; with 2 MB,
+ * one to three were refused in each run (the rows' own garbage, which LevelDB reclaims only when
+ * it compacts, leaves less room to the values, and a generation is the unit that comes back).
+ * Smaller ones mean more databases for a read to visit.
  */
-export const GENERATION_BYTES = 2 * 1024 * 1024
+export const GENERATION_BYTES = 1024 * 1024
 const QUOTA_SHARE = 1 / 16
 
 const limits = new WeakMap<IDBDatabase, Promise<number>>()
@@ -46,14 +47,35 @@ async function storageQuota(): Promise<number | undefined> {
 
 type Item = Record<string, unknown>
 
-/** A store's live generations, oldest first; the last is the current one. */
-interface Registry {
-  live: number[]
-  /** Bytes written to the current generation so far (estimated). */
+/**
+ * The registry of a store's live generations: a record per generation in the metadata store,
+ * under `['generations', store, n]`, holding the bytes written to it. The highest is the current
+ * one. One record each, so that a generation leaves it by a deletion alone: at a full disk,
+ * Chromium refuses a transaction that writes anything, but lets one that only deletes through.
+ * A new generation is numbered by the time (at least one above the current): a number is not
+ * used again for a generation that was deleted while a write may still be filling it.
+ */
+interface Generation {
+  n: number
   bytes: number
 }
 
-const registryKey = (storeName: string) => ['generations', storeName]
+const generationKey = (storeName: string, n: number) => ['generations', storeName, n]
+const registryRange = (storeName: string) => IDBKeyRange.bound(['generations', storeName], ['generations', storeName, []])
+
+/** The live generations of a store, oldest first. */
+async function generations(meta: IDBObjectStore, storeName: string): Promise<Generation[]> {
+  const keys = (await req(meta.getAllKeys(registryRange(storeName)))) as [string, string, number][]
+  const values = (await req(meta.getAll(registryRange(storeName)))) as { bytes: number }[]
+  return keys.map(([, , n], i) => ({ n, bytes: values[i].bytes }))
+}
+
+/** Registers a new current generation after `newest` (if any). */
+function startGeneration(meta: IDBObjectStore, storeName: string, newest: number | undefined): number {
+  const n = Math.max(Date.now(), (newest ?? -1) + 1)
+  meta.put({ bytes: 0 }, generationKey(storeName, n))
+  return n
+}
 
 /** Values stored in a generation, waiting for their rows. */
 export interface Stash {
@@ -95,12 +117,14 @@ export async function stash(db: IDBDatabase, storeName: string, values: readonly
   const where = `${db.name}\u0000${storeName}`
   let gen = current.get(where)
   if (gen === undefined) {
-    const registry = await req<Registry | undefined>(db.transaction(META_STORE).objectStore(META_STORE).get(registryKey(storeName)))
-    gen = registry?.live.at(-1) ?? 0
+    const tx = db.transaction(META_STORE, 'readwrite', { durability })
+    const committed = done(tx)
+    const meta = tx.objectStore(META_STORE)
+    gen = (await generations(meta, storeName)).at(-1)?.n ?? startGeneration(meta, storeName, undefined)
+    await committed
     current.set(where, gen)
   }
-  const target = await openGeneration(generationName(db.name, storeName, gen), true)
-  const tx = target!.transaction(VALUES_STORE, 'readwrite', { durability })
+  const tx = (await generationTransaction(generationName(db.name, storeName, gen), true, 'readwrite', durability))!
   const committed = done(tx)
   const ids = values.map(() => writeId())
   values.forEach((value, i) => tx.objectStore(VALUES_STORE).put(value, ids[i]))
@@ -114,21 +138,19 @@ export async function stash(db: IDBDatabase, storeName: string, values: readonly
  * current one is full. When it is not live, the caller aborts and stashes again.
  */
 export async function admit(meta: IDBObjectStore, dbName: string, storeName: string, stash: Stash): Promise<boolean> {
-  const key = registryKey(storeName)
-  const registry = (await req<Registry | undefined>(meta.get(key))) ?? { live: [0], bytes: 0 }
+  const live = await generations(meta, storeName)
   const where = `${dbName}\u0000${storeName}`
-  if (!registry.live.includes(stash.gen)) {
-    current.set(where, registry.live.at(-1)!)
+  const newest = live.at(-1)
+  if (!live.some((generation) => generation.n === stash.gen)) {
+    if (newest) current.set(where, newest.n)
+    else current.delete(where)
     return false
   }
-  let { live, bytes } = registry
-  if (stash.gen === live.at(-1)) bytes += stash.bytes
-  if (bytes >= stash.limit) {
-    live = [...live, live.at(-1)! + 1]
-    bytes = 0
+  if (newest!.n === stash.gen) {
+    const bytes = newest!.bytes + stash.bytes
+    meta.put({ bytes }, generationKey(storeName, stash.gen))
+    if (bytes >= stash.limit) current.set(where, startGeneration(meta, storeName, stash.gen))
   }
-  meta.put({ live, bytes } satisfies Registry, key)
-  current.set(where, live.at(-1)!)
   return true
 }
 
@@ -173,18 +195,18 @@ function sizeOf(value: unknown, depth = 0): number {
 
 /**
  * Deletes the store's generations no row refers to any more: they leave the registry in one
- * transaction with the rows' check, then are deleted whole. The current generation goes too once
- * it held values and none is referred to (a new one takes its place). Generations left out of
- * the registry by a write or a deletion cut short are found by `indexedDB.databases()` where the
- * browser has it. Resolves to how many were deleted.
+ * transaction with the rows' check (deletions only: it goes through at a full disk), then are
+ * deleted whole. The current generation goes too once it held values and none is referred to
+ * (the next write starts a new one). Generations left out of the registry by a write or a
+ * deletion cut short are found by `indexedDB.databases()` where the browser has it. Resolves to
+ * how many were deleted.
  */
 export async function dropUnreferenced(db: IDBDatabase, storeName: string): Promise<number> {
   const tx = db.transaction([storeName, META_STORE], 'readwrite')
   const committed = done(tx)
   committed.catch(() => {})
   const meta = tx.objectStore(META_STORE)
-  const key = registryKey(storeName)
-  const registryRead = req<Registry | undefined>(meta.get(key))
+  const registered = generations(meta, storeName)
   const referenced = new Set<number>()
   await new Promise<void>((resolve, reject) => {
     const cursor = tx.objectStore(storeName).index(GEN_INDEX).openKeyCursor(null, 'nextunique')
@@ -195,16 +217,13 @@ export async function dropUnreferenced(db: IDBDatabase, storeName: string): Prom
       cursor.result.continue()
     }
   })
-  const registry = await registryRead
-  if (!registry) return 0
-  const newest = registry.live.at(-1)!
-  const dead = registry.live.filter((n) => !referenced.has(n) && (n !== newest || registry.bytes > 0))
-  if (dead.length > 0) {
-    const live = registry.live.filter((n) => !dead.includes(n))
-    meta.put({ live: live.length > 0 && !dead.includes(newest) ? live : [...live, newest + 1], bytes: dead.includes(newest) ? 0 : registry.bytes } satisfies Registry, key)
-  }
+  const live = await registered
+  const newest = live.at(-1)
+  // The current generation goes only once it held values: a fresh one is about to be filled.
+  const dead = live.filter(({ n, bytes }) => !referenced.has(n) && (n !== newest?.n || bytes > 0)).map(({ n }) => n)
+  for (const n of dead) meta.delete(generationKey(storeName, n))
   await committed
-  const strays = await strayGenerations(db.name, storeName, registry.live, newest)
+  const strays = await strayGenerations(db.name, storeName, live.map(({ n }) => n), newest?.n ?? -1)
   await Promise.all([...dead, ...strays].map((n) => deleteGeneration(generationName(db.name, storeName, n))))
   return dead.length
 }

@@ -35,10 +35,14 @@ type Item = Record<string, unknown>
 /**
  * Whether a store keeps its values in generations once created (or upgraded) with this
  * declaration: stores with `evictOnQuota`, except those whose key IndexedDB generates into the
- * value (`autoIncrement` with a `keyPath`): that key is known only to the row.
+ * value (`autoIncrement` with a `keyPath`: that key is known only to the row), and except in
+ * Firefox, where deleting records gives their room back at once (README, "Capacity and quota"),
+ * and whose quota accounting, measured at a 10 MB origin quota, grows by about a kilobyte per
+ * write with generations until every write is refused.
  */
 export function keepsGenerations(config: StoreConfig): boolean {
-  return config.evictOnQuota === true && !(config.autoIncrement && config.keyPath !== undefined && config.keyPath !== null)
+  const generatedKey = config.autoIncrement && config.keyPath !== undefined && config.keyPath !== null
+  return config.evictOnQuota === true && !generatedKey && !/\bFirefox\//.test(globalThis.navigator?.userAgent ?? '')
 }
 
 /** The generation database `n` of a store. */
@@ -54,14 +58,26 @@ export function refOf(row: unknown): GenRef | undefined {
 const connections = new Map<string, Promise<IDBDatabase | undefined>>()
 
 /**
- * The open connection to a generation, opened on first use and closed as soon as another
- * connection wants to delete it. With `create` false, a generation that does not exist (it was
- * deleted) is not created again: `undefined`.
+ * A transaction over a generation's values, on a connection opened on first use and closed as
+ * soon as another connection wants to delete the generation. With `create` false, a generation
+ * that does not exist (it was deleted) is not created again: `undefined`. A connection closed
+ * under us (by the browser, with no `close` event) is opened again.
  */
-export function openGeneration(name: string, create: boolean): Promise<IDBDatabase | undefined> {
-  const open = connections.get(name)
-  if (open) return open.then((db) => db ?? (create ? reopen(name) : undefined))
-  return reopen(name, create)
+export async function generationTransaction(name: string, create: boolean, mode: IDBTransactionMode, durability?: IDBTransactionDurability): Promise<IDBTransaction | undefined> {
+  for (let attempt = 0; ; attempt++) {
+    const db = await (connections.get(name) ?? reopen(name, create))
+    // Not there: found so by a read's open that did not create it, or (a read) not there at all.
+    if (!db) {
+      if (create && attempt === 0) continue
+      return undefined
+    }
+    try {
+      return db.transaction(VALUES_STORE, mode, { durability })
+    } catch (error) {
+      if ((error as DOMException).name !== 'InvalidStateError' || attempt > 1) throw error
+      closeGeneration(name)
+    }
+  }
 }
 
 function reopen(name: string, create = true): Promise<IDBDatabase | undefined> {
@@ -111,10 +127,9 @@ export async function resolveRows(dbName: string, storeName: string, rows: reado
   const out: unknown[] = [...rows]
   await Promise.all(
     [...wanted].map(async ([g, at]) => {
-      const db = await openGeneration(generationName(dbName, storeName, g), false).catch(() => undefined)
       let values: unknown[] = at.map(() => undefined)
       try {
-        const store = db?.transaction(VALUES_STORE).objectStore(VALUES_STORE)
+        const store = (await generationTransaction(generationName(dbName, storeName, g), false, 'readonly'))?.objectStore(VALUES_STORE)
         if (store) values = await Promise.all(at.map((i) => req(store.get(refOf(rows[i])!.w))))
       } catch {
         // Deleted while being read (InvalidStateError on a closing connection): the items went with it.

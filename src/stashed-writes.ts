@@ -55,13 +55,22 @@ export async function writeStashed(
         written.push(await putClaiming(store, method, row, keys?.[i], cut, (items) => claimed.push(...items)))
       }
     } catch (error) {
-      abortQuietly(tx)
-      throw error
+      throw whyAborted(tx, error)
     }
     await committedOrUndone(ctx.db, storeName, committed, rows)
     return { result: written, claimed }
   }
   throw lostRace(storeName)
+}
+
+/**
+ * Aborts `tx` after one of its requests failed with `error`, and says why it failed: a request
+ * fails with `AbortError` when the engine aborted its transaction, whose own error is the reason
+ * (`QuotaExceededError`, which quota relief must see).
+ */
+function whyAborted(tx: IDBTransaction, error: unknown): unknown {
+  abortQuietly(tx)
+  return (error as DOMException | null)?.name === 'AbortError' && tx.error ? tx.error : error
 }
 
 /** Whether two stored rows are the same write of an item (or both absent). */
@@ -101,8 +110,7 @@ export async function updateStashed(ctx: WriteContext, storeName: string, key: I
       const cut = cutoffs(await current, now)
       await putClaiming(store, 'put', nextRow, store.keyPath === null ? key : undefined, cut, (items) => claimed.push(...items))
     } catch (error) {
-      abortQuietly(tx)
-      throw error
+      throw whyAborted(tx, error)
     }
     await committedOrUndone(ctx.db, storeName, committed, [nextRow])
     return { result: unstamp(next), claimed }

@@ -19,10 +19,14 @@ async function cacheAndKeep(evict: 'oldest' | 'soonest' = 'oldest') {
   return { clock, db }
 }
 
-test.each([
-  ['a disk whose deletions give room back (Firefox)', true],
-  ['a disk where only deleting a database gives room back (Chromium, WebKit)', false],
-])('%s: an opted-in store keeps accepting a stream of writes; a store without evictOnQuota keeps every item', async (_, deletesFree) => {
+// Firefox keeps evictOnQuota values in their rows (src/generations.ts): a disk whose deletions
+// give no room back is not what it has, and its stores would not use generations there.
+const IN_FIREFOX = /\bFirefox\//.test(globalThis.navigator?.userAgent ?? '')
+
+const disks: [string, boolean][] = [['a disk whose deletions give room back (Firefox)', true]]
+if (!IN_FIREFOX) disks.push(['a disk where only deleting a database gives room back (Chromium, WebKit)', false])
+
+test.each(disks)('%s: an opted-in store keeps accepting a stream of writes; a store without evictOnQuota keeps every item', async (_, deletesFree) => {
   const { clock, db } = await cacheAndKeep()
   const disk = smallDisk(20, { deletesFree })
   await db.putAll('keep', ids(0, 5).map((id) => ({ id })))
