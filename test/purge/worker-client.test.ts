@@ -56,6 +56,15 @@ test('a worker that stops answering mid-slice is ended by the watchdog, and the 
   expect(await next).toMatchObject({ name: 'TtlError', code: 'CLOSED' })
 })
 
+test('a worker that stops answering mid-purgeExpired is ended by the watchdog, and the purge fails', async () => {
+  workers = stubWorkers('silent')
+  const purger = new WorkerPurger({ name: uniqueName(), stores, batchSize: 10, sliceMs: 10 }, 50)
+  await expect(purger.purgeAll(['s'], Date.now())).rejects.toMatchObject({ name: 'PurgeWorkerError' })
+  expect(workers.started).toHaveLength(1)
+  expect(workers.started[0].terminated).toBe(true)
+  await purger.close()
+})
+
 test('a failing purgeExpired() rejects and is reported to onPurge, like a failing background slice', async () => {
   workers = stubWorkers('fail')
   const db = await freshDB({ stores, purge: { mode: 'worker' } })
