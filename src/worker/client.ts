@@ -15,13 +15,13 @@ import type { PurgeApi, PurgeConfig, WorkerApi } from './api.js'
 
 /**
  * A call (a background slice or a `purgeExpired`) that has not answered in this long makes the
- * page ask whether the worker is alive, and so on every such period; one that does not answer
- * that either (within {@link PING_MS}) is taken for a worker that died without an `error` event
- * (killed by the browser, say): it is stopped, the call fails, and the next call starts a fresh
- * worker. A slice spends about `sliceMs` per store plus a batch and a pause, and the first one
- * also starts the worker and opens the database: far below this, unless it waits behind a long
- * `purgeExpired` (minutes in WebKit's in-memory IndexedDB), which is why a worker that answers
- * is left alone.
+ * page ping the worker, and so on every such period. A worker that does not answer the ping
+ * (within {@link PING_MS}) died without an `error` event (killed by the browser, say); one that
+ * answers but has committed no transaction since the last ping, a whole period ago, is stuck
+ * (waiting on a transaction that never ends, say). Either is stopped, the call fails, and the
+ * next call starts a fresh worker. A slice spends about `sliceMs` per store plus a batch and a
+ * pause, and a batch takes a few seconds at worst (300 deletes in WebKit's in-memory IndexedDB):
+ * a long `purgeExpired`, and a slice waiting behind it, go on as long as batches commit.
  */
 export const WATCHDOG_MS = 30_000
 
@@ -83,17 +83,26 @@ export class WorkerPurger implements PurgeApi {
     const result = Promise.race([run(remote).catch(failure), died])
     let settled = false
     let watchdog: ReturnType<typeof setTimeout>
+    // What the worker had committed at the last ping: the first ping only sets it, so a stuck
+    // worker goes after two periods, one with no progress.
+    let progress: number | undefined
     const ended = () => settled || this.remote !== remote
     const watch = () =>
       (watchdog = setTimeout(async () => {
         if (ended()) return
         const pong = Promise.resolve()
           .then(() => remote.ping())
-          .then(() => true, () => false)
-        const alive = (await within(pong, PING_MS)) === true
+          .catch(() => undefined)
+        const committed = await within(pong, PING_MS)
         if (ended()) return
-        if (alive) watch()
-        else this.stop(new Error(`purge worker did not answer in ${this.watchdogMs} ms, nor a ping in ${PING_MS} ms`))
+        if (committed === undefined) {
+          this.stop(new Error(`purge worker did not answer in ${this.watchdogMs} ms, nor a ping in ${PING_MS} ms`))
+        } else if (committed === progress) {
+          this.stop(new Error(`purge worker answers pings but committed nothing in ${this.watchdogMs} ms`))
+        } else {
+          progress = committed
+          watch()
+        }
       }, this.watchdogMs))
     watch()
     return result.finally(() => {
