@@ -27,6 +27,9 @@ export interface PurgeApi {
 
 /** What the worker exposes: the purge API, and a way to tell a busy worker from a dead one. */
 export interface WorkerApi extends PurgeApi {
-  /** Answers at once while the worker is alive, whatever slice or purge it is running. */
-  ping(): Promise<void>
+  /**
+   * Answers at once while the worker is alive, whatever slice or purge it is running, with how
+   * many of its transactions have committed so far: a slice or purge moves it at every batch.
+   */
+  ping(): Promise<number>
 }

@@ -14,16 +14,16 @@ import { TtlError } from '../errors.js'
 import type { PurgeApi, PurgeConfig, WorkerApi } from './api.js'
 
 /**
- * A background slice that has not answered in this long makes the page ask whether the worker
- * is alive, and so on every such period; one that does not answer that either (within
- * {@link PING_MS}) is taken for a worker that died without an `error` event (killed by the
- * browser, say): it is stopped, the slice fails and the scheduler backs off and restarts it.
- * A slice spends about `sliceMs` per store plus a batch and a pause, and the first one also
- * starts the worker and opens the database: far below this, unless it waits behind a long
- * `purgeExpired` (minutes in WebKit's in-memory IndexedDB), which is why a worker that answers
- * is left alone.
+ * A call (a background slice or a `purgeExpired`) that has not answered in this long makes the
+ * page ping the worker, and so on every such period. A worker that does not answer the ping
+ * (within {@link PING_MS}) died without an `error` event (killed by the browser, say); one that
+ * answers but has committed no transaction since the last ping, a whole period ago, is stuck
+ * (waiting on a transaction that never ends, say). Either is stopped, the call fails, and the
+ * next call starts a fresh worker. A slice spends about `sliceMs` per store plus a batch and a
+ * pause, and a batch takes a few seconds at worst (300 deletes in WebKit's in-memory IndexedDB):
+ * a long `purgeExpired`, and a slice waiting behind it, go on as long as batches commit.
  */
-export const SLICE_TIMEOUT_MS = 30_000
+export const WATCHDOG_MS = 30_000
 
 /** How long a worker suspected dead has to answer a ping. */
 const PING_MS = 1_000
@@ -49,10 +49,10 @@ export class WorkerPurger implements PurgeApi {
   /** A failed worker being stopped: calls wait for it to be gone, then start a fresh one. */
   private stopping: Promise<void> | undefined
 
-  /** `sliceTimeoutMs`: the slice watchdog, {@link SLICE_TIMEOUT_MS} unless a test says otherwise. */
+  /** `watchdogMs`: the watchdog's period, {@link WATCHDOG_MS} unless a test says otherwise. */
   constructor(
     private readonly config: PurgeConfig,
-    private readonly sliceTimeoutMs = SLICE_TIMEOUT_MS,
+    private readonly watchdogMs = WATCHDOG_MS,
   ) {}
 
   private start(): { remote: Remote<WorkerApi>; died: Promise<never> } {
@@ -73,29 +73,37 @@ export class WorkerPurger implements PurgeApi {
     return { remote: this.remote, died: this.died }
   }
 
-  private call<T>(run: (remote: Remote<WorkerApi>) => Promise<T>, timeoutMs?: number): Promise<T> {
+  private call<T>(run: (remote: Remote<WorkerApi>) => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new TtlError('CLOSED', 'the database handle was closed'))
-    if (this.stopping) return this.stopping.then(() => this.call(run, timeoutMs))
+    if (this.stopping) return this.stopping.then(() => this.call(run))
     const { remote, died } = this.start()
     // While a failed worker is being stopped, its calls fail with why it is stopped, not with
     // the aborts and CLOSED errors its own shutdown causes.
     const failure = (error: unknown) => (this.stopping && this.remote === remote ? died : Promise.reject(error))
     const result = Promise.race([run(remote).catch(failure), died])
-    if (timeoutMs === undefined) return result
     let settled = false
     let watchdog: ReturnType<typeof setTimeout>
+    // What the worker had committed at the last ping: the first ping only sets it, so a stuck
+    // worker goes after two periods, one with no progress.
+    let progress: number | undefined
     const ended = () => settled || this.remote !== remote
     const watch = () =>
       (watchdog = setTimeout(async () => {
         if (ended()) return
         const pong = Promise.resolve()
           .then(() => remote.ping())
-          .then(() => true, () => false)
-        const alive = (await within(pong, PING_MS)) === true
+          .catch(() => undefined)
+        const committed = await within(pong, PING_MS)
         if (ended()) return
-        if (alive) watch()
-        else this.stop(new Error(`purge worker did not answer in ${timeoutMs} ms, nor a ping in ${PING_MS} ms`))
-      }, timeoutMs))
+        if (committed === undefined) {
+          this.stop(new Error(`purge worker did not answer in ${this.watchdogMs} ms, nor a ping in ${PING_MS} ms`))
+        } else if (committed === progress) {
+          this.stop(new Error(`purge worker answers pings but committed nothing in ${this.watchdogMs} ms`))
+        } else {
+          progress = committed
+          watch()
+        }
+      }, this.watchdogMs))
     watch()
     return result.finally(() => {
       settled = true
@@ -112,7 +120,7 @@ export class WorkerPurger implements PurgeApi {
   }
 
   slice(nowMs: number) {
-    return this.call((remote) => remote.slice(nowMs), this.sliceTimeoutMs)
+    return this.call((remote) => remote.slice(nowMs))
   }
 
   purgeAll(stores: string[], nowMs: number) {

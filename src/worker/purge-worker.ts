@@ -15,14 +15,24 @@ import { createPurgeApi } from './purge-api.js'
  * are deleted again later) and resolves once they have all ended, so that the page terminates a
  * worker with no transaction open: WebKitGTK may keep a terminated worker's read-write
  * transaction open for good, and every request on its stores, in every tab, waits behind it.
+ * `committed()` counts the transactions that committed: the page's watchdog tells a worker that
+ * is getting on with a long purge from one that is stuck by whether it moved.
  */
-function tracked(connection: Connection): { connect: () => Promise<IDBDatabase>; close: () => Promise<void> } {
+function tracked(connection: Connection): {
+  connect: () => Promise<IDBDatabase>
+  close: () => Promise<void>
+  committed: () => number
+} {
   // Each open transaction with the promise of its end, made when it opened (not when asked).
   const open = new Map<IDBTransaction, Promise<void>>()
   const followed = new WeakSet<IDBDatabase>()
+  let committed = 0
   const ended = (tx: IDBTransaction) =>
     new Promise<void>((resolve) => {
-      tx.addEventListener('complete', () => resolve())
+      tx.addEventListener('complete', () => {
+        committed++
+        resolve()
+      })
       tx.addEventListener('abort', () => resolve())
     })
   return {
@@ -45,6 +55,7 @@ function tracked(connection: Connection): { connect: () => Promise<IDBDatabase>;
       running.forEach(([tx]) => abortQuietly(tx))
       await Promise.all(running.map(([, end]) => end))
     },
+    committed: () => committed,
   }
 }
 
@@ -59,8 +70,8 @@ self.addEventListener(
     const activity = new UserActivity()
     event.ports[0].onmessage = () => activity.note()
     const connection = new Connection({ name: config.name, stores: config.stores, clock: Date.now, create: false, probe: true })
-    const { connect, close } = tracked(connection)
-    expose({ ...createPurgeApi(config, connect, close, activity), ping: async () => {} } satisfies WorkerApi)
+    const { connect, close, committed } = tracked(connection)
+    expose({ ...createPurgeApi(config, connect, close, activity), ping: async () => committed() } satisfies WorkerApi)
   },
   { once: true },
 )

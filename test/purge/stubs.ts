@@ -52,19 +52,39 @@ export function ensureLocks(): () => void {
   }
 }
 
-/** What a stub worker does once started: fail to start (a 404, a CSP refusal), or never answer. */
-export type StubBehaviour = 'fail' | 'silent'
+/**
+ * What a stub worker does once started: fail to start (a 404, a CSP refusal); never answer;
+ * answer pings but commit nothing and answer no call (`stuck`); or answer pings with a count of
+ * commits that has moved since the last one, and calls when the test answers them (`busy`).
+ */
+export type StubBehaviour = 'fail' | 'silent' | 'stuck' | 'busy'
+
+/** A Comlink call as it reaches the worker. */
+interface Call {
+  id: string
+  type: string
+  path?: string[]
+}
 
 /**
- * Replaces `Worker` with a stub that records each instance and whether it was terminated.
+ * Replaces `Worker` with a stub that records each instance, whether it was terminated, how many
+ * pings it answered, and lets the test answer its pending calls by method (`answer`).
  * Returns the records and a function that puts the real `Worker` back.
  */
 export function stubWorkers(behaviour: StubBehaviour) {
   const g = globalThis as { Worker?: unknown }
   const original = Object.getOwnPropertyDescriptor(g, 'Worker')
-  const started: { at: number; terminated: boolean }[] = []
+  const started: { at: number; terminated: boolean; pings: number; answer(method: string, value: unknown): void }[] = []
   class StubWorker extends EventTarget {
-    private readonly record = { at: performance.now(), terminated: false }
+    private readonly pending: Call[] = []
+    private readonly record = {
+      at: performance.now(),
+      terminated: false,
+      pings: 0,
+      answer: (method: string, value: unknown) => {
+        for (const call of this.pending.filter((c) => c.path?.[0] === method)) this.reply(call, value)
+      },
+    }
     constructor() {
       super()
       started.push(this.record)
@@ -75,7 +95,18 @@ export function stubWorkers(behaviour: StubBehaviour) {
         }, 0)
       }
     }
-    postMessage(): void {}
+    postMessage(message: unknown): void {
+      const call = message as Call
+      if (behaviour === 'fail' || behaviour === 'silent' || call.type !== 'APPLY') return
+      if (call.path?.[0] !== 'ping') return void this.pending.push(call)
+      this.record.pings++
+      this.reply(call, behaviour === 'busy' ? this.record.pings : 0)
+    }
+    private reply(call: Call, value: unknown): void {
+      setTimeout(() => {
+        if (!this.record.terminated) this.dispatchEvent(new MessageEvent('message', { data: { id: call.id, type: 'RAW', value } }))
+      }, 0)
+    }
     terminate(): void {
       this.record.terminated = true
     }

@@ -1,4 +1,4 @@
-// The page side of the purge worker, against stub workers that fail to start or never answer.
+// The page side of the purge worker, against stub workers that fail to start, never answer, or answer only pings.
 import { afterEach, expect, test, vi } from 'vitest'
 import { openTtlDB, type PurgeReport } from '../../src/index.js'
 import { WorkerPurger } from '../../src/worker/client.js'
@@ -54,6 +54,41 @@ test('a worker that stops answering mid-slice is ended by the watchdog, and the 
   expect(workers.started).toHaveLength(2)
   await purger.close()
   expect(await next).toMatchObject({ name: 'TtlError', code: 'CLOSED' })
+})
+
+test('a worker that stops answering mid-purgeExpired is ended by the watchdog, and the purge fails', async () => {
+  workers = stubWorkers('silent')
+  const purger = new WorkerPurger({ name: uniqueName(), stores, batchSize: 10, sliceMs: 10 }, 50)
+  await expect(purger.purgeAll(['s'], Date.now())).rejects.toMatchObject({ name: 'PurgeWorkerError' })
+  expect(workers.started).toHaveLength(1)
+  expect(workers.started[0].terminated).toBe(true)
+  await purger.close()
+})
+
+test('a worker that answers pings but commits nothing for a whole watchdog period is ended, and the slice fails', async () => {
+  workers = stubWorkers('stuck')
+  const purger = new WorkerPurger({ name: uniqueName(), stores, batchSize: 10, sliceMs: 10 }, 50)
+  const error = await purger.slice(Date.now()).catch((e: Error) => e)
+  expect(error).toMatchObject({ name: 'PurgeWorkerError', message: expect.stringContaining('committed nothing') })
+  expect(workers.started[0].terminated).toBe(true)
+  await purger.close()
+})
+
+test('a worker that commits between pings is left alone however long it takes: purgeExpired, and a slice waiting behind it, complete', async () => {
+  workers = stubWorkers('busy')
+  const purger = new WorkerPurger({ name: uniqueName(), stores, batchSize: 10, sliceMs: 10 }, 50)
+  const purging = purger.purgeAll(['s'], Date.now()).catch((e) => e)
+  const slicing = purger.slice(Date.now()).catch((e) => e)
+  const [worker] = workers.started
+  // Both watchdogs ping once per period: each has judged the worker several times (or ended it).
+  await vi.waitFor(() => expect(worker.pings >= 10 || worker.terminated).toBe(true), { timeout: 5000, interval: 10 })
+  worker.answer('purgeAll', 7)
+  worker.answer('slice', [])
+  expect(await purging).toBe(7)
+  expect(await slicing).toEqual([])
+  expect(workers.started).toHaveLength(1)
+  expect(worker.terminated).toBe(false)
+  await purger.close()
 })
 
 test('a failing purgeExpired() rejects and is reported to onPurge, like a failing background slice', async () => {
