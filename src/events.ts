@@ -49,12 +49,15 @@ export function publish(dbName: string, event: ExpireEvent): void {
   const before = reading.get(dbName)
   if (!before && !event.items.some((item) => refOf(item.value))) return post(dbName, event)
   const values = resolveRows(dbName, event.store, event.items.map((item) => item.value)).catch(() => event.items.map(() => undefined))
-  const posted = (before ?? Promise.resolve()).then(async () => {
-    const resolved = await values
-    post(dbName, { ...event, items: event.items.map((item, i) => ({ key: item.key, value: refOf(item.value) ? resolved[i] : item.value })) })
-  })
+  const posted = (before ?? Promise.resolve())
+    .then(async () => {
+      const resolved = await values
+      post(dbName, { ...event, items: event.items.map((item, i) => ({ key: item.key, value: refOf(item.value) ? resolved[i] : item.value })) })
+    })
+    // A failure to post (a closed channel) loses this event, not the ones after it.
+    .catch(() => {})
   reading.set(dbName, posted)
-  void posted.finally(() => reading.get(dbName) === posted && reading.delete(dbName))
+  void posted.then(() => reading.get(dbName) === posted && reading.delete(dbName))
 }
 
 /** Resolves once this realm's publications of the database have read their values. */

@@ -11,7 +11,7 @@
 import { published } from './events.js'
 import { EXPIRY_INDEX, MARK_FIELD, META_STORE } from './expiry-index.js'
 import { closeGeneration, GEN_FIELD, GEN_INDEX, generationName, generationTransaction, VALUES_STORE, type GenRef } from './generations.js'
-import { done, keyPathValue, req } from './request.js'
+import { done, req } from './request.js'
 import { TS_INDEX } from './capacity.js'
 
 /**
@@ -52,8 +52,8 @@ type Item = Record<string, unknown>
  * under `['generations', store, n]`, holding the bytes written to it. The highest is the current
  * one. One record each, so that a generation leaves it by a deletion alone: at a full disk,
  * Chromium refuses a transaction that writes anything, but lets one that only deletes through.
- * A new generation is numbered by the time (at least one above the current): a number is not
- * used again for a generation that was deleted while a write may still be filling it.
+ * Generations are numbered by a counter under `['last generation', store]` that only goes up: a
+ * number is never used again, for a generation deleted while a write may still be filling it.
  */
 interface Generation {
   n: number
@@ -61,6 +61,7 @@ interface Generation {
 }
 
 const generationKey = (storeName: string, n: number) => ['generations', storeName, n]
+const counterKey = (storeName: string) => ['last generation', storeName]
 const registryRange = (storeName: string) => IDBKeyRange.bound(['generations', storeName], ['generations', storeName, []])
 
 /** The live generations of a store, oldest first. */
@@ -70,9 +71,15 @@ async function generations(meta: IDBObjectStore, storeName: string): Promise<Gen
   return keys.map(([, , n], i) => ({ n, bytes: values[i].bytes }))
 }
 
-/** Registers a new current generation after `newest` (if any). */
-function startGeneration(meta: IDBObjectStore, storeName: string, newest: number | undefined): number {
-  const n = Math.max(Date.now(), (newest ?? -1) + 1)
+/** The highest generation number ever given to the store (-1: none yet). */
+async function lastNumber(meta: IDBObjectStore, storeName: string): Promise<number> {
+  return (await req<number | undefined>(meta.get(counterKey(storeName)))) ?? -1
+}
+
+/** Registers a new current generation, numbered after every earlier one. */
+async function startGeneration(meta: IDBObjectStore, storeName: string): Promise<number> {
+  const n = (await lastNumber(meta, storeName)) + 1
+  meta.put(n, counterKey(storeName))
   meta.put({ bytes: 0 }, generationKey(storeName, n))
   return n
 }
@@ -120,7 +127,7 @@ export async function stash(db: IDBDatabase, storeName: string, values: readonly
     const tx = db.transaction(META_STORE, 'readwrite', { durability })
     const committed = done(tx)
     const meta = tx.objectStore(META_STORE)
-    gen = (await generations(meta, storeName)).at(-1)?.n ?? startGeneration(meta, storeName, undefined)
+    gen = (await generations(meta, storeName)).at(-1)?.n ?? (await startGeneration(meta, storeName))
     await committed
     current.set(where, gen)
   }
@@ -149,47 +156,51 @@ export async function admit(meta: IDBObjectStore, dbName: string, storeName: str
   if (newest!.n === stash.gen) {
     const bytes = newest!.bytes + stash.bytes
     meta.put({ bytes }, generationKey(storeName, stash.gen))
-    if (bytes >= stash.limit) current.set(where, startGeneration(meta, storeName, stash.gen))
+    if (bytes >= stash.limit) current.set(where, await startGeneration(meta, storeName))
   }
   return true
 }
 
-/** The rows stored in place of stashed values: key, indexed fields, bookkeeping, reference. */
+/** A field of this size or less stays in the row, for indexes an upgrade may add later. */
+export const ROW_FIELD_BYTES = 256
+
+/**
+ * The rows stored in place of stashed values: the library's bookkeeping, the reference, every
+ * field a key path or an index reads (whole: `a` for `a.b`, `title` for `title.length`), and
+ * every other field of at most {@link ROW_FIELD_BYTES}, so that an index an upgrade adds over
+ * such a field finds it in rows written before.
+ */
 export function rowsOf(store: IDBObjectStore, values: readonly Item[], stash: Stash): Item[] {
-  const paths = new Set<string>(['_ts', MARK_FIELD, 'ttl'])
-  const add = (keyPath: string | string[] | null) => (Array.isArray(keyPath) ? keyPath : keyPath === null ? [] : [keyPath]).forEach((p) => paths.add(p))
+  const read = new Set<string>(['_ts', MARK_FIELD, 'ttl'])
+  const add = (keyPath: string | string[] | null) => {
+    for (const path of Array.isArray(keyPath) ? keyPath : keyPath === null ? [] : [keyPath]) read.add(path.split('.')[0])
+  }
   add(store.keyPath)
   for (const name of Array.from(store.indexNames)) {
     if (name !== EXPIRY_INDEX && name !== TS_INDEX && name !== GEN_INDEX) add(store.index(name).keyPath)
   }
   return values.map((value, i) => {
     const row: Item = {}
-    for (const path of paths) {
-      const found = keyPathValue(value, path)
-      if (found !== undefined) setPath(row, path, found)
+    for (const [field, fieldValue] of Object.entries(value)) {
+      if (read.has(field) || sizeOf(fieldValue) <= ROW_FIELD_BYTES) row[field] = fieldValue
     }
     row[GEN_FIELD] = { g: stash.gen, w: stash.ids[i] } satisfies GenRef
     return row
   })
 }
 
-function setPath(target: Item, path: string, value: unknown): void {
-  const steps = path.split('.')
-  let at = target
-  for (const step of steps.slice(0, -1)) at = (at[step] ??= {}) as Item
-  at[steps.at(-1)!] = value
-}
-
 /** About how many bytes a value takes (strings, binary data and numbers; structure roughly). */
-function sizeOf(value: unknown, depth = 0): number {
+function sizeOf(value: unknown, seen = new WeakSet<object>()): number {
   if (typeof value === 'string') return 2 * value.length
   if (value === null || typeof value !== 'object') return 8
   if (ArrayBuffer.isView(value)) return value.byteLength
   if (value instanceof ArrayBuffer) return value.byteLength
   if (typeof Blob !== 'undefined' && value instanceof Blob) return value.size
-  if (depth > 32) return 8
+  // Structured clone keeps cycles and shared parts: each object is counted once.
+  if (seen.has(value)) return 8
+  seen.add(value)
   let size = 8
-  for (const [key, field] of Object.entries(value)) size += 2 * key.length + sizeOf(field, depth + 1)
+  for (const [key, field] of Object.entries(value)) size += 2 * key.length + sizeOf(field, seen)
   return size
 }
 
@@ -207,6 +218,7 @@ export async function dropUnreferenced(db: IDBDatabase, storeName: string): Prom
   committed.catch(() => {})
   const meta = tx.objectStore(META_STORE)
   const registered = generations(meta, storeName)
+  const numbered = lastNumber(meta, storeName)
   const referenced = new Set<number>()
   await new Promise<void>((resolve, reject) => {
     const cursor = tx.objectStore(storeName).index(GEN_INDEX).openKeyCursor(null, 'nextunique')
@@ -223,7 +235,7 @@ export async function dropUnreferenced(db: IDBDatabase, storeName: string): Prom
   const dead = live.filter(({ n, bytes }) => !referenced.has(n) && (n !== newest?.n || bytes > 0)).map(({ n }) => n)
   for (const n of dead) meta.delete(generationKey(storeName, n))
   await committed
-  const strays = await strayGenerations(db.name, storeName, live.map(({ n }) => n), newest?.n ?? -1)
+  const strays = await strayGenerations(db.name, storeName, live.map(({ n }) => n), await numbered)
   await Promise.all([...dead, ...strays].map((n) => deleteGeneration(generationName(db.name, storeName, n))))
   return dead.length
 }
@@ -240,13 +252,16 @@ export async function dropGenerationsOf(db: IDBDatabase, stores: readonly string
   return dropped
 }
 
-/** Generations up to `newest` that exist but are not in the registry's `live`. */
-async function strayGenerations(dbName: string, storeName: string, live: readonly number[], newest: number): Promise<number[]> {
+/**
+ * Generations numbered up to `last` (the counter as the registry was read) that exist but are not
+ * in its `live`: left by a write or a deletion cut short. One numbered later may be filling now.
+ */
+async function strayGenerations(dbName: string, storeName: string, live: readonly number[], last: number): Promise<number[]> {
   const prefix = generationName(dbName, storeName, 0).slice(0, -1)
   const names = (await indexedDB.databases?.().catch(() => undefined)) ?? []
   return names
     .map(({ name }) => (name?.startsWith(prefix) ? Number(name.slice(prefix.length)) : NaN))
-    .filter((n) => Number.isSafeInteger(n) && n <= newest && !live.includes(n))
+    .filter((n) => Number.isSafeInteger(n) && n <= last && !live.includes(n))
 }
 
 function deleteGeneration(name: string): Promise<void> {
@@ -254,6 +269,7 @@ function deleteGeneration(name: string): Promise<void> {
   return new Promise((resolve) => {
     const request = indexedDB.deleteDatabase(name)
     // Other realms close their connections on versionchange; a failure leaves a stray for later.
-    request.onsuccess = request.onerror = () => resolve()
+    // Blocked (a frozen page keeps a connection open): it goes once that closes; none waits for it.
+    request.onsuccess = request.onerror = request.onblocked = () => resolve()
   })
 }

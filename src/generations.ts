@@ -4,11 +4,11 @@
  * give the room of deleted records back only when their storage compacts, which a full disk
  * never gets to; a deleted database's room comes back at once. So such a store keeps in its rows
  * only what IndexedDB needs (the key, indexed fields, the library's bookkeeping) and a reference
- * `_g` to the value, stored by a write id in the store's current generation. Deleting or
+ * `$gen` to the value, stored by a write id in the store's current generation. Deleting or
  * evicting a row leaves its value behind until no row refers to its generation any more; then
  * the generation is deleted (`generation-writes.ts`).
  *
- * This module is what reads need: naming, opening and reading generations. A row without `_g`
+ * This module is what reads need: naming, opening and reading generations. A row without `$gen`
  * holds its value itself (stores without `evictOnQuota`, and ones created before this layout).
  */
 import { MARK_FIELD } from './expiry-index.js'
@@ -16,7 +16,7 @@ import { req } from './request.js'
 import type { StoreConfig } from './types.js'
 
 /** The field of a row that refers to its value: generation and write id. */
-export const GEN_FIELD = '_g'
+export const GEN_FIELD = '$gen'
 /** Index over the generation of each row, on stores that keep values in generations. */
 export const GEN_INDEX = '$gen'
 /** What {@link GEN_INDEX} indexes: the generation of a row's reference. */
@@ -52,7 +52,13 @@ export function generationName(dbName: string, storeName: string, n: number): st
 
 /** The reference of a stored row, if its value is kept in a generation. */
 export function refOf(row: unknown): GenRef | undefined {
-  return row !== null && typeof row === 'object' ? ((row as Item)[GEN_FIELD] as GenRef | undefined) : undefined
+  const ref = row !== null && typeof row === 'object' ? ((row as Item)[GEN_FIELD] as Partial<GenRef> | undefined) : undefined
+  return typeof ref?.g === 'number' && typeof ref.w === 'string' ? (ref as GenRef) : undefined
+}
+
+/** Whether a store keeps (some of) its values in generations: it has the generation index. */
+export function hasGenerations(store: IDBObjectStore): boolean {
+  return store.indexNames.contains(GEN_INDEX)
 }
 
 const connections = new Map<string, Promise<IDBDatabase | undefined>>()
@@ -83,8 +89,10 @@ export async function generationTransaction(name: string, create: boolean, mode:
 function reopen(name: string, create = true): Promise<IDBDatabase | undefined> {
   const opening = new Promise<IDBDatabase | undefined>((resolve, reject) => {
     const request = indexedDB.open(name, 1)
+    let missing = false
     request.onupgradeneeded = () => {
-      if (!create) return request.transaction?.abort()
+      missing = !create
+      if (missing) return request.transaction?.abort()
       request.result.createObjectStore(VALUES_STORE)
     }
     request.onsuccess = () => {
@@ -97,7 +105,7 @@ function reopen(name: string, create = true): Promise<IDBDatabase | undefined> {
       db.onclose = forget
       resolve(db)
     }
-    request.onerror = () => (create ? reject(request.error) : resolve(undefined))
+    request.onerror = () => (missing ? resolve(undefined) : reject(request.error))
   })
   connections.set(name, opening)
   // A failed or refused open is not kept: the next use tries again.
@@ -131,8 +139,11 @@ export async function resolveRows(dbName: string, storeName: string, rows: reado
       try {
         const store = (await generationTransaction(generationName(dbName, storeName, g), false, 'readonly'))?.objectStore(VALUES_STORE)
         if (store) values = await Promise.all(at.map((i) => req(store.get(refOf(rows[i])!.w))))
-      } catch {
-        // Deleted while being read (InvalidStateError on a closing connection): the items went with it.
+      } catch (error) {
+        // Deleted while being read: its connection closes (InvalidStateError) or its transaction
+        // aborts under the read. The items went with it; any other failure is the read's.
+        const name = (error as DOMException | null)?.name
+        if (name !== 'InvalidStateError' && name !== 'AbortError') throw error
       }
       at.forEach((i, j) => (out[i] = values[j] === undefined ? undefined : withBookkeeping(values[j] as Item, rows[i] as Item)))
     }),

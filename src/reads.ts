@@ -5,7 +5,7 @@
 import { TS_INDEX } from './capacity.js'
 import { TtlError } from './errors.js'
 import { allDeadRanges, EXPIRY_INDEX, META_STORE, nextDeath } from './expiry-index.js'
-import { GEN_INDEX, refOf, resolveRows } from './generations.js'
+import { GEN_INDEX, hasGenerations, refOf, resolveRows } from './generations.js'
 import { cutoffs, isDeadMark, markExpiryMs, type Cutoffs, type ExpiryMark, type StoreState } from './policy.js'
 import { inQuery, keyId, req } from './request.js'
 import { markOfStored, unstamp } from './stamp.js'
@@ -52,6 +52,7 @@ export class ReadScope {
    */
   async out(values: unknown[]): Promise<unknown[]> {
     if (this.touches) await this.touches.touch(this.store.name, values, this.now, await this.state)
+    if (!hasGenerations(this.store)) return values.map(unstamp)
     const resolved = await resolveRows(this.store.transaction.db.name, this.store.name, values)
     return resolved.filter((value) => value !== undefined).map(unstamp)
   }
@@ -138,7 +139,8 @@ export function getByKey(db: IDBDatabase, storeName: string, key: IDBValidKey, c
   return new Promise((resolve, reject) => {
     const tx = db.transaction([storeName, META_STORE], 'readonly')
     const state = tx.objectStore(META_STORE).get(storeName)
-    const request = tx.objectStore(storeName).get(key)
+    const store = tx.objectStore(storeName)
+    const request = store.get(key)
     request.onerror = () => reject(request.error)
     request.onsuccess = () => {
       const value = request.result
@@ -148,10 +150,11 @@ export function getByKey(db: IDBDatabase, storeName: string, key: IDBValidKey, c
       const mark = sliding ? sliding.markOf(storeName, value) : markOfStored(value)
       if (value === undefined || isDeadMark(mark, cutoffs(state.result, now))) return resolve(undefined)
       const owed = sliding?.touch(storeName, [value], now, state.result)
-      if (!owed && !refOf(value)) return resolve(unstamp(value))
+      const elsewhere = refOf(value) !== undefined && hasGenerations(store)
+      if (!owed && !elsewhere) return resolve(unstamp(value))
       void (async () => {
         await owed
-        const [full] = await resolveRows(db.name, storeName, [value])
+        const [full] = elsewhere ? await resolveRows(db.name, storeName, [value]) : [value]
         return unstamp(full)
       })().then(resolve, reject)
     }

@@ -5,7 +5,7 @@
  * one record's room back (unless `deletesFree: false`: Chromium's LevelDB before it compacts).
  * Deleting a database gives back the room of every record written to it. Writes of an aborted
  * transaction give their room back. The library's settings store is not counted, nor are rows
- * that refer to a value kept in a generation (`_g`): next to their values they take nothing.
+ * that refer to a value kept in a generation (`$gen`): next to their values they take nothing.
  * Patches this realm's `IDBObjectStore` and `indexedDB.deleteDatabase` (purge inline, not in a
  * worker, so that deletions are seen) and `navigator.storage.estimate()`, which reports records
  * in use and room as {@link RECORD_BYTES} each (a full disk whose usage never drops stops
@@ -61,7 +61,7 @@ export function smallDisk(room: number, { deletesFree = true } = {}): Disk {
     if (!used.has(tx)) tx.addEventListener('abort', () => refund(tx))
     used.set(tx, (used.get(tx) ?? 0) + 1)
   }
-  const referring = (value: unknown) => typeof value === 'object' && value !== null && '_g' in value
+  const referring = (value: unknown) => typeof value === 'object' && value !== null && '$gen' in value
   const counted = <F extends (...args: any[]) => IDBRequest>(original: F) =>
     function (this: IDBObjectStore, ...args: Parameters<F>) {
       if (this.name !== '__idb_ttl_meta' && !referring(args[0])) consume(this)

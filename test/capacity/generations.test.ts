@@ -1,0 +1,79 @@
+// Stores with evictOnQuota keep their values in generation databases (src/generations.ts, README
+// "Capacity and quota"): what their rows must hold, what a reference is, and the one invariant
+// that matters: no committed row ever refers to a deleted generation.
+import { afterEach, expect, test, vi } from 'vitest'
+import { openTtlDB } from '../../src/index.js'
+import { dropUnreferenced } from '../../src/generation-writes.js'
+import { uniqueName } from '../helpers.js'
+
+// Firefox keeps these stores' values in their rows (src/generations.ts): nothing to test there.
+const IN_FIREFOX = /\bFirefox\//.test(globalThis.navigator?.userAgent ?? '')
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+const open = (name: string) => new Promise<IDBDatabase>((resolve, reject) => {
+  const request = indexedDB.open(name)
+  request.onsuccess = () => resolve(request.result)
+  request.onerror = () => reject(request.error)
+})
+
+test('in a store without evictOnQuota, a field shaped like a reference to a generation is just a field', async () => {
+  const name = uniqueName('gen-field')
+  const db = await openTtlDB(name, { version: 1, purge: { mode: 'off' }, stores: { p: { keyPath: 'id', defaultTtl: 3600 } } })
+  const items = [{ id: 1, $gen: { g: 0, w: 'mine' } }, { id: 2, _g: { g: 0, w: 'mine' } }]
+  await db.putAll('p', items as never)
+  expect(await db.get('p', 1)).toMatchObject(items[0])
+  expect(await db.getAll('p')).toMatchObject(items)
+  db.close()
+})
+
+test.skipIf(IN_FIREFOX)('an index that an upgrade adds over a small field finds the items written before it, and a unique one refuses a second', async () => {
+  const name = uniqueName('gen-upgrade')
+  const v1 = await openTtlDB(name, { version: 1, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 3600, evictOnQuota: true } } })
+  await v1.put('s', { id: 1, tag: 'a', body: 'x'.repeat(10_000) })
+  v1.close()
+  const v2 = await openTtlDB(name, {
+    version: 2,
+    purge: { mode: 'off' },
+    stores: { s: { keyPath: 'id', defaultTtl: 3600, evictOnQuota: true, indexes: { byTag: { keyPath: 'tag', unique: true } } } },
+  })
+  expect(await v2.getAllFromIndex('s', 'byTag', 'a')).toMatchObject([{ id: 1, tag: 'a', body: 'x'.repeat(10_000) }])
+  await expect(v2.add('s', { id: 2, tag: 'a' })).rejects.toMatchObject({ name: 'ConstraintError' })
+  v2.close()
+})
+
+test.skipIf(IN_FIREFOX)("indexes over a field's property (title.length, a.b in a compound path) cover the rows", async () => {
+  const name = uniqueName('gen-paths')
+  const db = await openTtlDB(name, {
+    version: 1,
+    purge: { mode: 'off' },
+    stores: { s: { keyPath: 'id', defaultTtl: 3600, evictOnQuota: true, indexes: { byLength: { keyPath: 'title.length' }, byNested: { keyPath: ['a.b', 'id'] } } } },
+  })
+  const item = { id: 1, title: 'x'.repeat(1_000), a: { b: 7, c: 'y'.repeat(1_000) } }
+  await db.put('s', item)
+  expect(await db.getAllFromIndex('s', 'byLength', 1_000)).toMatchObject([item])
+  expect(await db.getAllFromIndex('s', 'byNested', [7, 1])).toMatchObject([item])
+  db.close()
+})
+
+test.skipIf(IN_FIREFOX)('a write whose generation is deleted under it, with the clock stepped back, stays readable: a generation started meanwhile is not taken for a stray', async () => {
+  const name = uniqueName('gen-numbers')
+  const db = await openTtlDB(name, { version: 1, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: null, evictOnQuota: true } } })
+  await db.put('s', { id: 'a', body: 'x' })
+  await db.delete('s', 'a')
+  // The system clock steps back an hour (NTP, the user): generations must not be numbered by it.
+  vi.spyOn(Date, 'now').mockReturnValue(Date.now() - 3_600_000)
+  // The deletion lists the databases slowly: the write meanwhile starts a generation of its own.
+  const databases = indexedDB.databases.bind(indexedDB)
+  vi.spyOn(indexedDB, 'databases').mockImplementation(async () => (await new Promise((resolve) => setTimeout(resolve, 50)), databases()))
+  const other = await open(name)
+  const dropping = dropUnreferenced(other, 's')
+  await db.put('s', { id: 'b', body: 'y' })
+  expect(await dropping).toBe(1)
+  expect(await db.get('s', 'b')).toMatchObject({ id: 'b', body: 'y' })
+  expect(await db.getAll('s')).toMatchObject([{ id: 'b', body: 'y' }])
+  other.close()
+  db.close()
+})
