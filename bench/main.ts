@@ -7,6 +7,7 @@ import { cappedWrites } from './scenarios/capacity.js'
 import { setDefaultTtl } from './scenarios/default-ttl.js'
 import { get200k, open200k, purgeFlat } from './scenarios/flat.js'
 import { purgeHeap } from './scenarios/heap.js'
+import { generations } from './scenarios/generations.js'
 import { expireLateness } from './scenarios/lateness.js'
 import { purge, readsDuringPurge, readsOtherDatabaseDuringPurge, readsOtherStoreDuringPurge } from './scenarios/purge.js'
 import { countHalfExpired, getAllPartlyExpired, getLive } from './scenarios/reads.js'
@@ -31,6 +32,7 @@ const scenarios: Record<string, () => Promise<Row[]>> = {
   'open-200k': open200k,
   'get-200k': get200k,
   'purge-heap-50k': purgeHeap,
+  generations,
 }
 
 export interface PageResult {

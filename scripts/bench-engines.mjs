@@ -12,7 +12,7 @@ import { launchFirefox } from './firefox.mjs'
 import { launchWebKit } from './webkit.mjs'
 
 /** The scenarios that run in every engine: the rest are Chromium's alone. */
-export const ALL_ENGINE_IDS = ['get-live', 'put-single', 'put-batch-1000', 'getall-1000-20pct-expired', 'purge-10k-of-50k', 'reads-during-purge']
+export const ALL_ENGINE_IDS = ['get-live', 'put-single', 'put-batch-1000', 'getall-1000-20pct-expired', 'purge-10k-of-50k', 'reads-during-purge', 'generations']
 
 /**
  * Our purge is slow in WebKit's automated MiniBrowser, raw IndexedDB is not: on a 50k-item store,

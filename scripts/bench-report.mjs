@@ -81,6 +81,7 @@ export function machineLine(env) {
     `load average ${env.loadAverage.map((l) => l.toFixed(2)).join(' → ')} (start → end)`,
     `Node ${env.node}`,
     ...engines,
+    ...(env.merged ?? []).map((m) => `rows of ${m.ids.join(', ')} (${m.engines.join(', ')}) re-run ${m.date}, load average ${m.loadAverage.map((l) => l.toFixed(2)).join(' → ')}`),
   ].join('; ')
 }
 

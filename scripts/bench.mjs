@@ -6,7 +6,8 @@
 // `node scripts/bench.mjs get-live size` runs only the scenarios named, each in every engine it
 // runs in (and writes nothing); `--engines=firefox,webkit` runs only those engines (and, with no
 // scenario named, only the page: every scenario in Chromium, ALL_ENGINE_IDS elsewhere). WebKit
-// leaves out the two purge scenarios unless they are named (see PURGES_IN_WEBKIT).
+// leaves out the two purge scenarios unless they are named (see PURGES_IN_WEBKIT). With
+// `--merge`, the named scenarios' new rows replace theirs in bench/results.json.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -188,6 +189,13 @@ if (new Set(rows.map((row) => row.engine).filter(Boolean)).size > 1) console.log
 if (only.length === 0 && flags.length === 0) {
   writeResults(join(repo, 'bench'), environment, rows, METHOD)
   console.log('wrote bench/results.json and bench/RESULTS.md')
+} else if (flags.includes('--merge')) {
+  // The named scenarios' rows replace theirs in the last full run's results, which say so.
+  const last = JSON.parse(readFileSync(join(repo, 'bench/results.json'), 'utf8'))
+  const kept = last.scenarios.filter((row) => !(only.includes(row.id) && engines.includes(row.engine ?? 'chromium')))
+  const merged = [...(last.environment.merged ?? []), { ids: only, engines, date: environment.date, loadAverage: environment.loadAverage }]
+  writeResults(join(repo, 'bench'), { ...last.environment, merged }, [...kept, ...rows], last.method ?? METHOD)
+  console.log(`merged ${only.join(', ')} into bench/results.json and bench/RESULTS.md`)
 }
 const missed = rows.filter((row) => !row.pass)
 if (missed.length) {
