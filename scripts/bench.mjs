@@ -33,7 +33,7 @@ const METHOD = [
   'memory). Firefox ESR (puppeteer-core, WebDriver BiDi; a profile on disk, IndexedDB files seen',
   'in it during the run) and WebKitGTK (its MiniBrowser under WebKitWebDriver and Xvfb; website',
   'data in memory: the automated MiniBrowser is ephemeral, and no IndexedDB file appeared in its',
-  'data directories) run get, put, putAll, getAll, purge and reads-during-purge on the same page,',
+  'data directories) run get, put, putAll, getAll, purge, reads-during-purge and generations on the same page,',
   'each against raw IndexedDB in that engine, in at most 20 rounds (Chromium: 30). In WebKit the',
   '60 s budget is strict (a comparison may stop before its minimum rounds, after one ABBA pair).',
   'WebKit leaves out purge-10k-of-50k and reads-during-purge: one trial of our purge of 10k',
@@ -48,8 +48,8 @@ const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'))
 const engines = flags.find((flag) => flag.startsWith('--engines='))?.slice('--engines='.length).split(',') ?? ['chromium', 'firefox', 'webkit']
 // With --engines and no scenario named, only the page runs (in those engines).
 const wants = (id) => only.includes(id) || (only.length === 0 && flags.length === 0)
-const strange = [...flags.filter((flag) => !flag.startsWith('--engines=')), ...engines.filter((name) => !['chromium', 'firefox', 'webkit'].includes(name))]
-if (strange.length > 0) throw new Error(`unknown flag or engine: ${strange.join(', ')} (--engines=chromium,firefox,webkit)`)
+const strange = [...flags.filter((flag) => !flag.startsWith('--engines=') && flag !== '--merge'), ...engines.filter((name) => !['chromium', 'firefox', 'webkit'].includes(name))]
+if (strange.length > 0) throw new Error(`unknown flag or engine: ${strange.join(', ')} (--engines=chromium,firefox,webkit, --merge)`)
 
 function osName() {
   const release = readFileSync('/etc/os-release', 'utf8').match(/^PRETTY_NAME="?([^"\n]*)"?/m)
@@ -194,7 +194,7 @@ if (only.length === 0 && flags.length === 0) {
   const last = JSON.parse(readFileSync(join(repo, 'bench/results.json'), 'utf8'))
   const kept = last.scenarios.filter((row) => !(only.includes(row.id) && engines.includes(row.engine ?? 'chromium')))
   const merged = [...(last.environment.merged ?? []), { ids: only, engines, date: environment.date, loadAverage: environment.loadAverage }]
-  writeResults(join(repo, 'bench'), { ...last.environment, merged }, [...kept, ...rows], last.method ?? METHOD)
+  writeResults(join(repo, 'bench'), { ...last.environment, merged }, [...kept, ...rows], METHOD)
   console.log(`merged ${only.join(', ')} into bench/results.json and bench/RESULTS.md`)
 }
 const missed = rows.filter((row) => !row.pass)
