@@ -6,7 +6,7 @@
  * values' generation is in it; a generation leaves the registry, in a transaction that found no
  * row referring to it, before it is deleted. So a write cut short leaves at most values no row
  * refers to, and a committed row never refers to a deleted generation. The current generation
- * is replaced by a new one once about {@link GENERATION_BYTES} were written to it.
+ * is replaced by a new one once about a sixteenth of the store was written to it.
  */
 import { published } from './events.js'
 import { EXPIRY_INDEX, MARK_FIELD, META_STORE } from './expiry-index.js'
@@ -15,26 +15,29 @@ import { done, req } from './request.js'
 import { TS_INDEX } from './capacity.js'
 
 /**
- * Bytes written to a generation before the next one starts: a sixteenth of the origin's quota,
- * and at most 1 MB. Measured in Chromium 156 at a 10 MB origin quota, a stream of 20 kB writes
- * ten times the quota: with generations of 1 MB and 512 kB every write went through; with 2 MB,
- * one to three were refused in each run (the rows' own garbage, which LevelDB reclaims only when
- * it compacts, leaves less room to the values, and a generation is the unit that comes back).
- * Smaller ones mean more databases for a read to visit.
+ * Bytes written to a generation before the next one starts: a sixteenth of what the store's live
+ * generations hold, from {@link MIN_GENERATION_BYTES} to {@link MAX_GENERATION_BYTES}, and at
+ * most a sixteenth of the origin's quota. So a full disk gives back about a sixteenth of the
+ * store per generation deleted, and a read visits at most a few dozen databases however large
+ * the store. Measured in Chromium 156 at a 10 MB origin quota, a stream of 20 kB writes ten times
+ * the quota: every write went through with generations of 512 kB and 1 MB, and this rule; with
+ * 2 MB, one to three were refused in each run (the rows' own garbage, which LevelDB reclaims only
+ * when it compacts, leaves less room to the values, and a generation is the unit that comes back).
  */
-export const GENERATION_BYTES = 1024 * 1024
-const QUOTA_SHARE = 1 / 16
+const MIN_GENERATION_BYTES = 256 * 1024
+const MAX_GENERATION_BYTES = 64 * 1024 * 1024
+const SHARE = 1 / 16
 
-const limits = new WeakMap<IDBDatabase, Promise<number>>()
+const quotas = new WeakMap<IDBDatabase, Promise<number>>()
 
-/** The size of a generation for this connection's origin: read once per connection. */
-function generationLimit(db: IDBDatabase): Promise<number> {
-  let limit = limits.get(db)
-  if (!limit) {
-    limit = storageQuota().then((quota) => Math.min(GENERATION_BYTES, quota === undefined ? Infinity : Math.max(1, quota * QUOTA_SHARE)))
-    limits.set(db, limit)
+/** A sixteenth of the origin's quota (`Infinity` where the browser does not say): read once per connection. */
+function quotaShare(db: IDBDatabase): Promise<number> {
+  let share = quotas.get(db)
+  if (!share) {
+    share = storageQuota().then((quota) => (quota === undefined ? Infinity : Math.max(1, quota * SHARE)))
+    quotas.set(db, share)
   }
-  return limit
+  return share
 }
 
 async function storageQuota(): Promise<number | undefined> {
@@ -89,8 +92,8 @@ export interface Stash {
   gen: number
   ids: string[]
   bytes: number
-  /** The size at which the current generation is replaced. */
-  limit: number
+  /** A sixteenth of the origin's quota: no generation grows beyond it. */
+  quotaShare: number
 }
 
 const usage = new WeakMap<IDBDatabase, Map<string, boolean>>()
@@ -136,7 +139,7 @@ export async function stash(db: IDBDatabase, storeName: string, values: readonly
   const ids = values.map(() => writeId())
   values.forEach((value, i) => tx.objectStore(VALUES_STORE).put(value, ids[i]))
   await committed
-  return { gen, ids, bytes: values.reduce<number>((sum, value) => sum + sizeOf(value), 0), limit: await generationLimit(db) }
+  return { gen, ids, bytes: values.reduce<number>((sum, value) => sum + sizeOf(value), 0), quotaShare: await quotaShare(db) }
 }
 
 /**
@@ -156,7 +159,9 @@ export async function admit(meta: IDBObjectStore, dbName: string, storeName: str
   if (newest!.n === stash.gen) {
     const bytes = newest!.bytes + stash.bytes
     meta.put({ bytes }, generationKey(storeName, stash.gen))
-    if (bytes >= stash.limit) current.set(where, await startGeneration(meta, storeName))
+    const held = live.reduce((sum, generation) => sum + generation.bytes, stash.bytes)
+    const limit = Math.min(stash.quotaShare, MAX_GENERATION_BYTES, Math.max(MIN_GENERATION_BYTES, held * SHARE))
+    if (bytes >= limit) current.set(where, await startGeneration(meta, storeName))
   }
   return true
 }

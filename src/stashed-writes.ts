@@ -73,19 +73,24 @@ function whyAborted(tx: IDBTransaction, error: unknown): unknown {
   return (error as DOMException | null)?.name === 'AbortError' && tx.error ? tx.error : error
 }
 
-/** Whether two stored rows are the same write of an item (or both absent). */
+/**
+ * Whether two stored rows are the same write of an item (or both absent): the same value, even
+ * if a touch rewrote the row in between.
+ */
 function sameWrite(a: unknown, b: unknown): boolean {
   if (a === undefined || b === undefined) return a === b
-  return refOf(a)?.w === refOf(b)?.w && (a as Item)._ts === (b as Item)._ts
+  const [refA, refB] = [refOf(a), refOf(b)]
+  return refA || refB ? refA?.w === refB?.w : (a as Item)._ts === (b as Item)._ts
 }
 
 /**
  * {@link update} for such a store: the item is read and its next value stashed outside the
- * rows' transaction, which then writes the row only if the item was not written meanwhile (else
- * it starts over).
+ * rows' transaction, which then writes the row only if the item was not written meanwhile. A
+ * generation deleted meanwhile makes it stash the same value again; another write of the item
+ * makes it start over from the item as that write left it, calling a `changes` function again.
  */
 export async function updateStashed(ctx: WriteContext, storeName: string, key: IDBValidKey, changes: Changes): Promise<Written<Item>> {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+  reading: for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const now = ctx.clock()
     const read = ctx.db.transaction([storeName, META_STORE])
     const settings = req<StoreState>(read.objectStore(META_STORE).get(storeName))
@@ -95,25 +100,31 @@ export async function updateStashed(ctx: WriteContext, storeName: string, key: I
     learn(ctx.db.name, storeName, state)
     const [existing] = await resolveRows(ctx.db.name, storeName, [row])
     const next = updated(ctx, storeName, key, keyPath, existing, state, now, changes)
-    const stashed = await stash(ctx.db, storeName, [next], ctx.durability)
-    const { tx, committed } = begin(ctx, [storeName, META_STORE])
-    const store = tx.objectStore(storeName)
-    const meta = tx.objectStore(META_STORE)
-    const current = req<StoreState>(meta.get(storeName))
-    const claimed: DeletedItem[] = []
-    const [nextRow] = rowsOf(store, [next], stashed)
-    try {
-      if (!sameWrite(await req(store.get(key)), row) || !(await admit(meta, ctx.db.name, storeName, stashed))) {
-        abortQuietly(tx)
-        continue
+    for (let stashing = 0; stashing < ATTEMPTS; stashing++) {
+      const stashed = await stash(ctx.db, storeName, [next], ctx.durability)
+      const { tx, committed } = begin(ctx, [storeName, META_STORE])
+      const store = tx.objectStore(storeName)
+      const meta = tx.objectStore(META_STORE)
+      const current = req<StoreState>(meta.get(storeName))
+      const claimed: DeletedItem[] = []
+      const [nextRow] = rowsOf(store, [next], stashed)
+      try {
+        if (!sameWrite(await req(store.get(key)), row)) {
+          abortQuietly(tx)
+          continue reading
+        }
+        if (!(await admit(meta, ctx.db.name, storeName, stashed))) {
+          abortQuietly(tx)
+          continue
+        }
+        const cut = cutoffs(await current, now)
+        await putClaiming(store, 'put', nextRow, store.keyPath === null ? key : undefined, cut, (items) => claimed.push(...items))
+      } catch (error) {
+        throw whyAborted(tx, error)
       }
-      const cut = cutoffs(await current, now)
-      await putClaiming(store, 'put', nextRow, store.keyPath === null ? key : undefined, cut, (items) => claimed.push(...items))
-    } catch (error) {
-      throw whyAborted(tx, error)
+      await committedOrUndone(ctx.db, storeName, committed, [nextRow])
+      return { result: unstamp(next), claimed }
     }
-    await committedOrUndone(ctx.db, storeName, committed, [nextRow])
-    return { result: unstamp(next), claimed }
   }
   throw lostRace(storeName)
 }

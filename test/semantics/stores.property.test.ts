@@ -12,7 +12,9 @@
  * the next steps. In half the runs one store is capped (SPEC §9: `maxEntries` 1–4, `evict`
  * 'oldest' or 'soonest' at random, fixed for the run: a changed cap needs a version bump); writes
  * and purges then favour it and bursts of new keys fill it, so that it often holds more than its
- * cap, and more than a purge batch takes (purgeExpired goes in the slices' small batches too):
+ * cap, and more than a purge batch takes (purgeExpired goes in the slices' small batches too).
+ * In half the runs one store keeps its values in generation databases (`evictOnQuota`, SPEC §9),
+ * at a quota that reads so small that a history spans many generations:
  *
  * - every read kind of every open connection equals the model at that connection's `now`;
  * - what is physically on disk equals the model's disk, except items the step was allowed to
@@ -366,6 +368,23 @@ type CapSetup = { store: StoreName; maxEntries: number; evict: Cap['evict'] } | 
 const capsOf = (cap: CapSetup): Partial<Record<StoreName, Cap>> => (cap ? { [cap.store]: { maxEntries: cap.maxEntries, evict: cap.evict } } : {})
 /** The store of a run that keeps its values in generations (`evictOnQuota`, no quota in play), or none. */
 type Gens = StoreName | undefined
+
+/**
+ * In runs keeping values in generations, the origin's quota reads as 1,600 bytes: a generation
+ * then holds a sixteenth of that, a write or two, and a history spans many of them (reads across
+ * generations, and purges that delete emptied ones). Returns the undo.
+ */
+function tinyQuota(): () => void {
+  const estimate = async () => ({ usage: 0, quota: 1_600 })
+  const storage = globalThis.navigator?.storage
+  if (storage) {
+    storage.estimate = estimate
+    return () => void Reflect.deleteProperty(storage, 'estimate')
+  }
+  // Node 20 has no navigator; the library only reads `navigator.storage` and `navigator.locks`.
+  Object.defineProperty(globalThis, 'navigator', { value: { storage: { estimate } }, configurable: true })
+  return () => void Reflect.deleteProperty(globalThis, 'navigator')
+}
 const STORE_CONFIG = (declared: Record<StoreName, DefaultTtl>, keepTs: boolean, slides: Slides, cap: CapSetup, gens: Gens) => ({
   s: { keyPath: 'id', defaultTtl: declared.s, touchOnRead: slides.s, evictOnQuota: gens === 's', indexes: { byG: { keyPath: 'g' }, byU: { keyPath: 'u', unique: true } }, ...capsOf(cap).s },
   t: { keyPath: 'id', defaultTtl: declared.t, keepTs, touchOnRead: slides.t, evictOnQuota: gens === 't', indexes: { byG: { keyPath: 'g' }, byU: { keyPath: 'u', unique: true } }, ...capsOf(cap).t },
@@ -791,7 +810,11 @@ class World {
     const out = {} as Record<StoreName, Map<string, unknown>>
     for (const name of STORES) {
       // A store keeping its values in generations holds rows that refer to them: read them there.
-      const values = await resolveRows(this.name, name, await this.raw.getAll(name))
+      const rows = await this.raw.getAll(name)
+      const values = await resolveRows(this.name, name, rows)
+      values.forEach((value, i) => {
+        if (value === undefined) throw new Error(`store "${name}": the row ${JSON.stringify(rows[i])} refers to a value no generation holds`)
+      })
       out[name] = new Map(values.map((v) => [(v as Rec).id, withoutBookkeeping(v)]))
     }
     return out
@@ -1027,6 +1050,7 @@ test('random histories over two stores, two connections and purge slices agree w
           batchSize: setup.batchSize,
           sliceMs: setup.sliceMs,
         }, setup.keepTs, setup.slides, setup.cap, setup.gens)
+        const quotaBack = setup.gens ? tinyQuota() : undefined
         try {
           if (setup.cap) tally(`capped runs (${setup.cap.evict})`)
           if (setup.gens) tally('runs keeping values in generations')
@@ -1044,6 +1068,7 @@ test('random histories over two stores, two connections and purge slices agree w
             steps++
           }
         } finally {
+          quotaBack?.()
           await world.close()
           await deleteDB(name)
         }
