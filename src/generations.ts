@@ -45,9 +45,14 @@ export function keepsGenerations(config: StoreConfig): boolean {
   return config.evictOnQuota === true && !generatedKey && !/\bFirefox\//.test(globalThis.navigator?.userAgent ?? '')
 }
 
+/** What the names of a database's generations start with. */
+export function generationPrefix(dbName: string): string {
+  return `${dbName}~gen~`
+}
+
 /** The generation database `n` of a store. */
 export function generationName(dbName: string, storeName: string, n: number): string {
-  return `${dbName}~gen~${storeName}~${n}`
+  return `${generationPrefix(dbName)}${storeName}~${n}`
 }
 
 /** The reference of a stored row, if its value is kept in a generation. */

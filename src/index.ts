@@ -1,4 +1,5 @@
 export { openTtlDB, TtlDB } from './db.js'
+export { deleteTtlDB } from './delete-db.js'
 export { TtlError, type TtlErrorCode } from './errors.js'
 export type { PurgeReport } from './scheduler.js'
 export type { StoreStats } from './reads.js'

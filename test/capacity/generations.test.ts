@@ -2,7 +2,7 @@
 // "Capacity and quota"): what their rows must hold, what a reference is, and the one invariant
 // that matters: no committed row ever refers to a deleted generation.
 import { afterEach, expect, test, vi } from 'vitest'
-import { openTtlDB } from '../../src/index.js'
+import { deleteTtlDB, openTtlDB } from '../../src/index.js'
 import { dropUnreferenced } from '../../src/generation-writes.js'
 import { uniqueName } from '../helpers.js'
 
@@ -76,4 +76,15 @@ test.skipIf(IN_FIREFOX)('a write whose generation is deleted under it, with the 
   expect(await db.getAll('s')).toMatchObject([{ id: 'b', body: 'y' }])
   other.close()
   db.close()
+})
+
+test('deleteTtlDB deletes the database and its generations; indexedDB.deleteDatabase alone would leave them', async () => {
+  const name = uniqueName('gen-delete')
+  const db = await openTtlDB(name, { version: 1, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 3600, evictOnQuota: true } } })
+  await db.putAll('s', [{ id: 1, body: 'x' }, { id: 2, body: 'y' }])
+  db.close()
+  const ours = async () => (await indexedDB.databases()).map((database) => database.name).filter((other) => other === name || other?.startsWith(`${name}~`))
+  expect((await ours()).length).toBe(IN_FIREFOX ? 1 : 2)
+  await deleteTtlDB(name)
+  expect(await ours()).toEqual([])
 })
