@@ -10,8 +10,19 @@
  */
 import { published } from './events.js'
 import { EXPIRY_INDEX, MARK_FIELD, META_STORE } from './expiry-index.js'
-import { closeGeneration, GEN_FIELD, GEN_INDEX, generationName, generationTransaction, VALUES_STORE, type GenRef } from './generations.js'
-import { done, req } from './request.js'
+import {
+  closeGeneration,
+  GEN_FIELD,
+  GEN_INDEX,
+  generationName,
+  generationTransaction,
+  hasGenerations,
+  storeGenerationPrefix,
+  VALUES_STORE,
+  type GenRef,
+} from './generations.js'
+import { storageEstimate } from './quota.js'
+import { done, req, walk } from './request.js'
 import { TS_INDEX } from './capacity.js'
 
 /**
@@ -34,18 +45,10 @@ const quotas = new WeakMap<IDBDatabase, Promise<number>>()
 function quotaShare(db: IDBDatabase): Promise<number> {
   let share = quotas.get(db)
   if (!share) {
-    share = storageQuota().then((quota) => (quota === undefined ? Infinity : Math.max(1, quota * SHARE)))
+    share = storageEstimate().then((estimate) => (estimate?.quota === undefined ? Infinity : Math.max(1, estimate.quota * SHARE)))
     quotas.set(db, share)
   }
   return share
-}
-
-async function storageQuota(): Promise<number | undefined> {
-  try {
-    return (await globalThis.navigator?.storage?.estimate?.())?.quota
-  } catch {
-    return undefined
-  }
 }
 
 type Item = Record<string, unknown>
@@ -104,14 +107,15 @@ export async function usesGenerations(db: IDBDatabase, storeName: string): Promi
   if (!known) usage.set(db, (known = new Map()))
   let uses = known.get(storeName)
   if (uses === undefined) {
-    const tx = db.transaction(storeName)
-    uses = tx.objectStore(storeName).indexNames.contains(GEN_INDEX)
+    uses = hasGenerations(db.transaction(storeName).objectStore(storeName))
     known.set(storeName, uses)
   }
   return uses
 }
 
+/** Per database and store, the generation this realm writes into (as it last saw the registry). */
 const current = new Map<string, number>()
+const currentKey = (dbName: string, storeName: string) => `${dbName}\u0000${storeName}`
 let writes = 0
 
 /** A write id no other write of any realm shares. */
@@ -124,7 +128,7 @@ function writeId(): string {
  * registry says), in one transaction. Rejects with the engine's error (`QuotaExceededError`).
  */
 export async function stash(db: IDBDatabase, storeName: string, values: readonly Item[], durability?: IDBTransactionDurability): Promise<Stash> {
-  const where = `${db.name}\u0000${storeName}`
+  const where = currentKey(db.name, storeName)
   let gen = current.get(where)
   if (gen === undefined) {
     const tx = db.transaction(META_STORE, 'readwrite', { durability })
@@ -149,7 +153,7 @@ export async function stash(db: IDBDatabase, storeName: string, values: readonly
  */
 export async function admit(meta: IDBObjectStore, dbName: string, storeName: string, stash: Stash): Promise<boolean> {
   const live = await generations(meta, storeName)
-  const where = `${dbName}\u0000${storeName}`
+  const where = currentKey(dbName, storeName)
   const newest = live.at(-1)
   if (!live.some((generation) => generation.n === stash.gen)) {
     if (newest) current.set(where, newest.n)
@@ -224,16 +228,8 @@ export async function dropUnreferenced(db: IDBDatabase, storeName: string): Prom
   const meta = tx.objectStore(META_STORE)
   const registered = generations(meta, storeName)
   const numbered = lastNumber(meta, storeName)
-  const referenced = new Set<number>()
-  await new Promise<void>((resolve, reject) => {
-    const cursor = tx.objectStore(storeName).index(GEN_INDEX).openKeyCursor(null, 'nextunique')
-    cursor.onerror = () => reject(cursor.error)
-    cursor.onsuccess = () => {
-      if (!cursor.result) return resolve()
-      referenced.add(cursor.result.key as number)
-      cursor.result.continue()
-    }
-  })
+  const unique = tx.objectStore(storeName).index(GEN_INDEX).openKeyCursor(null, 'nextunique')
+  const referenced = new Set(await walk(unique, undefined, (cursor) => cursor.key as number))
   const live = await registered
   const newest = live.at(-1)
   // The current generation goes only once it held values: a fresh one is about to be filled.
@@ -262,7 +258,7 @@ export async function dropGenerationsOf(db: IDBDatabase, stores: readonly string
  * in its `live`: left by a write or a deletion cut short. One numbered later may be filling now.
  */
 async function strayGenerations(dbName: string, storeName: string, live: readonly number[], last: number): Promise<number[]> {
-  const prefix = generationName(dbName, storeName, 0).slice(0, -1)
+  const prefix = storeGenerationPrefix(dbName, storeName)
   const names = (await indexedDB.databases?.().catch(() => undefined)) ?? []
   return names
     .map(({ name }) => (name?.startsWith(prefix) ? Number(name.slice(prefix.length)) : NaN))

@@ -50,9 +50,14 @@ export function generationPrefix(dbName: string): string {
   return `${dbName}~gen~`
 }
 
+/** What the names of a store's generations start with. */
+export function storeGenerationPrefix(dbName: string, storeName: string): string {
+  return `${generationPrefix(dbName)}${storeName}~`
+}
+
 /** The generation database `n` of a store. */
 export function generationName(dbName: string, storeName: string, n: number): string {
-  return `${generationPrefix(dbName)}${storeName}~${n}`
+  return `${storeGenerationPrefix(dbName, storeName)}${n}`
 }
 
 /** The reference of a stored row, if its value is kept in a generation. */

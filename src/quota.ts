@@ -54,13 +54,18 @@ export const ROUND_WAIT_MS = 400
 /** The most a write waits for the room of deleted generations to come back, in all. */
 export const ROOM_WAIT_BUDGET_MS = 2_000
 
-/** The origin's storage usage as the browser reports it; `undefined` where it does not. */
-export async function storageUsage(): Promise<number | undefined> {
+/** The origin's storage usage and quota as the browser reports them; `undefined` where it does not. */
+export async function storageEstimate(): Promise<StorageEstimate | undefined> {
   try {
-    return (await globalThis.navigator?.storage?.estimate?.())?.usage
+    return await globalThis.navigator?.storage?.estimate?.()
   } catch {
     return undefined
   }
+}
+
+/** The origin's storage usage as the browser reports it; `undefined` where it does not. */
+export async function storageUsage(): Promise<number | undefined> {
+  return (await storageEstimate())?.usage
 }
 
 /** Whether the browser refused a write for lack of space. */

@@ -7,7 +7,7 @@ import { TtlError } from './errors.js'
 import { allDeadRanges, EXPIRY_INDEX, META_STORE, nextDeath } from './expiry-index.js'
 import { GEN_INDEX, hasGenerations, refOf, resolveRows } from './generations.js'
 import { cutoffs, isDeadMark, markExpiryMs, type Cutoffs, type ExpiryMark, type StoreState } from './policy.js'
-import { inQuery, keyId, req } from './request.js'
+import { inQuery, keyId, req, walk } from './request.js'
 import { markOfStored, unstamp } from './stamp.js'
 import type { Touches } from './touch.js'
 import { learn } from './watermarks.js'
@@ -102,26 +102,6 @@ export class ReadScope {
     const counts = await Promise.all(allDeadRanges(cut).map((range) => req(index.count(range))))
     return counts.reduce((a, b) => a + b, 0)
   }
-}
-
-/** Walks a cursor, keeping what `take` returns (undefined: skip) until `limit` are kept. */
-function walk<C extends IDBCursor, T>(
-  request: IDBRequest<C | null>,
-  limit: number | undefined,
-  take: (cursor: C) => T | undefined,
-): Promise<T[]> {
-  const out: T[] = []
-  return new Promise((resolve, reject) => {
-    request.onerror = () => reject(request.error)
-    request.onsuccess = () => {
-      const cursor = request.result
-      if (!cursor) return resolve(out)
-      const kept = take(cursor)
-      if (kept !== undefined) out.push(kept)
-      if (limit !== undefined && out.length >= limit) return resolve(out)
-      cursor.continue()
-    }
-  })
 }
 
 function liveValues(scope: ReadScope, source: Source, query: Query, limit: number | undefined, cut: Cutoffs): Promise<unknown[]> {

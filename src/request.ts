@@ -15,6 +15,26 @@ export function req<T>(request: IDBRequest<T>): Promise<T> {
   return result
 }
 
+/** Walks a cursor, keeping what `take` returns (undefined: skip) until `limit` are kept. */
+export function walk<C extends IDBCursor, T>(
+  request: IDBRequest<C | null>,
+  limit: number | undefined,
+  take: (cursor: C) => T | undefined,
+): Promise<T[]> {
+  const out: T[] = []
+  return new Promise((resolve, reject) => {
+    request.onerror = () => reject(request.error)
+    request.onsuccess = () => {
+      const cursor = request.result
+      if (!cursor) return resolve(out)
+      const kept = take(cursor)
+      if (kept !== undefined) out.push(kept)
+      if (limit !== undefined && out.length >= limit) return resolve(out)
+      cursor.continue()
+    }
+  })
+}
+
 /** Resolves when the transaction commits; rejects with its error (or AbortError) otherwise. */
 export function done(tx: IDBTransaction): Promise<void> {
   return new Promise((resolve, reject) => {
