@@ -50,7 +50,7 @@ async function minGzipBytes(entry) {
 export async function measureSizes() {
   mkdirSync(shims, { recursive: true })
   const { initial: main, total } = await minGzipBytes(join(repo, 'src/index.ts'))
-  const { total: worker } = await minGzipBytes(join(repo, 'src/worker/purge-worker.ts'))
+  const { total: worker } = await minGzipBytes(join(repo, 'src/background/worker/purge-worker.ts'))
   const rows = []
   for (const [name, source] of Object.entries(peers)) {
     const shim = join(shims, `${name}.js`)

@@ -3,21 +3,21 @@
  * operation routed to the reads, writes and purge modules.
  */
 import { unwrap, type DBSchema, type IDBPDatabase } from 'idb'
-import { hearRequests, requestStarting, UserActivity } from './activity.js'
-import type { Background } from './background.js'
-import { Connection } from './connection.js'
-import { describeError, TtlError } from './errors.js'
-import { META_STORE } from './expiry-index.js'
-import { monotonic } from './clock.js'
-import { follow } from './watermarks.js'
-import { ExpiryListeners, publish, type ExpireEvent, type ExpireOptions } from './events.js'
-import { checkPurgeOptions } from './purge-options.js'
-import type { PurgeReport } from './scheduler.js'
-import type { Touches } from './touch.js'
-import { countLive, getByKey, getKeys, getMany, getOne, pages, ReadScope, stats, type StoreStats } from './reads.js'
-import { req } from './request.js'
-import { applyDeclaredDefaults, checkStoreConfigs, type StoreConfigs } from './schema.js'
-import type { DefaultTtl, TtlValues } from './ttl.js'
+import { hearRequests, requestStarting, UserActivity } from './background/activity.js'
+import type { Background } from './background/background.js'
+import { Connection } from './layout/connection.js'
+import { describeError, TtlError } from './rules/errors.js'
+import { META_STORE } from './layout/expiry-index.js'
+import { monotonic } from './rules/clock.js'
+import { follow } from './layout/watermarks.js'
+import { ExpiryListeners, publish, type ExpireEvent, type ExpireOptions } from './events/listeners.js'
+import { checkPurgeOptions } from './rules/purge-options.js'
+import type { PurgeReport } from './purge/purge.js'
+import type { Touches } from './reads/touch.js'
+import { countLive, getByKey, getKeys, getMany, getOne, pages, ReadScope, stats, type StoreStats } from './reads/reads.js'
+import { req } from './platform/request.js'
+import { applyDeclaredDefaults, checkStoreConfigs, type StoreConfigs } from './layout/schema.js'
+import type { DefaultTtl, TtlValues } from './rules/ttl.js'
 import type {
   IndexNames,
   IndexQuery,
@@ -29,9 +29,9 @@ import type {
   StoreNames,
   StoreValue,
   Writable,
-} from './types.js'
-import type { WriteContext, Written } from './writes.js'
-import type { StoreState } from './policy.js'
+} from './rules/types.js'
+import type { WriteContext, Written } from './writes/writes.js'
+import type { StoreState } from './rules/policy.js'
 
 type Changes<T> = Partial<Writable<T>> | ((item: Stamped<T>) => Writable<T>)
 type Deferred = typeof import('./deferred.js')

@@ -1,9 +1,9 @@
 export { openTtlDB, TtlDB } from './db.js'
-export { deleteTtlDB } from './delete-db.js'
-export { TtlError, type TtlErrorCode } from './errors.js'
-export type { PurgeReport } from './scheduler.js'
-export type { StoreStats } from './reads.js'
-export type { ExpireEvent, ExpireOptions, ExpireReason } from './events.js'
+export { deleteTtlDB } from './generations/delete-db.js'
+export { TtlError, type TtlErrorCode } from './rules/errors.js'
+export type { PurgeReport } from './purge/purge.js'
+export type { StoreStats } from './reads/reads.js'
+export type { ExpireEvent, ExpireOptions, ExpireReason } from './events/listeners.js'
 export {
   checkDefaultTtl,
   effectiveTtl,
@@ -17,7 +17,7 @@ export {
   type ItemTtl,
   type ResolveOptions,
   type TtlValues,
-} from './ttl.js'
+} from './rules/ttl.js'
 export type {
   DBSchema,
   EvictOrder,
@@ -28,4 +28,4 @@ export type {
   StoreConfig,
   TtlFields,
   Writable,
-} from './types.js'
+} from './rules/types.js'

@@ -1,7 +1,7 @@
 // Promises over IndexedDB requests (src/request.ts).
 import { deleteDB, openDB, unwrap } from 'idb'
 import { expect, test } from 'vitest'
-import { req } from '../src/request.js'
+import { req } from '../src/platform/request.js'
 import { uniqueName } from './helpers.js'
 
 test('requests a failing operation never awaited do not surface as unhandled rejections when their transaction aborts', async () => {

@@ -4,7 +4,7 @@
  * code as in the worker, src/worker/purge-api.ts), so the page's heap is the purge's heap.
  * Needs Chromium's `--enable-precise-memory-info` and `--js-flags=--expose-gc` (scripts/bench.mjs).
  */
-import { DEFAULT_BATCH_SIZE } from '../../src/purge-options.js'
+import { DEFAULT_BATCH_SIZE } from '../../src/rules/purge-options.js'
 import { dataset } from '../data.js'
 import type { Row } from '../harness.js'
 import { openOurs, STORE, type Ours } from '../ours.js'

@@ -3,7 +3,7 @@
 import { deleteDB, openDB } from 'idb'
 import { afterEach, expect, test, vi } from 'vitest'
 import { server } from 'vitest/browser'
-import { Connection } from '../../src/connection.js'
+import { Connection } from '../../src/layout/connection.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
 
 afterEach(() => void vi.unstubAllGlobals())

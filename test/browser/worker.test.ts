@@ -2,7 +2,7 @@
 import { openDB } from 'idb'
 import { afterEach, expect, test, vi } from 'vitest'
 import type { PurgeReport } from '../../src/index.js'
-import { WorkerPurger } from '../../src/worker/client.js'
+import { WorkerPurger } from '../../src/background/worker/client.js'
 import { countOnDisk, freshDB, manualClock, uniqueName } from '../helpers.js'
 
 const until = (check: () => Promise<void> | void, timeout = 15_000) => vi.waitFor(check, { timeout, interval: 10 })

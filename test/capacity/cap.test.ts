@@ -4,7 +4,7 @@ import { deleteDB, openDB, unwrap } from 'idb'
 import { expect, test, vi } from 'vitest'
 import { openTtlDB, type ExpireEvent, type PurgeReport, type StoreConfig } from '../../src/index.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
-import { purgeBatch } from '../../src/purge.js'
+import { purgeBatch } from '../../src/purge/purge.js'
 
 const until = (check: () => Promise<void> | void) => vi.waitFor(check, { timeout: 10_000, interval: 5 })
 

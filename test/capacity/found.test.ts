@@ -13,8 +13,8 @@
 import { openDB, unwrap } from 'idb'
 import { expect, test, vi } from 'vitest'
 import type { ExpireEvent } from '../../src/index.js'
-import { NO_COURTESY } from '../../src/purge.js'
-import { createPurgeApi } from '../../src/worker/purge-api.js'
+import { NO_COURTESY } from '../../src/purge/purge.js'
+import { createPurgeApi } from '../../src/background/worker/purge-api.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
 
 const T0 = 1_700_000_000_000

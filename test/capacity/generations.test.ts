@@ -3,7 +3,7 @@
 // that matters: no committed row ever refers to a deleted generation.
 import { afterEach, expect, test, vi } from 'vitest'
 import { deleteTtlDB, openTtlDB } from '../../src/index.js'
-import { dropUnreferenced } from '../../src/generation-writes.js'
+import { dropUnreferenced } from '../../src/generations/stash.js'
 import { uniqueName } from '../helpers.js'
 
 // Firefox keeps these stores' values in their rows (src/generations.ts): nothing to test there.

@@ -1,6 +1,6 @@
 // Who listens to expiry events: per handle, per store filter, in this realm and across tabs.
 import { expect, test, vi } from 'vitest'
-import { ExpiryListeners, listeningStores, type ExpireEvent } from '../../src/events.js'
+import { ExpiryListeners, listeningStores, type ExpireEvent } from '../../src/events/listeners.js'
 import { uniqueName } from '../helpers.js'
 
 const event = (store: string): ExpireEvent => ({ store, reason: 'expired', items: [{ key: 1, value: { id: 1, _ts: 0 } }] })

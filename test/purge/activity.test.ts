@@ -1,8 +1,8 @@
 // User requests go first: the purge pauses between batches while the app is busy, boundedly.
 import { unwrap } from 'idb'
 import { expect, test, vi } from 'vitest'
-import { BUSY_BATCH_SIZE, MAX_PAUSE_MS, QUIET_MS, RECENT_MS, UserActivity } from '../../src/activity.js'
-import { purgeStore } from '../../src/purge.js'
+import { BUSY_BATCH_SIZE, MAX_PAUSE_MS, QUIET_MS, RECENT_MS, UserActivity } from '../../src/background/activity.js'
+import { purgeStore } from '../../src/purge/purge.js'
 import { freshDB, manualClock } from '../helpers.js'
 
 /** A UserActivity on a fake clock; each wait moves it 1 ms and may run `during`. */

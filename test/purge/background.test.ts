@@ -74,7 +74,7 @@ describe('background purge (inline)', () => {
   })
 
   test('close() leaves no timer or idle callback of the scheduler behind, and stops purging', async () => {
-    tracker = trackTimers('src/scheduler')
+    tracker = trackTimers('src/background/scheduler')
     const clock = manualClock()
     const db = await freshDB({ clock, stores, purge: { mode: 'inline', maxIntervalMs: 10 } })
     await db.put('s', { id: 'a' })
@@ -88,7 +88,7 @@ describe('background purge (inline)', () => {
     expect(await countOnDisk(db.raw.name, 's')).toBe(1)
   })
   test('close() from inside an onPurge listener leaves no timer or idle callback of the scheduler behind', async () => {
-    tracker = trackTimers('src/scheduler')
+    tracker = trackTimers('src/background/scheduler')
     const clock = manualClock()
     const db = await freshDB({ clock, stores, purge: { mode: 'inline', maxIntervalMs: 60_000 } })
     const reports: PurgeReport[] = []

@@ -1,7 +1,7 @@
 // Purge batches resume where the last one stopped, without skipping items whose marks tie.
 import { unwrap } from 'idb'
 import { expect, test, vi } from 'vitest'
-import { purgeSlice, purgeStore } from '../../src/purge.js'
+import { purgeSlice, purgeStore } from '../../src/purge/purge.js'
 import { freshDB, manualClock } from '../helpers.js'
 
 test.for([

@@ -1,7 +1,8 @@
 // The scheduler against a stand-in purger: merging, failure reports and back-off.
 import { afterEach, expect, test, vi } from 'vitest'
-import { PurgeScheduler, type PurgeReport } from '../../src/scheduler.js'
-import type { PurgeApi, SliceReport } from '../../src/worker/api.js'
+import { PurgeScheduler } from '../../src/background/scheduler.js'
+import type { PurgeReport } from '../../src/purge/purge.js'
+import type { PurgeApi, SliceReport } from '../../src/background/worker/api.js'
 import { manualClock, uniqueName } from '../helpers.js'
 import { ensureLocks, neverIdle } from './stubs.js'
 import { trackTimers } from './timers.js'
@@ -132,7 +133,7 @@ test.for([
   { name: 'more to do', more: true },
   { name: 'asleep until the next expiry', more: false },
 ])('stop() from inside a report listener leaves no timer behind ($name)', async ({ more }) => {
-  const tracker = trackTimers('src/scheduler')
+  const tracker = trackTimers('src/background/scheduler')
   restore.push(() => tracker.restore())
   const clock = manualClock()
   const purger = fakePurger(async (nowMs) => [report({ deleted: 1, more, nextExpiryMs: nowMs + 60_000 })])
@@ -152,7 +153,7 @@ test.for([
 })
 
 test('a maxIntervalMs beyond what setTimeout can take sleeps as long as it can, not 0 ms', async () => {
-  const tracker = trackTimers('src/scheduler')
+  const tracker = trackTimers('src/background/scheduler')
   restore.push(() => tracker.restore())
   const clock = manualClock()
   const purger = fakePurger(async () => [report({ nextExpiryMs: Infinity })])

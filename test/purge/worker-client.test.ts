@@ -1,7 +1,7 @@
 // The page side of the purge worker, against stub workers that fail to start, never answer, or answer only pings.
 import { afterEach, expect, test, vi } from 'vitest'
 import { openTtlDB, type PurgeReport } from '../../src/index.js'
-import { WorkerPurger } from '../../src/worker/client.js'
+import { WorkerPurger } from '../../src/background/worker/client.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
 import { stubWorkers } from './stubs.js'
 

@@ -5,8 +5,8 @@
 import { describe, expect, test } from 'vitest'
 import { openDB, unwrap } from 'idb'
 import { openTtlDB } from '../../src/index.js'
-import { NO_COURTESY } from '../../src/purge.js'
-import { createPurgeApi } from '../../src/worker/purge-api.js'
+import { NO_COURTESY } from '../../src/purge/purge.js'
+import { createPurgeApi } from '../../src/background/worker/purge-api.js'
 import { countOnDisk, freshDB, manualClock, uniqueName } from '../helpers.js'
 import { deleteAfter, rawAll, T0, touchedItemOutlivesPurge } from './support.js'
 

@@ -1,8 +1,8 @@
 /** What every write does to a value before it is stored: validate, stamp `_ts`, add the mark. */
-import { TtlError } from './errors.js'
+import { TtlError } from '../rules/errors.js'
 import { MARK_FIELD } from './expiry-index.js'
-import { lowestLiveTs, markOf, OWN_BASE, type ExpiryMark } from './policy.js'
-import { itemTtl, stampOf, type ItemTtl, type TtlValues } from './ttl.js'
+import { lowestLiveTs, markOf, OWN_BASE, type ExpiryMark } from '../rules/policy.js'
+import { itemTtl, stampOf, type ItemTtl, type TtlValues } from '../rules/ttl.js'
 import type { Watermarks } from './watermarks.js'
 
 type Item = Record<string, unknown>

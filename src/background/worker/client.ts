@@ -10,7 +10,7 @@
  */
 import { releaseProxy, wrap, type Remote } from 'comlink'
 import { QUIET_MS } from '../activity.js'
-import { TtlError } from '../errors.js'
+import { TtlError } from '../../rules/errors.js'
 import type { PurgeApi, PurgeConfig, WorkerApi } from './api.js'
 
 /**

@@ -5,7 +5,7 @@
  * `maxIntervalMs`). Carried by a `BroadcastChannel` per database; where there is none, the purger
  * still finds everything at its next check.
  */
-import { openChannel } from './channel.js'
+import { openChannel } from '../platform/channel.js'
 
 /** A write (with the `ttl` fields it stored), or work due at once (without). */
 export interface WakeMessage {

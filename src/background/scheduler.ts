@@ -3,26 +3,11 @@
  * the next expiry (capped), wakes early when writes make something due sooner, backs off after
  * failures, and only runs while this connection is the elected purger (which it may stop being).
  */
-import { describeError } from './errors.js'
+import { describeError } from '../rules/errors.js'
 import { electLeader, type Leadership } from './leader.js'
-import { expiresAt, stampOf, type DefaultTtl } from './ttl.js'
+import { expiresAt, stampOf, type DefaultTtl } from '../rules/ttl.js'
 import type { PurgeApi, SliceReport } from './worker/api.js'
-
-/** What a purge did, or why it failed; delivered to `db.onPurge` listeners. */
-export interface PurgeReport {
-  /** The store purged; `'*'` when a failure hit the whole slice. */
-  store: string
-  /** Items deleted: expired ones, and live ones evicted (`evicted`). */
-  deleted: number
-  /** Of `deleted`, live items evicted to bring the store back to `maxEntries` (SPEC §9). */
-  evicted?: number
-  durationMs: number
-  /** Dead items remain; the next slice follows at the next idle moment. */
-  more: boolean
-  /** When the next item of the store dies (epoch ms by the injected clock); `Infinity`: none will. */
-  nextExpiryMs: number
-  error?: { name: string; message: string }
-}
+import type { PurgeReport } from '../purge/purge.js'
 
 export interface SchedulerOptions {
   clock: () => number

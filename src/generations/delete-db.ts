@@ -1,5 +1,5 @@
 /** Deleting a TTL database whole: the database and the generations its stores keep values in. */
-import { generationPrefix } from './generations.js'
+import { generationPrefix } from './values.js'
 
 function deleteDatabase(name: string): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -6,21 +6,15 @@
  * only what IndexedDB needs (the key, indexed fields, the library's bookkeeping) and a reference
  * `$gen` to the value, stored by a write id in the store's current generation. Deleting or
  * evicting a row leaves its value behind until no row refers to its generation any more; then
- * the generation is deleted (`generation-writes.ts`).
+ * the generation is deleted (`stash.ts`).
  *
  * This module is what reads need: naming, opening and reading generations. A row without `$gen`
  * holds its value itself (stores without `evictOnQuota`, and ones created before this layout).
  */
-import { MARK_FIELD } from './expiry-index.js'
-import { req } from './request.js'
-import type { StoreConfig } from './types.js'
+import { MARK_FIELD } from '../layout/expiry-index.js'
+import { req } from '../platform/request.js'
+import { GEN_FIELD } from '../layout/generation-index.js'
 
-/** The field of a row that refers to its value: generation and write id. */
-export const GEN_FIELD = '$gen'
-/** Index over the generation of each row, on stores that keep values in generations. */
-export const GEN_INDEX = '$gen'
-/** What {@link GEN_INDEX} indexes: the generation of a row's reference. */
-export const GEN_KEY_PATH = `${GEN_FIELD}.g`
 /** The one object store of a generation database: values by write id. */
 export const VALUES_STORE = 'v'
 
@@ -31,19 +25,6 @@ export interface GenRef {
 }
 
 type Item = Record<string, unknown>
-
-/**
- * Whether a store keeps its values in generations once created (or upgraded) with this
- * declaration: stores with `evictOnQuota`, except those whose key IndexedDB generates into the
- * value (`autoIncrement` with a `keyPath`: that key is known only to the row), and except in
- * Firefox, where deleting records gives their room back at once (README, "Capacity and quota"),
- * and whose quota accounting, measured at a 10 MB origin quota, grows by about a kilobyte per
- * write with generations until every write is refused.
- */
-export function keepsGenerations(config: StoreConfig): boolean {
-  const generatedKey = config.autoIncrement && config.keyPath !== undefined && config.keyPath !== null
-  return config.evictOnQuota === true && !generatedKey && !/\bFirefox\//.test(globalThis.navigator?.userAgent ?? '')
-}
 
 /** What the names of a database's generations start with. */
 export function generationPrefix(dbName: string): string {
@@ -64,11 +45,6 @@ export function generationName(dbName: string, storeName: string, n: number): st
 export function refOf(row: unknown): GenRef | undefined {
   const ref = row !== null && typeof row === 'object' ? ((row as Item)[GEN_FIELD] as Partial<GenRef> | undefined) : undefined
   return typeof ref?.g === 'number' && typeof ref.w === 'string' ? (ref as GenRef) : undefined
-}
-
-/** Whether a store keeps (some of) its values in generations: it has the generation index. */
-export function hasGenerations(store: IDBObjectStore): boolean {
-  return store.indexNames.contains(GEN_INDEX)
 }
 
 const connections = new Map<string, Promise<IDBDatabase | undefined>>()
@@ -135,7 +111,28 @@ export function closeGeneration(name: string): void {
  * value is gone (its generation deleted since the row was read: the item was evicted) is
  * `undefined`. A row's `_ts` and expiry mark win over its value's: a touch rewrites the row only.
  */
-export async function resolveRows(dbName: string, storeName: string, rows: readonly unknown[]): Promise<unknown[]> {
+export function resolveRows(dbName: string, storeName: string, rows: readonly unknown[]): Promise<unknown[]> {
+  const read = readRows(dbName, storeName, rows)
+  const pending = reading.get(dbName) ?? new Set()
+  reading.set(dbName, pending.add(read))
+  void read
+    .finally(() => pending.delete(read) && pending.size === 0 && reading.get(dbName) === pending && reading.delete(dbName))
+    .catch(() => {})
+  return read
+}
+
+/** Per database, this realm's reads of values still under way. */
+const reading = new Map<string, Set<Promise<unknown>>>()
+
+/**
+ * Resolves once this realm has no read of the database's values under way: a generation is
+ * deleted only after them, so that an expiry event being published keeps the values it reports.
+ */
+export async function valuesRead(dbName: string): Promise<void> {
+  for (let pending = reading.get(dbName); pending?.size; pending = reading.get(dbName)) await Promise.allSettled(pending)
+}
+
+async function readRows(dbName: string, storeName: string, rows: readonly unknown[]): Promise<unknown[]> {
   const wanted = new Map<number, number[]>()
   rows.forEach((row, i) => {
     const ref = refOf(row)

@@ -1,11 +1,12 @@
 /** What every write path shares: its context, its transaction, and how `update` merges. */
-import { formatKey, TtlError } from './errors.js'
-import { cutoffs, isDeadMark, type StoreState } from './policy.js'
-import type { DeletedItem } from './purge.js'
-import { isQuotaError, undoLeaked } from './quota.js'
-import { done, keyPathValue } from './request.js'
-import { check, markOfStored, stampAt, unstamp } from './stamp.js'
-import type { TtlValues } from './ttl.js'
+import { formatKey, TtlError } from '../rules/errors.js'
+import { cutoffs, isDeadMark, type StoreState } from '../rules/policy.js'
+import type { DeletedItem } from '../events/listeners.js'
+import { undoLeaked } from '../purge/quota.js'
+import { isQuotaError } from '../platform/storage.js'
+import { done, keyPathValue } from '../platform/request.js'
+import { check, markOfStored, stampAt, unstamp } from '../layout/stamp.js'
+import type { TtlValues } from '../rules/ttl.js'
 
 export interface WriteContext {
   db: IDBDatabase

@@ -5,14 +5,14 @@
  * over with the new current one, a bounded number of times.
  */
 import { putClaiming } from './claim.js'
-import { META_STORE } from './expiry-index.js'
-import { admit, rowsOf, stash } from './generation-writes.js'
-import { refOf, resolveRows } from './generations.js'
-import { cutoffs, type StoreState } from './policy.js'
-import type { DeletedItem } from './purge.js'
-import { abortQuietly, req } from './request.js'
-import { unstamp } from './stamp.js'
-import { learn } from './watermarks.js'
+import { META_STORE } from '../layout/expiry-index.js'
+import { admit, rowsOf, stash } from '../generations/stash.js'
+import { refOf, resolveRows } from '../generations/values.js'
+import { cutoffs, type StoreState } from '../rules/policy.js'
+import type { DeletedItem } from '../events/listeners.js'
+import { abortQuietly, req } from '../platform/request.js'
+import { unstamp } from '../layout/stamp.js'
+import { learn } from '../layout/watermarks.js'
 import { begin, committedOrUndone, updated, type Changes, type Item, type WriteContext, type Written } from './write-steps.js'
 
 /** Times a write starts over when its generation was deleted under it. */

@@ -3,8 +3,8 @@
  * another tab's upgrade is never blocked) and reopens lazily on the next request.
  */
 import { openDB, unwrap, type IDBPDatabase } from 'idb'
-import { TtlError } from './errors.js'
-import { abortQuietly } from './request.js'
+import { TtlError } from '../rules/errors.js'
+import { abortQuietly } from '../platform/request.js'
 import { addedUniqueIndexes, checkSchema, upgradeSchema, type StoreConfigs } from './schema.js'
 
 export interface ConnectionOptions {

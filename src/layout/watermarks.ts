@@ -5,8 +5,8 @@
  * freshest: every connection of the realm shares what any of them read, and a change made in
  * another tab arrives on a BroadcastChannel. Kept only while a handle of the database is open.
  */
-import { openChannel } from './channel.js'
-import type { StoreState } from './policy.js'
+import { openChannel } from '../platform/channel.js'
+import type { StoreState } from '../rules/policy.js'
 
 /** The part of a store's settings that a write must stay above. */
 export type Watermarks = Pick<StoreState, 'deadTs' | 'deadExpiry'>

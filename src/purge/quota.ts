@@ -13,13 +13,14 @@
  * usage did not drop is the last, so that one full disk does not empty them for nothing.
  */
 import { evict, liveCount } from './eviction.js'
-import { listeningStores, publish } from './events.js'
-import { EXPIRY_INDEX, META_STORE } from './expiry-index.js'
-import { cutoffs, type StoreState } from './policy.js'
-import type { DeletedItem } from './purge.js'
-import { done, req } from './request.js'
-import { markOfStored } from './stamp.js'
-import type { PurgeReport } from './scheduler.js'
+import { listeningStores, publish } from '../events/listeners.js'
+import { EXPIRY_INDEX, META_STORE } from '../layout/expiry-index.js'
+import { cutoffs, type StoreState } from '../rules/policy.js'
+import type { DeletedItem } from '../events/listeners.js'
+import { done, req } from '../platform/request.js'
+import { markOfStored } from '../layout/stamp.js'
+import type { PurgeReport } from './purge.js'
+import { isQuotaError } from '../platform/storage.js'
 
 /** Rounds of eviction before a write is given up. */
 export const EVICTION_ROUNDS = 8
@@ -53,25 +54,6 @@ export const ROOM_WAIT_MS = 25
 export const ROUND_WAIT_MS = 400
 /** The most a write waits for the room of deleted generations to come back, in all. */
 export const ROOM_WAIT_BUDGET_MS = 2_000
-
-/** The origin's storage usage and quota as the browser reports them; `undefined` where it does not. */
-export async function storageEstimate(): Promise<StorageEstimate | undefined> {
-  try {
-    return await globalThis.navigator?.storage?.estimate?.()
-  } catch {
-    return undefined
-  }
-}
-
-/** The origin's storage usage as the browser reports it; `undefined` where it does not. */
-export async function storageUsage(): Promise<number | undefined> {
-  return (await storageEstimate())?.usage
-}
-
-/** Whether the browser refused a write for lack of space. */
-export function isQuotaError(error: unknown): boolean {
-  return (error as DOMException | null)?.name === 'QuotaExceededError'
-}
 
 /**
  * A step of relief, run again if it fails: Firefox, after a write refused at its quota, refuses

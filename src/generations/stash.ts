@@ -1,5 +1,5 @@
 /**
- * Writing into generations and deleting them (the layout is in `generations.ts`).
+ * Writing into generations and deleting them (the layout and reading are in `values.ts`).
  *
  * A write stores its values in the store's current generation first, then its rows. The rows'
  * transaction also reads the store's registry of live generations and commits only while the
@@ -8,22 +8,12 @@
  * refers to, and a committed row never refers to a deleted generation. The current generation
  * is replaced by a new one once about a sixteenth of the store was written to it.
  */
-import { published } from './events.js'
-import { EXPIRY_INDEX, MARK_FIELD, META_STORE } from './expiry-index.js'
-import {
-  closeGeneration,
-  GEN_FIELD,
-  GEN_INDEX,
-  generationName,
-  generationTransaction,
-  hasGenerations,
-  storeGenerationPrefix,
-  VALUES_STORE,
-  type GenRef,
-} from './generations.js'
-import { storageEstimate } from './quota.js'
-import { done, req, walk } from './request.js'
-import { TS_INDEX } from './capacity.js'
+import { EXPIRY_INDEX, MARK_FIELD, META_STORE } from '../layout/expiry-index.js'
+import { GEN_FIELD, GEN_INDEX, hasGenerations } from '../layout/generation-index.js'
+import { closeGeneration, generationName, generationTransaction, storeGenerationPrefix, valuesRead, VALUES_STORE, type GenRef } from './values.js'
+import { storageEstimate } from '../platform/storage.js'
+import { done, req, walk } from '../platform/request.js'
+import { TS_INDEX } from '../rules/capacity.js'
 
 /**
  * Bytes written to a generation before the next one starts: a sixteenth of what the store's live
@@ -246,8 +236,8 @@ export async function dropUnreferenced(db: IDBDatabase, storeName: string): Prom
  * how many went, `undefined` when none of them does.
  */
 export async function dropGenerationsOf(db: IDBDatabase, stores: readonly string[]): Promise<number | undefined> {
-  // Expiry events of this realm still reading values from a generation come first.
-  await published(db.name)
+  // Reads of this realm still under way in a generation (an expiry event's values) come first.
+  await valuesRead(db.name)
   let dropped: number | undefined
   for (const store of stores) if (await usesGenerations(db, store)) dropped = (dropped ?? 0) + (await dropUnreferenced(db, store))
   return dropped

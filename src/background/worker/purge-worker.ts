@@ -4,8 +4,8 @@
  */
 import { expose } from 'comlink'
 import { UserActivity } from '../activity.js'
-import { Connection } from '../connection.js'
-import { abortQuietly } from '../request.js'
+import { Connection } from '../../layout/connection.js'
+import { abortQuietly } from '../../platform/request.js'
 import type { PurgeConfig, WorkerApi } from './api.js'
 import { createPurgeApi } from './purge-api.js'
 

@@ -2,16 +2,16 @@
  * The database layout: creating stores, expiry indexes and the metadata store in an upgrade,
  * checking a database opened without one, and applying changed `defaultTtl` declarations.
  */
-import { capacityOf, checkCapacity, sameCapacity, TS_INDEX } from './capacity.js'
-import { formatKey, TtlError } from './errors.js'
+import { capacityOf, checkCapacity, sameCapacity, TS_INDEX } from '../rules/capacity.js'
+import { formatKey, TtlError } from '../rules/errors.js'
 import { allDeadRanges, EXPIRY_INDEX, MARK_FIELD, META_STORE } from './expiry-index.js'
-import { GEN_INDEX, GEN_KEY_PATH, keepsGenerations } from './generations.js'
-import { changeDefault, cutoffs, initialState, type StoreState } from './policy.js'
-import { abortQuietly, done, req } from './request.js'
+import { GEN_INDEX, GEN_KEY_PATH, keepsGenerations } from './generation-index.js'
+import { changeDefault, cutoffs, initialState, type StoreState } from '../rules/policy.js'
+import { abortQuietly, done, req } from '../platform/request.js'
 import { check, isPlainObject, stampAt } from './stamp.js'
-import { checkDefaultTtl } from './ttl.js'
+import { checkDefaultTtl } from '../rules/ttl.js'
 import { announce, learn } from './watermarks.js'
-import type { StoreConfig } from './types.js'
+import type { StoreConfig } from '../rules/types.js'
 
 export type StoreConfigs = Record<string, StoreConfig>
 

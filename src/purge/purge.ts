@@ -18,17 +18,27 @@
  * its cap, evicting live items in the store's order (see `eviction.ts`).
  */
 import { evict, liveCount } from './eviction.js'
-import type { ExpireReason } from './events.js'
-import { deadRanges, EXPIRY_INDEX, META_STORE, nextDeath, type Resume } from './expiry-index.js'
-import { cutoffs, type StoreState } from './policy.js'
-import { DEFAULT_BATCH_SIZE } from './purge-options.js'
-import { done, req } from './request.js'
-import { markOfStored, unstamp } from './stamp.js'
+import type { DeletedItem, ExpireReason } from '../events/listeners.js'
+import { deadRanges, EXPIRY_INDEX, META_STORE, nextDeath, type Resume } from '../layout/expiry-index.js'
+import { cutoffs, type StoreState } from '../rules/policy.js'
+import { DEFAULT_BATCH_SIZE } from '../rules/purge-options.js'
+import { done, req } from '../platform/request.js'
+import { markOfStored, unstamp } from '../layout/stamp.js'
 
-/** One deleted item, as an expiry event reports it. */
-export interface DeletedItem {
-  key: IDBValidKey
-  value: unknown
+/** What a purge did, or why it failed; delivered to `db.onPurge` listeners. */
+export interface PurgeReport {
+  /** The store purged; `'*'` when a failure hit the whole slice. */
+  store: string
+  /** Items deleted: expired ones, and live ones evicted (`evicted`). */
+  deleted: number
+  /** Of `deleted`, live items evicted to bring the store back to `maxEntries` (SPEC §9). */
+  evicted?: number
+  durationMs: number
+  /** Dead items remain; the next slice follows at the next idle moment. */
+  more: boolean
+  /** When the next item of the store dies (epoch ms by the injected clock); `Infinity`: none will. */
+  nextExpiryMs: number
+  error?: { name: string; message: string }
 }
 
 /**

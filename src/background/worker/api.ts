@@ -3,8 +3,8 @@
  * the worker, or on the page in inline mode) and called through `Comlink.Remote<PurgeApi>`.
  * Errors cross the worker boundary as `{ name, message }`: identify them by `name`.
  */
-import type { SliceReport } from '../purge.js'
-import type { StoreConfigs } from '../schema.js'
+import type { SliceReport } from '../../purge/purge.js'
+import type { StoreConfigs } from '../../layout/schema.js'
 
 export type { SliceReport }
 

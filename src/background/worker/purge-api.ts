@@ -1,10 +1,10 @@
 /** The purge API's implementation: the same batched purge code on either side of the worker. */
-import { META_STORE, type Resume } from '../expiry-index.js'
-import { listeningStores, publish } from '../events.js'
-import { dropGenerationsOf } from '../generation-writes.js'
-import { purgeSlice, purgeStore, type Courtesy, type Witness } from '../purge.js'
-import { req } from '../request.js'
-import { settleAllTabs } from '../touch.js'
+import { META_STORE, type Resume } from '../../layout/expiry-index.js'
+import { listeningStores, publish } from '../../events/listeners.js'
+import { dropGenerationsOf } from '../../generations/stash.js'
+import { purgeSlice, purgeStore, type Courtesy, type Witness } from '../../purge/purge.js'
+import { req } from '../../platform/request.js'
+import { settleAllTabs } from '../../reads/touch.js'
 import type { PurgeApi, PurgeConfig } from './api.js'
 
 /**

@@ -5,11 +5,11 @@
  * more — in that same transaction, so the write stays all or nothing and a live holder still
  * refuses it with IndexedDB's own `ConstraintError`.
  */
-import { EXPIRY_INDEX } from './expiry-index.js'
-import { isDeadMark, type Cutoffs } from './policy.js'
-import { keyId, keyPathValue, req } from './request.js'
-import type { DeletedItem } from './purge.js'
-import { markOfStored, unstamp } from './stamp.js'
+import { EXPIRY_INDEX } from '../layout/expiry-index.js'
+import { isDeadMark, type Cutoffs } from '../rules/policy.js'
+import { keyId, keyPathValue, req } from '../platform/request.js'
+import type { DeletedItem } from '../events/listeners.js'
+import { markOfStored, unstamp } from '../layout/stamp.js'
 
 type Item = Record<string, unknown>
 

@@ -5,13 +5,13 @@
  * their touch. A touch is written before the item's old expiry comes near (another tab's purge
  * could take the item then), before this connection's purge slices, and when it closes.
  */
-import { openChannel } from './channel.js'
-import { MARK_FIELD, META_STORE } from './expiry-index.js'
-import { isDeadMark, markExpiryMs, markOf, type ExpiryMark, type StoreState } from './policy.js'
-import { done, keyId, keyPathValue, req } from './request.js'
-import { markOfStored } from './stamp.js'
-import { itemTtl, stampOf } from './ttl.js'
-import { learn } from './watermarks.js'
+import { openChannel } from '../platform/channel.js'
+import { MARK_FIELD, META_STORE } from '../layout/expiry-index.js'
+import { isDeadMark, markExpiryMs, markOf, type ExpiryMark, type StoreState } from '../rules/policy.js'
+import { done, keyId, keyPathValue, req } from '../platform/request.js'
+import { markOfStored } from '../layout/stamp.js'
+import { itemTtl, stampOf } from '../rules/ttl.js'
+import { learn } from '../layout/watermarks.js'
 
 /** A touch is written at the latest this long before the item's old expiry (clock skew, latency). */
 export const URGENT_MS = 2_000

@@ -2,8 +2,8 @@
  * The per-store expiry index and the metadata store beside the data: names, and the key ranges
  * that select dead items for a set of cut-offs.
  */
-import { markExpiryMs, OWN_BASE, type Cutoffs, type ExpiryMark, type StoreState } from './policy.js'
-import { req } from './request.js'
+import { markExpiryMs, OWN_BASE, type Cutoffs, type ExpiryMark, type StoreState } from '../rules/policy.js'
+import { req } from '../platform/request.js'
 
 /** Object store holding one {@link StoreState} per TTL store, keyed by store name. */
 export const META_STORE = '__idb_ttl_meta'

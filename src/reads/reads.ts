@@ -2,15 +2,16 @@
  * Reads that hide dead items. Each runs in one read-only transaction over the data store and the
  * metadata store, so the settings it judges by are the ones committed with the data it reads.
  */
-import { TS_INDEX } from './capacity.js'
-import { TtlError } from './errors.js'
-import { allDeadRanges, EXPIRY_INDEX, META_STORE, nextDeath } from './expiry-index.js'
-import { GEN_INDEX, hasGenerations, refOf, resolveRows } from './generations.js'
-import { cutoffs, isDeadMark, markExpiryMs, type Cutoffs, type ExpiryMark, type StoreState } from './policy.js'
-import { inQuery, keyId, req, walk } from './request.js'
-import { markOfStored, unstamp } from './stamp.js'
+import { TS_INDEX } from '../rules/capacity.js'
+import { TtlError } from '../rules/errors.js'
+import { allDeadRanges, EXPIRY_INDEX, META_STORE, nextDeath } from '../layout/expiry-index.js'
+import { GEN_INDEX, hasGenerations } from '../layout/generation-index.js'
+import { refOf, resolveRows } from '../generations/values.js'
+import { cutoffs, isDeadMark, markExpiryMs, type Cutoffs, type ExpiryMark, type StoreState } from '../rules/policy.js'
+import { inQuery, keyId, req, walk } from '../platform/request.js'
+import { markOfStored, unstamp } from '../layout/stamp.js'
 import type { Touches } from './touch.js'
-import { learn } from './watermarks.js'
+import { learn } from '../layout/watermarks.js'
 
 type Query = IDBValidKey | IDBKeyRange | null | undefined
 type Source = IDBObjectStore | IDBIndex

@@ -3,15 +3,15 @@
  * transaction opens, and every write resolves only once its transaction has committed.
  */
 import { putClaiming } from './claim.js'
-import type { DeletedItem } from './purge.js'
-import { META_STORE } from './expiry-index.js'
-import { usesGenerations } from './generation-writes.js'
-import { changeDefault, cutoffs, type StoreState } from './policy.js'
-import { abortQuietly, req } from './request.js'
-import { check, stampAt, unstamp, type Checked } from './stamp.js'
+import type { DeletedItem } from '../events/listeners.js'
+import { META_STORE } from '../layout/expiry-index.js'
+import { usesGenerations } from '../generations/stash.js'
+import { changeDefault, cutoffs, type StoreState } from '../rules/policy.js'
+import { abortQuietly, req } from '../platform/request.js'
+import { check, stampAt, unstamp, type Checked } from '../layout/stamp.js'
 import { updateStashed, writeStashed } from './stashed-writes.js'
-import { knownWatermarks, learn, announce } from './watermarks.js'
-import { checkDefaultTtl, type DefaultTtl } from './ttl.js'
+import { knownWatermarks, learn, announce } from '../layout/watermarks.js'
+import { checkDefaultTtl, type DefaultTtl } from '../rules/ttl.js'
 import { begin, committedOrUndone, updated, type Changes, type Item, type WriteContext, type Written } from './write-steps.js'
 
 export type { WriteContext, Written } from './write-steps.js'

@@ -4,10 +4,11 @@
  * handles' writes wake it. A handle loads this after it opened (see `deferred.ts`).
  */
 import type { UserActivity } from './activity.js'
-import type { PurgeOptions } from './types.js'
-import { PurgeScheduler, type PurgeReport } from './scheduler.js'
-import type { StoreConfigs } from './schema.js'
-import { settleTouches } from './touch.js'
+import type { PurgeOptions } from '../rules/types.js'
+import { PurgeScheduler } from './scheduler.js'
+import type { PurgeReport } from '../purge/purge.js'
+import type { StoreConfigs } from '../layout/schema.js'
+import { settleTouches } from '../reads/touch.js'
 import { WakeChannel, type WakeMessage } from './wake.js'
 import type { PurgeApi } from './worker/api.js'
 import { WorkerPurger } from './worker/client.js'

@@ -6,11 +6,17 @@
  * `navigator.locks.query()`; a tab that closes drops its locks. Handles of the same realm are
  * also known directly (and are all there is where Web Locks are missing).
  */
-import { openChannel } from './channel.js'
-import { refOf, resolveRows } from './generations.js'
+import { openChannel } from '../platform/channel.js'
+import { refOf, resolveRows } from '../generations/values.js'
 
 /** Why items left a store: their time was up, or they were evicted to make room (SPEC §9). */
 export type ExpireReason = 'expired' | 'evicted'
+
+/** One deleted item, as an expiry event reports it. */
+export interface DeletedItem {
+  key: IDBValidKey
+  value: unknown
+}
 
 /** What `onExpire` listeners receive, once per deletion, after the deleting transaction committed. */
 export interface ExpireEvent {
@@ -58,11 +64,6 @@ export function publish(dbName: string, event: ExpireEvent): void {
     .catch(() => {})
   reading.set(dbName, posted)
   void posted.then(() => reading.get(dbName) === posted && reading.delete(dbName))
-}
-
-/** Resolves once this realm's publications of the database have read their values. */
-export async function published(dbName: string): Promise<void> {
-  while (reading.has(dbName)) await reading.get(dbName)
 }
 
 function post(dbName: string, event: ExpireEvent): void {

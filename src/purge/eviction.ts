@@ -7,12 +7,12 @@
  * a capacity only, `$ts` over `_ts` (for `'oldest'`, and for the items that never expire, which
  * the expiry index does not hold). Stores without a capacity have no `$ts` index and pay nothing.
  */
-import { TS_INDEX } from './capacity.js'
-import { allDeadRanges, EXPIRY_INDEX, liveRanges } from './expiry-index.js'
-import { isDeadMark, markExpiryMs, type Cutoffs, type ExpiryMark, type StoreState } from './policy.js'
-import type { DeletedItem } from './purge.js'
-import { keyId, req } from './request.js'
-import { markOfStored, unstamp } from './stamp.js'
+import { TS_INDEX } from '../rules/capacity.js'
+import { allDeadRanges, EXPIRY_INDEX, liveRanges } from '../layout/expiry-index.js'
+import { isDeadMark, markExpiryMs, type Cutoffs, type ExpiryMark, type StoreState } from '../rules/policy.js'
+import type { DeletedItem } from '../events/listeners.js'
+import { keyId, req } from '../platform/request.js'
+import { markOfStored, unstamp } from '../layout/stamp.js'
 
 /** Live items in the store now (the deletions already queued in its transaction counted). */
 export async function liveCount(store: IDBObjectStore, cut: Cutoffs): Promise<number> {

@@ -1,0 +1,40 @@
+/**
+ * The house rules of src/, checked by `npm test` (`npm run lint:deps`): folders depend one way,
+ * each on those listed before it, and no module cycle. Read the order as the architecture, from
+ * the ground floor up; docs/architecture.md says what each folder holds.
+ */
+const LAYERS = ['rules', 'platform', 'layout', 'generations', 'events', 'reads', 'purge', 'writes', 'background']
+
+const above = (i) => LAYERS.slice(i + 1)
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'A cycle between modules: one of them belongs in a lower folder, or a shared part in its own module.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    ...LAYERS.map((layer, i) => ({
+      name: `${layer}-looks-down`,
+      severity: 'error',
+      comment: `src/${layer}/ may use only ${LAYERS.slice(0, i).join(', ') || 'nothing of src'} (folders listed before it), never ${[...above(i), 'the entry and the handle'].join(', ')}.`,
+      from: { path: `^src/${layer}/` },
+      to: { path: `^src/(${[...above(i)].join('|') || '$^'}/|[^/]+\\.ts$)` },
+    })),
+    {
+      name: 'src-is-self-contained',
+      severity: 'error',
+      comment: 'The library does not reach into tests, the demo, benchmarks or scripts.',
+      from: { path: '^src/' },
+      to: { path: '^(test|demo|bench|scripts)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+}

@@ -1,0 +1,30 @@
+/**
+ * The part of the on-disk layout that says a store keeps its values in generation databases
+ * (`generations/`): the field of a row that refers to its value, and the index over it. The
+ * schema creates the index; reads, writes and the purge ask for it.
+ */
+import type { StoreConfig } from '../rules/types.js'
+
+/** The field of a row that refers to its value: generation and write id. */
+export const GEN_FIELD = '$gen'
+/** Index over the generation of each row, on stores that keep values in generations. */
+export const GEN_INDEX = '$gen'
+/** What {@link GEN_INDEX} indexes: the generation of a row's reference. */
+export const GEN_KEY_PATH = `${GEN_FIELD}.g`
+/**
+ * Whether a store keeps its values in generations once created (or upgraded) with this
+ * declaration: stores with `evictOnQuota`, except those whose key IndexedDB generates into the
+ * value (`autoIncrement` with a `keyPath`: that key is known only to the row), and except in
+ * Firefox, where deleting records gives their room back at once (README, "Capacity and quota"),
+ * and whose quota accounting, measured at a 10 MB origin quota, grows by about a kilobyte per
+ * write with generations until every write is refused.
+ */
+export function keepsGenerations(config: StoreConfig): boolean {
+  const generatedKey = config.autoIncrement && config.keyPath !== undefined && config.keyPath !== null
+  return config.evictOnQuota === true && !generatedKey && !/\bFirefox\//.test(globalThis.navigator?.userAgent ?? '')
+}
+
+/** Whether a store keeps (some of) its values in generations: it has the generation index. */
+export function hasGenerations(store: IDBObjectStore): boolean {
+  return store.indexNames.contains(GEN_INDEX)
+}
