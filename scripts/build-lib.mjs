@@ -1,6 +1,6 @@
 // Builds the library into dist/: an ESM bundle of src/index.ts (idb and comlink stay external),
 // in chunks (idb-ttl.js, what it imports statically, and what a handle loads with `import()` once
-// open: see src/deferred.ts), each Web Worker it starts as a file of its own beside them, source maps of both (with their
+// open: see src/handle/deferred.ts), each Web Worker it starts as a file of its own beside them, source maps of both (with their
 // sources inlined: src/ is not published), and .d.ts files from tsc. The worker entry gets no
 // .d.ts: nothing imports it, the browser loads it by URL (tsconfig.build.json leaves it out).
 //

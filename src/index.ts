@@ -1,7 +1,8 @@
-export { openTtlDB, TtlDB } from './db.js'
+export { TtlDB } from './db.js'
+export { openTtlDB } from './open.js'
 export { deleteTtlDB } from './generations/delete-db.js'
 export { TtlError, type TtlErrorCode } from './rules/errors.js'
-export type { PurgeReport } from './purge/purge.js'
+export type { PurgeReport } from './events/reports.js'
 export type { StoreStats } from './reads/reads.js'
 export type { ExpireEvent, ExpireOptions, ExpireReason } from './events/listeners.js'
 export {

@@ -1,6 +1,6 @@
 /**
  * A small first load: what is not needed to open and read (writes, sliding expiry, events, the
- * background purge: `src/deferred.ts`) is loaded with `import()` once a database is open. Here
+ * background purge: `src/handle/deferred.ts`) is loaded with `import()` once a database is open. Here
  * that load is held back at will, standing in for a slow network. Node only: it replaces a
  * module of the library (`vi.mock`), and the bundle split itself is measured by `npm run bench`
  * (`size`) and shipped through the consumer test.
@@ -18,7 +18,7 @@ const cleanups: (() => Promise<unknown>)[] = []
  */
 async function heldLibrary(fails = false) {
   const gate = new Promise<void>((resolve) => (release = resolve))
-  vi.doMock('../src/deferred.js', async (importOriginal) => {
+  vi.doMock('../src/handle/deferred.js', async (importOriginal) => {
     await gate
     if (fails) throw new TypeError('Failed to fetch dynamically imported module')
     return importOriginal()

@@ -6,7 +6,7 @@
 import type { UserActivity } from './activity.js'
 import type { PurgeOptions } from '../rules/types.js'
 import { PurgeScheduler } from './scheduler.js'
-import type { PurgeReport } from '../purge/purge.js'
+import type { PurgeReport } from '../events/reports.js'
 import type { StoreConfigs } from '../layout/schema.js'
 import { settleTouches } from '../reads/touch.js'
 import { WakeChannel, type WakeMessage } from './wake.js'

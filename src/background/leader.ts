@@ -10,6 +10,7 @@
  * over (with none waiting, it gets the lock straight back). So does a leader whose purge failed:
  * another tab, perhaps of a newer version of the app, gets to try.
  */
+import { holdLock, webLocks, type HeldLock } from '../platform/lock.js'
 
 export interface Leadership {
   /** Gives the lock up (or stops waiting for it), for good. */
@@ -20,37 +21,29 @@ export interface Leadership {
 
 /** `onChange(true)` when this connection becomes the purger, `onChange(false)` when it steps down. */
 export function electLeader(lockName: string, onChange: (leading: boolean) => void): Leadership {
-  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks
-  if (!locks) {
+  if (!webLocks()) {
     onChange(true)
     return { release() {}, toBack() {} }
   }
-  let turn: { waiting: AbortController; release: () => void; leading: boolean } | undefined
+  let turn: { lock?: HeldLock; leading: boolean } | undefined
   let stopped = false
 
   const join = () => {
     if (stopped || turn) return
-    let release!: () => void
-    const held = new Promise<void>((resolve) => (release = resolve))
-    const mine = { waiting: new AbortController(), release, leading: false }
+    const mine: { lock?: HeldLock; leading: boolean } = { leading: false }
     turn = mine
-    locks
-      .request(lockName, { signal: mine.waiting.signal }, async () => {
-        // Stepped down while the grant was on its way: pass the lock on at once.
-        if (turn !== mine) return
-        mine.leading = true
-        onChange(true)
-        await held
-      })
-      // AbortError: stepped down while still waiting for the lock.
-      .catch(() => {})
+    mine.lock = holdLock(lockName, () => {
+      // Stepped down while the grant was on its way: pass the lock on at once.
+      if (turn !== mine) return false
+      mine.leading = true
+      onChange(true)
+    })
   }
   const leave = () => {
     const mine = turn
     if (!mine) return
     turn = undefined
-    mine.waiting.abort()
-    mine.release()
+    mine.lock?.release()
     if (mine.leading) onChange(false)
   }
   const toBack = () => {

@@ -7,7 +7,7 @@ import { describeError } from '../rules/errors.js'
 import { electLeader, type Leadership } from './leader.js'
 import { expiresAt, stampOf, type DefaultTtl } from '../rules/ttl.js'
 import type { PurgeApi, SliceReport } from './worker/api.js'
-import type { PurgeReport } from '../purge/purge.js'
+import type { PurgeReport } from '../events/reports.js'
 
 export interface SchedulerOptions {
   clock: () => number

@@ -6,7 +6,8 @@
  * `navigator.locks.query()`; a tab that closes drops its locks. Handles of the same realm are
  * also known directly (and are all there is where Web Locks are missing).
  */
-import { openChannel } from '../platform/channel.js'
+import { joinBus, type Member } from '../platform/bus.js'
+import { holdLock, lockNames } from '../platform/lock.js'
 import { refOf, resolveRows } from '../generations/values.js'
 
 /** Why items left a store: their time was up, or they were evicted to make room (SPEC §9). */
@@ -36,18 +37,23 @@ export type Listening = ReadonlySet<string> | '*'
 
 type Listener = (event: ExpireEvent) => void
 
-const LOCK_PREFIX = 'idb-ttl:listen:'
+const lockPrefix = (dbName: string) => `idb-ttl:listen:${encodeURIComponent(dbName)}:`
 const local = new Map<string, Set<ExpiryListeners>>()
-const senders = new Map<string, BroadcastChannel>()
+/** The member each database's events are published from in this realm: it never leaves. */
+const publishers = new Map<string, Member>()
 
-const channelName = (dbName: string) => `idb-ttl:expired:${dbName}`
+declare module '../platform/bus.js' {
+  interface BusTopics {
+    expired: ExpireEvent
+  }
+}
 
 /** Per database, the publication still reading values from generations: later ones wait for it. */
 const reading = new Map<string, Promise<void>>()
 
 /**
  * Reports deleted items to every listening handle of the database, in every tab and in this
- * realm too: the sender is a channel object of its own, so the handles' channels all hear it.
+ * realm too: the publisher is a member of the bus of its own, so every handle hears it.
  * Values kept in generations are read from there first (`generations.ts`); events keep their
  * order meanwhile.
  */
@@ -67,23 +73,16 @@ export function publish(dbName: string, event: ExpireEvent): void {
 }
 
 function post(dbName: string, event: ExpireEvent): void {
-  let sender = senders.get(dbName)
-  if (!sender) {
-    sender = openChannel(channelName(dbName))
-    if (!sender) {
-      for (const handle of local.get(dbName) ?? []) handle.deliver(event)
-      return
-    }
-    senders.set(dbName, sender)
-  }
-  sender.postMessage(event)
+  let publisher = publishers.get(dbName)
+  if (!publisher) publishers.set(dbName, (publisher = joinBus(dbName)))
+  publisher.post('expired', event)
 }
 
 /** The listeners registered on one handle. */
 export class ExpiryListeners {
   private readonly listeners = new Map<Listener, ReadonlySet<string> | undefined>()
   private releasePresence: (() => void) | undefined
-  private channel: BroadcastChannel | undefined
+  private member: Member | undefined
 
   constructor(private readonly dbName: string) {}
 
@@ -133,28 +132,15 @@ export class ExpiryListeners {
     if (listening === undefined) {
       handles.delete(this)
       if (handles.size === 0) local.delete(this.dbName)
-      this.channel?.close()
-      this.channel = undefined
+      this.member?.leave()
+      this.member = undefined
       return
     }
     local.set(this.dbName, handles.add(this))
-    this.releasePresence = holdPresence(this.dbName, listening)
-    if (!this.channel) {
-      this.channel = openChannel(channelName(this.dbName))
-      if (this.channel) this.channel.onmessage = (message: MessageEvent<ExpireEvent>) => this.deliver(message.data)
-    }
+    const stores = listening === '*' ? '*' : JSON.stringify([...listening])
+    this.releasePresence = holdLock(`${lockPrefix(this.dbName)}${crypto.randomUUID()}:${stores}`)?.release
+    this.member ??= joinBus(this.dbName).on('expired', (event) => this.deliver(event))
   }
-}
-
-function holdPresence(dbName: string, listening: Listening): (() => void) | undefined {
-  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks
-  if (!locks) return undefined
-  const stores = listening === '*' ? '*' : JSON.stringify([...listening])
-  const name = `${LOCK_PREFIX}${encodeURIComponent(dbName)}:${crypto.randomUUID()}:${stores}`
-  let release!: () => void
-  const held = new Promise<void>((resolve) => (release = resolve))
-  void locks.request(name, () => held)
-  return release
 }
 
 /**
@@ -163,20 +149,13 @@ function holdPresence(dbName: string, listening: Listening): (() => void) | unde
  */
 export async function listeningStores(dbName: string): Promise<Listening | undefined> {
   const stores = new Set<string>()
-  const names: string[] = []
   for (const handle of local.get(dbName) ?? []) {
     const listening = handle.listening
     if (listening === '*') return '*'
     listening?.forEach((store) => stores.add(store))
   }
-  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks
-  if (locks) {
-    const prefix = `${LOCK_PREFIX}${encodeURIComponent(dbName)}:`
-    // A listener registered a moment ago may still wait for its lock to be granted.
-    const { held = [], pending = [] } = await locks.query()
-    for (const lock of [...held, ...pending]) if (lock.name?.startsWith(prefix)) names.push(lock.name.slice(prefix.length))
-  }
-  for (const name of names) {
+  // A listener registered a moment ago may still wait for its lock to be granted: lockNames counts it.
+  for (const name of await lockNames(lockPrefix(dbName))) {
     const filter = name.slice(name.indexOf(':') + 1)
     if (filter === '*') return '*'
     for (const store of JSON.parse(filter) as string[]) stores.add(store)

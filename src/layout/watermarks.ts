@@ -3,18 +3,24 @@
  * left dead for good (SPEC §3) — so that writes stamp above them without reading the settings
  * (SPEC §6: a write is never born dead). Watermarks only grow, so the largest seen is the
  * freshest: every connection of the realm shares what any of them read, and a change made in
- * another tab arrives on a BroadcastChannel. Kept only while a handle of the database is open.
+ * another tab arrives on the database's bus (topic `watermarks`). Kept only while a handle of the database is open.
  */
-import { openChannel } from '../platform/channel.js'
+import { joinBus, type Member } from '../platform/bus.js'
 import type { StoreState } from '../rules/policy.js'
 
 /** The part of a store's settings that a write must stay above. */
 export type Watermarks = Pick<StoreState, 'deadTs' | 'deadExpiry'>
 
+declare module '../platform/bus.js' {
+  interface BusTopics {
+    watermarks: Watermarks & { store: string }
+  }
+}
+
 interface Known {
   handles: number
   stores: Map<string, Watermarks>
-  channel: BroadcastChannel | undefined
+  member: Member
 }
 
 const NONE: Watermarks = { deadTs: null, deadExpiry: null }
@@ -38,16 +44,15 @@ export function learn(name: string, store: string, state: Watermarks | undefined
 /** Tells other tabs that a change of setting raised the watermarks of `store`. */
 export function announce(name: string, store: string, state: Watermarks): void {
   learn(name, store, state)
-  databases.get(name)?.channel?.postMessage({ store, deadTs: state.deadTs, deadExpiry: state.deadExpiry })
+  databases.get(name)?.member.post('watermarks', { store, deadTs: state.deadTs, deadExpiry: state.deadExpiry })
 }
 
 /** A handle of database `name` opened: share watermarks with it until `release` is called. */
 export function follow(name: string): () => void {
   let known = databases.get(name)
   if (!known) {
-    const channel = openChannel(`idb-ttl:watermarks:${name}`)
-    known = { handles: 0, stores: new Map(), channel }
-    if (channel) channel.onmessage = (event: MessageEvent<Watermarks & { store: string }>) => learn(name, event.data.store, event.data)
+    const member = joinBus(name).on('watermarks', (message) => learn(name, message.store, message))
+    known = { handles: 0, stores: new Map(), member }
     databases.set(name, known)
   }
   known.handles++
@@ -56,7 +61,7 @@ export function follow(name: string): () => void {
     if (released) return
     released = true
     if (--known.handles > 0) return
-    known.channel?.close()
+    known.member.leave()
     databases.delete(name)
   }
 }

@@ -25,22 +25,6 @@ import { DEFAULT_BATCH_SIZE } from '../rules/purge-options.js'
 import { done, req } from '../platform/request.js'
 import { markOfStored, unstamp } from '../layout/stamp.js'
 
-/** What a purge did, or why it failed; delivered to `db.onPurge` listeners. */
-export interface PurgeReport {
-  /** The store purged; `'*'` when a failure hit the whole slice. */
-  store: string
-  /** Items deleted: expired ones, and live ones evicted (`evicted`). */
-  deleted: number
-  /** Of `deleted`, live items evicted to bring the store back to `maxEntries` (SPEC §9). */
-  evicted?: number
-  durationMs: number
-  /** Dead items remain; the next slice follows at the next idle moment. */
-  more: boolean
-  /** When the next item of the store dies (epoch ms by the injected clock); `Infinity`: none will. */
-  nextExpiryMs: number
-  error?: { name: string; message: string }
-}
-
 /**
  * Who hears of deletions: `wants(store)` says whether values must be read (someone listens),
  * `deleted` gets them once the batch that deleted them has committed.

@@ -19,7 +19,7 @@ import { cutoffs, type StoreState } from '../rules/policy.js'
 import type { DeletedItem } from '../events/listeners.js'
 import { done, req } from '../platform/request.js'
 import { markOfStored } from '../layout/stamp.js'
-import type { PurgeReport } from './purge.js'
+import type { PurgeReport } from '../events/reports.js'
 import { isQuotaError } from '../platform/storage.js'
 
 /** Rounds of eviction before a write is given up. */

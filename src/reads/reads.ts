@@ -11,6 +11,7 @@ import { cutoffs, isDeadMark, markExpiryMs, type Cutoffs, type ExpiryMark, type 
 import { inQuery, keyId, req, walk } from '../platform/request.js'
 import { markOfStored, unstamp } from '../layout/stamp.js'
 import type { Touches } from './touch.js'
+import type { DefaultTtl } from '../rules/ttl.js'
 import { learn } from '../layout/watermarks.js'
 
 type Query = IDBValidKey | IDBKeyRange | null | undefined
@@ -196,6 +197,12 @@ export async function stats(scope: ReadScope): Promise<StoreStats> {
   const cut = await scope.cut()
   const [all, expiredOnDisk, nextExpiryMs] = await Promise.all([total, scope.deadCount(cut, undefined), scope.nextDeath(cut)])
   return { live: all - expiredOnDisk, expiredOnDisk, nextExpiryMs }
+}
+
+/** The store's default as persisted in the database. */
+export async function storedDefaultTtl(db: IDBDatabase, storeName: string): Promise<DefaultTtl> {
+  const state: StoreState = await req(db.transaction(META_STORE).objectStore(META_STORE).get(storeName))
+  return state.defaultTtl
 }
 
 /** The part of `query` strictly after `key` (ascending); `undefined` when nothing is left. */

@@ -5,7 +5,8 @@
  * their touch. A touch is written before the item's old expiry comes near (another tab's purge
  * could take the item then), before this connection's purge slices, and when it closes.
  */
-import { openChannel } from '../platform/channel.js'
+import { joinBus, type Member } from '../platform/bus.js'
+import { holdLock, lockNames, webLocks } from '../platform/lock.js'
 import { MARK_FIELD, META_STORE } from '../layout/expiry-index.js'
 import { isDeadMark, markExpiryMs, markOf, type ExpiryMark, type StoreState } from '../rules/policy.js'
 import { done, keyId, keyPathValue, req } from '../platform/request.js'
@@ -21,16 +22,21 @@ export const MAX_DEFER_MS = 1_000
 export const SETTLE_WAIT_MS = 1_000
 
 // While a handle owes touches it holds a Web Lock named so, which a purger in any tab sees; it
-// asks the holders on a BroadcastChannel to write them, and waits for the locks to go.
+// asks the holders on the database's bus (topic `settle`) to write them, and waits for the locks to go.
 const owingPrefix = (dbName: string) => `idb-ttl:touching:${encodeURIComponent(dbName)}:`
-const settleChannel = (dbName: string) => `idb-ttl:settle:${dbName}`
+
+declare module '../platform/bus.js' {
+  interface BusTopics {
+    settle: null
+  }
+}
 
 type Item = Record<string, unknown>
 
 /** Every handle's touches, by database: a purge or a write through any handle of the realm writes them first. */
 const realm = new Map<string, Set<Touches>>()
-/** The channel a purger asks other tabs on, one per database and realm. */
-const asking = new Map<string, BroadcastChannel>()
+/** The member a purger asks other tabs from, one per database and realm. */
+const asking = new Map<string, Member>()
 
 /** Writes what every handle of database `dbName` in this realm owes (of `store`, or all stores). */
 export async function settleTouches(dbName: string, store?: string): Promise<void> {
@@ -43,22 +49,16 @@ export async function settleTouches(dbName: string, store?: string): Promise<voi
  */
 export async function settleAllTabs(dbName: string): Promise<void> {
   await settleTouches(dbName)
-  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks
-  if (!locks) return
+  const locks = webLocks()
   // A lock asked for a moment ago may not be granted yet: pending requests owe touches too.
-  const { held = [], pending = [] } = await locks.query()
-  const owing = [...held, ...pending].map((lock) => lock.name ?? '').filter((name) => name.startsWith(owingPrefix(dbName)))
-  if (owing.length === 0) return
+  const owing = await lockNames(owingPrefix(dbName))
+  if (!locks || owing.length === 0) return
   let ask = asking.get(dbName)
-  if (!ask) {
-    ask = openChannel(settleChannel(dbName))
-    if (!ask) return
-    asking.set(dbName, ask)
-  }
-  ask.postMessage(null)
+  if (!ask) asking.set(dbName, (ask = joinBus(dbName)))
+  ask.post('settle', null)
   const signal = AbortSignal.timeout(SETTLE_WAIT_MS)
   // Granted once the holder let go, after its touches committed; released again at once.
-  await Promise.all(owing.map((name) => locks.request(name, { signal }, async () => {}).catch(() => {})))
+  await Promise.all(owing.map((name) => locks.request(owingPrefix(dbName) + name, { signal }, async () => {}).catch(() => {})))
 }
 
 interface Touch {
@@ -77,7 +77,7 @@ export class Touches {
   private owing: (() => void) | undefined
   /** Resolves once the owing lock is held: a purge that starts after that sees it. */
   private held: Promise<void> | undefined
-  private readonly asked: BroadcastChannel | undefined
+  private readonly asked: Member | undefined
 
   constructor(
     private readonly dbName: string,
@@ -87,23 +87,16 @@ export class Touches {
   ) {
     if (keyPaths.size === 0) return
     realm.set(dbName, (realm.get(dbName) ?? new Set()).add(this))
-    this.asked = openChannel(settleChannel(dbName))
-    if (this.asked) this.asked.onmessage = () => void this.flush()
+    this.asked = joinBus(dbName).on('settle', () => void this.flush())
   }
 
   /** Holds the owing lock while touches are pending, and lets it go once none are. */
   private owe(): void {
     const pending = [...this.pending.values()].some((touches) => touches.size > 0)
     if (pending && !this.owing) {
-      const locks = typeof navigator === 'undefined' ? undefined : navigator.locks
-      if (!locks) return
-      let release!: () => void
-      let granted!: () => void
-      const released = new Promise<void>((resolve) => (release = resolve))
-      this.held = new Promise<void>((resolve) => (granted = resolve))
-      const name = `${owingPrefix(this.dbName)}${crypto.randomUUID()}`
-      void locks.request(name, () => (granted(), released)).catch(() => granted())
-      this.owing = release
+      const lock = holdLock(`${owingPrefix(this.dbName)}${crypto.randomUUID()}`)
+      this.held = lock?.granted
+      this.owing = lock?.release
     } else if (!pending && this.owing) {
       this.owing()
       this.owing = this.held = undefined
@@ -206,7 +199,7 @@ export class Touches {
     clearTimeout(this.timer)
     const writes = db ? [...this.pending].map(([name, touches]) => write(db, name, [...touches.values()]).catch(this.onError)) : []
     this.pending.clear()
-    this.asked?.close()
+    this.asked?.leave()
     // The lock goes once the last touches committed: a purger waiting for it then finds them.
     const release = this.owing
     this.owing = undefined

@@ -1,7 +1,7 @@
 // The scheduler against a stand-in purger: merging, failure reports and back-off.
 import { afterEach, expect, test, vi } from 'vitest'
 import { PurgeScheduler } from '../../src/background/scheduler.js'
-import type { PurgeReport } from '../../src/purge/purge.js'
+import type { PurgeReport } from '../../src/events/reports.js'
 import type { PurgeApi, SliceReport } from '../../src/background/worker/api.js'
 import { manualClock, uniqueName } from '../helpers.js'
 import { ensureLocks, neverIdle } from './stubs.js'

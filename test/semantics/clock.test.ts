@@ -105,8 +105,9 @@ test('a change announced by another tab raises the watermarks this tab writes ab
   const other = await openDB(name)
   await other.put('__idb_ttl_meta', { defaultTtl: 120, declared: 60, ...watermarks }, 's')
   other.close()
-  const tab = new BroadcastChannel(`idb-ttl:watermarks:${name}`)
-  tab.postMessage({ store: 's', ...watermarks })
+  // The database's bus (src/platform/bus.ts), as another tab's copy of the library posts on it.
+  const tab = new BroadcastChannel(`idb-ttl:${name}`)
+  tab.postMessage({ topic: 'watermarks', message: { store: 's', ...watermarks } })
   try {
     // Judged on disk (plain idb reads teach the handle nothing): stamped above the watermark.
     await vi.waitFor(async () => {

@@ -1,0 +1,126 @@
+/**
+ * Where a handle's calls go: each request checks its store, tells the purge a request is starting,
+ * and gets its connection; work that judges a store by what is on disk (counts, keys, writes,
+ * purges) first has the page's owed touches written; writes run with quota relief (SPEC §9) and
+ * report the dead items they claimed; purges report to `onPurge`.
+ */
+import { requestStarting } from '../background/activity.js'
+import { publish } from '../events/listeners.js'
+import type { Connection } from '../layout/connection.js'
+import type { StoreConfigs } from '../layout/schema.js'
+import { ReadScope } from '../reads/reads.js'
+import { describeError, TtlError } from '../rules/errors.js'
+import type { TtlValues } from '../rules/ttl.js'
+import type { WriteContext, Written } from '../writes/writes.js'
+import type { Loaded, Parts } from './parts.js'
+
+export interface RoutesOptions {
+  name: string
+  connection: Connection
+  stores: StoreConfigs
+  clock: () => number
+  mode: TtlValues
+  durability: IDBTransactionDurability | undefined
+  parts: Parts
+}
+
+export class Routes {
+  constructor(readonly options: RoutesOptions) {}
+
+  /** @throws TtlError `UNKNOWN_STORE` */
+  check(store: string): void {
+    const { stores } = this.options
+    if (!Object.hasOwn(stores, store)) {
+      const declared = Object.keys(stores).map((name) => `"${name}"`).join(', ') || 'none'
+      throw new TtlError('UNKNOWN_STORE', `"${String(store)}" is not a store declared in openTtlDB (declared: ${declared})`)
+    }
+  }
+
+  /** The connection for a request on `store`, which the purge lets go first. */
+  async db(store: string): Promise<IDBDatabase> {
+    this.check(store)
+    requestStarting()
+    return this.options.connection.native()
+  }
+
+  async read(store: string): Promise<ReadScope> {
+    return new ReadScope(await this.db(store), store, this.options.clock, this.options.parts.loaded?.touches)
+  }
+
+  /** The connection for work that judges `store` by what is on disk: owed touches written first. */
+  async settled(store: string): Promise<IDBDatabase> {
+    this.check(store)
+    // Code that failed to load failed for every handle of the page: nobody owes touches then.
+    const loaded = await this.options.parts.ready.catch(() => undefined)
+    await loaded?.code.settleTouches(this.options.name, store)
+    // Asked for last: an upgrade elsewhere may close the connection while the code loads.
+    return this.db(store)
+  }
+
+  async settledRead(store: string): Promise<ReadScope> {
+    return new ReadScope(await this.settled(store), store, this.options.clock, this.options.parts.loaded?.touches)
+  }
+
+  /**
+   * Runs a write through the deferred code, once more after each step of quota relief while the
+   * disk is full (`purge/quota.ts`); reports the dead items it claimed and wakes the purger for
+   * the `ttl` fields it stored.
+   */
+  async write<T>(store: string, attempt: (code: Loaded['code'], ctx: WriteContext) => Promise<Written<T>>, ttls: (result: T) => unknown[]): Promise<T> {
+    const { code, background } = await this.options.parts.ready
+    const { clock, mode, durability, stores } = this.options
+    const run = async () => attempt(code, { db: await this.settled(store), clock, mode, durability, keepTs: stores[store].keepTs })
+    const written = this.claimed(store, await this.spacious(code, run))
+    background.wrote(store, ttls(written))
+    return written
+  }
+
+  /** Runs a change that needs no quota relief (a delete, a clear, a new default) on the deferred code. */
+  async change<T>(store: string, run: (code: Loaded['code'], ctx: WriteContext) => Promise<T>): Promise<T> {
+    const { code } = await this.options.parts.ready
+    const { clock, mode, durability, stores } = this.options
+    return run(code, { db: await this.settled(store), clock, mode, durability, keepTs: stores[store].keepTs })
+  }
+
+  private spacious<T>(code: Loaded['code'], attempt: () => Promise<T>): Promise<T> {
+    const { name, stores, clock, connection, parts } = this.options
+    return code.withQuotaRelief(attempt, {
+      purgeExpired: () => this.purgeExpired(),
+      evictShare: () => {
+        const opted = Object.keys(stores).filter((store) => stores[store].evictOnQuota)
+        return code.evictRound(name, opted, (store) => this.settled(store), clock(), (report) => parts.reports.emit(report))
+      },
+      dropGenerations: async () => code.dropGenerationsOf(await connection.native(), Object.keys(stores)),
+      usage: code.storageUsage,
+    })
+  }
+
+  /** Reports dead items a write deleted to make room for itself (see `writes/claim.ts`). */
+  private claimed<T>(store: string, written: Written<T>): T {
+    const items = written.claimed
+    if (items.length > 0) {
+      this.options.parts.reports.emit({ store, deleted: items.length, durationMs: 0, more: false, nextExpiryMs: NaN })
+      publish(this.options.name, { store, reason: 'expired', items })
+    }
+    return written.result
+  }
+
+  /** Deletes what is expired now in `store` (or every store); resolves to how many went. */
+  async purgeExpired(store?: string): Promise<number> {
+    const { stores, clock, parts } = this.options
+    const names = store === undefined ? Object.keys(stores) : [store]
+    names.forEach((name) => this.check(name))
+    await Promise.all(names.map((name) => this.settled(name)))
+    const { background } = await parts.ready
+    const started = performance.now()
+    const report = { store: store ?? '*', deleted: 0, more: false, nextExpiryMs: NaN }
+    try {
+      report.deleted = await background.purger.purgeAll(names, clock())
+    } catch (error) {
+      if (!parts.closed) parts.reports.emit({ ...report, durationMs: performance.now() - started, error: describeError(error) })
+      throw error
+    }
+    if (report.deleted > 0) parts.reports.emit({ ...report, durationMs: performance.now() - started })
+    return report.deleted
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * `openTtlDB`: checks the options, opens (creating or upgrading) the database, writes the declared
+ * defaults, starts loading the code a handle needs after open, and assembles the handle.
+ */
+import type { DBSchema, IDBPDatabase } from 'idb'
+import { TtlDB } from './db.js'
+import type { Deferred } from './handle/parts.js'
+import { Parts } from './handle/parts.js'
+import { Routes } from './handle/routes.js'
+import { Connection } from './layout/connection.js'
+import { applyDeclaredDefaults, checkStoreConfigs } from './layout/schema.js'
+import { follow } from './layout/watermarks.js'
+import { monotonic } from './rules/clock.js'
+import { TtlError } from './rules/errors.js'
+import { checkPurgeOptions } from './rules/purge-options.js'
+import type { OpenTtlDBOptions } from './rules/types.js'
+
+/**
+ * Opens (creating or upgrading) a database whose declared stores have time to live.
+ * @throws TtlError `INVALID_OPTION`, `INVALID_TTL`, `SCHEMA_MISMATCH`; IndexedDB `VersionError`
+ */
+export async function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
+  const stores = checkStoreConfigs(options?.stores)
+  const mode = options.ttlValues ?? 'strict'
+  if (mode !== 'strict' && mode !== 'lenient') {
+    throw new TtlError('INVALID_OPTION', `ttlValues must be 'strict' or 'lenient'; got ${String(mode)}`)
+  }
+  const purge = checkPurgeOptions(options.purge)
+  const clock = monotonic(options.clock ?? Date.now)
+  const upgrade = options.upgrade as (raw: IDBPDatabase<any>, o: number, n: number | null) => void
+  const connection = new Connection({ name, version: options.version, stores, clock, upgrade })
+  const db = await connection.native()
+  const unfollow = follow(name)
+  // Loaded once open, beside the app's first reads; sliding stores need it for those reads.
+  const deferred = import('./handle/deferred.js')
+  deferred.catch(() => {})
+  const sliding = Object.values(stores).some((config) => config.touchOnRead)
+  let code: Deferred | Promise<Deferred> = deferred
+  try {
+    await applyDeclaredDefaults(db, () => connection.native(), stores, clock(), options.durability)
+    if (sliding) code = await deferred
+  } catch (error) {
+    unfollow()
+    connection.close()
+    throw error
+  }
+  const parts = new Parts({ name, stores, purge, clock, connection, deferred: code })
+  return new TtlDB<S>(new Routes({ name, connection, stores, clock, mode, durability: options.durability, parts }), unfollow)
+}

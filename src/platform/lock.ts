@@ -1,0 +1,56 @@
+/**
+ * Web Locks as flags other tabs can see: a lock held until released says "this connection
+ * listens", "owes touches" or "purges", and `navigator.locks.query()` reads those flags across
+ * the origin. Where Web Locks are missing (`undefined`), callers fall back to what their realm
+ * knows.
+ */
+
+/** The origin's lock manager, or `undefined` where there is none. */
+export function webLocks(): LockManager | undefined {
+  return typeof navigator === 'undefined' ? undefined : navigator.locks
+}
+
+/** A lock asked for and held until released. */
+export interface HeldLock {
+  /** Resolves once the lock is held (or will never be: released before, or refused). */
+  granted: Promise<void>
+  /** Lets the lock go, or stops waiting for it. */
+  release(): void
+}
+
+/**
+ * Asks for the Web Lock `name` and holds it until {@link HeldLock.release}; `undefined` where
+ * there are no Web Locks. `onGranted` runs once it is held; returning `false` lets it go at once.
+ */
+export function holdLock(name: string, onGranted?: () => boolean | void): HeldLock | undefined {
+  const locks = webLocks()
+  if (!locks) return undefined
+  const waiting = new AbortController()
+  let release!: () => void
+  let granted!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  const held = new Promise<void>((resolve) => (granted = resolve))
+  locks
+    .request(name, { signal: waiting.signal }, async () => {
+      granted()
+      if (onGranted?.() === false) return
+      await released
+    })
+    // AbortError: released while still waiting for the lock.
+    .catch(() => granted())
+  return {
+    granted: held,
+    release() {
+      waiting.abort()
+      release()
+    },
+  }
+}
+
+/** The names, after `prefix`, of the locks held or asked for (a request may not be granted yet). */
+export async function lockNames(prefix: string): Promise<string[]> {
+  const locks = webLocks()
+  if (!locks) return []
+  const { held = [], pending = [] } = await locks.query()
+  return [...held, ...pending].map((lock) => lock.name ?? '').filter((name) => name.startsWith(prefix)).map((name) => name.slice(prefix.length))
+}
