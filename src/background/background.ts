@@ -1,7 +1,8 @@
 /**
  * One handle's background purge: the purger (a worker, or this page in inline mode), the
- * scheduler that runs it when the handle is the elected purger, and the channel on which other
- * handles' writes wake it. A handle loads this after it opened (see `deferred.ts`).
+ * scheduler that runs it when the handle is the elected purger, and the wake-ups (on the
+ * database's bus) with which other handles' writes reach it. A handle loads this after it
+ * opened (see `handle/deferred.ts`).
  */
 import type { UserActivity } from './activity.js'
 import type { PurgeOptions } from '../rules/types.js'

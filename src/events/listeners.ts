@@ -54,7 +54,7 @@ const reading = new Map<string, Promise<void>>()
 /**
  * Reports deleted items to every listening handle of the database, in every tab and in this
  * realm too: the publisher is a member of the bus of its own, so every handle hears it.
- * Values kept in generations are read from there first (`generations.ts`); events keep their
+ * Values kept in generations are read from there first (`generations/values.ts`); events keep their
  * order meanwhile.
  */
 export function publish(dbName: string, event: ExpireEvent): void {

@@ -6,7 +6,7 @@
  * caller sees the original error.
  *
  * After purging and after each round of eviction, the generations no row refers to any more are
- * deleted (`generations.ts`): for stores that keep their values there, that is what gives room
+ * deleted (`generations/values.ts`): for stores that keep their values there, that is what gives room
  * back in Chromium and WebKit, which free deleted records only when their storage compacts. For
  * stores whose rows hold their values themselves, evicting goes on only while it gives room back:
  * where the browser reports its usage (`navigator.storage.estimate()`), a round after which the
@@ -34,7 +34,7 @@ export interface QuotaRelief {
   /** One round of eviction from the opted-in stores; resolves to how many items went. */
   evictShare(): Promise<number>
   /**
-   * Deletes the generations no row refers to any more (`generations.ts`); resolves to how many
+   * Deletes the generations no row refers to any more (`generations/values.ts`); resolves to how many
    * went, `undefined` when no store keeps its values in generations.
    */
   dropGenerations(): Promise<number | undefined>

@@ -1,7 +1,7 @@
 /**
  * A store's capacity as declared (SPEC §9): `maxEntries`, `evict` and `evictOnQuota`, their
  * validation, and the `$ts` index that stores with a capacity get. What is evicted, and how, is
- * in `eviction.ts`.
+ * in `purge/eviction.ts`.
  */
 import { TtlError } from './errors.js'
 import type { EvictOrder, StoreConfig } from './types.js'

@@ -1,7 +1,7 @@
 /**
- * Writes to a store that keeps its values in generations (`generations.ts`): the values go to the
+ * Writes to a store that keeps its values in generations (`generations/values.ts`): the values go to the
  * current generation first, then the rows that refer to them, in a transaction that also admits
- * the generation (`generation-writes.ts`). A generation deleted in between makes the write start
+ * the generation (`generations/stash.ts`). A generation deleted in between makes the write start
  * over with the new current one, a bounded number of times.
  */
 import { putClaiming } from './claim.js'

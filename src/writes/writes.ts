@@ -21,7 +21,7 @@ export type { WriteContext, Written } from './write-steps.js'
  * gives out-of-line keys; `batch` numbers the items in error messages. Resolves to the keys
  * after commit.
  *
- * Values are stamped above the watermarks this realm knows (see `watermarks.ts`), so the write
+ * Values are stamped above the watermarks this realm knows (see `layout/watermarks.ts`), so the write
  * needs no read of the settings. Only a write refused with `ConstraintError` is tried again, in
  * a transaction that reads the settings to judge which holders are dead (see `claim.ts`).
  */
