@@ -1,0 +1,44 @@
+/**
+ * The write of owed touches (src/reads/touch.ts, `write`) when another tab wrote the item, or
+ * changed a setting, between a read and the write of its touch. In one realm that cannot happen:
+ * a write or a change of setting writes the realm's touches first. Across two realms (two tabs) it
+ * can: each test imports a second copy of the library with vi.resetModules, which only Node
+ * offers. The same scenarios across two real pages are in test/browser/touch-tabs.test.ts.
+ */
+import { test, vi } from 'vitest'
+import { openTtlDB, type TtlDB } from '../../src/index.js'
+import { manualClock, uniqueName } from '../helpers.js'
+import { deleteAfter, T0, touchSparesKilledItem, touchSparesLaterWrite } from './support.js'
+
+const stores = { s: { keyPath: 'id', defaultTtl: 10, touchOnRead: true } }
+
+/** A handle in this realm (the reader) and one in a second realm (the other tab), on one clock. */
+async function twoRealms(prefix: string) {
+  const name = deleteAfter(uniqueName(prefix))
+  const clock = manualClock(T0)
+  const reader = await openTtlDB(name, { version: 1, clock, purge: { mode: 'off' }, stores })
+  vi.resetModules()
+  const other = (await import('../../src/index.js')) as typeof import('../../src/index.js')
+  const tab = await other.openTtlDB(name, { version: 1, clock, purge: { mode: 'off' }, stores })
+  return { clock, reader, tab: tab as TtlDB<any> }
+}
+
+test('a touch written after another tab rewrote the item does not lower its _ts', async ({ skip }) => {
+  const { clock, reader, tab } = await twoRealms('touch-later-write')
+  try {
+    await touchSparesLaterWrite(reader, tab, clock, skip)
+  } finally {
+    reader.close()
+    tab.close()
+  }
+})
+
+test('a touch written after another tab changed the default does not revive the item the change left dead', async ({ skip }) => {
+  const { clock, reader, tab } = await twoRealms('touch-killed')
+  try {
+    await touchSparesKilledItem(reader, tab, clock, skip)
+  } finally {
+    reader.close()
+    tab.close()
+  }
+})
