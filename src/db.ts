@@ -37,6 +37,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
 
   /** Calls `listener` after every purge that deleted something, and on every background failure. */
   onPurge(listener: (report: PurgeReport) => void): () => void {
+    if (this.route.options.parts.closed) throw new TtlError('CLOSED', 'the database handle was closed')
     return this.route.options.parts.reports.add(listener)
   }
 

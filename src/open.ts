@@ -13,6 +13,7 @@ import { follow } from './layout/watermarks.js'
 import { monotonic } from './rules/clock.js'
 import { TtlError } from './rules/errors.js'
 import { checkPurgeOptions } from './rules/purge-options.js'
+import { checkKnownOptions } from './rules/known-options.js'
 import type { OpenTtlDBOptions } from './rules/types.js'
 
 /**
@@ -20,7 +21,9 @@ import type { OpenTtlDBOptions } from './rules/types.js'
  * @throws TtlError `INVALID_OPTION`, `INVALID_TTL`, `SCHEMA_MISMATCH`; IndexedDB `VersionError`
  */
 export async function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
-  const stores = checkStoreConfigs(options?.stores)
+  if (options === null || typeof options !== 'object') throw new TtlError('INVALID_OPTION', 'openTtlDB needs an options object: { version, stores }')
+  checkKnownOptions('openTtlDB', options, 'openTtlDB')
+  const stores = checkStoreConfigs(options.stores)
   const mode = options.ttlValues ?? 'strict'
   if (mode !== 'strict' && mode !== 'lenient') {
     throw new TtlError('INVALID_OPTION', `ttlValues must be 'strict' or 'lenient'; got ${String(mode)}`)

@@ -54,7 +54,8 @@ export class Connection {
 
   /** The idb wrapper of the latest connection (the physical view). */
   get raw(): IDBPDatabase<any> {
-    if (!this.current) throw new TtlError('CLOSED', 'the database is not open (closed, or reopening after an upgrade)')
+    if (this.closed) throw new TtlError('CLOSED', 'the database handle was closed')
+    if (!this.current) throw new TtlError('CLOSED', 'the database is not open (reopening after an upgrade elsewhere)')
     return this.current
   }
 
@@ -91,7 +92,7 @@ export class Connection {
       terminated: () => this.stepAside(),
     }).catch((error: unknown) => {
       if (deleted && create) return undefined
-      throw explainAbort(failure?.error ?? error, versionchange, unique)
+      throw explainAbort(failure?.error ?? error, versionchange, unique, name, version)
     })
     if (!db) {
       this.steppedAside = false
@@ -134,10 +135,16 @@ export class Connection {
 }
 
 /**
- * Why an upgrade failed, when IndexedDB aborted it: a new unique index over live duplicates (the
- * dead ones were deleted first) is the one such failure the library's schema work can meet.
+ * Why an open failed, in words that name the database: a version below the one on disk (a newer
+ * app version upgraded it), or, when IndexedDB aborted an upgrade, a new unique index over live
+ * duplicates (the dead ones were deleted first), the one such failure the schema work can meet.
+ * The error keeps IndexedDB's name, so code that tests `error.name` still works.
  */
-function explainAbort(error: unknown, tx: IDBTransaction | undefined, unique: string[]): unknown {
+function explainAbort(error: unknown, tx: IDBTransaction | undefined, unique: string[], name: string, version: number | undefined): unknown {
+  if ((error as DOMException | null)?.name === 'VersionError') {
+    const asked = `openTtlDB(${JSON.stringify(name)}, { version: ${version} })`
+    return new DOMException(`${asked}: the database on disk has a higher version, from a newer version of the app; open it with that version or higher (${(error as Error).message})`, 'VersionError')
+  }
   const cause = tx?.error
   if (cause?.name !== 'ConstraintError' || unique.length === 0) return error
   return new DOMException(`the upgrade could not create ${unique.join(', ')}: live items share a value (${cause.message})`, 'ConstraintError')

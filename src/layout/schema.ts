@@ -10,6 +10,7 @@ import { changeDefault, cutoffs, initialState, type StoreState } from '../rules/
 import { abortQuietly, done, req } from '../platform/request.js'
 import { check, isPlainObject, stampAt } from './stamp.js'
 import { checkDefaultTtl } from '../rules/ttl.js'
+import { checkKnownOptions } from '../rules/known-options.js'
 import { announce, learn } from './watermarks.js'
 import type { StoreConfig } from '../rules/types.js'
 
@@ -25,7 +26,16 @@ export function checkStoreConfigs(stores: unknown): StoreConfigs {
     if (config === null || typeof config !== 'object') {
       throw new TtlError('INVALID_OPTION', `store "${name}" needs an options object`)
     }
-    checkDefaultTtl(config.defaultTtl)
+    checkKnownOptions(`store "${name}"`, config, 'store')
+    try {
+      checkDefaultTtl(config.defaultTtl)
+    } catch (error) {
+      throw new TtlError('INVALID_TTL', `store "${name}": ${(error as Error).message}`)
+    }
+    for (const [indexName, index] of Object.entries(config.indexes ?? {})) {
+      if (index === null || typeof index !== 'object') throw new TtlError('INVALID_OPTION', `index "${indexName}" of store "${name}" needs an options object`)
+      checkKnownOptions(`index "${indexName}" of store "${name}"`, index, 'index')
+    }
     for (const option of ['keepTs', 'touchOnRead'] as const) {
       if (config[option] !== undefined && typeof config[option] !== 'boolean') {
         throw new TtlError('INVALID_OPTION', `store "${name}": ${option} must be true or false; got ${String(config[option])}`)

@@ -1,6 +1,7 @@
 /** The `purge` option of `openTtlDB`: its defaults and its validation. */
 import { TtlError } from './errors.js'
 import type { PurgeOptions } from './types.js'
+import { checkKnownOptions } from './known-options.js'
 
 /** Keys per purge batch (one transaction each) unless `purge.batchSize` says otherwise. */
 export const DEFAULT_BATCH_SIZE = 300
@@ -9,6 +10,8 @@ const positive = (value: unknown) => typeof value === 'number' && value > 0 && N
 
 /** Fills in the purge defaults and rejects malformed tuning. */
 export function checkPurgeOptions(options: PurgeOptions = {}): Required<PurgeOptions> {
+  if (options === null || typeof options !== 'object') throw new TtlError('INVALID_OPTION', `purge must be an options object; got ${String(options)}`)
+  checkKnownOptions('purge', options, 'purge')
   const mode = options.mode ?? (typeof Worker === 'function' ? 'worker' : 'inline')
   // An option given as `undefined` means the default, as if it were absent.
   const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined))

@@ -63,13 +63,14 @@ test('close() stops the scheduler and terminates the worker', async () => {
   const db = await freshDB({ clock, stores, purge: { mode: 'worker', maxIntervalMs: 20 } })
   await db.put('s', { id: 'a' })
   await until(() => expect(workers.started).toHaveLength(1))
+  const name = db.raw.name
   db.close()
   // The worker closes its connection first, then is terminated.
   await until(() => expect(workers.started[0].terminated).toBe(true))
   clock.advance(60_000)
   await new Promise((r) => setTimeout(r, 100))
   expect(workers.started).toHaveLength(1)
-  expect(await countOnDisk(db.raw.name, 's')).toBe(1)
+  expect(await countOnDisk(name, 's')).toBe(1)
 })
 
 test('reads issued during a large worker purge succeed and see only live items', async () => {

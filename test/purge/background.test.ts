@@ -80,12 +80,13 @@ describe('background purge (inline)', () => {
     await db.put('s', { id: 'a' })
     await until(async () => expect(db.isPurger).toBe(true))
     await until(async () => expect(tracker!.created).toBeGreaterThan(2))
+    const name = db.raw.name
     db.close()
     expect(tracker.pending).toBe(0)
     clock.advance(20_000)
     await new Promise((r) => setTimeout(r, 50))
     expect(tracker.pending).toBe(0)
-    expect(await countOnDisk(db.raw.name, 's')).toBe(1)
+    expect(await countOnDisk(name, 's')).toBe(1)
   })
   test('close() from inside an onPurge listener leaves no timer or idle callback of the scheduler behind', async () => {
     tracker = trackTimers('src/background/scheduler')
