@@ -1,5 +1,7 @@
 // The benchmark tables (markdown), the machine it ran on, and the files a run leaves behind.
-// `node scripts/bench-report.mjs` prints the README's benchmark results from bench/results.json.
+// `node scripts/bench-report.mjs` prints the results block of docs/benchmarks.md from
+// bench/results.json; with `--write` it replaces that block in docs/benchmarks.md (the lines
+// between its `<!-- bench-report:start -->` and `<!-- bench-report:end -->` markers).
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
@@ -85,11 +87,15 @@ export function machineLine(env) {
   ].join('; ')
 }
 
+/** The markers around the results block in docs/benchmarks.md. */
+const START = '<!-- bench-report:start -->'
+const END = '<!-- bench-report:end -->'
+
 /**
- * The README's benchmark results, to paste in place of the last ones: the machine, the method,
- * a line per comparison with a column per engine, then the rows measured outside any browser.
+ * The results block of docs/benchmarks.md: the machine, the method, a line per comparison with a
+ * column per engine, then the rows measured outside any browser.
  */
-export function readmeSection(environment, rows, method) {
+export function resultsSection(environment, rows, method) {
   const outside = rows.filter((row) => !row.engine)
   return [
     `Latest run. Machine: ${machineLine(environment)}.`,
@@ -124,7 +130,21 @@ export function writeResults(dir, environment, rows, method) {
   writeFileSync(`${dir}/RESULTS.md`, markdown)
 }
 
+/** `page` with the text between its markers replaced by `section`. */
+export function replaceSection(page, section) {
+  const start = page.indexOf(START)
+  const end = page.indexOf(END)
+  if (start < 0 || end < start) throw new Error(`docs/benchmarks.md has no ${START} … ${END} block`)
+  return `${page.slice(0, start + START.length)}\n${section}\n${page.slice(end)}`
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { environment, method, scenarios } = JSON.parse(readFileSync(new URL('../bench/results.json', import.meta.url), 'utf8'))
-  process.stdout.write(readmeSection(environment, scenarios, method ?? ''))
+  const section = resultsSection(environment, scenarios, method ?? '')
+  if (process.argv.includes('--write')) {
+    const page = new URL('../docs/benchmarks.md', import.meta.url)
+    writeFileSync(page, replaceSection(readFileSync(page, 'utf8'), section))
+  } else {
+    process.stdout.write(section)
+  }
 }

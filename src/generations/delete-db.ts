@@ -11,7 +11,7 @@ function deleteDatabase(name: string): Promise<void> {
 
 /**
  * Deletes the database `name` and the generation databases (`<name>~gen~…`) where its stores
- * with `evictOnQuota` keep their values (README, "Capacity and quota"), which
+ * with `evictOnQuota` keep their values (docs/capacity-and-quota.md), which
  * `indexedDB.deleteDatabase(name)` would leave behind. Open handles step aside for it, as for
  * an upgrade. Where the browser cannot list its databases (`indexedDB.databases()`), only the
  * database itself is deleted.

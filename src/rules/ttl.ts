@@ -120,7 +120,7 @@ export function expiresAt(
 /**
  * Whether an item is expired at `nowMs` (epoch ms): `now >= _ts + effective ttl`.
  * This is the rule for a store whose default never changed; the store also honours what earlier
- * settings left dead (see the README's "expired stays expired").
+ * settings left dead (docs/semantics.md, "expired stays expired").
  */
 export function isExpired(
   item: { ttl?: unknown; _ts?: unknown },

@@ -57,7 +57,7 @@ export interface StoreConfig {
   /**
    * When a write (to any store) fails with `QuotaExceededError` even after every expired item was
    * purged, this store gives up live items in `evict` order, a share at a time, and the write
-   * is retried (README, "Capacity and quota"). Stores without it never lose a live item to
+   * is retried (docs/capacity-and-quota.md). Stores without it never lose a live item to
    * quota handling. Needs the version raised to add it to an existing store. Such a store keeps
    * its values in generation databases (`<db>~gen~<store>~<n>`) deleted whole, except in
    * Firefox, where deleting records gives room back at once.

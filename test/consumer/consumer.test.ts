@@ -1,9 +1,10 @@
 /**
  * The package as a user gets it: the tarball `npm pack` makes (prepack builds it), installed
- * into a scratch Vite app outside the repo, type-checked (a typed file and the README's typed
- * example must pass; a file with a wrong store name and a string ttl must fail, at those
- * lines), built with `vite build` and served, and served by the Vite dev server; in Debian's
- * Chromium the purge worker shipped in the package must start and delete an expired item.
+ * into a scratch Vite app outside the repo, type-checked (a typed file must pass, and so must
+ * every ```ts block of README.md and docs/, each a module of its own; a file with a wrong store
+ * name and a string ttl must fail, at those lines), built with `vite build` and served, and
+ * served by the Vite dev server; in Debian's Chromium the purge worker shipped in the package
+ * must start and delete an expired item.
  */
 import { chromium, type Browser } from 'playwright-core'
 import { createServer, preview, type PreviewServer, type ViteDevServer } from 'vite'
@@ -55,11 +56,57 @@ test('the tarball holds the library, its worker, types, source maps, README, LIC
   }
 })
 
-test('a typed consumer and the README typed example type-check against the installed package', async () => {
-  await scratch.addReadmeExample(app)
+test('a typed consumer type-checks against the installed package', async () => {
   const result = await scratch.tsc(app, 'tsconfig.json')
   expect(result.stdout + result.stderr).toBe('')
   expect(result.code).toBe(0)
+})
+
+test('blocks are read from markdown with their fence line; a marker right before one leaves it out', () => {
+  const markdown = [
+    '# Title', // 1
+    '```sh', // 2
+    '```ts', // 3: inside a shell block, not a block of its own
+    '```', // 4
+    '```ts', // 5
+    'const a = 1', // 6
+    '```', // 7
+    '<!-- not type-checked: a fragment -->', // 8
+    '', // 9
+    '```typescript', // 10
+    'a.b', // 11
+    '```', // 12
+    '- item', // 13
+    '  ```ts', // 14
+    '  const b = 2', // 15
+    '  ```', // 16
+  ].join('\n')
+  expect(scratch.tsBlocks(markdown)).toEqual([
+    { line: 5, code: 'const a = 1', skipped: undefined },
+    { line: 10, code: 'a.b', skipped: 'a fragment' },
+    { line: 14, code: 'const b = 2', skipped: undefined },
+  ])
+})
+
+test('every ```ts block of README.md and docs/ type-checks against the installed package, each a module of its own', async () => {
+  const blocks = await scratch.addDocBlocks(app)
+  const checked = blocks.filter((block) => !block.skipped)
+  expect(checked.filter((block) => block.source === 'README.md').length, 'README.md has a ```ts block').toBeGreaterThan(0)
+  expect(checked.filter((block) => block.source.startsWith('docs/')).length, 'docs/ has ```ts blocks').toBeGreaterThan(0)
+  const result = await scratch.tsc(app, 'tsconfig.blocks.json')
+  // Each error as `file:line`, the line counted in the markdown file, and the block it is in.
+  const failures = scratch
+    .tscErrors(result.stdout)
+    .map((error) => {
+      const block = blocks.find((b) => b.file === error.file)
+      const at = block ? { source: block.source, line: block.line + error.line } : { source: error.file, line: error.line }
+      const within = block ? ` (the block at line ${block.line})` : ''
+      return { ...at, text: `${at.source}:${at.line}${within}: ${error.code} ${error.message}` }
+    })
+    .sort((a, b) => a.source.localeCompare(b.source) || a.line - b.line)
+    .map((failure) => failure.text)
+  expect(failures, 'blocks that do not compile').toEqual([])
+  expect(result.code, result.stdout + result.stderr).toBe(0)
 })
 
 test('a wrong store name and a string ttl fail to type-check, each on its own line and nowhere else', async () => {

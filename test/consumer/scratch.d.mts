@@ -21,7 +21,24 @@ export declare function scratchApp(base: string, tarball: string): Promise<strin
 export declare function installed(app: string): Promise<{ dir: string; copied: boolean }>
 export declare function readText(dir: string, file: string): Promise<string>
 export declare function exists(dir: string, file: string): boolean
-export declare function addReadmeExample(app: string): Promise<void>
+export interface MarkdownBlock {
+  /** Line of the opening fence, 1-based. */
+  line: number
+  code: string
+  /** Why the block is not type-checked, when a marker before it says so. */
+  skipped: string | undefined
+}
+export interface DocBlock {
+  /** The markdown file, relative to the repo: README.md, docs/… */
+  source: string
+  /** Line of the opening fence in `source`, 1-based. */
+  line: number
+  /** The block's module in the app, relative to the app. */
+  file: string
+  skipped: string | undefined
+}
+export declare function tsBlocks(markdown: string): MarkdownBlock[]
+export declare function addDocBlocks(app: string): Promise<DocBlock[]>
 export declare function tsc(app: string, project: string): Promise<Run>
 export declare function tscErrors(output: string): TscError[]
 export declare function viteBuild(app: string): Promise<string>

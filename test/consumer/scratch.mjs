@@ -8,7 +8,7 @@
  */
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { cp, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -19,7 +19,6 @@ const TEMPLATE = fileURLToPath(new URL('./app', import.meta.url))
 const require = createRequire(import.meta.url)
 const TSC = require.resolve('typescript/bin/tsc')
 const VITE = path.join(path.dirname(require.resolve('vite/package.json')), 'bin/vite.js')
-const MARKER = '<!-- type-checked by test/consumer -->'
 const manifest = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8'))
 
 /** Runs a command to its end; a non-zero exit is returned, not thrown. */
@@ -95,15 +94,75 @@ export function exists(dir, file) {
   return existsSync(path.join(dir, file))
 }
 
-/** Writes the README's typed example, as the installed package ships it, to `app`/readme-example.ts. */
-export async function addReadmeExample(app) {
+/** The line right before a block that keeps it out of the check: `<!-- not type-checked: why -->`. */
+const SKIP = /^<!--\s*not type-checked:\s*(\S.*?)\s*-->$/
+
+/**
+ * The ```ts (or ```typescript) blocks of a markdown text: the line of each opening fence
+ * (1-based), the code, and the reason given when the line before the fence (blank lines aside)
+ * marks it as not type-checked. Fences of other languages are stepped over whole, so nothing
+ * inside them is taken for a block.
+ */
+export function tsBlocks(markdown) {
+  const lines = markdown.split('\n')
+  const blocks = []
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(\s*)(`{3,})\s*([\w-]*)/.exec(lines[i])
+    if (!open) continue
+    const [, indent, ticks, lang] = open
+    let end = i + 1
+    while (end < lines.length && !new RegExp(`^\\s*${ticks}\\s*$`).test(lines[end])) end++
+    if (end === lines.length) throw new Error(`a fence opened at line ${i + 1} is never closed`)
+    if (lang === 'ts' || lang === 'typescript') {
+      let before = i - 1
+      while (before >= 0 && lines[before].trim() === '') before--
+      const skip = before >= 0 ? SKIP.exec(lines[before].trim()) : null
+      const code = lines.slice(i + 1, end).map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line))
+      blocks.push({ line: i + 1, code: code.join('\n'), skipped: skip ? skip[1] : undefined })
+    }
+    i = end
+  }
+  return blocks
+}
+
+/** The markdown files under the repo's docs/ (recursively), the generated API reference aside. */
+async function docsFiles(dir = 'docs') {
+  const files = []
+  for (const entry of await readdir(path.join(ROOT, dir), { withFileTypes: true })) {
+    const file = `${dir}/${entry.name}`
+    if (entry.isDirectory() && file !== 'docs/reference') files.push(...(await docsFiles(file)))
+    else if (entry.isFile() && entry.name.endsWith('.md')) files.push(file)
+  }
+  return files.sort()
+}
+
+/**
+ * Writes every ```ts block of README.md (as the installed package ships it) and of the repo's
+ * docs/ to `app`/blocks/, each as a module of its own, and `app`/tsconfig.blocks.json that
+ * compiles them, with unused names as errors. Resolves to the blocks: their markdown file,
+ * fence line, file in the app, and the reason of those left out.
+ */
+export async function addDocBlocks(app) {
   const { dir } = await installed(app)
-  const readme = await readFile(path.join(dir, 'README.md'), 'utf8')
-  const at = readme.indexOf(MARKER)
-  if (at < 0) throw new Error(`README.md has no example marked ${MARKER}`)
-  const block = /```ts\n([\s\S]*?)```/.exec(readme.slice(at))
-  if (!block) throw new Error(`no \`\`\`ts block after ${MARKER} in README.md`)
-  await writeFile(path.join(app, 'readme-example.ts'), block[1])
+  const sources = [{ source: 'README.md', text: await readFile(path.join(dir, 'README.md'), 'utf8') }]
+  for (const file of await docsFiles()) sources.push({ source: file, text: await readFile(path.join(ROOT, file), 'utf8') })
+  await mkdir(path.join(app, 'blocks'), { recursive: true })
+  const blocks = []
+  for (const { source, text } of sources) {
+    for (const block of tsBlocks(text)) {
+      const file = `blocks/${source.replace(/\.md$/, '').replace(/[^\w-]+/g, '-')}-L${block.line}.ts`
+      blocks.push({ source, line: block.line, file, skipped: block.skipped })
+      // `export {}` makes every block a module: its names are its own, and it may await at the top.
+      if (!block.skipped) await writeFile(path.join(app, file), `${block.code}\nexport {}\n`)
+    }
+  }
+  const config = {
+    extends: './tsconfig.json',
+    compilerOptions: { noUnusedLocals: true, noUnusedParameters: true },
+    files: blocks.filter((block) => !block.skipped).map((block) => block.file),
+  }
+  await writeFile(path.join(app, 'tsconfig.blocks.json'), JSON.stringify(config, null, 2))
+  return blocks
 }
 
 /** The repo's tsc on one of the app's tsconfig files. */
