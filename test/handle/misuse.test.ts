@@ -50,7 +50,8 @@ test('opening with a version below the one on disk is a VersionError that names 
   const name = uniqueName('misuse-version')
   const newer = await openDB(name, 3)
   newer.close()
-  const error = await openTtlDB(name, { version: 2, purge: { mode: 'off' }, stores: { s: { keyPath: 'id' } } }).catch((e: unknown) => e as DOMException)
+  const opened = openTtlDB(name, { version: 2, purge: { mode: 'off' }, stores: { s: { keyPath: 'id' } } })
+  const error = (await opened.then((db) => db.close(), (e: unknown) => e)) as DOMException
   expect(error).toBeInstanceOf(DOMException)
   expect(error.name).toBe('VersionError')
   expect(error.message).toContain(`openTtlDB("${name}", { version: 2 }): the database on disk has a higher version`)
