@@ -9,13 +9,10 @@ import type { PurgeReport } from './events/reports.js'
 import { countLive, getByKey, getKeys, getMany, getOne, pages, stats, storedDefaultTtl, type StoreStats } from './reads/reads.js'
 import { TtlError } from './rules/errors.js'
 import type { DefaultTtl } from './rules/ttl.js'
-import type { IndexNames, IndexQuery, Query, Stamped, StoreKey, StoreNames, StoreValue, Writable } from './rules/types.js'
+import type { Changes, IndexNames, IndexQuery, Query, Stamped, StoreKey, StoreNames, StoreValue, Writable } from './rules/types.js'
 import type { Deferred } from './handle/parts.js'
 import type { Routes } from './handle/routes.js'
 
-type Changes<T> = Partial<Writable<T>> | ((item: Stamped<T>) => Writable<T>)
-type Item<S, N extends StoreNames<S>> = Stamped<StoreValue<S, N>>
-type IndexQ<S, N extends StoreNames<S>, I extends IndexNames<S, N>> = IndexQuery<S, N, I> | null
 
 /** A database whose declared stores follow Cosmos DB time-to-live rules. */
 export class TtlDB<S extends DBSchema | unknown = unknown> {
@@ -80,26 +77,26 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    * returns) and stamps `_ts`. Resolves to the item as reads now see it.
    * @throws TtlError `NOT_FOUND` when no live item holds the key
    */
-  async update<N extends StoreNames<S>>(store: N, key: StoreKey<S, N>, changes: Changes<StoreValue<S, N>>): Promise<Item<S, N>> {
+  async update<N extends StoreNames<S>>(store: N, key: StoreKey<S, N>, changes: Changes<StoreValue<S, N>>): Promise<Stamped<StoreValue<S, N>>> {
     const merge = changes as Parameters<Deferred['writes']['update']>[3]
-    return this.route.write(store, (code, ctx) => code.writes.update(ctx, store, key as IDBValidKey, merge), (item) => [item.ttl]) as Promise<Item<S, N>>
+    return this.route.write(store, (code, ctx) => code.writes.update(ctx, store, key as IDBValidKey, merge), (item) => [item.ttl]) as Promise<Stamped<StoreValue<S, N>>>
   }
 
   /** Rewrites the live item at `key` unchanged, restarting its countdown. */
-  async touch<N extends StoreNames<S>>(store: N, key: StoreKey<S, N>): Promise<Item<S, N>> {
+  async touch<N extends StoreNames<S>>(store: N, key: StoreKey<S, N>): Promise<Stamped<StoreValue<S, N>>> {
     return this.update(store, key, {})
   }
 
   /** The live item at `key` (or the first in a range), or `undefined`. */
-  async get<N extends StoreNames<S>>(store: N, query: Query<S, N>): Promise<Item<S, N> | undefined> {
-    if (query instanceof IDBKeyRange) return this.route.read(store).then((scope) => getOne(scope, scope.store, query) as Promise<Item<S, N>>)
+  async get<N extends StoreNames<S>>(store: N, query: Query<S, N>): Promise<Stamped<StoreValue<S, N>> | undefined> {
+    if (query instanceof IDBKeyRange) return this.route.read(store).then((scope) => getOne(scope, scope.store, query) as Promise<Stamped<StoreValue<S, N>>>)
     const { clock, parts } = this.route.options
-    return getByKey(await this.route.db(store), store, query, clock, parts.loaded?.touches) as Promise<Item<S, N> | undefined>
+    return getByKey(await this.route.db(store), store, query, clock, parts.loaded?.touches) as Promise<Stamped<StoreValue<S, N>> | undefined>
   }
 
   /** Live items in key order, at most `count`. */
-  async getAll<N extends StoreNames<S>>(store: N, query?: Query<S, N> | null, count?: number): Promise<Item<S, N>[]> {
-    return this.route.read(store).then((scope) => getMany(scope, scope.store, query, count) as Promise<Item<S, N>[]>)
+  async getAll<N extends StoreNames<S>>(store: N, query?: Query<S, N> | null, count?: number): Promise<Stamped<StoreValue<S, N>>[]> {
+    return this.route.read(store).then((scope) => getMany(scope, scope.store, query, count) as Promise<Stamped<StoreValue<S, N>>[]>)
   }
 
   /** Keys of live items in key order, at most `count`. */
@@ -116,8 +113,8 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    * Iterates the live items in key order, `pageSize` per transaction, so the loop body may await
    * anything; writes made meanwhile may or may not be seen, as with any paged read.
    */
-  async *iterate<N extends StoreNames<S>>(store: N, query?: Query<S, N> | null, pageSize = 100): AsyncGenerator<Item<S, N>, void> {
-    for await (const page of pages(() => this.route.read(store), query, pageSize)) yield* page as Item<S, N>[]
+  async *iterate<N extends StoreNames<S>>(store: N, query?: Query<S, N> | null, pageSize = 100): AsyncGenerator<Stamped<StoreValue<S, N>>, void> {
+    for await (const page of pages(() => this.route.read(store), query, pageSize)) yield* page as Stamped<StoreValue<S, N>>[]
   }
 
   /** Deletes by key or range. Deleting an expired item is a no-op as far as reads can tell. */
@@ -131,22 +128,22 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   }
 
   /** The first live item whose index key matches, or `undefined`. */
-  async getFromIndex<N extends StoreNames<S>, I extends IndexNames<S, N>>(store: N, index: I, query: IndexQuery<S, N, I>): Promise<Item<S, N> | undefined> {
-    return this.route.read(store).then((scope) => getOne(scope, scope.index(index), query) as Promise<Item<S, N> | undefined>)
+  async getFromIndex<N extends StoreNames<S>, I extends IndexNames<S, N>>(store: N, index: I, query: IndexQuery<S, N, I>): Promise<Stamped<StoreValue<S, N>> | undefined> {
+    return this.route.read(store).then((scope) => getOne(scope, scope.index(index), query) as Promise<Stamped<StoreValue<S, N>> | undefined>)
   }
 
   /** Live items by index order, at most `count`. */
-  async getAllFromIndex<N extends StoreNames<S>, I extends IndexNames<S, N>>(store: N, index: I, query?: IndexQ<S, N, I>, count?: number): Promise<Item<S, N>[]> {
-    return this.route.read(store).then((scope) => getMany(scope, scope.index(index), query, count) as Promise<Item<S, N>[]>)
+  async getAllFromIndex<N extends StoreNames<S>, I extends IndexNames<S, N>>(store: N, index: I, query?: IndexQuery<S, N, I> | null, count?: number): Promise<Stamped<StoreValue<S, N>>[]> {
+    return this.route.read(store).then((scope) => getMany(scope, scope.index(index), query, count) as Promise<Stamped<StoreValue<S, N>>[]>)
   }
 
   /** Primary keys of live items by index order, at most `count`. */
-  async getAllKeysFromIndex<N extends StoreNames<S>, I extends IndexNames<S, N>>(store: N, index: I, query?: IndexQ<S, N, I>, count?: number): Promise<StoreKey<S, N>[]> {
+  async getAllKeysFromIndex<N extends StoreNames<S>, I extends IndexNames<S, N>>(store: N, index: I, query?: IndexQuery<S, N, I> | null, count?: number): Promise<StoreKey<S, N>[]> {
     return this.route.settledRead(store).then((scope) => getKeys(scope, scope.index(index), query, count) as Promise<StoreKey<S, N>[]>)
   }
 
   /** How many index entries of live items match. */
-  async countFromIndex<N extends StoreNames<S>, I extends IndexNames<S, N>>(store: N, index: I, query?: IndexQ<S, N, I>): Promise<number> {
+  async countFromIndex<N extends StoreNames<S>, I extends IndexNames<S, N>>(store: N, index: I, query?: IndexQuery<S, N, I> | null): Promise<number> {
     return this.route.settledRead(store).then((scope) => countLive(scope, scope.index(index), query))
   }
 

@@ -20,11 +20,14 @@ export {
   type TtlValues,
 } from './rules/ttl.js'
 export type {
+  Changes,
   DBSchema,
   EvictOrder,
+  IndexQuery,
   IndexConfig,
   OpenTtlDBOptions,
   PurgeOptions,
+  Query,
   Stamped,
   StoreConfig,
   TtlFields,

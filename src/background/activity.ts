@@ -22,7 +22,7 @@ const hearing = new Set<() => void>()
 /**
  * Calls `listener` at every request through any handle of this realm, whatever its database:
  * the origin's databases share one storage backend, so a purge of one stalls reads of another
- * as much as its own (README, Benchmarks). Returns the function that stops it.
+ * as much as its own (docs/benchmarks.md). Returns the function that stops it.
  */
 export function hearRequests(listener: () => void): () => void {
   hearing.add(listener)

@@ -1,6 +1,6 @@
 /**
  * Where a store with `evictOnQuota` keeps its values: out of its rows, in *generation*
- * databases that are deleted whole (SPEC §9; README, "Capacity and quota"). Chromium and WebKit
+ * databases that are deleted whole (SPEC §9; docs/capacity-and-quota.md). Chromium and WebKit
  * give the room of deleted records back only when their storage compacts, which a full disk
  * never gets to; a deleted database's room comes back at once. So such a store keeps in its rows
  * only what IndexedDB needs (the key, indexed fields, the library's bookkeeping) and a reference

@@ -160,7 +160,7 @@ const UNDO_CHUNK = 10
 /**
  * Deletes what a transaction refused for lack of space left behind of `stored` (the values it
  * wrote). Firefox ESR 153, at its quota, keeps part of such a transaction's writes although it
- * reports the abort (README, "Capacity and quota"). Each stored value carries a near-unique
+ * reports the abort (docs/capacity-and-quota.md). Each stored value carries a near-unique
  * expiry mark, so its copies are found by the expiry index and deleted, a few per transaction;
  * values that never expire carry none and cannot be told from an earlier item under the same key.
  */

@@ -131,7 +131,12 @@ export type Writable<T> = T extends { _ts: number } ? Omit<T, '_ts'> & { _ts?: n
 
 export type { StoreNames, StoreKey, StoreValue, IndexNames, IndexKey }
 
+/** What `update` merges into an item: some of its fields, or a function from the item to its new value. */
+export type Changes<T> = Partial<Writable<T>> | ((item: Stamped<T>) => Writable<T>)
+
+/** A key of store `N`, or a range of them. */
 export type Query<S extends DBSchema | unknown, N extends StoreNames<S>> = StoreKey<S, N> | IDBKeyRange
+/** A key of index `I` of store `N`, or a range of them. */
 export type IndexQuery<
   S extends DBSchema | unknown,
   N extends StoreNames<S>,
