@@ -29,6 +29,18 @@ test('in a store without evictOnQuota, a field shaped like a reference to a gene
   db.close()
 })
 
+test.each(['$gen', '$ttl', '$ts'])('an index the app names %s (the library\'s own) is refused at open with INVALID_OPTION naming the store; nothing is created', async (own) => {
+  // A user index named $gen made the library take the store for one keeping its values in
+  // generations: a purge then deleted the generation holding live values (get undefined, count 1).
+  const name = uniqueName('gen-own-index')
+  const stores = { plain: { keyPath: 'id', defaultTtl: 10, indexes: { [own]: { keyPath: 'g' } } } }
+  const error = await openTtlDB(name, { version: 1, purge: { mode: 'off' }, stores }).catch((e: unknown) => e)
+  expect(error).toMatchObject({ name: 'TtlError', code: 'INVALID_OPTION' })
+  expect((error as Error).message).toContain(`"${own}"`)
+  expect((error as Error).message).toContain('"plain"')
+  expect((await indexedDB.databases()).map((d) => d.name)).not.toContain(name)
+})
+
 test.skipIf(IN_FIREFOX)('an index that an upgrade adds over a small field finds the items written before it, and a unique one refuses a second', async () => {
   const name = uniqueName('gen-upgrade')
   const v1 = await openTtlDB(name, { version: 1, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 3600, evictOnQuota: true } } })
