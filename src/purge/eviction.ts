@@ -10,9 +10,9 @@
 import { TS_INDEX } from '../rules/capacity.js'
 import { allDeadRanges, EXPIRY_INDEX, liveRanges } from '../layout/expiry-index.js'
 import { isDeadMark, markExpiryMs, type Cutoffs, type ExpiryMark, type StoreState } from '../rules/policy.js'
-import type { DeletedItem } from '../events/listeners.js'
+import { deletedItem, type DeletedItem } from '../events/listeners.js'
 import { keyId, req } from '../platform/request.js'
-import { markOfStored, unstamp } from '../layout/stamp.js'
+import { markOfStored } from '../layout/stamp.js'
 
 /** Live items in the store now (the deletions already queued in its transaction counted). */
 export async function liveCount(store: IDBObjectStore, cut: Cutoffs): Promise<number> {
@@ -74,5 +74,5 @@ export async function evict(
   const keys = await victims(store, state, cut, limit)
   const values = withValues ? await Promise.all(keys.map((key) => req(store.get(key)))) : undefined
   for (const key of keys) store.delete(key)
-  return keys.map((key, i) => ({ key, value: values ? unstamp(values[i]) : undefined }))
+  return keys.map((key, i) => deletedItem(store, key, values?.[i]))
 }

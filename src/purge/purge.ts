@@ -18,12 +18,12 @@
  * its cap, evicting live items in the store's order (see `eviction.ts`).
  */
 import { evict, liveCount } from './eviction.js'
-import type { DeletedItem, ExpireReason } from '../events/listeners.js'
+import { deletedItem, type DeletedItem, type ExpireReason } from '../events/listeners.js'
 import { deadRanges, EXPIRY_INDEX, META_STORE, nextDeath, type Resume } from '../layout/expiry-index.js'
 import { cutoffs, type StoreState } from '../rules/policy.js'
 import { DEFAULT_BATCH_SIZE } from '../rules/purge-options.js'
 import { done, req } from '../platform/request.js'
-import { markOfStored, unstamp } from '../layout/stamp.js'
+import { markOfStored } from '../layout/stamp.js'
 
 /** What a purge did, or why it failed; delivered to `db.onPurge` listeners. */
 export interface PurgeReport {
@@ -110,7 +110,7 @@ export async function purgeBatch(connect: Connect, storeName: string, nowMs: num
       budget -= keys.length
       resume[kind] = markOfStored(await req(store.get(keys[keys.length - 1])))
       for (const key of keys) store.delete(key)
-      if (values) (await values).forEach((value, i) => items.push({ key: keys[i], value: unstamp(value) }))
+      if (values) (await values).forEach((value, i) => items.push(deletedItem(store, keys[i], value)))
     }
   }
   let evicted: DeletedItem[] = []

@@ -8,8 +8,8 @@
 import { EXPIRY_INDEX } from '../layout/expiry-index.js'
 import { isDeadMark, type Cutoffs } from '../rules/policy.js'
 import { keyId, keyPathValue, req } from '../platform/request.js'
-import type { DeletedItem } from '../events/listeners.js'
-import { markOfStored, unstamp } from '../layout/stamp.js'
+import { deletedItem, type DeletedItem } from '../events/listeners.js'
+import { markOfStored } from '../layout/stamp.js'
 
 type Item = Record<string, unknown>
 
@@ -56,7 +56,7 @@ async function deadHolders(store: IDBObjectStore, method: 'put' | 'add', value: 
     if (query === undefined || query === null) return
     try {
       const cursor = req(source.openCursor(query as IDBValidKey))
-      lookups.push(cursor.then((c) => (c && isDeadMark(markOfStored(c.value), cut) ? { key: c.primaryKey, value: unstamp(c.value) } : undefined)))
+      lookups.push(cursor.then((c) => (c && isDeadMark(markOfStored(c.value), cut) ? deletedItem(store, c.primaryKey, c.value) : undefined)))
     } catch {
       // Not a valid key: IndexedDB does not index it, so it conflicts with nothing.
     }

@@ -92,3 +92,19 @@ test('without listeners the purge reads no values; with one, it reads only the s
     getAll.mockRestore()
   }
 })
+
+test('in a store that keeps no generations, an item with a field shaped like a reference to one is reported with its value', async () => {
+  // Reads follow `$gen` only in stores that keep their values in generations; events must too.
+  const clock = manualClock()
+  const db = await freshDB({ clock, stores })
+  const heard: ExpireEvent[] = []
+  db.onExpire((e) => heard.push(e))
+  const item = { id: 'a', $gen: { g: 0, w: 'mine' } }
+  await db.put('t', item)
+  const ts = (await db.get('t', 'a'))!._ts
+  expect(await db.get('t', 'a')).toEqual({ ...item, _ts: ts })
+  clock.advance(10_000)
+  expect(await db.purgeExpired('t')).toBe(1)
+  await until(() => expect(heard.flatMap((e) => e.items)).toHaveLength(1))
+  expect(heard[0].items[0]).toEqual({ key: 'a', value: { ...item, _ts: ts } })
+})
