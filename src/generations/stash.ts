@@ -139,24 +139,31 @@ export async function stash(db: IDBDatabase, storeName: string, values: readonly
 /**
  * Inside the rows' transaction (over the store and the metadata store): whether the stashed
  * values' generation is still live, counting their bytes and starting a new generation when the
- * current one is full. When it is not live, the caller aborts and stashes again.
+ * current one is full. When it is live but no longer the current one (another realm started a
+ * newer one), the values stay there and this realm's next write goes to the current one. When
+ * it is not live, the caller aborts and stashes again.
  */
 export async function admit(meta: IDBObjectStore, dbName: string, storeName: string, stash: Stash): Promise<boolean> {
   const live = await generations(meta, storeName)
   const where = currentKey(dbName, storeName)
   const newest = live.at(-1)
-  if (!live.some((generation) => generation.n === stash.gen)) {
+  const mine = live.find((generation) => generation.n === stash.gen)
+  if (!mine) {
     if (newest) current.set(where, newest.n)
     else current.delete(where)
     return false
   }
-  if (newest!.n === stash.gen) {
-    const bytes = newest!.bytes + stash.bytes
-    meta.put({ bytes }, generationKey(storeName, stash.gen))
-    const held = live.reduce((sum, generation) => sum + generation.bytes, stash.bytes)
-    const limit = Math.min(stash.quotaShare, MAX_GENERATION_BYTES, Math.max(MIN_GENERATION_BYTES, held * SHARE))
-    if (bytes >= limit) current.set(where, await startGeneration(meta, storeName))
+  const bytes = mine.bytes + stash.bytes
+  meta.put({ bytes }, generationKey(storeName, stash.gen))
+  if (mine !== newest) {
+    // Another realm (tab) has moved on from this generation: so does this one, from its next
+    // write. Staying, it would fill an older generation without end, which then never empties.
+    current.set(where, newest!.n)
+    return true
   }
+  const held = live.reduce((sum, generation) => sum + generation.bytes, stash.bytes)
+  const limit = Math.min(stash.quotaShare, MAX_GENERATION_BYTES, Math.max(MIN_GENERATION_BYTES, held * SHARE))
+  if (bytes >= limit) current.set(where, await startGeneration(meta, storeName))
   return true
 }
 
