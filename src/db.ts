@@ -13,6 +13,7 @@ import { follow } from './layout/watermarks.js'
 import { ExpiryListeners, publish, type ExpireEvent, type ExpireOptions } from './events/listeners.js'
 import { checkPurgeOptions } from './rules/purge-options.js'
 import type { PurgeReport } from './purge/purge.js'
+import type { Spare } from './purge/quota.js'
 import type { Touches } from './reads/touch.js'
 import { countLive, getByKey, getKeys, getMany, getOne, pages, ReadScope, stats, type StoreStats } from './reads/reads.js'
 import { req } from './platform/request.js'
@@ -211,13 +212,13 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    * Runs a write; if the disk is full, purges, evicts from the stores with `evictOnQuota`, and
    * runs it again (SPEC §9, `quota.ts`).
    */
-  private async spacious<T>(attempt: () => Promise<T>): Promise<T> {
+  private async spacious<T>(attempt: () => Promise<T>, spare?: Spare): Promise<T> {
     const { withQuotaRelief, evictRound, storageUsage, dropGenerationsOf } = (await this.ready).code
     return withQuotaRelief(attempt, {
       purgeExpired: () => this.purgeExpired(),
       evictShare: () => {
         const opted = Object.keys(this.stores).filter((name) => this.stores[name].evictOnQuota)
-        return evictRound(this.name, opted, (store) => this.settled(store), this.clock(), (report) => this.emit(report))
+        return evictRound(this.name, opted, (store) => this.settled(store), this.clock(), (report) => this.emit(report), spare)
       },
       dropGenerations: async () => dropGenerationsOf(await this.connection.native(), Object.keys(this.stores)),
       usage: storageUsage,
@@ -273,7 +274,8 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     const { code, background } = await this.ready
     const { update } = code.writes
     const attempt = async () => update(await this.writer(store), store, key, changes as Parameters<typeof update>[3])
-    const item = this.claimed(store, await this.spacious(attempt))
+    // The item itself is not given up to make room for its update.
+    const item = this.claimed(store, await this.spacious(attempt, { store, key }))
     background.wrote(store, [item.ttl])
     return item as Stamped<StoreValue<S, N>>
   }

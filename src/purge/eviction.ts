@@ -21,22 +21,35 @@ export async function liveCount(store: IDBObjectStore, cut: Cutoffs): Promise<nu
   return counts.reduce((live, dead) => live - dead)
 }
 
-/** Up to `limit` keys of the live items the store gives up first, in its `evict` order. */
-export async function victims(store: IDBObjectStore, state: StoreState, cut: Cutoffs, limit: number): Promise<IDBValidKey[]> {
-  const chosen = state.capacity?.evict === 'soonest' ? await soonest(store, state, cut, limit) : []
-  return chosen.length < limit ? [...chosen, ...(await oldest(store, cut, limit - chosen.length, chosen))] : chosen
+/**
+ * Up to `limit` keys of the live items the store gives up first, in its `evict` order, never
+ * those in `spare` (the item a write at a full disk is rewriting: see `evictShare`).
+ */
+export async function victims(
+  store: IDBObjectStore,
+  state: StoreState,
+  cut: Cutoffs,
+  limit: number,
+  spare: readonly IDBValidKey[] = [],
+): Promise<IDBValidKey[]> {
+  const spared = new Set(spare.map(keyId))
+  const chosen = state.capacity?.evict === 'soonest' ? await soonest(store, state, cut, limit, spared) : []
+  return chosen.length < limit ? [...chosen, ...(await oldest(store, cut, limit - chosen.length, [...spare, ...chosen]))] : chosen
 }
 
 /** Items that will expire, closest to expiry first (items that never expire are not among them). */
-async function soonest(store: IDBObjectStore, state: StoreState, cut: Cutoffs, limit: number): Promise<IDBValidKey[]> {
+async function soonest(store: IDBObjectStore, state: StoreState, cut: Cutoffs, limit: number, spared: ReadonlySet<string>): Promise<IDBValidKey[]> {
   const index = store.index(EXPIRY_INDEX)
   const entries: { expiry: number; mark: ExpiryMark; key: IDBValidKey }[] = []
   for (const range of liveRanges(cut)) {
     const cursor = index.openKeyCursor(range)
-    for (let c = await req(cursor), n = 0; c && n < limit; c = await req(cursor), n++) {
+    for (let c = await req(cursor), n = 0; c && n < limit; c = await req(cursor)) {
       const expiry = markExpiryMs(state, c.key as ExpiryMark)
       if (expiry === Infinity) break // the rest of this range never expires either
-      entries.push({ expiry, mark: c.key as ExpiryMark, key: c.primaryKey })
+      if (!spared.has(keyId(c.primaryKey))) {
+        entries.push({ expiry, mark: c.key as ExpiryMark, key: c.primaryKey })
+        n++
+      }
       c.continue()
     }
   }
@@ -61,8 +74,8 @@ async function oldest(store: IDBObjectStore, cut: Cutoffs, limit: number, skip: 
 }
 
 /**
- * Deletes up to `limit` live items in the store's `evict` order; with `withValues`, returns
- * their values (for `onExpire`), keys only otherwise.
+ * Deletes up to `limit` live items in the store's `evict` order, never those in `spare`; with
+ * `withValues`, returns their values (for `onExpire`), keys only otherwise.
  */
 export async function evict(
   store: IDBObjectStore,
@@ -70,8 +83,9 @@ export async function evict(
   cut: Cutoffs,
   limit: number,
   withValues: boolean,
+  spare: readonly IDBValidKey[] = [],
 ): Promise<DeletedItem[]> {
-  const keys = await victims(store, state, cut, limit)
+  const keys = await victims(store, state, cut, limit, spare)
   const values = withValues ? await Promise.all(keys.map((key) => req(store.get(key)))) : undefined
   for (const key of keys) store.delete(key)
   return keys.map((key, i) => deletedItem(store, key, values?.[i]))
