@@ -100,3 +100,40 @@ test('deleteTtlDB deletes the database and its generations; indexedDB.deleteData
   await deleteTtlDB(name)
   expect(await ours()).toEqual([])
 })
+
+test.skipIf(IN_FIREFOX)('a write that lands while deleteTtlDB runs: afterwards every key listed is readable', async () => {
+  const name = uniqueName('gen-delete-race')
+  const db = await openTtlDB(name, { version: 1, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 3600, evictOnQuota: true } } })
+  try {
+    await db.putAll('s', [{ id: 1, body: 'x' }, { id: 2, body: 'y' }])
+    // The open handle writes while the deletion lists the databases: the handle reopens (and, if
+    // the database is gone by then, recreates it as declared, as it does after any deletion).
+    const databases = indexedDB.databases.bind(indexedDB)
+    let late: Promise<unknown> | undefined
+    vi.spyOn(indexedDB, 'databases').mockImplementation(async () => {
+      late ??= db.put('s', { id: 'late', body: 'z' })
+      await late
+      return databases()
+    })
+    // And once more as soon as the database itself is gone.
+    const deleteDatabase = indexedDB.deleteDatabase.bind(indexedDB)
+    let last: Promise<unknown> | undefined
+    vi.spyOn(indexedDB, 'deleteDatabase').mockImplementation((deleting) => {
+      const request = deleteDatabase(deleting)
+      if (deleting === name) request.addEventListener('success', () => (last = db.put('s', { id: 'last', body: 'w' })))
+      return request
+    })
+    await deleteTtlDB(name)
+    expect(late, 'the write ran during the deletion').toBeDefined()
+    await last
+    vi.restoreAllMocks()
+    // Before, the write recreated the database before the generations were listed, and its value
+    // was deleted with them: getAllKeys and count listed 'late', get returned undefined.
+    const keys = await db.getAllKeys('s')
+    for (const key of keys) expect(await db.get('s', key), `get(${String(key)}), listed by getAllKeys`).toBeDefined()
+    expect(await db.count('s')).toBe((await db.getAll('s')).length)
+  } finally {
+    db.close()
+    await deleteTtlDB(name)
+  }
+})
