@@ -12,7 +12,7 @@ import { allDeadRanges, EXPIRY_INDEX, liveRanges } from '../layout/expiry-index.
 import { isDeadMark, markExpiryMs, type Cutoffs, type ExpiryMark, type StoreState } from '../rules/policy.js'
 import { deletedItem, type DeletedItem } from '../events/listeners.js'
 import { keyId, req } from '../platform/request.js'
-import { markOfStored } from '../layout/stamp.js'
+import { markOfStored, orderOfStored } from '../layout/stamp.js'
 
 /** Live items in the store now (the deletions already queued in its transaction counted). */
 export async function liveCount(store: IDBObjectStore, cut: Cutoffs): Promise<number> {
@@ -60,16 +60,33 @@ async function soonest(store: IDBObjectStore, state: StoreState, cut: Cutoffs, l
 /**
  * Live items, least recently written first, skipping keys already chosen. Dead items may still
  * be on disk (a TTL-off store's, which the background purge leaves; marks below where a pass
- * resumed): they are not live items to give up, so the values are read to tell.
+ * resumed): they are not live items to give up, so the values are read to tell. The `$ts` index
+ * orders by `_ts`, whole seconds, then by key: the items of one second are ordered by when they
+ * were written (`ORDER_FIELD`), so the walk reads the whole second at its end.
  */
 async function oldest(store: IDBObjectStore, cut: Cutoffs, limit: number, skip: readonly IDBValidKey[]): Promise<IDBValidKey[]> {
   const taken = new Set(skip.map(keyId))
   const keys: IDBValidKey[] = []
+  let second: { ts: unknown; items: { key: IDBValidKey; order: number }[] } = { ts: undefined, items: [] }
+  const close = () => {
+    // Stable: items written before the library kept an order stay in key order, first.
+    second.items.sort((a, b) => a.order - b.order)
+    for (const { key } of second.items.slice(0, limit - keys.length)) keys.push(key)
+  }
   const cursor = store.index(TS_INDEX).openCursor()
-  for (let c = await req(cursor); c && keys.length < limit; c = await req(cursor)) {
-    if (!taken.has(keyId(c.primaryKey)) && !isDeadMark(markOfStored(c.value), cut)) keys.push(c.primaryKey)
+  for (let c = await req(cursor); c; c = await req(cursor)) {
+    if (second.ts === undefined) second.ts = c.key
+    else if (indexedDB.cmp(c.key, second.ts) !== 0) {
+      close()
+      if (keys.length >= limit) return keys
+      second = { ts: c.key, items: [] }
+    }
+    if (!taken.has(keyId(c.primaryKey)) && !isDeadMark(markOfStored(c.value), cut)) {
+      second.items.push({ key: c.primaryKey, order: orderOfStored(c.value) })
+    }
     c.continue()
   }
+  close()
   return keys
 }
 
