@@ -156,7 +156,9 @@ export class Touches {
       const current = this.find(store, value)?.ts ?? (value._ts as number)
       // A touch already owed (by any handle) shows too: a later read never goes back to the stored _ts.
       value._ts = current
-      if (ts <= current || oldExpiry === Infinity) continue
+      // Items that never expire under the settings in force are touched too: a later default
+      // (or TTL turned on again) counts from the read (SPEC §7: every read restarts the countdown).
+      if (ts <= current) continue
       const key = keyPathValue(value, keyPath) as IDBValidKey
       touches.set(keyId(key), { key, ts, ttl: value.ttl, at: writeOrder(nowMs) })
       value._ts = ts

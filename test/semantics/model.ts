@@ -21,8 +21,9 @@
  * never born dead).
  *
  * A sliding store (SPEC §7 `touchOnRead`) touches what a read returns: each returned live item
- * that can expire under the settings in force gets `_ts = max(_ts, floor(now))` at the reading
- * connection's `now`, at once and for every connection (the model does not know when the library
+ * (one that never expires under the settings in force too: a later default counts from the read)
+ * gets `_ts = max(_ts, floor(now))` at the reading connection's `now`, at once and for every
+ * connection (the model does not know when the library
  * writes a touch to disk; `lastWrittenTs` says how far back the disk may lag). Everything else —
  * liveness, purges, changes of default and their watermarks, `expiresAt` — judges the touched
  * value.
@@ -171,15 +172,16 @@ export class StoreModel {
 
   /**
    * What a read at `nowMs` that returns the live values `recs` returns (SPEC §7, README
-   * "Lifetimes"): on a sliding store each value that can expire is touched — its `_ts` becomes
-   * `max(_ts, floor(now))` — and the model's value becomes the touched one. Values that never
-   * expire under the settings in force are not touched. Elsewhere the values as they are.
+   * "Lifetimes"): on a sliding store each value is touched — its `_ts` becomes
+   * `max(_ts, floor(now))` — and the model's value becomes the touched one; values that never
+   * expire under the settings in force too, so that a later default counts from the read.
+   * Elsewhere the values as they are.
    */
   read(recs: Rec[], nowMs: number): Rec[] {
     if (!this.slides) return recs
     const ts = Math.floor(nowMs / 1000)
     return recs.map((rec) => {
-      if (this.life(rec) === null || ts <= rec._ts) return rec
+      if (ts <= rec._ts) return rec
       const touched = { ...rec, _ts: ts }
       this.writtenTsOf.set(touched, this.lastWrittenTs(rec))
       if (this.disk.get(rec.id) === rec) this.disk.set(rec.id, touched)

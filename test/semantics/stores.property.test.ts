@@ -928,6 +928,7 @@ class World {
         const before = store.slides ? live.map((r) => r._ts) : []
         const read = store.read(live, now)
         if (read.some((r, j) => r._ts !== before[j])) tally('reads that touched')
+        if (read.some((r, j) => r._ts !== before[j] && store.life(r) === null)) tally('reads that touched items that never expire')
         expect(this.fresh(name, await db.getAll(name)), `getAll ${at}`).toEqual(read)
         for (const k of KEYS) {
           const rec = store.read(store.live(now).filter((r) => r.id === k), now)[0]
