@@ -43,10 +43,11 @@ export interface PurgeReport {
 
 /**
  * Who hears of deletions: `wants(store)` says whether values must be read (someone listens),
- * `deleted` gets them once the batch that deleted them has committed.
+ * asked before each batch, so that a listener added while a purge runs hears the batches after
+ * it; `deleted` gets them once the batch that deleted them has committed.
  */
 export interface Witness {
-  wants(store: string): boolean
+  wants(store: string): boolean | Promise<boolean>
   deleted(store: string, items: DeletedItem[], reason: ExpireReason): void
 }
 
@@ -132,10 +133,10 @@ export async function purgeBatch(connect: Connect, storeName: string, nowMs: num
   return { deleted, items, evicted, resume: full ? resume : resumed ? {} : undefined, state }
 }
 
-/** Tells the witness what a committed batch deleted: expired items, then evicted ones. */
-function report(witness: Witness | undefined, store: string, batch: BatchResult): void {
+/** Tells the witness what a committed batch deleted: expired items, then evicted ones (`withValues`: their values were read). */
+function report(witness: Witness | undefined, store: string, batch: BatchResult, withValues: boolean): void {
   if (batch.items.length > 0) witness?.deleted(store, batch.items, 'expired')
-  if (batch.evicted.length > 0 && witness?.wants(store)) witness.deleted(store, batch.evicted, 'evicted')
+  if (batch.evicted.length > 0 && withValues) witness?.deleted(store, batch.evicted, 'evicted')
 }
 
 /** Lets the app's own requests go first: batch sizes and a pause between batches. */
@@ -166,13 +167,14 @@ export async function purgeStore(
   let from: Resume | undefined
   do {
     if (from !== undefined) await courtesy.pause()
+    const withValues = (await witness?.wants(storeName)) ?? false
     const batch = await purgeBatch(connect, storeName, clock(), {
       batchSize: courtesy.batchSize(batchSize),
       evictLimit: batchSize,
       from,
-      withValues: witness?.wants(storeName),
+      withValues,
     })
-    report(witness, storeName, batch)
+    report(witness, storeName, batch, withValues)
     total += batch.deleted
     from = batch.resume
   } while (from)
@@ -223,7 +225,7 @@ export async function purgeSlice(
     do {
       const courtesy = options.courtesy ?? NO_COURTESY
       if (deleted > 0) await courtesy.pause()
-      const withValues = options.witness?.wants(store)
+      const withValues = (await options.witness?.wants(store)) ?? false
       batch = await purgeBatch(connect, store, nowMs, {
         batchSize: courtesy.batchSize(options.batchSize),
         evictLimit: options.batchSize,
@@ -231,7 +233,7 @@ export async function purgeSlice(
         skipDisabled: true,
         withValues,
       })
-      report(options.witness, store, batch)
+      report(options.witness, store, batch, withValues)
       deleted += batch.deleted
       evicted += batch.evicted.length
       if (batch.resume) resume.set(store, batch.resume)

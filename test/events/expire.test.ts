@@ -108,3 +108,30 @@ test('in a store that keeps no generations, an item with a field shaped like a r
   await until(() => expect(heard.flatMap((e) => e.items)).toHaveLength(1))
   expect(heard[0].items[0]).toEqual({ key: 'a', value: { ...item, _ts: ts } })
 })
+
+test('a listener added while purgeExpired runs hears the batches deleted after it was added', { timeout: 15_000 }, async () => {
+  const clock = manualClock()
+  const db = await freshDB({ clock, stores, purge: { mode: 'off', batchSize: 1 } })
+  await db.putAll('t', [1, 2, 3, 4, 5].map((id) => ({ id })))
+  clock.advance(10_000)
+  const heard: ExpireEvent[] = []
+  // Nobody listens when the purge starts; the first batch (one item) adds a listener as it deletes.
+  const { delete: remove } = IDBObjectStore.prototype
+  let first: unknown
+  const spy = vi.spyOn(IDBObjectStore.prototype, 'delete').mockImplementation(function (this: IDBObjectStore, query) {
+    if (first === undefined && this.name === 't') {
+      first = query
+      db.onExpire((e) => heard.push(e))
+    }
+    return remove.call(this, query)
+  })
+  try {
+    expect(await db.purgeExpired('t')).toBe(5)
+  } finally {
+    spy.mockRestore()
+  }
+  // Before, who listens was decided once per purge: the listener heard nothing.
+  // (Batches go in expiry-mark order, whose tiebreak is random: the first took any of the five.)
+  await until(() => expect(keysOf(heard)).toEqual([1, 2, 3, 4, 5].filter((id) => id !== first)))
+  expect(heard.every((e) => e.reason === 'expired' && e.items.every((item) => (item.value as { id: number }).id === item.key))).toBe(true)
+})
