@@ -244,7 +244,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     const { code, background } = await this.ready
     const attempt = async () => code.writes.writeAll(await this.writer(store), store, values, method, keys, !keys)
     const written = this.claimed(store, await this.spacious(attempt))
-    background.wrote(store, values.map((value) => (value as { ttl?: unknown }).ttl))
+    background.wrote(store, values)
     return written
   }
 
@@ -276,7 +276,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     const attempt = async () => update(await this.writer(store), store, key, changes as Parameters<typeof update>[3])
     // The item itself is not given up to make room for its update.
     const item = this.claimed(store, await this.spacious(attempt, { store, key }))
-    background.wrote(store, [item.ttl])
+    background.wrote(store, [item])
     return item as Stamped<StoreValue<S, N>>
   }
 
