@@ -13,7 +13,7 @@ import { GEN_FIELD, GEN_INDEX, hasGenerations } from '../layout/generation-index
 import { closeGeneration, generationName, generationTransaction, storeGenerationPrefix, valuesRead, VALUES_STORE, type GenRef } from './values.js'
 import { storageEstimate } from '../platform/storage.js'
 import { ORDER_FIELD } from '../layout/stamp.js'
-import { done, req, walk } from '../platform/request.js'
+import { abortQuietly, done, req, walk } from '../platform/request.js'
 import { TS_INDEX } from '../rules/capacity.js'
 
 /**
@@ -116,9 +116,16 @@ function writeId(): string {
 
 /**
  * Stores `values` in the store's current generation (as this realm last saw it, or as its
- * registry says), in one transaction. Rejects with the engine's error (`QuotaExceededError`).
+ * registry says), in one transaction. Rejects with the engine's error (`QuotaExceededError`);
+ * a value the engine refuses at once (`DataCloneError`) with `refused(error, its index)`.
  */
-export async function stash(db: IDBDatabase, storeName: string, values: readonly Item[], durability?: IDBTransactionDurability): Promise<Stash> {
+export async function stash(
+  db: IDBDatabase,
+  storeName: string,
+  values: readonly Item[],
+  durability?: IDBTransactionDurability,
+  refused: (error: unknown, index: number) => unknown = (error) => error,
+): Promise<Stash> {
   const where = currentKey(db.name, storeName)
   let gen = current.get(where)
   if (gen === undefined) {
@@ -132,7 +139,15 @@ export async function stash(db: IDBDatabase, storeName: string, values: readonly
   const tx = (await generationTransaction(generationName(db.name, storeName, gen), true, 'readwrite', durability))!
   const committed = done(tx)
   const ids = values.map(() => writeId())
-  values.forEach((value, i) => tx.objectStore(VALUES_STORE).put(value, ids[i]))
+  for (const [i, value] of values.entries()) {
+    try {
+      tx.objectStore(VALUES_STORE).put(value, ids[i])
+    } catch (error) {
+      committed.catch(() => {})
+      abortQuietly(tx)
+      throw refused(error, i)
+    }
+  }
   await committed
   return { gen, ids, bytes: values.reduce<number>((sum, value) => sum + sizeOf(value), 0), quotaShare: await quotaShare(db) }
 }
