@@ -29,10 +29,12 @@
  * value.
  *
  * A capped store (SPEC §9 `maxEntries: n`, `evict`) ranks its live items for eviction (`evictRank`):
- * `'oldest'` by `_ts`; `'soonest'` by expiry under the settings in force (`_ts + life`, seconds),
- * items that never expire after every item that will, by `_ts` among themselves. Items of equal
- * rank are tied: the SPEC orders them no further (the library breaks `_ts` ties by key and expiry
- * ties by the random fraction of its expiry marks), so any of them may go first. Writes never
+ * `'oldest'` by `_ts`, then, among the items of one second, by when each was last written (a
+ * touch of a sliding store is a write at the read: the model's disk numbers every value set in
+ * it, `Disk`); `'soonest'` by expiry under the settings in force (`_ts + life`, seconds), items
+ * that never expire after every item that will, by `_ts` and write among themselves. Items of
+ * equal rank (the same expiry: the SPEC orders them no further, and the library breaks those ties
+ * by the random fraction of its expiry marks) are tied, so any of them may go first. Writes never
  * evict; reads may see more than n. A purge at `now` may evict a set E of the items live at `now`
  * when (`evictionFault`):
  *
@@ -135,6 +137,24 @@ export interface Cap {
   evict: EvictOrder
 }
 
+/** Every value the models store, numbered as it is set: the order of writes (and touches). */
+let written = 0
+
+/** What is physically on disk: key → stored value, each value numbered when it was set. */
+class Disk extends Map<string, Rec> {
+  private readonly order = new WeakMap<Rec, number>()
+
+  override set(id: string, rec: Rec): this {
+    if (!this.order.has(rec)) this.order.set(rec, written++)
+    return super.set(id, rec)
+  }
+
+  /** When `rec` was written, relative to every other value: a larger number is a later write. */
+  writeOrder(rec: Rec): number {
+    return this.order.get(rec) ?? -Infinity
+  }
+}
+
 export class StoreModel {
   /** The default in force (shared by every connection). */
   d: DefaultTtl
@@ -145,7 +165,7 @@ export class StoreModel {
   /** The default last declared in `openTtlDB`. */
   declared: DefaultTtl
   /** Physically on disk: key → stored value. */
-  readonly disk = new Map<string, Rec>()
+  readonly disk = new Disk()
 
   constructor(
     readonly name: StoreName,
@@ -259,13 +279,15 @@ export class StoreModel {
 
   /**
    * Where a live item stands in the store's evict order (SPEC §9), compared lexicographically,
-   * smaller first; equal ranks are tied. `'oldest'`: `_ts`. `'soonest'`: items that will expire
-   * by their expiry under the settings in force, then those that never will by `_ts`.
+   * smaller first; equal ranks are tied. `'oldest'`: `_ts`, then the write. `'soonest'`: items
+   * that will expire by their expiry under the settings in force (ties stay ties), then those
+   * that never will by `_ts`, then the write.
    */
-  evictRank(rec: Rec): [number, number] {
-    if (this.cap?.evict !== 'soonest') return [0, rec._ts]
+  evictRank(rec: Rec): [number, number, number] {
+    const order = this.disk.writeOrder(rec)
+    if (this.cap?.evict !== 'soonest') return [0, rec._ts, order]
     const life = this.life(rec)
-    return life === null ? [1, rec._ts] : [0, rec._ts + life]
+    return life === null ? [1, rec._ts, order] : [0, rec._ts + life, 0]
   }
 
   /** Live items at `nowMs` beyond the cap (0 without one). */
@@ -297,6 +319,21 @@ export class StoreModel {
     return undefined
   }
 
+  /**
+   * Whether the edge of an eviction of `count` items falls between two items of the same second
+   * (or the same second of items that never expire, in `'soonest'` order) that only the order of
+   * their writes sets apart.
+   */
+  secondSplitAtEdge(count: number, nowMs: number): boolean {
+    if (count === 0) return false
+    const ranks = this.live(nowMs)
+      .map((rec) => this.evictRank(rec))
+      .sort(cmpRank)
+    if (count >= ranks.length) return false
+    const [a, b] = [ranks[count - 1], ranks[count]]
+    return a[0] === b[0] && a[1] === b[1] && a[2] !== b[2]
+  }
+
   /** Whether the edge of an eviction of `count` items falls inside a group of tied items (several choices were allowed). */
   tiedAtEdge(count: number, nowMs: number): boolean {
     if (count === 0) return false
@@ -322,7 +359,7 @@ export function cmp(a: string | number, b: string | number): number {
 }
 
 function cmpRank(a: readonly number[], b: readonly number[]): number {
-  return cmp(a[0], b[0]) || cmp(a[1], b[1])
+  return cmp(a[0], b[0]) || cmp(a[1], b[1]) || cmp(a[2], b[2])
 }
 
 /** The whole database: two stores sharing one mode. */
