@@ -67,9 +67,8 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   }
 
   private writeAll<N extends StoreNames<S>>(store: N, values: readonly unknown[], method: 'put' | 'add', keys?: readonly unknown[]) {
-    const ttls = () => values.map((value) => (value as { ttl?: unknown }).ttl)
     const given = keys as (IDBValidKey | undefined)[] | undefined
-    return this.route.write(store, (code, ctx) => code.writes.writeAll(ctx, store, values, method, given, !keys), ttls) as Promise<StoreKey<S, N>[]>
+    return this.route.write(store, (code, ctx) => code.writes.writeAll(ctx, store, values, method, given, !keys), () => [...values]) as Promise<StoreKey<S, N>[]>
   }
 
   /**
@@ -79,7 +78,9 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    */
   async update<N extends StoreNames<S>>(store: N, key: StoreKey<S, N>, changes: Changes<StoreValue<S, N>>): Promise<Stamped<StoreValue<S, N>>> {
     const merge = changes as Parameters<Deferred['writes']['update']>[3]
-    return this.route.write(store, (code, ctx) => code.writes.update(ctx, store, key as IDBValidKey, merge), (item) => [item.ttl]) as Promise<Stamped<StoreValue<S, N>>>
+    // The item itself is not given up to make room for its update.
+    const spare = { store, key: key as IDBValidKey }
+    return this.route.write(store, (code, ctx) => code.writes.update(ctx, store, key as IDBValidKey, merge), (item) => [item], spare) as Promise<Stamped<StoreValue<S, N>>>
   }
 
   /** Rewrites the live item at `key` unchanged, restarting its countdown. */

@@ -53,10 +53,27 @@ export class Background {
     return this.scheduler?.isLeader ?? false
   }
 
-  /** Wakes the purger, this handle's scheduler or another handle's, for items just written. */
-  wrote(store: string, ttls: readonly unknown[]): void {
-    if (this.isPurger) this.scheduler?.noteWrite(store, ttls, this.options.clock())
-    else this.wake.wrote(store, ttls, this.options.clock())
+  /**
+   * Wakes the purger, this handle's scheduler or another handle's, for items just written (the
+   * values as given, or as stored). Each item's countdown starts at its `_ts`: the write's time,
+   * or, in a `keepTs` store, the value's own `_ts`, which may make it die much sooner (at once).
+   */
+  wrote(store: string, values: readonly unknown[]): void {
+    const nowMs = this.options.clock()
+    const keeps = this.options.stores[store]?.keepTs === true
+    // Items grouped by when their countdown starts, as a write at that time would stamp them.
+    const byStart = new Map<number, unknown[]>()
+    for (const value of values) {
+      const { ttl, _ts } = (value ?? {}) as { ttl?: unknown; _ts?: unknown }
+      const start = keeps && typeof _ts === 'number' && Number.isInteger(_ts) && _ts >= 0 ? _ts * 1000 : nowMs
+      const group = byStart.get(start)
+      if (group) group.push(ttl)
+      else byStart.set(start, [ttl])
+    }
+    for (const [start, ttls] of byStart) {
+      if (this.isPurger) this.scheduler?.noteWrite(store, ttls, start)
+      else this.wake.wrote(store, ttls, start)
+    }
   }
 
   /** Wakes the purger for work due now in `store` (its default changed). */

@@ -9,6 +9,8 @@
 import { joinBus, type Member } from '../platform/bus.js'
 import { holdLock, lockNames } from '../platform/lock.js'
 import { refOf, resolveRows } from '../generations/values.js'
+import { hasGenerations } from '../layout/generation-index.js'
+import { unstamp } from '../layout/stamp.js'
 
 /** Why items left a store: their time was up, or they were evicted to make room (SPEC §9). */
 export type ExpireReason = 'expired' | 'evicted'
@@ -17,6 +19,18 @@ export type ExpireReason = 'expired' | 'evicted'
 export interface DeletedItem {
   key: IDBValidKey
   value: unknown
+  /**
+   * `value` is a row of a store that keeps its values in generations and refers to its value
+   * there: it is read from there before the item is reported. Only such stores' rows are
+   * references; elsewhere a field shaped like one (`$gen`) is the app's own.
+   */
+  stashed?: true
+}
+
+/** A deleted item as read from `store` (`row`: as stored, bookkeeping included), for an expiry event. */
+export function deletedItem(store: IDBObjectStore, key: IDBValidKey, row: unknown): DeletedItem {
+  const value = unstamp(row)
+  return row !== undefined && hasGenerations(store) && refOf(row) ? { key, value, stashed: true } : { key, value }
 }
 
 /** What `onExpire` listeners receive, once per deletion, after the deleting transaction committed. */
@@ -57,14 +71,16 @@ const reading = new Map<string, Promise<void>>()
  * Values kept in generations are read from there first (`generations/values.ts`); events keep their
  * order meanwhile.
  */
-export function publish(dbName: string, event: ExpireEvent): void {
+export function publish(dbName: string, event: Omit<ExpireEvent, 'items'> & { items: readonly DeletedItem[] }): void {
   const before = reading.get(dbName)
-  if (!before && !event.items.some((item) => refOf(item.value))) return post(dbName, event)
-  const values = resolveRows(dbName, event.store, event.items.map((item) => item.value)).catch(() => event.items.map(() => undefined))
+  const items = event.items.map(({ key, value }) => ({ key, value }))
+  if (!before && !event.items.some((item) => item.stashed)) return post(dbName, { ...event, items })
+  const rows = event.items.map((item) => (item.stashed ? item.value : undefined))
+  const values = resolveRows(dbName, event.store, rows).catch(() => rows.map(() => undefined))
   const posted = (before ?? Promise.resolve())
     .then(async () => {
       const resolved = await values
-      post(dbName, { ...event, items: event.items.map((item, i) => ({ key: item.key, value: refOf(item.value) ? resolved[i] : item.value })) })
+      post(dbName, { ...event, items: event.items.map((item, i) => ({ key: item.key, value: item.stashed ? resolved[i] : item.value })) })
     })
     // A failure to post (a closed channel) loses this event, not the ones after it.
     .catch(() => {})

@@ -15,10 +15,16 @@ function deleteDatabase(name: string): Promise<void> {
  * `indexedDB.deleteDatabase(name)` would leave behind. Open handles step aside for it, as for
  * an upgrade. Where the browser cannot list its databases (`indexedDB.databases()`), only the
  * database itself is deleted.
+ *
+ * The generations go first, the database last: an open handle that writes once the database is
+ * gone recreates it (as declared) and starts numbering generations afresh, so generations
+ * listed after that may hold its values. A write that lands before the database is deleted
+ * goes with it; one that started a generation after the listing leaves that generation behind,
+ * unreferenced, for the sweep of strays.
  */
 export async function deleteTtlDB(name: string): Promise<void> {
-  await deleteDatabase(name)
   const listed = (await indexedDB.databases?.().catch(() => undefined)) ?? []
   const generations = listed.map((database) => database.name).filter((other) => other?.startsWith(generationPrefix(name)))
   await Promise.all(generations.map((generation) => deleteDatabase(generation!)))
+  await deleteDatabase(name)
 }

@@ -12,7 +12,8 @@ import { EXPIRY_INDEX, MARK_FIELD, META_STORE } from '../layout/expiry-index.js'
 import { GEN_FIELD, GEN_INDEX, hasGenerations } from '../layout/generation-index.js'
 import { closeGeneration, generationName, generationTransaction, storeGenerationPrefix, valuesRead, VALUES_STORE, type GenRef } from './values.js'
 import { storageEstimate } from '../platform/storage.js'
-import { done, req, walk } from '../platform/request.js'
+import { ORDER_FIELD } from '../layout/stamp.js'
+import { abortQuietly, done, req, walk } from '../platform/request.js'
 import { TS_INDEX } from '../rules/capacity.js'
 
 /**
@@ -115,9 +116,16 @@ function writeId(): string {
 
 /**
  * Stores `values` in the store's current generation (as this realm last saw it, or as its
- * registry says), in one transaction. Rejects with the engine's error (`QuotaExceededError`).
+ * registry says), in one transaction. Rejects with the engine's error (`QuotaExceededError`);
+ * a value the engine refuses at once (`DataCloneError`) with `refused(error, its index)`.
  */
-export async function stash(db: IDBDatabase, storeName: string, values: readonly Item[], durability?: IDBTransactionDurability): Promise<Stash> {
+export async function stash(
+  db: IDBDatabase,
+  storeName: string,
+  values: readonly Item[],
+  durability?: IDBTransactionDurability,
+  refused: (error: unknown, index: number) => unknown = (error) => error,
+): Promise<Stash> {
   const where = currentKey(db.name, storeName)
   let gen = current.get(where)
   if (gen === undefined) {
@@ -131,7 +139,15 @@ export async function stash(db: IDBDatabase, storeName: string, values: readonly
   const tx = (await generationTransaction(generationName(db.name, storeName, gen), true, 'readwrite', durability))!
   const committed = done(tx)
   const ids = values.map(() => writeId())
-  values.forEach((value, i) => tx.objectStore(VALUES_STORE).put(value, ids[i]))
+  for (const [i, value] of values.entries()) {
+    try {
+      tx.objectStore(VALUES_STORE).put(value, ids[i])
+    } catch (error) {
+      committed.catch(() => {})
+      abortQuietly(tx)
+      throw refused(error, i)
+    }
+  }
   await committed
   return { gen, ids, bytes: values.reduce<number>((sum, value) => sum + sizeOf(value), 0), quotaShare: await quotaShare(db) }
 }
@@ -139,24 +155,31 @@ export async function stash(db: IDBDatabase, storeName: string, values: readonly
 /**
  * Inside the rows' transaction (over the store and the metadata store): whether the stashed
  * values' generation is still live, counting their bytes and starting a new generation when the
- * current one is full. When it is not live, the caller aborts and stashes again.
+ * current one is full. When it is live but no longer the current one (another realm started a
+ * newer one), the values stay there and this realm's next write goes to the current one. When
+ * it is not live, the caller aborts and stashes again.
  */
 export async function admit(meta: IDBObjectStore, dbName: string, storeName: string, stash: Stash): Promise<boolean> {
   const live = await generations(meta, storeName)
   const where = currentKey(dbName, storeName)
   const newest = live.at(-1)
-  if (!live.some((generation) => generation.n === stash.gen)) {
+  const mine = live.find((generation) => generation.n === stash.gen)
+  if (!mine) {
     if (newest) current.set(where, newest.n)
     else current.delete(where)
     return false
   }
-  if (newest!.n === stash.gen) {
-    const bytes = newest!.bytes + stash.bytes
-    meta.put({ bytes }, generationKey(storeName, stash.gen))
-    const held = live.reduce((sum, generation) => sum + generation.bytes, stash.bytes)
-    const limit = Math.min(stash.quotaShare, MAX_GENERATION_BYTES, Math.max(MIN_GENERATION_BYTES, held * SHARE))
-    if (bytes >= limit) current.set(where, await startGeneration(meta, storeName))
+  const bytes = mine.bytes + stash.bytes
+  meta.put({ bytes }, generationKey(storeName, stash.gen))
+  if (mine !== newest) {
+    // Another realm (tab) has moved on from this generation: so does this one, from its next
+    // write. Staying, it would fill an older generation without end, which then never empties.
+    current.set(where, newest!.n)
+    return true
   }
+  const held = live.reduce((sum, generation) => sum + generation.bytes, stash.bytes)
+  const limit = Math.min(stash.quotaShare, MAX_GENERATION_BYTES, Math.max(MIN_GENERATION_BYTES, held * SHARE))
+  if (bytes >= limit) current.set(where, await startGeneration(meta, storeName))
   return true
 }
 
@@ -170,7 +193,7 @@ export const ROW_FIELD_BYTES = 256
  * such a field finds it in rows written before.
  */
 export function rowsOf(store: IDBObjectStore, values: readonly Item[], stash: Stash): Item[] {
-  const read = new Set<string>(['_ts', MARK_FIELD, 'ttl'])
+  const read = new Set<string>(['_ts', MARK_FIELD, ORDER_FIELD, 'ttl'])
   const add = (keyPath: string | string[] | null) => {
     for (const path of Array.isArray(keyPath) ? keyPath : keyPath === null ? [] : [keyPath]) read.add(path.split('.')[0])
   }

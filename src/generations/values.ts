@@ -12,6 +12,7 @@
  * holds its value itself (stores without `evictOnQuota`, and ones created before this layout).
  */
 import { MARK_FIELD } from '../layout/expiry-index.js'
+import { ORDER_FIELD } from '../layout/stamp.js'
 import { req } from '../platform/request.js'
 import { GEN_FIELD } from '../layout/generation-index.js'
 
@@ -109,7 +110,7 @@ export function closeGeneration(name: string): void {
 /**
  * The values the rows refer to, in order: a row without a reference is its own value; one whose
  * value is gone (its generation deleted since the row was read: the item was evicted) is
- * `undefined`. A row's `_ts` and expiry mark win over its value's: a touch rewrites the row only.
+ * `undefined`. A row's `_ts`, expiry mark and write order win over its value's: a touch rewrites the row only.
  */
 export function resolveRows(dbName: string, storeName: string, rows: readonly unknown[]): Promise<unknown[]> {
   const read = readRows(dbName, storeName, rows)
@@ -160,7 +161,9 @@ async function readRows(dbName: string, storeName: string, rows: readonly unknow
 
 function withBookkeeping(value: Item, row: Item): Item {
   const full: Item = { ...value, _ts: row._ts }
-  if (row[MARK_FIELD] === undefined) delete full[MARK_FIELD]
-  else full[MARK_FIELD] = row[MARK_FIELD]
+  for (const field of [MARK_FIELD, ORDER_FIELD]) {
+    if (row[field] === undefined) delete full[field]
+    else full[field] = row[field]
+  }
   return full
 }

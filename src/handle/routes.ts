@@ -8,6 +8,7 @@ import { requestStarting } from '../background/activity.js'
 import { publish } from '../events/listeners.js'
 import type { Connection } from '../layout/connection.js'
 import type { StoreConfigs } from '../layout/schema.js'
+import type { Spare } from '../purge/quota.js'
 import { ReadScope } from '../reads/reads.js'
 import { describeError, TtlError } from '../rules/errors.js'
 import type { TtlValues } from '../rules/ttl.js'
@@ -63,15 +64,20 @@ export class Routes {
 
   /**
    * Runs a write through the deferred code, once more after each step of quota relief while the
-   * disk is full (`purge/quota.ts`); reports the dead items it claimed and wakes the purger for
-   * the `ttl` fields it stored.
+   * disk is full (`purge/quota.ts`), which never gives up `spare` (the item an update rewrites);
+   * reports the dead items it claimed and wakes the purger for the items it stored.
    */
-  async write<T>(store: string, attempt: (code: Loaded['code'], ctx: WriteContext) => Promise<Written<T>>, ttls: (result: T) => unknown[]): Promise<T> {
+  async write<T>(
+    store: string,
+    attempt: (code: Loaded['code'], ctx: WriteContext) => Promise<Written<T>>,
+    stored: (result: T) => unknown[],
+    spare?: Spare,
+  ): Promise<T> {
     const { code, background } = await this.options.parts.ready
     const { clock, mode, durability, stores } = this.options
     const run = async () => attempt(code, { db: await this.settled(store), clock, mode, durability, keepTs: stores[store].keepTs })
-    const written = this.claimed(store, await this.spacious(code, run))
-    background.wrote(store, ttls(written))
+    const written = this.claimed(store, await this.spacious(code, run, spare))
+    background.wrote(store, stored(written))
     return written
   }
 
@@ -82,13 +88,13 @@ export class Routes {
     return run(code, { db: await this.settled(store), clock, mode, durability, keepTs: stores[store].keepTs })
   }
 
-  private spacious<T>(code: Loaded['code'], attempt: () => Promise<T>): Promise<T> {
+  private spacious<T>(code: Loaded['code'], attempt: () => Promise<T>, spare?: Spare): Promise<T> {
     const { name, stores, clock, connection, parts } = this.options
     return code.withQuotaRelief(attempt, {
       purgeExpired: () => this.purgeExpired(),
       evictShare: () => {
         const opted = Object.keys(stores).filter((store) => stores[store].evictOnQuota)
-        return code.evictRound(name, opted, (store) => this.settled(store), clock(), (report) => parts.reports.emit(report))
+        return code.evictRound(name, opted, (store) => this.settled(store), clock(), (report) => parts.reports.emit(report), spare)
       },
       dropGenerations: async () => code.dropGenerationsOf(await connection.native(), Object.keys(stores)),
       usage: code.storageUsage,

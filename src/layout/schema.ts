@@ -45,8 +45,12 @@ export function checkStoreConfigs(stores: unknown): StoreConfigs {
       throw new TtlError('INVALID_OPTION', `store "${name}": touchOnRead needs an in-line keyPath (reads find a touched item by its key)`)
     }
     checkCapacity(name, config)
-    for (const own of [EXPIRY_INDEX, TS_INDEX]) {
-      if (config.indexes && own in config.indexes) throw new TtlError('INVALID_OPTION', `"${own}" is the library's own index name`)
+    // A user index named like the generation index would make the store pass for one that keeps
+    // its values in generations (`hasGenerations`), and a purge delete values still referred to.
+    for (const own of [EXPIRY_INDEX, TS_INDEX, GEN_INDEX]) {
+      if (config.indexes && own in config.indexes) {
+        throw new TtlError('INVALID_OPTION', `store "${name}": "${own}" is the library's own index name`)
+      }
     }
   }
   return stores as StoreConfigs

@@ -7,6 +7,23 @@ import type { Watermarks } from './watermarks.js'
 
 type Item = Record<string, unknown>
 
+/**
+ * The field of a stored value that orders the writes of one second: `_ts` is whole seconds, and
+ * `evict: 'oldest'` gives up the least recently written first, ties of `_ts` included. Epoch ms
+ * of the write (or of the read that touched it, `touchOnRead`), raised where needed to stay above
+ * every order this realm gave before, so that writes in one millisecond (a `putAll`) keep their
+ * order. Not indexed: eviction reads it only among the items of the oldest second.
+ */
+export const ORDER_FIELD = '$at'
+/** Exactly representable next to epoch ms until the year 2527. */
+const ORDER_STEP = 2 ** -8
+let lastOrder = -Infinity
+
+/** The order of a write at `nowMs` (epoch ms): above every one this realm gave before. */
+export function writeOrder(nowMs: number): number {
+  return (lastOrder = Math.max(nowMs, lastOrder + ORDER_STEP))
+}
+
 /** A value that passed validation: a copy of its own fields, and what its `ttl` means. */
 export interface Checked {
   fields: Item
@@ -66,7 +83,7 @@ function kindOf(value: unknown): string {
 export function stampAt(checked: Checked, nowMs: number, watermarks?: Watermarks): Item {
   // A kept _ts is the server's: the copy expires with the original, even if born dead.
   const ts = checked.keptTs ?? Math.max(stampOf(nowMs), watermarks ? lowestLiveTs(watermarks, checked.ttl) : -Infinity)
-  const stored: Item = { ...checked.fields, _ts: ts }
+  const stored: Item = { ...checked.fields, _ts: ts, [ORDER_FIELD]: writeOrder(nowMs) }
   const mark = markOf(checked.ttl, ts)
   if (mark === undefined) delete stored[MARK_FIELD]
   else stored[MARK_FIELD] = mark
@@ -80,6 +97,14 @@ export function markOfStored(value: unknown): ExpiryMark | undefined {
 
 /** The stored value as users see it: without the library's bookkeeping. Mutates the read copy. */
 export function unstamp<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && MARK_FIELD in value) delete (value as Item)[MARK_FIELD]
+  if (value === null || typeof value !== 'object') return value
+  if (MARK_FIELD in value) delete (value as Item)[MARK_FIELD]
+  if (ORDER_FIELD in value) delete (value as Item)[ORDER_FIELD]
   return value
+}
+
+/** A stored value's write order (`-Infinity`: written before the library kept one). */
+export function orderOfStored(value: unknown): number {
+  const order = value !== null && typeof value === 'object' ? (value as Item)[ORDER_FIELD] : undefined
+  return typeof order === 'number' ? order : -Infinity
 }

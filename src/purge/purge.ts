@@ -18,19 +18,20 @@
  * its cap, evicting live items in the store's order (see `eviction.ts`).
  */
 import { evict, liveCount } from './eviction.js'
-import type { DeletedItem, ExpireReason } from '../events/listeners.js'
+import { deletedItem, type DeletedItem, type ExpireReason } from '../events/listeners.js'
 import { deadRanges, EXPIRY_INDEX, META_STORE, nextDeath, type Resume } from '../layout/expiry-index.js'
 import { cutoffs, type StoreState } from '../rules/policy.js'
 import { DEFAULT_BATCH_SIZE } from '../rules/purge-options.js'
 import { done, req } from '../platform/request.js'
-import { markOfStored, unstamp } from '../layout/stamp.js'
+import { markOfStored } from '../layout/stamp.js'
 
 /**
  * Who hears of deletions: `wants(store)` says whether values must be read (someone listens),
- * `deleted` gets them once the batch that deleted them has committed.
+ * asked before each batch, so that a listener added while a purge runs hears the batches after
+ * it; `deleted` gets them once the batch that deleted them has committed.
  */
 export interface Witness {
-  wants(store: string): boolean
+  wants(store: string): boolean | Promise<boolean>
   deleted(store: string, items: DeletedItem[], reason: ExpireReason): void
 }
 
@@ -94,7 +95,7 @@ export async function purgeBatch(connect: Connect, storeName: string, nowMs: num
       budget -= keys.length
       resume[kind] = markOfStored(await req(store.get(keys[keys.length - 1])))
       for (const key of keys) store.delete(key)
-      if (values) (await values).forEach((value, i) => items.push({ key: keys[i], value: unstamp(value) }))
+      if (values) (await values).forEach((value, i) => items.push(deletedItem(store, keys[i], value)))
     }
   }
   let evicted: DeletedItem[] = []
@@ -116,10 +117,10 @@ export async function purgeBatch(connect: Connect, storeName: string, nowMs: num
   return { deleted, items, evicted, resume: full ? resume : resumed ? {} : undefined, state }
 }
 
-/** Tells the witness what a committed batch deleted: expired items, then evicted ones. */
-function report(witness: Witness | undefined, store: string, batch: BatchResult): void {
+/** Tells the witness what a committed batch deleted: expired items, then evicted ones (`withValues`: their values were read). */
+function report(witness: Witness | undefined, store: string, batch: BatchResult, withValues: boolean): void {
   if (batch.items.length > 0) witness?.deleted(store, batch.items, 'expired')
-  if (batch.evicted.length > 0 && witness?.wants(store)) witness.deleted(store, batch.evicted, 'evicted')
+  if (batch.evicted.length > 0 && withValues) witness?.deleted(store, batch.evicted, 'evicted')
 }
 
 /** Lets the app's own requests go first: batch sizes and a pause between batches. */
@@ -150,13 +151,14 @@ export async function purgeStore(
   let from: Resume | undefined
   do {
     if (from !== undefined) await courtesy.pause()
+    const withValues = (await witness?.wants(storeName)) ?? false
     const batch = await purgeBatch(connect, storeName, clock(), {
       batchSize: courtesy.batchSize(batchSize),
       evictLimit: batchSize,
       from,
-      withValues: witness?.wants(storeName),
+      withValues,
     })
-    report(witness, storeName, batch)
+    report(witness, storeName, batch, withValues)
     total += batch.deleted
     from = batch.resume
   } while (from)
@@ -207,7 +209,7 @@ export async function purgeSlice(
     do {
       const courtesy = options.courtesy ?? NO_COURTESY
       if (deleted > 0) await courtesy.pause()
-      const withValues = options.witness?.wants(store)
+      const withValues = (await options.witness?.wants(store)) ?? false
       batch = await purgeBatch(connect, store, nowMs, {
         batchSize: courtesy.batchSize(options.batchSize),
         evictLimit: options.batchSize,
@@ -215,7 +217,7 @@ export async function purgeSlice(
         skipDisabled: true,
         withValues,
       })
-      report(options.witness, store, batch)
+      report(options.witness, store, batch, withValues)
       deleted += batch.deleted
       evicted += batch.evicted.length
       if (batch.resume) resume.set(store, batch.resume)

@@ -113,9 +113,17 @@ export async function withQuotaRelief<T>(attempt: () => Promise<T>, relief: Quot
 
 /**
  * Evicts `EVICTION_SHARE` of the store's live items (at least one) in its `evict` order, in one
- * transaction; resolves to the items once it committed (values only with `withValues`).
+ * transaction; resolves to the items once it committed (values only with `withValues`). The
+ * items in `spare` are never given up: a write at a full disk that rewrites an item (`update`,
+ * `touch`) must not lose that item to the room it makes for itself.
  */
-export async function evictShare(db: IDBDatabase, storeName: string, nowMs: number, withValues: boolean): Promise<DeletedItem[]> {
+export async function evictShare(
+  db: IDBDatabase,
+  storeName: string,
+  nowMs: number,
+  withValues: boolean,
+  spare: readonly IDBValidKey[] = [],
+): Promise<DeletedItem[]> {
   const tx = db.transaction([storeName, META_STORE], 'readwrite')
   const committed = done(tx)
   committed.catch(() => {})
@@ -123,15 +131,22 @@ export async function evictShare(db: IDBDatabase, storeName: string, nowMs: numb
   const state = await req<StoreState>(tx.objectStore(META_STORE).get(storeName))
   const cut = cutoffs(state, nowMs)
   const live = await liveCount(store, cut)
-  const items = live > 0 ? await evict(store, state, cut, Math.max(1, Math.ceil(live * EVICTION_SHARE)), withValues) : []
+  const items = live > 0 ? await evict(store, state, cut, Math.max(1, Math.ceil(live * EVICTION_SHARE)), withValues, spare) : []
   await committed
   return items
 }
 
+/** The item a write at a full disk rewrites, which quota relief must not give up. */
+export interface Spare {
+  store: string
+  key: IDBValidKey
+}
+
 /**
  * One round of eviction: each of `stores` (those with `evictOnQuota`) gives up its share, each in
- * its own transaction through `open(store)`. Every store's evictions are reported to `onReport`
- * and, to whoever listens, as `'evicted'` events. Resolves to how many items went.
+ * its own transaction through `open(store)`, but never the item `spare`. Every store's evictions
+ * are reported to `onReport` and, to whoever listens, as `'evicted'` events. Resolves to how many
+ * items went.
  */
 export async function evictRound(
   dbName: string,
@@ -139,13 +154,14 @@ export async function evictRound(
   open: (store: string) => Promise<IDBDatabase>,
   nowMs: number,
   onReport: (report: PurgeReport) => void,
+  spare?: Spare,
 ): Promise<number> {
   const listening = stores.length > 0 ? await listeningStores(dbName) : undefined
   let total = 0
   for (const store of stores) {
     const started = performance.now()
     const withValues = listening === '*' || (listening?.has(store) ?? false)
-    const items = await evictShare(await open(store), store, nowMs, withValues)
+    const items = await evictShare(await open(store), store, nowMs, withValues, spare?.store === store ? [spare.key] : [])
     if (items.length === 0) continue
     total += items.length
     onReport({ store, deleted: items.length, evicted: items.length, durationMs: performance.now() - started, more: false, nextExpiryMs: NaN })

@@ -10,7 +10,7 @@ import { holdLock, lockNames, webLocks } from '../platform/lock.js'
 import { MARK_FIELD, META_STORE } from '../layout/expiry-index.js'
 import { isDeadMark, markExpiryMs, markOf, type ExpiryMark, type StoreState } from '../rules/policy.js'
 import { done, keyId, keyPathValue, req } from '../platform/request.js'
-import { markOfStored } from '../layout/stamp.js'
+import { markOfStored, ORDER_FIELD, writeOrder } from '../layout/stamp.js'
 import { itemTtl, stampOf } from '../rules/ttl.js'
 import { learn } from '../layout/watermarks.js'
 
@@ -67,6 +67,8 @@ interface Touch {
   ts: number
   /** The item's `ttl` field when it was read. */
   ttl: unknown
+  /** The read's write order (`ORDER_FIELD`): a touch is a write at the read's `now`. */
+  at: number
 }
 
 /** The touches a connection owes its `touchOnRead` stores. */
@@ -147,9 +149,11 @@ export class Touches {
       const current = this.find(store, value)?.ts ?? (value._ts as number)
       // A touch already owed (by any handle) shows too: a later read never goes back to the stored _ts.
       value._ts = current
-      if (ts <= current || oldExpiry === Infinity) continue
+      // Items that never expire under the settings in force are touched too: a later default
+      // (or TTL turned on again) counts from the read (SPEC §7: every read restarts the countdown).
+      if (ts <= current) continue
       const key = keyPathValue(value, keyPath) as IDBValidKey
-      touches.set(keyId(key), { key, ts, ttl: value.ttl })
+      touches.set(keyId(key), { key, ts, ttl: value.ttl, at: writeOrder(nowMs) })
       value._ts = ts
       due = Math.min(due, oldExpiry - URGENT_MS)
     }
@@ -228,7 +232,8 @@ async function write(db: IDBDatabase, storeName: string, touches: readonly Touch
     const value = await values[i]
     if (!value || (value._ts as number) >= touch.ts || isDeadMark(markOfStored(value), killed)) continue
     const mark = markOf(itemTtl(value.ttl, 'lenient'), touch.ts)
-    store.put(mark === undefined ? { ...value, _ts: touch.ts } : { ...value, _ts: touch.ts, [MARK_FIELD]: mark })
+    const touched = { ...value, _ts: touch.ts, [ORDER_FIELD]: touch.at }
+    store.put(mark === undefined ? touched : { ...touched, [MARK_FIELD]: mark })
   }
   await committed
 }

@@ -8,8 +8,9 @@
 import { EXPIRY_INDEX } from '../layout/expiry-index.js'
 import { isDeadMark, type Cutoffs } from '../rules/policy.js'
 import { keyId, keyPathValue, req } from '../platform/request.js'
-import type { DeletedItem } from '../events/listeners.js'
-import { markOfStored, unstamp } from '../layout/stamp.js'
+import { deletedItem, type DeletedItem } from '../events/listeners.js'
+import { markOfStored } from '../layout/stamp.js'
+import { refusedAt } from './write-steps.js'
 
 type Item = Record<string, unknown>
 
@@ -17,7 +18,8 @@ type Item = Record<string, unknown>
  * Issues `store[method](value, key)`; on `ConstraintError`, claims room from dead holders and
  * retries once. `cut` judges the holders; `onClaimed` hears the dead items deleted. Resolves to
  * the written key once the write succeeded; rejects (and the transaction aborts) otherwise.
- * Callers issue the next write only after this settles, so a batch keeps its order.
+ * Callers issue the next write only after this settles, so a batch keeps its order. `where`
+ * names the value in errors (`store "s", item 3`).
  */
 export function putClaiming(
   store: IDBObjectStore,
@@ -26,9 +28,15 @@ export function putClaiming(
   key: IDBValidKey | undefined,
   cut: Cutoffs,
   onClaimed: (deleted: DeletedItem[]) => void,
+  where: string,
 ): Promise<IDBValidKey> {
   return new Promise((resolve, reject) => {
-    const request = store[method](value, key)
+    let request: IDBRequest<IDBValidKey>
+    try {
+      request = store[method](value, key)
+    } catch (error) {
+      return reject(refusedAt(error, where, store.keyPath))
+    }
     request.onsuccess = () => resolve(request.result)
     request.onerror = (event) => {
       if (request.error?.name !== 'ConstraintError') return reject(request.error)
@@ -56,7 +64,7 @@ async function deadHolders(store: IDBObjectStore, method: 'put' | 'add', value: 
     if (query === undefined || query === null) return
     try {
       const cursor = req(source.openCursor(query as IDBValidKey))
-      lookups.push(cursor.then((c) => (c && isDeadMark(markOfStored(c.value), cut) ? { key: c.primaryKey, value: unstamp(c.value) } : undefined)))
+      lookups.push(cursor.then((c) => (c && isDeadMark(markOfStored(c.value), cut) ? deletedItem(store, c.primaryKey, c.value) : undefined)))
     } catch {
       // Not a valid key: IndexedDB does not index it, so it conflicts with nothing.
     }

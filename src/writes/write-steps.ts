@@ -28,6 +28,19 @@ export interface Written<T> {
 /** A change `update` applies: fields to merge, or a function returning the new item. */
 export type Changes = Item | ((item: Item) => Item)
 
+/**
+ * IndexedDB's own error for a value it refused at once — `DataError` (no valid key where the
+ * store needs one), `DataCloneError` (a value it cannot store) — with where: `where` names the
+ * store and, in `putAll`, the item's position (README, API); other errors as they are.
+ */
+export function refusedAt(error: unknown, where: string, keyPath: string | string[] | null): unknown {
+  const { name, message } = (error ?? {}) as DOMException
+  if (name === 'DataCloneError') return new DOMException(`${where}: ${message}`, name)
+  if (name !== 'DataError') return error
+  const path = keyPath === null ? 'none: the store takes out-of-line keys, given to the write' : JSON.stringify(keyPath)
+  return new DOMException(`${where}: the value has no valid key (key path ${path}): ${message}`, name)
+}
+
 export function begin(ctx: WriteContext, stores: string[]): { tx: IDBTransaction; committed: Promise<void> } {
   const tx = ctx.db.transaction(stores, 'readwrite', { durability: ctx.durability })
   const committed = done(tx)
@@ -74,8 +87,17 @@ export function updated(
   // keepTs keeps a _ts the update sets, never the one the item already had (touch restarts).
   const setsTs = typeof changes === 'function' ? merged?._ts !== current._ts : Object.hasOwn(changes, '_ts')
   const next = stampAt(check(merged, ctx.mode, where, ctx.keepTs && setsTs), now, state)
-  if (keyPath !== null && indexedDB.cmp(keyPathValue(next, keyPath) as IDBValidKey, key) !== 0) {
-    throw new TtlError('INVALID_VALUE', `${where}: an update cannot change the key of an item`)
+  if (keyPath !== null && !sameKey(keyPathValue(next, keyPath), key)) {
+    throw new TtlError('INVALID_VALUE', `${where}: an update cannot change the key of an item (key path ${JSON.stringify(keyPath)})`)
   }
   return next
+}
+
+/** Whether `a` is the key `b` (`false` when `a` is no key at all: absent, or not a valid key). */
+function sameKey(a: unknown, b: IDBValidKey): boolean {
+  try {
+    return a !== undefined && indexedDB.cmp(a, b) === 0
+  } catch {
+    return false
+  }
 }

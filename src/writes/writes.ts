@@ -12,7 +12,8 @@ import { check, stampAt, unstamp, type Checked } from '../layout/stamp.js'
 import { updateStashed, writeStashed } from './stashed-writes.js'
 import { knownWatermarks, learn, announce } from '../layout/watermarks.js'
 import { checkDefaultTtl, type DefaultTtl } from '../rules/ttl.js'
-import { begin, committedOrUndone, updated, type Changes, type Item, type WriteContext, type Written } from './write-steps.js'
+import { begin, committedOrUndone, refusedAt, updated, type Changes, type Item, type WriteContext, type Written } from './write-steps.js'
+import { formatKey } from '../rules/errors.js'
 
 export type { WriteContext, Written } from './write-steps.js'
 
@@ -34,27 +35,28 @@ export async function writeAll(
   batch = false,
 ): Promise<Written<IDBValidKey[]>> {
   const now = ctx.clock()
+  const where = (i: number) => (batch ? `store "${storeName}", item ${i}` : `store "${storeName}"`)
   // Indexes, not map(): a hole in the array is a value too (undefined), and is refused.
-  const checked = Array.from(values, (value, i) =>
-    check(value, ctx.mode, batch ? `store "${storeName}", item ${i}` : `store "${storeName}"`, ctx.keepTs),
-  )
+  const checked = Array.from(values, (value, i) => check(value, ctx.mode, where(i), ctx.keepTs))
   const watermarks = knownWatermarks(ctx.db.name, storeName)
   const stored = checked.map((value) => stampAt(value, now, watermarks))
-  if (await usesGenerations(ctx.db, storeName)) return writeStashed(ctx, storeName, stored, method, keys, now)
+  if (await usesGenerations(ctx.db, storeName)) return writeStashed(ctx, storeName, stored, method, keys, now, where)
   const { tx, committed } = begin(ctx, [storeName])
   const store = tx.objectStore(storeName)
-  let requests: IDBRequest<IDBValidKey>[]
-  try {
-    requests = stored.map((value, i) => store[method](value, keys?.[i]))
-  } catch (error) {
-    abortQuietly(tx)
-    throw error
+  const requests: IDBRequest<IDBValidKey>[] = []
+  for (const [i, value] of stored.entries()) {
+    try {
+      requests.push(store[method](value, keys?.[i]))
+    } catch (error) {
+      abortQuietly(tx)
+      throw refusedAt(error, where(i), store.keyPath)
+    }
   }
   try {
     await committedOrUndone(ctx.db, storeName, committed, stored)
   } catch (error) {
     if ((error as DOMException | null)?.name !== 'ConstraintError') throw error
-    return writeClaiming(ctx, storeName, checked, method, keys, now)
+    return writeClaiming(ctx, storeName, checked, method, keys, now, where)
   }
   return { result: requests.map((r) => r.result), claimed: [] }
 }
@@ -67,6 +69,7 @@ async function writeClaiming(
   method: 'put' | 'add',
   keys: readonly (IDBValidKey | undefined)[] | undefined,
   now: number,
+  where: (i: number) => string,
 ): Promise<Written<IDBValidKey[]>> {
   const { tx, committed } = begin(ctx, [storeName, META_STORE])
   const store = tx.objectStore(storeName)
@@ -79,7 +82,7 @@ async function writeClaiming(
   try {
     // One after the other: a value retried after claiming room must not land after later ones.
     for (const [i, value] of stored.entries()) {
-      written.push(await putClaiming(store, method, value, keys?.[i], cut, (items) => claimed.push(...items)))
+      written.push(await putClaiming(store, method, value, keys?.[i], cut, (items) => claimed.push(...items), where(i)))
     }
   } catch (error) {
     abortQuietly(tx)
@@ -107,7 +110,8 @@ export async function update(ctx: WriteContext, storeName: string, key: IDBValid
     learn(ctx.db.name, storeName, state)
     const next = updated(ctx, storeName, key, store.keyPath, existing, state, now, changes)
     const claimed: DeletedItem[] = []
-    await putClaiming(store, 'put', next, store.keyPath === null ? key : undefined, cutoffs(state, now), (items) => claimed.push(...items))
+    const where = `store "${storeName}", key ${formatKey(key)}`
+    await putClaiming(store, 'put', next, store.keyPath === null ? key : undefined, cutoffs(state, now), (items) => claimed.push(...items), where)
     await committed
     return { result: unstamp(next), claimed }
   } catch (error) {

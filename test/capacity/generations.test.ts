@@ -29,6 +29,18 @@ test('in a store without evictOnQuota, a field shaped like a reference to a gene
   db.close()
 })
 
+test.each(['$gen', '$ttl', '$ts'])('an index the app names %s (the library\'s own) is refused at open with INVALID_OPTION naming the store; nothing is created', async (own) => {
+  // A user index named $gen made the library take the store for one keeping its values in
+  // generations: a purge then deleted the generation holding live values (get undefined, count 1).
+  const name = uniqueName('gen-own-index')
+  const stores = { plain: { keyPath: 'id', defaultTtl: 10, indexes: { [own]: { keyPath: 'g' } } } }
+  const error = await openTtlDB(name, { version: 1, purge: { mode: 'off' }, stores }).catch((e: unknown) => e)
+  expect(error).toMatchObject({ name: 'TtlError', code: 'INVALID_OPTION' })
+  expect((error as Error).message).toContain(`"${own}"`)
+  expect((error as Error).message).toContain('"plain"')
+  expect((await indexedDB.databases()).map((d) => d.name)).not.toContain(name)
+})
+
 test.skipIf(IN_FIREFOX)('an index that an upgrade adds over a small field finds the items written before it, and a unique one refuses a second', async () => {
   const name = uniqueName('gen-upgrade')
   const v1 = await openTtlDB(name, { version: 1, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 3600, evictOnQuota: true } } })
@@ -87,4 +99,41 @@ test('deleteTtlDB deletes the database and its generations; indexedDB.deleteData
   expect((await ours()).length).toBe(IN_FIREFOX ? 1 : 2)
   await deleteTtlDB(name)
   expect(await ours()).toEqual([])
+})
+
+test.skipIf(IN_FIREFOX)('a write that lands while deleteTtlDB runs: afterwards every key listed is readable', async () => {
+  const name = uniqueName('gen-delete-race')
+  const db = await openTtlDB(name, { version: 1, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 3600, evictOnQuota: true } } })
+  try {
+    await db.putAll('s', [{ id: 1, body: 'x' }, { id: 2, body: 'y' }])
+    // The open handle writes while the deletion lists the databases: the handle reopens (and, if
+    // the database is gone by then, recreates it as declared, as it does after any deletion).
+    const databases = indexedDB.databases.bind(indexedDB)
+    let late: Promise<unknown> | undefined
+    vi.spyOn(indexedDB, 'databases').mockImplementation(async () => {
+      late ??= db.put('s', { id: 'late', body: 'z' })
+      await late
+      return databases()
+    })
+    // And once more as soon as the database itself is gone.
+    const deleteDatabase = indexedDB.deleteDatabase.bind(indexedDB)
+    let last: Promise<unknown> | undefined
+    vi.spyOn(indexedDB, 'deleteDatabase').mockImplementation((deleting) => {
+      const request = deleteDatabase(deleting)
+      if (deleting === name) request.addEventListener('success', () => (last = db.put('s', { id: 'last', body: 'w' })))
+      return request
+    })
+    await deleteTtlDB(name)
+    expect(late, 'the write ran during the deletion').toBeDefined()
+    await last
+    vi.restoreAllMocks()
+    // Before, the write recreated the database before the generations were listed, and its value
+    // was deleted with them: getAllKeys and count listed 'late', get returned undefined.
+    const keys = await db.getAllKeys('s')
+    for (const key of keys) expect(await db.get('s', key), `get(${String(key)}), listed by getAllKeys`).toBeDefined()
+    expect(await db.count('s')).toBe((await db.getAll('s')).length)
+  } finally {
+    db.close()
+    await deleteTtlDB(name)
+  }
 })

@@ -113,3 +113,28 @@ test('a disk whose deletions give no room back (Chromium before its LevelDB comp
   await expect(db.put('keep', { id: 'k' })).rejects.toMatchObject({ name: 'QuotaExceededError' })
   expect(await db.getAllKeys('cache')).toEqual(ids(2, 6)) // a quarter went, then the usage showed it freed nothing
 })
+
+test.each([
+  ['touch', 'oldest', 'generations'],
+  ['update', 'oldest', 'generations'],
+  ['update', 'oldest', 'rows'],
+  ['touch', 'soonest', 'rows'],
+] as const)('%s of the first item in %s order at a full disk (values in %s): quota relief gives up other items, not that one, and the write goes through', async (kind, evict, layout) => {
+  const clock = manualClock()
+  // autoIncrement with a keyPath: the row keeps its value (src/layout/generation-index.ts).
+  const cache = { keyPath: 'id', defaultTtl: 3600, evictOnQuota: true, evict, ...(layout === 'rows' && { autoIncrement: true }) }
+  const db = await freshDB({ clock, stores: { cache } })
+  smallDisk(5)
+  for (const id of ids(0, 5)) {
+    await db.put('cache', { id, v: id })
+    clock.advance(1_000)
+  }
+  // Item 0 is the oldest and the closest to expiry. Before, relief evicted it for its own write,
+  // whose retry then found nothing: NOT_FOUND, the item and the update lost.
+  const written = kind === 'touch' ? db.touch('cache', 0) : db.update('cache', 0, { v: 'changed' })
+  await expect(written).resolves.toMatchObject({ id: 0, _ts: clock.now / 1000 })
+  expect(await db.get('cache', 0)).toMatchObject({ id: 0, v: kind === 'touch' ? 0 : 'changed', _ts: clock.now / 1000 })
+  const kept = await db.getAllKeys('cache')
+  expect(kept).toContain(0)
+  expect(kept.length).toBeGreaterThan(1) // others went, in evict order, but not all
+})

@@ -73,6 +73,24 @@ describe('background purge (inline)', () => {
     expect(await db.raw.getAllKeys('s')).toEqual(['long'])
   })
 
+  test('a keepTs write of an item already expired (its own _ts) wakes the sleeping purger', { timeout: 15_000 }, async () => {
+    const clock = manualClock()
+    const mirror = { m: { keyPath: 'id', defaultTtl: 3600, keepTs: true } }
+    const db = await freshDB({ clock, stores: mirror, purge: { mode: 'inline', maxIntervalMs: 60_000 } })
+    const reports: PurgeReport[] = []
+    db.onPurge((r) => reports.push(r))
+    await db.put('m', { id: 'first', ttl: 1 })
+    clock.advance(1_000)
+    await until(async () => expect(reports).toHaveLength(1))
+    // The purger sleeps now, for a minute (nothing left expires sooner). A copy of a document
+    // whose server _ts is an hour old is dead as it lands; before, the wake-up counted its hour
+    // from now, so it stayed on disk until the purger's next check.
+    await db.put('m', { id: 'copy', _ts: clock.now / 1000 - 3600 })
+    expect(await db.get('m', 'copy')).toBeUndefined()
+    await until(async () => expect(reports.reduce((n, r) => n + r.deleted, 0)).toBe(2))
+    expect(await db.raw.count('m')).toBe(0)
+  })
+
   test('close() leaves no timer or idle callback of the scheduler behind, and stops purging', async () => {
     tracker = trackTimers('src/background/scheduler')
     const clock = manualClock()

@@ -21,17 +21,20 @@
  * never born dead).
  *
  * A sliding store (SPEC §7 `touchOnRead`) touches what a read returns: each returned live item
- * that can expire under the settings in force gets `_ts = max(_ts, floor(now))` at the reading
- * connection's `now`, at once and for every connection (the model does not know when the library
+ * (one that never expires under the settings in force too: a later default counts from the read)
+ * gets `_ts = max(_ts, floor(now))` at the reading connection's `now`, at once and for every
+ * connection (the model does not know when the library
  * writes a touch to disk; `lastWrittenTs` says how far back the disk may lag). Everything else —
  * liveness, purges, changes of default and their watermarks, `expiresAt` — judges the touched
  * value.
  *
  * A capped store (SPEC §9 `maxEntries: n`, `evict`) ranks its live items for eviction (`evictRank`):
- * `'oldest'` by `_ts`; `'soonest'` by expiry under the settings in force (`_ts + life`, seconds),
- * items that never expire after every item that will, by `_ts` among themselves. Items of equal
- * rank are tied: the SPEC orders them no further (the library breaks `_ts` ties by key and expiry
- * ties by the random fraction of its expiry marks), so any of them may go first. Writes never
+ * `'oldest'` by `_ts`, then, among the items of one second, by when each was last written (a
+ * touch of a sliding store is a write at the read: the model's disk numbers every value set in
+ * it, `Disk`); `'soonest'` by expiry under the settings in force (`_ts + life`, seconds), items
+ * that never expire after every item that will, by `_ts` and write among themselves. Items of
+ * equal rank (the same expiry: the SPEC orders them no further, and the library breaks those ties
+ * by the random fraction of its expiry marks) are tied, so any of them may go first. Writes never
  * evict; reads may see more than n. A purge at `now` may evict a set E of the items live at `now`
  * when (`evictionFault`):
  *
@@ -134,6 +137,24 @@ export interface Cap {
   evict: EvictOrder
 }
 
+/** Every value the models store, numbered as it is set: the order of writes (and touches). */
+let written = 0
+
+/** What is physically on disk: key → stored value, each value numbered when it was set. */
+class Disk extends Map<string, Rec> {
+  private readonly order = new WeakMap<Rec, number>()
+
+  override set(id: string, rec: Rec): this {
+    if (!this.order.has(rec)) this.order.set(rec, written++)
+    return super.set(id, rec)
+  }
+
+  /** When `rec` was written, relative to every other value: a larger number is a later write. */
+  writeOrder(rec: Rec): number {
+    return this.order.get(rec) ?? -Infinity
+  }
+}
+
 export class StoreModel {
   /** The default in force (shared by every connection). */
   d: DefaultTtl
@@ -144,7 +165,7 @@ export class StoreModel {
   /** The default last declared in `openTtlDB`. */
   declared: DefaultTtl
   /** Physically on disk: key → stored value. */
-  readonly disk = new Map<string, Rec>()
+  readonly disk = new Disk()
 
   constructor(
     readonly name: StoreName,
@@ -171,15 +192,16 @@ export class StoreModel {
 
   /**
    * What a read at `nowMs` that returns the live values `recs` returns (SPEC §7, README
-   * "Lifetimes"): on a sliding store each value that can expire is touched — its `_ts` becomes
-   * `max(_ts, floor(now))` — and the model's value becomes the touched one. Values that never
-   * expire under the settings in force are not touched. Elsewhere the values as they are.
+   * "Lifetimes"): on a sliding store each value is touched — its `_ts` becomes
+   * `max(_ts, floor(now))` — and the model's value becomes the touched one; values that never
+   * expire under the settings in force too, so that a later default counts from the read.
+   * Elsewhere the values as they are.
    */
   read(recs: Rec[], nowMs: number): Rec[] {
     if (!this.slides) return recs
     const ts = Math.floor(nowMs / 1000)
     return recs.map((rec) => {
-      if (this.life(rec) === null || ts <= rec._ts) return rec
+      if (ts <= rec._ts) return rec
       const touched = { ...rec, _ts: ts }
       this.writtenTsOf.set(touched, this.lastWrittenTs(rec))
       if (this.disk.get(rec.id) === rec) this.disk.set(rec.id, touched)
@@ -257,13 +279,15 @@ export class StoreModel {
 
   /**
    * Where a live item stands in the store's evict order (SPEC §9), compared lexicographically,
-   * smaller first; equal ranks are tied. `'oldest'`: `_ts`. `'soonest'`: items that will expire
-   * by their expiry under the settings in force, then those that never will by `_ts`.
+   * smaller first; equal ranks are tied. `'oldest'`: `_ts`, then the write. `'soonest'`: items
+   * that will expire by their expiry under the settings in force (ties stay ties), then those
+   * that never will by `_ts`, then the write.
    */
-  evictRank(rec: Rec): [number, number] {
-    if (this.cap?.evict !== 'soonest') return [0, rec._ts]
+  evictRank(rec: Rec): [number, number, number] {
+    const order = this.disk.writeOrder(rec)
+    if (this.cap?.evict !== 'soonest') return [0, rec._ts, order]
     const life = this.life(rec)
-    return life === null ? [1, rec._ts] : [0, rec._ts + life]
+    return life === null ? [1, rec._ts, order] : [0, rec._ts + life, 0]
   }
 
   /** Live items at `nowMs` beyond the cap (0 without one). */
@@ -295,6 +319,21 @@ export class StoreModel {
     return undefined
   }
 
+  /**
+   * Whether the edge of an eviction of `count` items falls between two items of the same second
+   * (or the same second of items that never expire, in `'soonest'` order) that only the order of
+   * their writes sets apart.
+   */
+  secondSplitAtEdge(count: number, nowMs: number): boolean {
+    if (count === 0) return false
+    const ranks = this.live(nowMs)
+      .map((rec) => this.evictRank(rec))
+      .sort(cmpRank)
+    if (count >= ranks.length) return false
+    const [a, b] = [ranks[count - 1], ranks[count]]
+    return a[0] === b[0] && a[1] === b[1] && a[2] !== b[2]
+  }
+
   /** Whether the edge of an eviction of `count` items falls inside a group of tied items (several choices were allowed). */
   tiedAtEdge(count: number, nowMs: number): boolean {
     if (count === 0) return false
@@ -320,7 +359,7 @@ export function cmp(a: string | number, b: string | number): number {
 }
 
 function cmpRank(a: readonly number[], b: readonly number[]): number {
-  return cmp(a[0], b[0]) || cmp(a[1], b[1])
+  return cmp(a[0], b[0]) || cmp(a[1], b[1]) || cmp(a[2], b[2])
 }
 
 /** The whole database: two stores sharing one mode. */

@@ -117,3 +117,22 @@ test('touchOnRead needs an in-line keyPath and a boolean', async () => {
   await expectTtlError(freshDB({ stores: { s: { defaultTtl: 10, touchOnRead: true } } }), 'INVALID_OPTION')
   await expectTtlError(freshDB({ stores: { s: { keyPath: 'id', touchOnRead: 1 as never } } }), 'INVALID_OPTION')
 })
+
+test.for([
+  { name: 'default -1', defaultTtl: -1 },
+  { name: 'TTL off', defaultTtl: null },
+])('a read touches an item that never expires at the moment ($name): a later default counts from the read', async ({ defaultTtl }) => {
+  const clock = manualClock(T0)
+  const db = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl, touchOnRead: true } } })
+  await db.put('s', { id: 'a' })
+  clock.advance(100 * SECOND)
+  expect(await db.get('s', 'a'), 'the read returns the touched _ts').toEqual({ id: 'a', _ts: TS0 + 100 })
+  clock.advance(SECOND)
+  await db.setDefaultTtl('s', 60)
+  // getAllKeys touches nothing: the item lives 60 s from the read, not from its write (long dead).
+  expect(await db.getAllKeys('s'), 'read a second before the default came in').toEqual(['a'])
+  clock.set(T0 + 159 * SECOND)
+  expect(await db.getAllKeys('s')).toEqual(['a'])
+  clock.set(T0 + 160 * SECOND)
+  expect(await db.getAllKeys('s')).toEqual([])
+})

@@ -454,6 +454,30 @@ describe('error messages name what was wrong and where', () => {
     },
   )
 
+  test.for(['rows', 'generations'] as const)(
+    'a value lacking its key path rejects DataError naming the store, the key path and, in putAll, the item\'s position (DataCloneError too); nothing is written (values in %s)',
+    async (layout) => {
+      const db = await freshDB({ clock: manualClock(T0), stores: { s: { keyPath: 'id', defaultTtl: 10, evictOnQuota: layout === 'generations' } } })
+      await db.put('s', { id: 'a' })
+      const before = await rawAll(db, 's')
+      await expect(db.putAll('s', [{ id: 1 }, { id: 2 }, { v: 'no key' }])).rejects.toMatchObject({
+        name: 'DataError',
+        message: expect.stringMatching(/^store "s", item 2: .*key path "id"/),
+      })
+      await expect(db.put('s', { v: 'no key' })).rejects.toMatchObject({ name: 'DataError', message: expect.stringMatching(/^store "s": .*key path "id"/) })
+      await expect(db.putAll('s', [{ id: 1 }, { id: {} }])).rejects.toMatchObject({ name: 'DataError', message: expect.stringMatching(/^store "s", item 1: /) })
+      // A value IndexedDB cannot store is named the same way.
+      await expect(db.putAll('s', [{ id: 1 }, { id: 2, f: () => 1 }])).rejects.toMatchObject({ name: 'DataCloneError', message: expect.stringMatching(/^store "s", item 1: /) })
+      // An update whose function drops the key: the item would move to no key at all.
+      await expect(db.update('s', 'a', ({ id: _, ...rest }) => rest)).rejects.toMatchObject({
+        name: 'TtlError',
+        code: 'INVALID_VALUE',
+        message: expect.stringMatching(/^store "s", key "a": /),
+      })
+      expect(await rawAll(db, 's')).toEqual(before)
+    },
+  )
+
   test('NOT_FOUND quotes a string key', async () => {
     const db = await freshDB({ clock: manualClock(T0), stores })
     await expect(db.update('s', '1', { v: 1 })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'store "s", key "1": no live item to update' })

@@ -1,6 +1,6 @@
 /** The purge API's implementation: the same batched purge code on either side of the worker. */
 import { META_STORE, type Resume } from '../../layout/expiry-index.js'
-import { listeningStores, publish } from '../../events/listeners.js'
+import { listeningStores, publish, type Listening } from '../../events/listeners.js'
 import { dropGenerationsOf } from '../../generations/stash.js'
 import { purgeSlice, purgeStore, type Courtesy, type Witness } from '../../purge/purge.js'
 import { req } from '../../platform/request.js'
@@ -18,11 +18,20 @@ async function ttlStores(db: IDBDatabase): Promise<string[]> {
   return keys.filter((key): key is string => typeof key === 'string' && db.objectStoreNames.contains(key))
 }
 
-/** Reads values for the stores some connection listens to, and publishes what was deleted. */
-async function witnessFor(dbName: string): Promise<Witness> {
-  const listening = await listeningStores(dbName)
+/**
+ * Reads values for the stores some connection listens to, and publishes what was deleted. Who
+ * listens is asked again before each batch until someone listens to the store, so that a
+ * listener added while a purge runs hears the batches deleted after it (one that goes away
+ * meanwhile costs values read for nothing, until the purge ends).
+ */
+function witnessFor(dbName: string): Witness {
+  let listening: Listening | undefined
+  const has = (store: string) => listening === '*' || (listening?.has(store) ?? false)
   return {
-    wants: (store) => listening === '*' || (listening?.has(store) ?? false),
+    async wants(store) {
+      if (!has(store)) listening = await listeningStores(dbName)
+      return has(store)
+    },
     deleted: (store, items, reason) => publish(dbName, { store, reason, items }),
   }
 }
@@ -41,7 +50,7 @@ export function createPurgeApi(
   return {
     async slice(nowMs) {
       await settleAllTabs(config.name)
-      const witness = await witnessFor(config.name)
+      const witness = witnessFor(config.name)
       const reports = await purgeSlice(connect, await ttlStores(await connect()), nowMs, { ...config, courtesy, witness }, resume)
       // Values of deleted items stay in their generations until none is referred to any more.
       const emptied = reports.filter((report) => report.deleted > 0).map((report) => report.store)
@@ -50,7 +59,7 @@ export function createPurgeApi(
     },
     async purgeAll(names, nowMs) {
       await settleAllTabs(config.name)
-      const witness = await witnessFor(config.name)
+      const witness = witnessFor(config.name)
       let total = 0
       for (const name of names) total += await purgeStore(connect, name, () => nowMs, config.batchSize, courtesy, witness)
       if (total > 0) await dropGenerationsOf(await connect(), names)
