@@ -69,7 +69,8 @@ export function check(value: unknown, mode: TtlValues, where: string, keepTs = f
   )
 }
 
-function kindOf(value: unknown): string {
+/** What a value is, for messages: `undefined`, `null`, `an array`, `a Date`, `a string`… */
+export function kindOf(value: unknown): string {
   if (value === null || value === undefined) return String(value)
   if (Array.isArray(value)) return 'an array'
   return typeof value === 'object' ? `a ${Object.prototype.toString.call(value).slice(8, -1)}` : `a ${typeof value}`
