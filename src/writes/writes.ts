@@ -12,7 +12,7 @@ import { check, isPlainObject, kindOf, stampAt, unstamp, type Checked } from '..
 import { updateStashed, writeStashed } from './stashed-writes.js'
 import { knownWatermarks, learn, announce } from '../layout/watermarks.js'
 import { checkDefaultTtl, MAX_TTL, type DefaultTtl } from '../rules/ttl.js'
-import { begin, committedOrUndone, refusedAt, updated, type Changes, type Item, type WriteContext, type Written } from './write-steps.js'
+import { begin, committedOrUndone, refusedAt, unlessClosed, updated, type Changes, type Item, type WriteContext, type Written } from './write-steps.js'
 import { formatKey, TtlError } from '../rules/errors.js'
 
 export type { WriteContext, Written } from './write-steps.js'
@@ -43,7 +43,7 @@ export async function writeAll(
   const checked = Array.from(values, (value, i) => check(value, ctx.mode, where(i), ctx.keepTs))
   const watermarks = knownWatermarks(ctx.db.name, storeName)
   const stored = checked.map((value) => stampAt(value, now, watermarks))
-  if (await usesGenerations(ctx.db, storeName)) return writeStashed(ctx, storeName, stored, method, keys, now, where)
+  if (await usesGenerations(ctx.db, storeName)) return unlessClosed(ctx.db, () => writeStashed(ctx, storeName, stored, method, keys, now, where))
   const { tx, committed } = begin(ctx, [storeName])
   const store = tx.objectStore(storeName)
   const requests: IDBRequest<IDBValidKey>[] = []
@@ -106,7 +106,7 @@ export async function update(ctx: WriteContext, storeName: string, key: IDBValid
     const where = `store "${storeName}", key ${formatKey(key)}`
     throw new TtlError('INVALID_VALUE', `${where}: update takes changes as a plain object of fields, or a function of the item; got ${kindOf(changes)}`)
   }
-  if (await usesGenerations(ctx.db, storeName)) return updateStashed(ctx, storeName, key, changes)
+  if (await usesGenerations(ctx.db, storeName)) return unlessClosed(ctx.db, () => updateStashed(ctx, storeName, key, changes))
   const now = ctx.clock()
   const { tx, committed } = begin(ctx, [storeName, META_STORE])
   const store = tx.objectStore(storeName)
