@@ -10,7 +10,8 @@ import { joinBus, type Member } from '../platform/bus.js'
 import { holdLock, lockNames } from '../platform/lock.js'
 import { refOf, resolveRows } from '../generations/values.js'
 import { hasGenerations } from '../layout/generation-index.js'
-import { unstamp } from '../layout/stamp.js'
+import { kindOf, unstamp } from '../layout/stamp.js'
+import { TtlError } from '../rules/errors.js'
 
 /** Why items left a store: their time was up, or they were evicted to make room (SPEC §9). */
 export type ExpireReason = 'expired' | 'evicted'
@@ -102,8 +103,12 @@ export class ExpiryListeners {
 
   constructor(private readonly dbName: string) {}
 
-  /** Registers `listener`; returns the function that removes it. */
+  /**
+   * Registers `listener`; returns the function that removes it.
+   * @throws TtlError `INVALID_OPTION` for a listener that is not a function or a malformed filter
+   */
   add(listener: Listener, options: ExpireOptions = {}): () => void {
+    checkListener(listener, options)
     this.listeners.set(listener, options.stores ? new Set(options.stores) : undefined)
     this.announce()
     return () => {
@@ -156,6 +161,21 @@ export class ExpiryListeners {
     const stores = listening === '*' ? '*' : JSON.stringify([...listening])
     this.releasePresence = holdLock(`${lockPrefix(this.dbName)}${crypto.randomUUID()}:${stores}`)?.release
     this.member ??= joinBus(this.dbName).on('expired', (event) => this.deliver(event))
+  }
+}
+
+/** `onExpire(listener, options)` as TypeScript would have it: a function, and store names in an array. */
+function checkListener(listener: unknown, options: unknown): void {
+  if (typeof listener !== 'function') {
+    throw new TtlError('INVALID_OPTION', `onExpire needs a function to call; got ${kindOf(listener)}`)
+  }
+  if (options === null || typeof options !== 'object') {
+    throw new TtlError('INVALID_OPTION', `onExpire options must be an object ({ stores: [names] }); got ${kindOf(options)}`)
+  }
+  const { stores } = options as ExpireOptions
+  if (stores !== undefined && !(Array.isArray(stores) && stores.every((store) => typeof store === 'string'))) {
+    const got = typeof stores === 'string' ? `the string ${JSON.stringify(stores)}` : kindOf(stores)
+    throw new TtlError('INVALID_OPTION', `onExpire options.stores must be an array of store names; got ${got}`)
   }
 }
 

@@ -30,6 +30,19 @@ export interface ConnectionOptions {
  */
 const PROBE_MS = 250
 
+/** Connections closed by their handle's `close()` (not stepped aside for an upgrade elsewhere). */
+const closedByHandle = new WeakSet<IDBDatabase>()
+
+/**
+ * `error` as a caller of a handle should see it: IndexedDB's `InvalidStateError` from a
+ * connection that its handle's `close()` closed while the call was under way (a write that
+ * stashed its values first, say) is TtlError `CLOSED`, as for any call after `close()`.
+ */
+export function asClosed(db: IDBDatabase, error: unknown): unknown {
+  if ((error as DOMException | null)?.name !== 'InvalidStateError' || !closedByHandle.has(db)) return error
+  return new TtlError('CLOSED', 'the database handle was closed')
+}
+
 export class Connection {
   private current: IDBPDatabase<any> | undefined
   private opening: Promise<IDBDatabase> | undefined
@@ -130,6 +143,7 @@ export class Connection {
 
   close(): void {
     this.closed = true
+    if (this.current) closedByHandle.add(unwrap(this.current))
     this.current?.close()
   }
 }

@@ -65,14 +65,24 @@ export function check(value: unknown, mode: TtlValues, where: string, keepTs = f
   if (mode === 'lenient') return { fields: { ...value }, ttl }
   throw new TtlError(
     'INVALID_VALUE',
-    `${where}: keepTs keeps a _ts of whole epoch seconds (an integer from 0 to ${OWN_BASE - 1}); got ${kindOf(value._ts)} ${String(value._ts)}`,
+    `${where}: keepTs keeps a _ts of whole epoch seconds (an integer from 0 to ${OWN_BASE - 1}); got ${describeTs(value._ts)}`,
   )
 }
 
-function kindOf(value: unknown): string {
+/** A refused `_ts` as messages show it: the value itself where that says what it is. */
+function describeTs(ts: unknown): string {
+  if (typeof ts === 'number' || typeof ts === 'boolean') return String(ts)
+  if (typeof ts === 'bigint') return `the bigint ${ts}n`
+  if (typeof ts === 'string') return `the string ${JSON.stringify(ts)}`
+  return kindOf(ts)
+}
+
+/** What a value is, for messages: `undefined`, `null`, `an array`, `a Date`, `a string`… */
+export function kindOf(value: unknown): string {
   if (value === null || value === undefined) return String(value)
   if (Array.isArray(value)) return 'an array'
-  return typeof value === 'object' ? `a ${Object.prototype.toString.call(value).slice(8, -1)}` : `a ${typeof value}`
+  const kind = typeof value === 'object' ? Object.prototype.toString.call(value).slice(8, -1) : typeof value
+  return `${/^[aeiou]/i.test(kind) ? 'an' : 'a'} ${kind}`
 }
 
 /**

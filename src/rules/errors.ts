@@ -13,7 +13,7 @@ export type TtlErrorCode =
   | 'INVALID_VALUE'
   /** `update` or `touch` of a key with no live item. */
   | 'NOT_FOUND'
-  /** An option of `openTtlDB` that is missing or malformed. */
+  /** An option of `openTtlDB` (or `onExpire`) that is missing or malformed. */
   | 'INVALID_OPTION'
   /** The database on disk lacks a declared store; open it with a higher `version`. */
   | 'SCHEMA_MISMATCH'

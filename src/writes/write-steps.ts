@@ -5,6 +5,7 @@ import type { DeletedItem } from '../events/listeners.js'
 import { undoLeaked } from '../purge/quota.js'
 import { isQuotaError } from '../platform/storage.js'
 import { done, keyPathValue } from '../platform/request.js'
+import { asClosed } from '../layout/connection.js'
 import { check, markOfStored, stampAt, unstamp } from '../layout/stamp.js'
 import type { TtlValues } from '../rules/ttl.js'
 
@@ -41,8 +42,22 @@ export function refusedAt(error: unknown, where: string, keyPath: string | strin
   return new DOMException(`${where}: the value has no valid key (key path ${path}): ${message}`, name)
 }
 
+/** Runs `write`; one cut short by the handle's `close()` rejects with TtlError `CLOSED`. */
+export async function unlessClosed<T>(db: IDBDatabase, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write()
+  } catch (error) {
+    throw asClosed(db, error)
+  }
+}
+
 export function begin(ctx: WriteContext, stores: string[]): { tx: IDBTransaction; committed: Promise<void> } {
-  const tx = ctx.db.transaction(stores, 'readwrite', { durability: ctx.durability })
+  let tx: IDBTransaction
+  try {
+    tx = ctx.db.transaction(stores, 'readwrite', { durability: ctx.durability })
+  } catch (error) {
+    throw asClosed(ctx.db, error)
+  }
   const committed = done(tx)
   // A rejection we report through the caller's own error must not surface as unhandled.
   committed.catch(() => {})

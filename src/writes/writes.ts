@@ -8,12 +8,12 @@ import { META_STORE } from '../layout/expiry-index.js'
 import { usesGenerations } from '../generations/stash.js'
 import { changeDefault, cutoffs, type StoreState } from '../rules/policy.js'
 import { abortQuietly, req } from '../platform/request.js'
-import { check, stampAt, unstamp, type Checked } from '../layout/stamp.js'
+import { check, isPlainObject, kindOf, stampAt, unstamp, type Checked } from '../layout/stamp.js'
 import { updateStashed, writeStashed } from './stashed-writes.js'
 import { knownWatermarks, learn, announce } from '../layout/watermarks.js'
-import { checkDefaultTtl, type DefaultTtl } from '../rules/ttl.js'
-import { begin, committedOrUndone, refusedAt, updated, type Changes, type Item, type WriteContext, type Written } from './write-steps.js'
-import { formatKey } from '../rules/errors.js'
+import { checkDefaultTtl, MAX_TTL, type DefaultTtl } from '../rules/ttl.js'
+import { begin, committedOrUndone, refusedAt, unlessClosed, updated, type Changes, type Item, type WriteContext, type Written } from './write-steps.js'
+import { formatKey, TtlError } from '../rules/errors.js'
 
 export type { WriteContext, Written } from './write-steps.js'
 
@@ -34,13 +34,16 @@ export async function writeAll(
   keys?: readonly (IDBValidKey | undefined)[],
   batch = false,
 ): Promise<Written<IDBValidKey[]>> {
+  if (!Array.isArray(values)) {
+    throw new TtlError('INVALID_VALUE', `store "${storeName}": putAll takes an array of values; got ${kindOf(values)}`)
+  }
   const now = ctx.clock()
   const where = (i: number) => (batch ? `store "${storeName}", item ${i}` : `store "${storeName}"`)
   // Indexes, not map(): a hole in the array is a value too (undefined), and is refused.
   const checked = Array.from(values, (value, i) => check(value, ctx.mode, where(i), ctx.keepTs))
   const watermarks = knownWatermarks(ctx.db.name, storeName)
   const stored = checked.map((value) => stampAt(value, now, watermarks))
-  if (await usesGenerations(ctx.db, storeName)) return writeStashed(ctx, storeName, stored, method, keys, now, where)
+  if (await usesGenerations(ctx.db, storeName)) return unlessClosed(ctx.db, () => writeStashed(ctx, storeName, stored, method, keys, now, where))
   const { tx, committed } = begin(ctx, [storeName])
   const store = tx.objectStore(storeName)
   const requests: IDBRequest<IDBValidKey>[] = []
@@ -99,7 +102,11 @@ async function writeClaiming(
  * would move the item to another key
  */
 export async function update(ctx: WriteContext, storeName: string, key: IDBValidKey, changes: Changes): Promise<Written<Item>> {
-  if (await usesGenerations(ctx.db, storeName)) return updateStashed(ctx, storeName, key, changes)
+  if (typeof changes !== 'function' && !isPlainObject(changes)) {
+    const where = `store "${storeName}", key ${formatKey(key)}`
+    throw new TtlError('INVALID_VALUE', `${where}: update takes changes as a plain object of fields, or a function of the item; got ${kindOf(changes)}`)
+  }
+  if (await usesGenerations(ctx.db, storeName)) return unlessClosed(ctx.db, () => updateStashed(ctx, storeName, key, changes))
   const now = ctx.clock()
   const { tx, committed } = begin(ctx, [storeName, META_STORE])
   const store = tx.objectStore(storeName)
@@ -134,7 +141,15 @@ export async function clear(ctx: WriteContext, storeName: string): Promise<void>
 
 /** Switches the default in constant time; what the old one had killed stays dead. */
 export async function setDefaultTtl(ctx: WriteContext, storeName: string, value: DefaultTtl): Promise<StoreState> {
-  const defaultTtl = checkDefaultTtl(value)
+  let defaultTtl: DefaultTtl
+  try {
+    // An absent default (a store declared without one) means TTL off; an argument left out does not.
+    if (value === undefined) throw new TtlError('INVALID_TTL', `setDefaultTtl needs null (TTL off), -1 or an integer from 1 to ${MAX_TTL}; got undefined`)
+    defaultTtl = checkDefaultTtl(value)
+  } catch (error) {
+    if (error instanceof TtlError) throw new TtlError(error.code, `store "${storeName}": ${error.message}`)
+    throw error
+  }
   const { tx, committed } = begin(ctx, [META_STORE])
   const meta = tx.objectStore(META_STORE)
   const next = changeDefault(await req<StoreState>(meta.get(storeName)), defaultTtl, ctx.clock())

@@ -250,3 +250,29 @@ test('two connections elect one purger; the second takes over when the first clo
   await until(() => expect(byB.reduce((n, r) => n + r.deleted, 0)).toBe(1))
   expect(await b.raw.count('s')).toBe(0)
 })
+
+test('a listener added in the page while the worker runs purgeExpired hears the batches the worker deletes after that', { timeout: 30_000 }, async () => {
+  const clock = manualClock()
+  const name = uniqueName('listen-late')
+  // The purge lock is held elsewhere (as by another tab): no background slice runs in this
+  // page's worker, whose later slices would ask afresh who listens; only purgeExpired purges.
+  let release!: () => void
+  const held = new Promise<void>((resolve) => (release = resolve))
+  await new Promise<void>((granted) => void navigator.locks.request(`idb-ttl:purge:${name}`, () => (granted(), held)))
+  try {
+    const db = await freshDB({ clock, stores, purge: { mode: 'worker', batchSize: 1 } }, name)
+    await db.putAll('s', Array.from({ length: 300 }, (_, i) => ({ id: i })))
+    clock.advance(10_000)
+    const purging = db.purgeExpired('s')
+    // Nobody listened when the purge started: the worker deletes keys only, one per batch.
+    await until(async () => expect(await db.raw.count('s')).toBeLessThan(300))
+    const heard: number[] = []
+    db.onExpire((e) => heard.push(...e.items.map((item) => item.key as number)))
+    expect(await purging).toBe(300)
+    // Before, who listens was decided once per purge: nothing was heard.
+    await until(() => expect(heard.length).toBeGreaterThan(0))
+    expect(db.isPurger).toBe(false)
+  } finally {
+    release()
+  }
+})

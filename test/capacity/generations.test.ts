@@ -137,3 +137,27 @@ test.skipIf(IN_FIREFOX)('a write that lands while deleteTtlDB runs: afterwards e
     await deleteTtlDB(name)
   }
 })
+
+test.skipIf(IN_FIREFOX).for(['put', 'update'] as const)('%s: a write to a store keeping its values in generations, cut short by close(), rejects with CLOSED and writes nothing', async (kind) => {
+  const name = uniqueName('gen-close')
+  const stores = { s: { keyPath: 'id', defaultTtl: 3600, evictOnQuota: true } }
+  const db = await openTtlDB(name, { version: 1, purge: { mode: 'off' }, stores })
+  await db.put('s', { id: 0, v: 'first' })
+  // The handle closes while the value is being stored in its generation, before the row is written.
+  const { put } = IDBObjectStore.prototype
+  vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+    if (this.name === 'v') db.close()
+    return put.apply(this, args)
+  })
+  const write = kind === 'put' ? db.put('s', { id: 1, v: 'cut' }) : db.update('s', 0, { v: 'cut' })
+  // Before: InvalidStateError (the rows' transaction asked of the closed connection).
+  await expect(write).rejects.toMatchObject({ name: 'TtlError', code: 'CLOSED' })
+  vi.restoreAllMocks()
+  const again = await openTtlDB(name, { version: 1, purge: { mode: 'off' }, stores })
+  try {
+    expect(await again.getAll('s')).toMatchObject([{ id: 0, v: 'first' }])
+  } finally {
+    again.close()
+    await deleteTtlDB(name)
+  }
+})

@@ -58,6 +58,11 @@ test('opening with a version below the one on disk is a VersionError that names 
   await deleteDB(name)
 })
 
+test('onPurge with something other than a function is refused, not kept to fail later', async () => {
+  const db = await freshDB({ stores: { s: { keyPath: 'id' } } })
+  expect(() => db.onPurge('log' as never)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: 'onPurge needs a function to call; got string' }))
+})
+
 test('after close(), db.raw and onPurge refuse with CLOSED instead of handing out a closing connection', async () => {
   const db = await freshDB({ stores: { s: { keyPath: 'id' } } })
   expect(db.raw.name).toBeTypeOf('string')

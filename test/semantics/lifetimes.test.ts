@@ -117,6 +117,16 @@ test.for([
   expect(await lenient.get('docs', 'a')).toEqual({ id: 'a', _ts: TS0 })
 })
 
+test('keepTs: a _ts given as undefined is refused with a message that says so once', async () => {
+  const clock = manualClock(T0)
+  const db = await freshDB({ clock, stores: mirror })
+  const error = await db.putAll('docs', [{ id: 'a', _ts: TS0 }, { id: 'b', _ts: undefined }]).catch((e: unknown) => e)
+  expect(error).toMatchObject({ name: 'TtlError', code: 'INVALID_VALUE', message: expect.stringMatching(/^store "docs", item 1: .*; got undefined$/) })
+  const other = await db.put('docs', { id: 'a', _ts: 'yesterday' }).catch((e: unknown) => e)
+  expect(other).toMatchObject({ code: 'INVALID_VALUE', message: expect.stringMatching(/; got the string "yesterday"$/) })
+  expect(await rawKeys(db, 'docs')).toEqual([])
+})
+
 test('without keepTs a given _ts is overwritten, and keepTs must be a boolean', async () => {
   const clock = manualClock(T0)
   const db = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10 } } })

@@ -484,3 +484,55 @@ describe('error messages name what was wrong and where', () => {
     await expect(db.touch('s', 1)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'store "s", key 1: no live item to update' })
   })
 })
+
+describe('untyped misuse (what TypeScript would refuse) is a TtlError naming what was wrong; nothing is written', () => {
+  test('update with changes that are neither an object nor a function: INVALID_VALUE', async () => {
+    const { db } = await setup('strict', true)
+    const before = await rawAll(db, 's')
+    for (const changes of ['xy', 5, null, ['v'], new Date(T0)]) {
+      await expect(db.update('s', 'b', changes as never), `changes ${String(changes)}`).rejects.toMatchObject({
+        name: 'TtlError',
+        code: 'INVALID_VALUE',
+        message: expect.stringMatching(/^store "s", key "b": .*changes/),
+      })
+    }
+    expect(await rawAll(db, 's')).toEqual(before)
+  })
+
+  test('setDefaultTtl(store, undefined) is INVALID_TTL naming the store, not TTL turned off', async () => {
+    const { db } = await setup('strict', true)
+    const meta = await rawMeta(db)
+    await expect(db.setDefaultTtl('s', undefined as never)).rejects.toMatchObject({
+      name: 'TtlError',
+      code: 'INVALID_TTL',
+      message: expect.stringMatching(/^store "s": .*got undefined/),
+    })
+    await expect(db.setDefaultTtl('s', 0)).rejects.toMatchObject({ code: 'INVALID_TTL', message: expect.stringMatching(/^store "s": /) })
+    expect(await rawMeta(db)).toEqual(meta)
+    expect(await db.getDefaultTtl('s')).toBe(D)
+  })
+
+  test('putAll of something that is not an array: INVALID_VALUE', async () => {
+    const { db } = await setup('strict', true)
+    const before = await rawAll(db, 's')
+    for (const values of [{ id: 'x' }, 'ab', 5, null, undefined, new Set([{ id: 'x' }])]) {
+      await expect(db.putAll('s', values as never), `putAll(${String(values)})`).rejects.toMatchObject({
+        name: 'TtlError',
+        code: 'INVALID_VALUE',
+        message: expect.stringMatching(/^store "s": putAll takes an array/),
+      })
+    }
+    expect(await rawAll(db, 's')).toEqual(before)
+  })
+
+  test('onExpire with a store filter that is not an array of names, or without a function: INVALID_OPTION', async () => {
+    const { db } = await setup('strict', true)
+    for (const stores of ['s', [1], { s: true }, null]) {
+      expect(() => db.onExpire(() => {}, { stores: stores as never }), `stores ${JSON.stringify(stores)}`).toThrow(
+        expect.objectContaining({ name: 'TtlError', code: 'INVALID_OPTION', message: expect.stringContaining('onExpire') }),
+      )
+    }
+    expect(() => db.onExpire('listener' as never)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }))
+    expect(() => db.onExpire(() => {}, 's' as never)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }))
+  })
+})
