@@ -220,7 +220,7 @@ export class WorkerPurger implements PurgeApi {
       this.inline = this.fallback()
       this.notStarted = reason
       console.warn(
-        `idb-ttl: ${reason.message}. Database "${this.config.name}" is purged on the page instead (as with purge: { mode: 'inline' }). ` +
+        `idb-ttl: ${reason.message.replace(/\.+$/, '')}. Database "${this.config.name}" is purged on the page instead (as with purge: { mode: 'inline' }). ` +
           `If your bundler does not ship the worker (esbuild, for one), copy node_modules/idb-ttl/dist/purge-worker.js beside the bundle that imports idb-ttl; ` +
           `where workers are forbidden, allow it with worker-src or set purge: { mode: 'inline' }, which also silences this warning.`,
       )
