@@ -1,19 +1,34 @@
 // Builds the library into dist/: an ESM bundle of src/index.ts (idb and comlink stay external),
 // in chunks (idb-ttl.js, what it imports statically, and what a handle loads with `import()` once
-// open: see src/handle/deferred.ts), each Web Worker it starts as a file of its own beside them, source maps of both (with their
-// sources inlined: src/ is not published), and .d.ts files from tsc. The worker entry gets no
-// .d.ts: nothing imports it, the browser loads it by URL (tsconfig.build.json leaves it out).
+// open: see src/handle/deferred.ts), each Web Worker it starts as a file of its own beside them,
+// all minified, and one dist/index.d.ts of the public API.
+//
+// Source maps: each .js has one, with the TypeScript sources inlined (`sourcesContent`; src/ is
+// not published), so that a user's devtools, bundler and error tracker show the library's own
+// code in stack traces and breakpoints instead of minified lines. They cost the tarball, not the
+// user's bundle.
+//
+// Declarations: dts-bundle-generator bundles the public API from src/index.ts into one file.
+// tsconfig.build.json strips `@internal` members: TtlDB's constructor, which takes internal
+// types, is declared `private` instead, so `new TtlDB()` does not type-check (use openTtlDB).
+// Internal modules' `declare module '…/platform/bus.js'` augmentations stay out (the tool inlines
+// no relative module augmentation, and nothing public refers to the bus); the bundle is then
+// type-checked on its own, library checks on, against idb's types.
 //
 // A worker is loaded by the browser directly, with no bundler or import map in between, so it
 // cannot import 'idb' or 'comlink' by bare name: its bundle includes what it needs. The entry keeps
 // the literal `new Worker(new URL('./<name>.js', import.meta.url), …)` form so that an app's
 // bundler (Vite, webpack, Parcel) still recognises and ships the worker.
 import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import MagicString from 'magic-string'
 import { build } from 'vite'
+
+const require = createRequire(import.meta.url)
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
 const outDir = path.join(root, 'dist')
@@ -47,6 +62,8 @@ function workerFiles(workers) {
 }
 
 const common = { configFile: false, root, publicDir: false, logLevel: 'info' }
+/** Fully minified output that keeps pure annotations and licence comments (the worker bundles comlink and idb). */
+const MINIFIED = { minify: true, comments: { annotation: true, legal: true, jsdoc: false } }
 
 const workers = []
 await build({
@@ -55,13 +72,32 @@ await build({
   build: {
     outDir,
     emptyOutDir: true,
-    minify: false,
+    minify: true,
     sourcemap: true,
     lib: { entry: path.join(root, 'src/index.ts'), formats: ['es'], fileName: () => 'idb-ttl.js' },
-    rolldownOptions: { external: ['idb', 'comlink'], output: { chunkFileNames: (chunk) => `idb-ttl-${chunk.isDynamicEntry ? 'deferred' : 'core'}-[hash].js` } },
+    rolldownOptions: {
+      external: ['idb', 'comlink'],
+      output: {
+        chunkFileNames: (chunk) => `idb-ttl-${chunk.isDynamicEntry ? 'deferred' : 'core'}-[hash].js`,
+        // Whitespace too (Vite's library mode leaves it, for fear of losing the `@__PURE__`
+        // annotations an app's bundler tree-shakes by: they are kept).
+        ...MINIFIED,
+      },
+    },
   },
 })
 if (workers.length === 0) throw new Error('no `new Worker(new URL(...))` found in src: the worker would be missing')
+
+// The minifier prints the worker's URL as a template literal; every bundler that ships workers
+// knows the quoted form, so it gets its quotes back (the same length: the source maps still hold).
+for (const file of readdirSync(outDir).filter((f) => f.endsWith('.js'))) {
+  const code = readFileSync(path.join(outDir, file), 'utf8')
+  const quoted = code.replace(/new Worker\(new URL\(`(\.\/[\w-]+\.js)`,import\.meta\.url\)/g, 'new Worker(new URL("$1",import.meta.url)')
+  if (quoted !== code) writeFileSync(path.join(outDir, file), quoted)
+}
+const literal = workers.map(({ name }) => `new Worker(new URL("./${name}.js",import.meta.url)`)
+const chunks = readdirSync(outDir).filter((f) => f.endsWith('.js')).map((f) => readFileSync(path.join(outDir, f), 'utf8'))
+for (const form of literal) if (!chunks.some((code) => code.includes(form))) throw new Error(`\`${form}\` is in no chunk of dist/: bundlers would not ship the worker`)
 
 for (const { entry, name } of workers) {
   await build({
@@ -69,13 +105,41 @@ for (const { entry, name } of workers) {
     build: {
       outDir,
       emptyOutDir: false,
-      minify: false,
+      minify: true,
       sourcemap: true,
       lib: { entry, formats: ['es'], fileName: () => `${name}.js` },
+      rolldownOptions: { output: MINIFIED },
     },
   })
 }
 
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
-execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' })
+const { generateDtsBundle } = require('dts-bundle-generator')
+const [bundled] = generateDtsBundle(
+  [
+    {
+      filePath: path.join(root, 'src/index.ts'),
+      libraries: { importedLibraries: ['idb'] },
+      output: { noBanner: true, exportReferencedTypes: false },
+    },
+  ],
+  { preferredConfigPath: path.join(root, 'tsconfig.build.json') },
+)
+const CLASS = /^export declare class TtlDB<[^\n]*\{\n/m
+if (!CLASS.test(bundled) || /^\s*(private |protected )?constructor\(/m.test(bundled.slice(bundled.search(CLASS)).split('\n}\n')[0])) {
+  throw new Error('dist/index.d.ts: expected `export declare class TtlDB<…> {` with its @internal constructor stripped')
+}
+const declarations = bundled.replace(CLASS, (open) => `${open}\t/** Use {@link openTtlDB}. */\n\tprivate constructor();\n`)
+if (/declare module|BusTopics/.test(declarations)) throw new Error('dist/index.d.ts: an internal module augmentation leaked into it')
+const dts = path.join(outDir, 'index.d.ts')
+writeFileSync(dts, declarations)
+// The bundle on its own, as a user's tsc sees it: library checks on, DOM and idb's types only.
+const checkDir = mkdtempSync(path.join(tmpdir(), 'idb-ttl-dts-'))
+try {
+  const compilerOptions = { strict: true, noEmit: true, skipLibCheck: false, target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: [] }
+  writeFileSync(path.join(checkDir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: [dts] }))
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', checkDir], { stdio: 'inherit' })
+} finally {
+  rmSync(checkDir, { recursive: true, force: true })
+}
+
 console.log(`dist/idb-ttl.js, ${workers.map((w) => `dist/${w.name}.js`).join(', ')} and dist/index.d.ts written`)

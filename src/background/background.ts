@@ -1,8 +1,8 @@
 /**
- * One handle's background purge: the purger (a worker, or this page in inline mode), the
- * scheduler that runs it when the handle is the elected purger, and the wake-ups (on the
- * database's bus) with which other handles' writes reach it. A handle loads this after it
- * opened (see `handle/deferred.ts`).
+ * One handle's background purge: the purger (a worker, or this page in inline mode and where the
+ * worker cannot start), the scheduler that runs it when the handle is the elected purger, and the
+ * wake-ups (on the database's bus) with which other handles' writes reach it. A handle loads
+ * this after it opened (see `handle/deferred.ts`).
  */
 import type { UserActivity } from './activity.js'
 import type { PurgeOptions } from '../rules/types.js'
@@ -12,7 +12,7 @@ import type { StoreConfigs } from '../layout/schema.js'
 import { settleTouches } from '../reads/touch.js'
 import { WakeChannel, type WakeMessage } from './wake.js'
 import type { PurgeApi } from './worker/api.js'
-import { WorkerPurger } from './worker/client.js'
+import { WATCHDOG_MS, WorkerPurger } from './worker/client.js'
 import { createPurgeApi } from './worker/purge-api.js'
 
 export interface BackgroundOptions {
@@ -33,7 +33,9 @@ export class Background {
   constructor(private readonly options: BackgroundOptions) {
     const { name, stores, purge, clock, connect, activity, onReport } = options
     const config = { name, stores, batchSize: purge.batchSize, sliceMs: purge.sliceMs }
-    this.purger = purge.mode === 'worker' ? new WorkerPurger(config) : createPurgeApi(config, connect, () => {}, activity)
+    // The page's own purger: the inline mode's, and the worker mode's where the worker cannot start.
+    const inline = () => createPurgeApi(config, connect, () => {}, activity)
+    this.purger = purge.mode === 'worker' ? new WorkerPurger(config, WATCHDOG_MS, inline) : inline()
     if (purge.mode !== 'off') {
       this.scheduler = new PurgeScheduler(this.purger, `idb-ttl:purge:${name}`, {
         clock,

@@ -1,8 +1,9 @@
 // Across pages of one browser: app versions, wake-ups, a database deleted or upgraded from
-// another page, a worker that cannot start, and close.
+// another page, a worker that crashes, and close.
 import { deleteDB, openDB } from 'idb'
 import { afterEach, expect, test, vi } from 'vitest'
 import { deleteTtlDB, type PurgeReport, type TtlDB } from '../../src/index.js'
+import { READY } from '../../src/background/worker/api.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
 import { openPage } from './pages.js'
 
@@ -13,6 +14,27 @@ const stores = { s: { keyPath: 'id', defaultTtl: 3600 } }
 
 const opened: TtlDB<any>[] = []
 afterEach(() => opened.splice(0).forEach((db) => db.close()))
+
+/**
+ * Has every worker the page starts run a script that starts (says it is ready, as the purge
+ * worker does) and then crashes: an uncaught error 20 ms after the page's first message. (A
+ * worker whose script does not load is not retried: the purge runs inline, worker-fallback.test.ts.)
+ * Records when each started; returns the records and a function that puts the real `Worker` back.
+ */
+function crashingWorkers(): { started: number[]; restore: () => void } {
+  const Original = globalThis.Worker
+  const script = `self.postMessage(${JSON.stringify(READY)})
+self.addEventListener('message', () => setTimeout(() => { throw new Error('simulated crash') }, 20), { once: true })`
+  const url = URL.createObjectURL(new Blob([script], { type: 'text/javascript' }))
+  const started: number[] = []
+  globalThis.Worker = class extends Original {
+    constructor(_url: string | URL, options?: WorkerOptions) {
+      super(url, options)
+      started.push(performance.now())
+    }
+  }
+  return { started, restore: () => ((globalThis.Worker = Original), URL.revokeObjectURL(url)) }
+}
 
 test('the purger page purges a store that only a newer app version, in another page, declares', async () => {
   const clock = manualClock()
@@ -141,15 +163,8 @@ test('an upgrade from another page in the middle of a multi-batch worker purge d
   expect(await db.raw.getAllKeys('s')).toEqual(['live'])
 })
 
-test('a worker that cannot start (its script fails to load) is tried once per back-off step; requests succeed', async () => {
-  const Original = globalThis.Worker
-  const started: number[] = []
-  globalThis.Worker = class extends Original {
-    constructor(_url: string | URL, options?: WorkerOptions) {
-      super(new URL(`/no-such-purge-worker-${crypto.randomUUID()}.js`, location.origin), options)
-      started.push(performance.now())
-    }
-  }
+test('a worker that crashes once started is tried once per back-off step; requests succeed', async () => {
+  const { started, restore } = crashingWorkers()
   try {
     const clock = manualClock()
     const db = await freshDB({ clock, stores, purge: { mode: 'worker', idleTimeoutMs: 5 } })
@@ -161,9 +176,9 @@ test('a worker that cannot start (its script fails to load) is tried once per ba
       await new Promise((resolve) => setTimeout(resolve, 10))
     }
     expect(started[1] - started[0]).toBeGreaterThanOrEqual(990)
-    expect(failures[0]).toMatchObject({ store: '*', error: { name: 'PurgeWorkerError' } })
+    expect(failures[0]).toMatchObject({ store: '*', error: { name: 'PurgeWorkerError', message: expect.stringContaining('simulated crash') } })
   } finally {
-    globalThis.Worker = Original
+    restore()
   }
 })
 
@@ -235,13 +250,8 @@ test('a hidden purger with no other page waiting keeps purging', async () => {
   await deleteDB(name)
 })
 
-test('a purger page whose worker cannot start hands the purge to another page waiting for it', async () => {
-  const Original = globalThis.Worker
-  globalThis.Worker = class extends Original {
-    constructor(_url: string | URL, options?: WorkerOptions) {
-      super(new URL(`/no-such-purge-worker-${crypto.randomUUID()}.js`, location.origin), options)
-    }
-  }
+test('a purger page whose worker crashes hands the purge to another page waiting for it', async () => {
+  const { restore } = crashingWorkers()
   try {
     const clock = manualClock()
     const name = uniqueName('broken')
@@ -260,6 +270,6 @@ test('a purger page whose worker cannot start hands the purge to another page wa
     await until(() => expect(deleted(reports, 's')).toBe(1))
     expect(working.isPurger).toBe(true)
   } finally {
-    globalThis.Worker = Original
+    restore()
   }
 })

@@ -1,10 +1,13 @@
 /**
- * The package as a user gets it: the tarball `npm pack` makes (prepack builds it), installed
- * into a scratch Vite app outside the repo, type-checked (a typed file must pass, and so must
- * every ```ts block of README.md and docs/, each a module of its own; a file with a wrong store
- * name and a string ttl must fail, at those lines), built with `vite build` and served, and
- * served by the Vite dev server; in Debian's Chromium the purge worker shipped in the package
- * must start and delete an expired item.
+ * The package as a user gets it: the tarball `npm pack` makes (prepack builds it: minified, one
+ * public .d.ts, source maps with their sources), installed into a scratch app outside the repo,
+ * type-checked (a typed file must pass, and so must every ```ts block of README.md and docs/,
+ * each a module of its own; a file with a wrong store name and a string ttl must fail, at those
+ * lines), then bundled as each bundler's user would and served: `vite build`, the Vite dev
+ * server, webpack 5 and esbuild. In Debian's Chromium, each page's purge deletes an expired item:
+ * with the worker the bundler shipped (Vite, webpack), or, where it ships none (esbuild), on the
+ * page after one console warning that names the missing URL, and with the worker once
+ * dist/purge-worker.js is copied beside the bundle.
  */
 import { chromium, type Browser } from 'playwright-core'
 import { createServer, preview, type PreviewServer, type ViteDevServer } from 'vite'
@@ -34,8 +37,8 @@ afterAll(async () => {
   if (base) await scratch.remove(base)
 })
 
-test('the tarball holds the library, its worker, types, source maps, README, LICENSE and package.json, nothing else', async () => {
-  const allowed = /^(dist\/.+\.(js|js\.map|d\.ts)|README\.md|LICENSE|package\.json)$/
+test('the tarball holds the library (its entry, its two chunks), its worker, their source maps, one .d.ts, README, LICENSE and package.json, nothing else', async () => {
+  const allowed = /^(dist\/(idb-ttl|idb-ttl-(core|deferred)-[\w-]+|purge-worker)\.js(\.map)?|dist\/index\.d\.ts|README\.md|LICENSE|package\.json)$/
   expect(packed.files.filter((file) => !allowed.test(file))).toEqual([])
   expect(packed.files).toEqual(
     expect.arrayContaining([
@@ -49,11 +52,40 @@ test('the tarball holds the library, its worker, types, source maps, README, LIC
       'dist/index.d.ts',
     ]),
   )
-  const { dir, copied } = await scratch.installed(app)
+  expect(packed.files.filter((file) => file.endsWith('.d.ts'))).toEqual(['dist/index.d.ts'])
+  const { copied } = await scratch.installed(app)
   expect(copied).toBe(true)
-  for (const file of packed.files.filter((f) => f.endsWith('.d.ts'))) {
-    expect.soft((await scratch.readText(dir, file)).trim(), file).not.toBe('export {};')
+})
+
+test('the code is minified, and each file has a source map that holds its sources, so a stack trace or breakpoint shows them', async () => {
+  const { dir } = await scratch.installed(app)
+  const scripts = packed.files.filter((file) => file.endsWith('.js'))
+  expect(scripts.length).toBe(4)
+  for (const file of scripts) {
+    const code = await scratch.readText(dir, file)
+    // A few lines (licence comments of what the worker bundles), none indented, no JSDoc.
+    expect(code.split('\n').length, file).toBeLessThan(20)
+    expect(code, file).not.toMatch(/^[ \t]+\S/m)
+    expect(code, file).not.toContain('/**\n *')
+    const name = file.split('/').pop()!
+    expect(code.trimEnd().split('\n').pop(), file).toBe(`//# sourceMappingURL=${name}.map`)
+    const map = JSON.parse(await scratch.readText(dir, `${file}.map`)) as { sources: string[]; sourcesContent?: (string | null)[] }
+    expect(map.sources.length, file).toBeGreaterThan(0)
+    expect(map.sourcesContent?.length, file).toBe(map.sources.length)
+    expect(map.sourcesContent!.filter((content) => typeof content !== 'string' || content === ''), file).toEqual([])
+    // The library's own sources are there under their names in the repo.
+    expect(map.sources.some((source) => /^\.\.\/src\/.+\.ts$/.test(source)), file).toBe(true)
   }
+})
+
+test('the one .d.ts declares exactly what src/index.ts exports, no internal module augmentation, and TtlDB only through openTtlDB', async () => {
+  const { dir } = await scratch.installed(app)
+  const declarations = await scratch.readText(dir, 'dist/index.d.ts')
+  const declared = await scratch.exportsOf(`${dir}/dist/index.d.ts`)
+  expect(declared).toEqual(await scratch.exportsOf(new URL('../../src/index.ts', import.meta.url).pathname))
+  expect(declared).toContain('openTtlDB')
+  expect(declarations).not.toMatch(/declare module|BusTopics|from '\.\.?\//)
+  expect(declarations).toMatch(/export declare class TtlDB<[^\n]*\{\n(\s*\/\*\*[^\n]*\*\/\n)?\s*private constructor\(\);/)
 })
 
 test('a typed consumer type-checks against the installed package', async () => {
@@ -122,16 +154,38 @@ test('a wrong store name and a string ttl fail to type-check, each on its own li
   expect(errors[1].message).toContain("'string' is not assignable to type 'number'")
 })
 
+/** What a page showed: the URLs of the workers it started, and its console's warnings and errors (with their URL). */
+interface PageRun {
+  workers: string[]
+  warnings: string[]
+  errors: string[]
+}
+
+/** The library's own console messages. */
+const ours = (messages: string[]) => messages.filter((message) => message.startsWith('idb-ttl:'))
+
+/** Serves `dir` as it is (no SPA fallback: a missing file is a 404); resolves to its URL, ending in `/`. */
+async function serve(dir: string): Promise<string> {
+  const server = await preview({ root: dir, configFile: false, logLevel: 'silent', appType: 'mpa', build: { outDir: dir }, preview: { host: '127.0.0.1', port: 0 } })
+  servers.push(server)
+  return server.resolvedUrls!.local[0]
+}
+
 /**
  * Opens the app at `url` in Chromium, expires an item with the app's clock and waits for the
- * purge worker to delete it physically. Resolves to the URLs of the workers the page started.
+ * purge to delete it physically, with no failure reported to `onPurge` and no uncaught error.
  */
-async function purgesInChromium(url: string): Promise<string[]> {
+async function purgesInChromium(url: string): Promise<PageRun> {
   browser ??= await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
   const page = await browser.newPage()
+  const uncaught: string[] = []
   const errors: string[] = []
-  page.on('pageerror', (error) => errors.push(error.message))
-  page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())))
+  const warnings: string[] = []
+  page.on('pageerror', (error) => uncaught.push(error.message))
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`)
+    if (message.type() === 'warning') warnings.push(message.text())
+  })
   const workers: string[] = []
   page.on('worker', (worker) => workers.push(worker.url()))
   await page.goto(url)
@@ -142,28 +196,73 @@ async function purgesInChromium(url: string): Promise<string[]> {
   expect(await page.evaluate(() => consumer.live())).toEqual(['kept'])
   await expect.poll(() => page.evaluate(() => consumer.onDisk()), POLL).toEqual(['kept'])
 
-  const reports = await page.evaluate(() => consumer.reports())
-  expect(reports.filter((r) => r.error)).toEqual([])
-  expect(reports.reduce((n, r) => n + r.deleted, 0)).toBe(1)
-  expect(errors).toEqual([])
+  // A slice reports after its last batch has committed: the disk empties first.
+  await expect.poll(() => page.evaluate(() => consumer.reports().reduce((n, r) => n + r.deleted, 0)), POLL).toBe(1)
+  expect((await page.evaluate(() => consumer.reports())).filter((r) => r.error)).toEqual([])
+  expect(uncaught).toEqual([])
   await page.close()
-  return workers
+  return { workers, warnings, errors }
+}
+
+/** A page whose purge ran in the worker its bundler shipped: nothing on the console about it. Resolves to the worker's path. */
+function quietWorker(run: PageRun): string {
+  expect(run.errors).toEqual([])
+  expect(ours(run.warnings)).toEqual([])
+  expect(run.workers, 'the purge worker started').toHaveLength(1)
+  return new URL(run.workers[0]).pathname
 }
 
 test('vite build, served: in Chromium the purge worker from the package starts and deletes an expired item', async () => {
   const dist = await scratch.viteBuild(app)
   const server = await preview({ root: app, configFile: false, logLevel: 'silent', preview: { host: '127.0.0.1', port: 0 } })
   servers.push(server)
-  const workers = await purgesInChromium(server.resolvedUrls!.local[0])
-  const worker = workers.find((w) => /\/assets\/purge-worker[-\w]*\.js$/.test(w))
-  expect(worker, `workers started: ${workers.join(', ') || 'none'}`).toBeDefined()
-  expect(scratch.exists(dist, `assets/${new URL(worker!).pathname.split('/').pop()}`)).toBe(true)
+  const worker = quietWorker(await purgesInChromium(server.resolvedUrls!.local[0]))
+  expect(worker).toMatch(/^\/assets\/purge-worker[-\w]*\.js$/)
+  expect(scratch.exists(dist, worker)).toBe(true)
 })
 
 test('vite dev server: the worker is served from node_modules/idb-ttl and deletes an expired item', async () => {
   const server = await createServer({ root: app, configFile: false, logLevel: 'silent', server: { host: '127.0.0.1', port: 0 } })
   servers.push(server)
   await server.listen()
-  const workers = await purgesInChromium(server.resolvedUrls!.local[0])
-  expect(workers.map((w) => new URL(w).pathname)).toContain('/node_modules/idb-ttl/dist/purge-worker.js')
+  expect(quietWorker(await purgesInChromium(server.resolvedUrls!.local[0]))).toBe('/node_modules/idb-ttl/dist/purge-worker.js')
+})
+
+test('webpack 5, production, no configuration: it ships the worker under the name it was given, idb-ttl-purge.js (no space), which deletes an expired item', async () => {
+  const bundle = await scratch.webpackBuild(app)
+  expect(bundle.warnings).toEqual([])
+  const scripts = bundle.files.filter((file) => file.endsWith('.js'))
+  expect(scripts).toContain('idb-ttl-purge.js')
+  expect(scripts.filter((file) => /\s/.test(file))).toEqual([])
+  expect(quietWorker(await purgesInChromium(await serve(bundle.dir)))).toBe('/idb-ttl-purge.js')
+})
+
+/** The esbuild bundle and where it is served, built by the first test that needs it. */
+let esbuilt: (scratch.Bundle & { url: string }) | undefined
+async function esbuildServed() {
+  if (!esbuilt) {
+    const bundle = await scratch.esbuildBuild(app)
+    esbuilt = { ...bundle, url: await serve(bundle.dir) }
+  }
+  return esbuilt
+}
+
+test('esbuild ships no worker, without a word; in Chromium the purge runs on the page instead, deletes an expired item, and the console says so once, naming the missing URL', async () => {
+  const { dir, url, warnings } = await esbuildServed()
+  expect(warnings).toEqual([])
+  expect(scratch.exists(dir, 'purge-worker.js')).toBe(false)
+  const run = await purgesInChromium(url)
+  const missing = new URL('purge-worker.js', url).href
+  expect(ours(run.warnings)).toHaveLength(1)
+  expect(ours(run.warnings)[0]).toContain(`could not be started from ${missing}: its script did not load`)
+  expect(ours(run.warnings)[0]).toContain('copy node_modules/idb-ttl/dist/purge-worker.js beside the bundle')
+  expect(run.workers).toEqual([missing])
+  // Nothing else on the console (Chromium may log the 404 itself).
+  expect(run.errors.filter((error) => !error.endsWith(`(${missing})`))).toEqual([])
+})
+
+test('esbuild with dist/purge-worker.js copied beside the bundle: the worker starts and deletes an expired item', async () => {
+  const { dir, url } = await esbuildServed()
+  await scratch.copyWorker(app, dir)
+  expect(quietWorker(await purgesInChromium(url))).toBe('/purge-worker.js')
 })

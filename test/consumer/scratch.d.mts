@@ -42,3 +42,12 @@ export declare function addDocBlocks(app: string): Promise<DocBlock[]>
 export declare function tsc(app: string, project: string): Promise<Run>
 export declare function tscErrors(output: string): TscError[]
 export declare function viteBuild(app: string): Promise<string>
+export interface Bundle {
+  /** The output directory, with an index.html that loads the bundle. */
+  dir: string
+  warnings: string[]
+}
+export declare function esbuildBuild(app: string): Promise<Bundle>
+export declare function copyWorker(app: string, dir: string): Promise<void>
+export declare function webpackBuild(app: string): Promise<Bundle & { files: string[] }>
+export declare function exportsOf(file: string): Promise<string[]>

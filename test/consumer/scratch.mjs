@@ -3,8 +3,8 @@
  * (which runs `prepack`), then `npm ci --offline` from a lockfile that pins the package's own
  * dependencies to the repo's lockfile entries, so npm takes them from the cache `npm ci` filled
  * (a bare `npm install --offline <tarball>` needs registry metadata that npm ci never fetches).
- * The app's tools, vite and typescript, are the repo's own. Plain JavaScript with a .d.mts
- * beside it, as scripts/chromium.mjs: the project type-checks without Node's types.
+ * The app's tools (vite, typescript, webpack, esbuild) are the repo's own. Plain JavaScript with a
+ * .d.mts beside it, as scripts/chromium.mjs: the project type-checks without Node's types.
  */
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -19,6 +19,9 @@ const TEMPLATE = fileURLToPath(new URL('./app', import.meta.url))
 const require = createRequire(import.meta.url)
 const TSC = require.resolve('typescript/bin/tsc')
 const VITE = path.join(path.dirname(require.resolve('vite/package.json')), 'bin/vite.js')
+const esbuild = require('esbuild')
+const webpack = require('webpack')
+const ts = require('typescript')
 const manifest = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8'))
 
 /** Runs a command to its end; a non-zero exit is returned, not thrown. */
@@ -184,4 +187,88 @@ export function tscErrors(output) {
 export async function viteBuild(app) {
   await runOk(process.execPath, [VITE, 'build', '--logLevel', 'warn'], app)
   return path.join(app, 'dist')
+}
+
+/** The app's page for a bundle that is one script, `main.js`, beside it (`type` as the bundle needs). */
+function page(type) {
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <link rel="icon" href="data:," />
+    <title>idb-ttl consumer</title>
+  </head>
+  <body>
+    <p id="status">loading</p>
+    <script ${type === 'module' ? 'type="module"' : 'defer'} src="./main.js"></script>
+  </body>
+</html>
+`
+}
+
+/**
+ * `esbuild main.ts --bundle --format=esm --minify --sourcemap --outdir=dist-esbuild`, as its user
+ * would run it, and a page that loads the bundle: the app's dist-esbuild/. esbuild leaves
+ * `new Worker(new URL('./purge-worker.js', import.meta.url))` as it is and ships no worker.
+ */
+export async function esbuildBuild(app) {
+  const outdir = path.join(app, 'dist-esbuild')
+  const result = await esbuild.build({
+    absWorkingDir: app,
+    entryPoints: ['main.ts'],
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    sourcemap: true,
+    outdir,
+    logLevel: 'silent',
+  })
+  await writeFile(path.join(outdir, 'index.html'), page('module'))
+  return { dir: outdir, warnings: result.warnings.map((w) => w.text) }
+}
+
+/** Copies the package's dist/purge-worker.js (and its map) into `dir`, as the docs tell esbuild's users to. */
+export async function copyWorker(app, dir) {
+  const { dir: installedDir } = await installed(app)
+  for (const file of ['purge-worker.js', 'purge-worker.js.map']) await cp(path.join(installedDir, 'dist', file), path.join(dir, file))
+}
+
+/**
+ * webpack 5 in production mode with no configuration beyond entry and output, and a page that
+ * loads the bundle: the app's dist-webpack/. webpack reads JavaScript only, so main.ts is first
+ * stripped of its types (by esbuild, one file, imports left as they are), as a loader would.
+ * Resolves to the output directory, the files webpack emitted, and its warnings.
+ */
+export async function webpackBuild(app) {
+  const source = path.join(app, 'webpack-src')
+  await esbuild.build({ absWorkingDir: app, entryPoints: ['main.ts'], outdir: source, format: 'esm', logLevel: 'silent' })
+  const outdir = path.join(app, 'dist-webpack')
+  // webpack's defaults otherwise: main.js, chunks named by id, a worker by its `name` option.
+  const config = { mode: 'production', context: app, entry: './webpack-src/main.js', output: { path: outdir } }
+  const stats = await new Promise((resolve, reject) => {
+    const compiler = webpack(config)
+    compiler.run((error, result) => compiler.close(() => (error ? reject(error) : resolve(result))))
+  })
+  const info = stats.toJson({ all: false, assets: true, errors: true, warnings: true })
+  if (stats.hasErrors()) throw new Error(`webpack failed:\n${info.errors.map((e) => e.message).join('\n')}`)
+  await writeFile(path.join(outdir, 'index.html'), page('classic'))
+  return { dir: outdir, files: info.assets.map((asset) => asset.name).sort(), warnings: info.warnings.map((w) => w.message) }
+}
+
+/**
+ * The names a module exports (values and types), read from its text alone (no imports followed):
+ * declarations marked `export` and the names of `export { … }` lists, `from` or not.
+ */
+export async function exportsOf(file) {
+  const source = ts.createSourceFile(file, await readFile(file, 'utf8'), ts.ScriptTarget.Latest)
+  const names = []
+  for (const statement of source.statements) {
+    if (ts.isExportDeclaration(statement) && statement.exportClause && ts.isNamedExports(statement.exportClause)) {
+      names.push(...statement.exportClause.elements.map((element) => element.name.text))
+    } else if (statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
+      if (ts.isVariableStatement(statement)) names.push(...statement.declarationList.declarations.map((d) => d.name.getText(source)))
+      else if (statement.name) names.push(statement.name.text)
+    }
+  }
+  return names.sort()
 }

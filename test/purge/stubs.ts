@@ -3,6 +3,8 @@
  * where a real one would not misbehave on cue) can test what happens when they misbehave.
  */
 
+import { READY } from '../../src/background/worker/api.js'
+
 /**
  * Makes sure `navigator.locks` exists: Chromium has real Web Locks (shared by every handle of
  * the page, as across tabs); Node 20 has none, so this installs a minimal exclusive lock manager.
@@ -53,11 +55,13 @@ export function ensureLocks(): () => void {
 }
 
 /**
- * What a stub worker does once started: fail to start (a 404, a CSP refusal); never answer;
- * answer pings but commit nothing and answer no call (`stuck`); or answer pings with a count of
- * commits that has moved since the last one, and calls when the test answers them (`busy`).
+ * What a stub worker does once started: fail to start (`fail`: its script does not load, a 404 or
+ * a CSP refusal: a bare `error` event, before the worker could say it is ready); start, then
+ * crash at its first call (`crash`: an `ErrorEvent` with a message, as an uncaught error gives);
+ * never answer; answer pings but commit nothing and answer no call (`stuck`); or answer pings with
+ * a count of commits that has moved since the last one, and calls when the test answers them (`busy`).
  */
-export type StubBehaviour = 'fail' | 'silent' | 'stuck' | 'busy'
+export type StubBehaviour = 'fail' | 'crash' | 'silent' | 'stuck' | 'busy'
 
 /** A Comlink call as it reaches the worker. */
 interface Call {
@@ -88,15 +92,18 @@ export function stubWorkers(behaviour: StubBehaviour) {
     constructor() {
       super()
       started.push(this.record)
-      if (behaviour === 'fail') {
-        setTimeout(() => {
-          if (this.record.terminated) return
-          this.dispatchEvent(Object.assign(new Event('error', { cancelable: true }), { message: 'stub worker failed to start' }))
-        }, 0)
-      }
+      setTimeout(() => {
+        if (this.record.terminated) return
+        if (behaviour === 'fail') this.dispatchEvent(new Event('error', { cancelable: true }))
+        else if (behaviour !== 'silent') this.dispatchEvent(new MessageEvent('message', { data: READY }))
+      }, 0)
     }
     postMessage(message: unknown): void {
       const call = message as Call
+      if (behaviour === 'crash' && call.type === 'APPLY') {
+        const crash = { message: 'Uncaught Error: stub worker crashed', filename: 'purge-worker.js', lineno: 1 }
+        return void setTimeout(() => this.record.terminated || this.dispatchEvent(Object.assign(new Event('error', { cancelable: true }), crash)), 0)
+      }
       if (behaviour === 'fail' || behaviour === 'silent' || call.type !== 'APPLY') return
       if (call.path?.[0] !== 'ping') return void this.pending.push(call)
       this.record.pings++

@@ -1,4 +1,4 @@
-// The page side of the purge worker, against stub workers that fail to start, never answer, or answer only pings.
+// The page side of the purge worker, against stub workers that fail to start, crash, never answer, or answer only pings.
 import { afterEach, expect, test, vi } from 'vitest'
 import { openTtlDB, type PurgeReport } from '../../src/index.js'
 import { WorkerPurger } from '../../src/background/worker/client.js'
@@ -10,8 +10,93 @@ const stores = { s: { keyPath: 'id', defaultTtl: 10 } }
 let workers: ReturnType<typeof stubWorkers> | undefined
 afterEach(() => workers?.restore())
 
-test('a worker that cannot start is tried once per back-off step, not once per write; requests still succeed', async () => {
+/**
+ * Opens a database whose purge is in worker mode, writes an item that expires in 1 s and one that
+ * never does, moves the clock 5 s on and waits until the background purge has deleted the first
+ * from the disk. Resolves to the handle and what `onPurge` heard.
+ */
+async function expireOneInTheBackground() {
+  const clock = manualClock()
+  const db = await freshDB({ clock, stores, purge: { mode: 'worker', maxIntervalMs: 20, idleTimeoutMs: 5 } })
+  const reports: PurgeReport[] = []
+  db.onPurge((r) => reports.push(r))
+  await db.putAll('s', [{ id: 'gone', ttl: 1 }, { id: 'kept', ttl: -1 }])
+  clock.advance(5_000)
+  // A slice reports after its last batch has committed: the disk empties first.
+  await vi.waitFor(
+    async () => {
+      expect(await db.raw.getAllKeys('s')).toEqual(['kept'])
+      expect(reports.reduce((n, r) => n + r.deleted, 0)).toBe(1)
+    },
+    { timeout: 5000, interval: 10 },
+  )
+  return { db, clock, reports }
+}
+
+test('a worker whose script does not load (a 404, a CSP) hands the purge to the page: an expired item is deleted, and the console says so once, naming the URL and what to do', async () => {
   workers = stubWorkers('fail')
+  const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+  try {
+    const { db, clock, reports } = await expireOneInTheBackground()
+    expect(reports.filter((r) => r.error)).toEqual([])
+    // Later purges, background and purgeExpired(), run inline too: no second worker, no second warning.
+    await db.put('s', { id: 'gone too', ttl: 1 })
+    clock.advance(5_000)
+    await vi.waitFor(async () => expect(await db.raw.getAllKeys('s')).toEqual(['kept']), { timeout: 5000, interval: 10 })
+    await db.put('s', { id: 'gone as well', ttl: 1 })
+    clock.advance(5_000)
+    expect(await db.purgeExpired('s')).toBe(1)
+    expect(workers.started).toHaveLength(1)
+    expect(workers.started[0].terminated).toBe(true)
+    expect(warn).toHaveBeenCalledTimes(1)
+    const [message] = warn.mock.calls[0] as [string]
+    expect(message).toMatch(/^idb-ttl: the purge worker could not be started from file:\/\/\S+\/purge-worker\.ts: its script did not load/)
+    expect(message).toContain(db.raw.name)
+    expect(message).toContain('dist/purge-worker.js')
+    expect(message).toContain("mode: 'inline'")
+  } finally {
+    warn.mockRestore()
+  }
+})
+
+test('where there is no Worker at all the purge runs on the page, and the console says so once', async () => {
+  const g = globalThis as { Worker?: unknown }
+  expect(g.Worker).toBeUndefined() // Node has none
+  const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+  try {
+    const { reports } = await expireOneInTheBackground()
+    expect(reports.filter((r) => r.error)).toEqual([])
+    expect(warn).toHaveBeenCalledTimes(1)
+    expect(warn.mock.calls[0][0]).toMatch(/could not be started from its URL: ReferenceError: Worker is not defined/)
+  } finally {
+    warn.mockRestore()
+  }
+})
+
+test('without an inline fallback, a worker whose script does not load fails the call with a PurgeWorkerError naming its URL', async () => {
+  workers = stubWorkers('fail')
+  const purger = new WorkerPurger({ name: uniqueName(), stores, batchSize: 10, sliceMs: 10 })
+  const error = await purger.slice(Date.now()).catch((e: Error) => e)
+  expect(error).toMatchObject({ name: 'PurgeWorkerError', message: expect.stringMatching(/^the purge worker could not be started from file:\/\/\S+\/purge-worker\.ts: its script did not load/) })
+  expect(workers.started[0].terminated).toBe(true)
+  await purger.close()
+})
+
+test('a worker that crashes fails the call with a PurgeWorkerError that gives its URL and the error it reported', async () => {
+  workers = stubWorkers('crash')
+  const purger = new WorkerPurger({ name: uniqueName(), stores, batchSize: 10, sliceMs: 10 }, 30_000, () => {
+    throw new Error('a worker that started is not replaced by the inline purger')
+  })
+  const error = await purger.slice(Date.now()).catch((e: Error) => e)
+  expect(error).toMatchObject({
+    name: 'PurgeWorkerError',
+    message: expect.stringMatching(/^the purge worker from file:\/\/\S+\/purge-worker\.ts failed: Uncaught Error: stub worker crashed \(purge-worker\.js:1\)$/),
+  })
+  await purger.close()
+})
+
+test('a worker that crashes is tried once per back-off step, not once per write; requests still succeed', async () => {
+  workers = stubWorkers('crash')
   const clock = manualClock()
   const db = await freshDB({ clock, stores, purge: { mode: 'worker', idleTimeoutMs: 5 } })
   const failures: PurgeReport[] = []
@@ -92,7 +177,7 @@ test('a worker that commits between pings is left alone however long it takes: p
 })
 
 test('a failing purgeExpired() rejects and is reported to onPurge, like a failing background slice', async () => {
-  workers = stubWorkers('fail')
+  workers = stubWorkers('crash')
   const db = await freshDB({ stores, purge: { mode: 'worker' } })
   const reports: PurgeReport[] = []
   // Background slices fail too (as store '*'); this is about the one purgeExpired ran.

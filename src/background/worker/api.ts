@@ -8,6 +8,13 @@ import type { StoreConfigs } from '../../layout/schema.js'
 
 export type { SliceReport }
 
+/**
+ * What the worker posts to the page as soon as its script runs, before any Comlink call (Comlink
+ * ignores it: it carries no id). An `error` before it means the script never ran: it could not
+ * be loaded (a 404, a CSP that forbids it), which the page answers by purging inline.
+ */
+export const READY = 'idb-ttl:purge-worker-ready'
+
 export interface PurgeConfig {
   /** Database name; the purger opens its own connection and never creates the database. */
   name: string

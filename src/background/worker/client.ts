@@ -3,6 +3,11 @@
  * next call after it crashed, was terminated or stopped answering. Pending calls of a dead worker
  * reject; once closed, it never starts a worker again.
  *
+ * A worker that cannot start at all (its script is a 404 because the app's bundler did not ship
+ * it, a CSP forbids it, there is no `Worker`) is not retried: given an inline purger, the client
+ * hands every call to it from then on, and says so once on the console (see
+ * {@link WorkerPurger.unavailable}).
+ *
  * A worker is never terminated with a transaction open if it can help it: it is asked to abort
  * what it has open and close its connection first (see {@link WorkerPurger.stop}). WebKitGTK 2.50
  * sometimes keeps a read-write transaction of a terminated worker open for good: every later
@@ -11,7 +16,7 @@
 import { releaseProxy, wrap, type Remote } from 'comlink'
 import { QUIET_MS } from '../activity.js'
 import { TtlError } from '../../rules/errors.js'
-import type { PurgeApi, PurgeConfig, WorkerApi } from './api.js'
+import { READY, type PurgeApi, type PurgeConfig, type WorkerApi } from './api.js'
 
 /**
  * A call (a background slice or a `purgeExpired`) that has not answered in this long makes the
@@ -38,6 +43,50 @@ const within = <T>(promise: Promise<T>, ms: number) =>
 /** Has the worker close its connection (aborting what it has open), waiting at most {@link CLOSE_WAIT_MS}. */
 const closeWithin = (remote: Remote<WorkerApi>) => within(remote.close(), CLOSE_WAIT_MS).catch(() => {})
 
+/** Why a worker that never ran could not start. */
+const cannotStart = (url: string | undefined, cause: string) =>
+  Object.assign(new Error(`the purge worker could not be started from ${url ?? 'its URL'}: ${cause}`), { name: 'PurgeWorkerError' })
+
+/**
+ * Runs `create`, a `new Worker(new URL('…', import.meta.url), …)`, and notes the script URL the
+ * browser was given. Bundlers recognise the worker only in that literal form and rewrite the URL
+ * inside it (webpack, Vite), so it exists nowhere else: for the moment of the call, the global
+ * `Worker` is a proxy that notes its first argument. `url` stays undefined where `Worker` cannot
+ * be replaced. Where `create` throws (no `Worker`; one refused at once: a CSP in some engines, a
+ * bad URL), so does this, with a `PurgeWorkerError` that says so.
+ */
+function noteUrl(create: () => Worker): { worker: Worker; url: string | undefined } {
+  const g = globalThis as { Worker?: typeof Worker }
+  const original = g.Worker
+  let url: string | undefined
+  try {
+    if (typeof original === 'function') {
+      g.Worker = new Proxy(original, {
+        construct(target, args) {
+          url = String(args[0])
+          return Reflect.construct(target, args)
+        },
+      })
+    }
+  } catch {
+    // A frozen global: the worker starts all the same, only its URL is not known.
+  }
+  try {
+    return { worker: create(), url }
+  } catch (error) {
+    throw cannotStart(url, error instanceof Error ? `${error.name}: ${error.message}` : String(error))
+  } finally {
+    if (g.Worker !== original) g.Worker = original
+  }
+}
+
+/** What a worker whose script did load reported when it failed (an `ErrorEvent` carries its message and place). */
+function crashed(url: string | undefined, event: Event): Error {
+  const { message, filename, lineno } = event as Partial<ErrorEvent>
+  const where = filename ? ` (${filename}${lineno ? `:${lineno}` : ''})` : ''
+  return new Error(`the purge worker${url ? ` from ${url}` : ''} failed: ${message || 'an error event with no message'}${where}`)
+}
+
 export class WorkerPurger implements PurgeApi {
   private worker: Worker | undefined
   private remote: Remote<WorkerApi> | undefined
@@ -48,16 +97,30 @@ export class WorkerPurger implements PurgeApi {
   private closed = false
   /** A failed worker being stopped: calls wait for it to be gone, then start a fresh one. */
   private stopping: Promise<void> | undefined
+  /** The inline purger every call goes to once a worker could not start (see {@link unavailable}). */
+  private inline: PurgeApi | undefined
+  /** Why the worker could not start: the error its pending calls were ended with, to run them inline. */
+  private notStarted: Error | undefined
 
-  /** `watchdogMs`: the watchdog's period, {@link WATCHDOG_MS} unless a test says otherwise. */
+  /**
+   * `watchdogMs`: the watchdog's period, {@link WATCHDOG_MS} unless a test says otherwise.
+   * `fallback`: makes the inline purger (the one `purge: { mode: 'inline' }` runs) that takes
+   * over when the worker cannot start; without it such calls fail with a `PurgeWorkerError`.
+   */
   constructor(
     private readonly config: PurgeConfig,
     private readonly watchdogMs = WATCHDOG_MS,
+    private readonly fallback?: () => PurgeApi,
   ) {}
 
   private start(): { remote: Remote<WorkerApi>; died: Promise<never> } {
     if (!this.worker || !this.remote || !this.died) {
-      const worker = new Worker(new URL('./purge-worker.ts', import.meta.url), { type: 'module', name: 'idb-ttl purge' })
+      // The name is a file name too: webpack names the worker's chunk after it.
+      const { worker, url } = noteUrl(
+        () => new Worker(new URL('./purge-worker.ts', import.meta.url), { type: 'module', name: 'idb-ttl-purge' }),
+      )
+      let ready = false
+      worker.addEventListener('message', (event) => void (event.data === READY && (ready = true)))
       const channel = new MessageChannel()
       worker.postMessage(this.config, [channel.port2])
       this.activity = channel.port1
@@ -65,7 +128,10 @@ export class WorkerPurger implements PurgeApi {
       this.died.catch(() => {})
       worker.addEventListener('error', (event) => {
         event.preventDefault()
-        this.stop(new Error(`purge worker failed: ${event.message}`))
+        if (this.worker !== worker) return
+        if (ready) this.stop(crashed(url, event))
+        // No script ran (a load failure is a bare `Event`, no message): nothing to close.
+        else this.unavailable(cannotStart(url, 'its script did not load (a 404, a Content-Security-Policy without worker-src for it, or not served as JavaScript)'))
       })
       this.worker = worker
       this.remote = wrap<WorkerApi>(worker)
@@ -73,14 +139,26 @@ export class WorkerPurger implements PurgeApi {
     return { remote: this.remote, died: this.died }
   }
 
-  private call<T>(run: (remote: Remote<WorkerApi>) => Promise<T>): Promise<T> {
+  private call<T>(run: (api: PurgeApi) => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new TtlError('CLOSED', 'the database handle was closed'))
+    if (this.inline) return run(this.inline)
     if (this.stopping) return this.stopping.then(() => this.call(run))
-    const { remote, died } = this.start()
+    let started: ReturnType<WorkerPurger['start']>
+    try {
+      started = this.start()
+    } catch (error) {
+      // No `Worker` here, or one refused at once (see noteUrl).
+      const reason = error instanceof Error ? error : new Error(String(error))
+      this.unavailable(reason)
+      return this.inline ? this.call(run) : Promise.reject(reason)
+    }
+    const { remote, died } = started
     // While a failed worker is being stopped, its calls fail with why it is stopped, not with
     // the aborts and CLOSED errors its own shutdown causes.
     const failure = (error: unknown) => (this.stopping && this.remote === remote ? died : Promise.reject(error))
-    const result = Promise.race([run(remote).catch(failure), died])
+    // A worker that could not start hands its calls to the inline purger.
+    const notStarted = (error: unknown) => (error === this.notStarted && this.inline && !this.closed ? run(this.inline) : Promise.reject(error))
+    const result = Promise.race([run(remote as unknown as PurgeApi).catch(failure), died]).catch(notStarted)
     let settled = false
     let watchdog: ReturnType<typeof setTimeout>
     // What the worker had committed at the last ping: the first ping only sets it, so a stuck
@@ -133,6 +211,24 @@ export class WorkerPurger implements PurgeApi {
   }
 
   /**
+   * The worker could not start: its script never ran, so there is nothing to close. It is ended at
+   * once; with a fallback, its pending calls and every later one run inline, and the console says
+   * so once (for this handle), naming the URL and what to do. Without one, they fail with `reason`.
+   */
+  private unavailable(reason: Error): void {
+    if (this.fallback && !this.inline && !this.closed) {
+      this.inline = this.fallback()
+      this.notStarted = reason
+      console.warn(
+        `idb-ttl: ${reason.message.replace(/\.+$/, '')}. Database "${this.config.name}" is purged on the page instead (as with purge: { mode: 'inline' }). ` +
+          `If your bundler does not ship the worker (esbuild, for one), copy node_modules/idb-ttl/dist/purge-worker.js beside the bundle that imports idb-ttl; ` +
+          `where workers are forbidden, allow it with worker-src or set purge: { mode: 'inline' }, which also silences this warning.`,
+      )
+    }
+    this.terminate(reason)
+  }
+
+  /**
    * Ends a worker that failed (an `error` event, or no answer in time): it aborts the batch it
    * was running and closes its connection, and only then is terminated (at most
    * {@link CLOSE_WAIT_MS} later, if it does not answer); its pending calls then reject with
@@ -171,5 +267,6 @@ export class WorkerPurger implements PurgeApi {
     this.kill?.(ended)
     if (remote) await closeWithin(remote)
     this.end(ended)
+    await this.inline?.close()
   }
 }

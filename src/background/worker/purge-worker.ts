@@ -6,7 +6,7 @@ import { expose } from 'comlink'
 import { UserActivity } from '../activity.js'
 import { Connection } from '../../layout/connection.js'
 import { abortQuietly } from '../../platform/request.js'
-import type { PurgeConfig, WorkerApi } from './api.js'
+import { READY, type PurgeConfig, type WorkerApi } from './api.js'
 import { createPurgeApi } from './purge-api.js'
 
 /**
@@ -58,6 +58,9 @@ function tracked(connection: Connection): {
     committed: () => committed,
   }
 }
+
+// The script loaded and runs: from now on an `error` is a crash, not a worker that cannot start.
+self.postMessage(READY)
 
 /**
  * The first message carries the config and a port on which the page signals its own requests;
