@@ -9,7 +9,7 @@ function browserProject(name: 'chromium' | 'firefox' | 'webkit'): TestProjectInl
     test: {
       name,
       include: ['test/**/*.test.ts'],
-      // *.node.test.ts need Node (a second realm through vi.resetModules).
+      // *.node.test.ts need Node (a second realm through vi.resetModules; a child node process).
       exclude: ['test/e2e/**', 'test/consumer/**', 'test/**/*.node.test.ts'],
       // In WebKit's automated MiniBrowser (in-memory IndexedDB) each delete walks every distinct
       // key of the store's indexes, and expiry marks are all but unique: the 20,000-item purges of

@@ -1,4 +1,4 @@
-/** "Add 10,000 events with short TTLs": written in chunks so the page keeps painting a progress bar. */
+/** Section 4, "Add 10,000 events with short TTLs": written in chunks so the page keeps painting a progress bar. */
 import { fmt, h, setText } from './dom.js'
 import type { DemoDB } from './database.js'
 

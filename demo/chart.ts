@@ -1,4 +1,4 @@
-/** Section 3, right: live vs on-disk item counts over the last two minutes, drawn as SVG. */
+/** Section 4, right: live vs on-disk item counts over the last two minutes, drawn as SVG. */
 import { fmt, h, setText, svg } from './dom.js'
 
 const WINDOW_MS = 120_000

@@ -1,4 +1,7 @@
-/** The demo's database: its six stores, options read from the query string, and reset. */
+/**
+ * The demo's database: the first screen's `tour` store, the six stores of the live panels, options
+ * read from the query string, and reset.
+ */
 import { deleteDB } from 'idb'
 import { openTtlDB, type TtlDB } from '../src/index.js'
 
@@ -9,6 +12,12 @@ export interface DemoItem {
   ttl?: unknown
   _ts?: number
 }
+
+/** The store of the first screen's tour (demo/tour.ts): one item at a time, living 10 s. */
+export const TOUR_STORE = 'tour'
+export const TOUR_TTL = 10
+/** Raised with each store the demo adds (4: `tour`). */
+export const DB_VERSION = 4
 
 export interface StoreInfo {
   name: 'sessions' | 'events' | 'prefs' | 'active' | 'recent' | 'cache'
@@ -21,11 +30,11 @@ export interface StoreInfo {
 
 export const STORES: StoreInfo[] = [
   { name: 'sessions', keyPath: 'id', declared: 30, blurb: 'default 30 s: items expire 30 s after their last write' },
-  { name: 'events', keyPath: 'seq', declared: -1, blurb: 'default -1: TTL on, only items with their own ttl expire' },
+  { name: 'events', keyPath: 'seq', declared: -1, blurb: 'default -1: TTL on, only items with their own ttl expire; section 4 adds 10,000 at once' },
   { name: 'prefs', keyPath: 'id', declared: null, blurb: 'no default: TTL off, nothing expires, whatever its ttl' },
   { name: 'active', keyPath: 'id', declared: 15, sliding: true, blurb: 'touchOnRead, default 15 s: a sliding session, alive while it is read' },
   { name: 'recent', keyPath: 'id', declared: 600, blurb: "maxEntries 5: add a sixth item and the oldest leaves (reason 'evicted')" },
-  { name: 'cache', keyPath: 'id', declared: 3600, blurb: 'evictOnQuota: when the disk is full it gives way, so a write still fits; no other store loses a live item' },
+  { name: 'cache', keyPath: 'id', declared: 3600, blurb: 'evictOnQuota: when the disk is full it gives way, so a write still fits; no other store loses a live item (fill it from section 4)' },
 ]
 
 export interface DemoParams {
@@ -61,8 +70,9 @@ export type DemoDB = TtlDB<unknown>
 export function openDemoDB(params: DemoParams, purgeMode: 'worker' | 'off' = 'worker'): Promise<DemoDB> {
   const purge = Object.fromEntries(Object.entries(params.purge).filter(([, v]) => v !== undefined))
   return openTtlDB(params.dbName, {
-    version: 3,
+    version: DB_VERSION,
     stores: {
+      [TOUR_STORE]: { keyPath: 'id', defaultTtl: TOUR_TTL },
       sessions: { keyPath: 'id', defaultTtl: 30 },
       events: { keyPath: 'seq', autoIncrement: true, defaultTtl: -1 },
       prefs: { keyPath: 'id' },

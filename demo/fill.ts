@@ -1,7 +1,7 @@
 /**
- * "Fill the disk": writes items of 20 kB of random bytes (random, so no engine compresses them
- * away) to `cache` (`evictOnQuota`), one `put` at a time, and counts what was written, what was
- * refused, and what the library evicted to make room.
+ * Section 4, "Fill the disk": writes items of 20 kB of random bytes (random, so no engine
+ * compresses them away) to `cache` (`evictOnQuota`), one `put` at a time, and counts what was
+ * written, what was refused, and what the library evicted to make room.
  */
 import { fmt, h, setText } from './dom.js'
 import type { DemoDB } from './database.js'

@@ -1,22 +1,28 @@
 /**
- * The demo page: wires the playground, the live stores, the expiry event logs of two frames, the
- * purge log and the chart. With `?view=second` it is the compact second frame instead.
+ * The demo page: wires the first screen's tour (the life of one item), the live stores, the expiry
+ * event logs of two frames, the purge log, the chart and the load tools, and the rules
+ * playground. With `?view=second` it is the compact second frame instead.
  */
 import { bulkControl } from './bulk.js'
 import { CountChart } from './chart.js'
-import { openDemoDB, readParams, resetDemo, STORES, type DemoDB, type StoreInfo } from './database.js'
+import { DB_VERSION, openDemoDB, readParams, resetDemo, STORES, TOUR_STORE, TOUR_TTL, type DemoDB } from './database.js'
 import { h, setText } from './dom.js'
 import { ExpireLog } from './expire-log.js'
 import { fillControl } from './fill.js'
-import { mountFrameMeter } from './frame-meter.js'
+import { mountFrameMeter, type FrameMeter } from './frame-meter.js'
 import { mountPlayground } from './playground.js'
 import { PurgeLog } from './purge-log.js'
 import { mountSecondFrame } from './second-frame.js'
 import { StorePanel } from './store-panel.js'
+import { Tour } from './tour.js'
 
 /** Longest gap between two refreshes; a visible item that expires sooner gets its own refresh. */
 const REFRESH_MS = 500
 const STATS_MS = 1000
+/** After the second frame has loaded, the page's own start-up work is over: the meter starts. */
+const SETTLE_MS = 1000
+/** … or this long after the database opened, whatever the second frame does. */
+const METER_LATEST_MS = 10_000
 
 const $ = (id: string) => document.getElementById(id) as HTMLElement
 const params = readParams(location.search)
@@ -24,10 +30,15 @@ const status = $('status')
 
 if (params.second) mountSecondFrame(params)
 else {
-  mountFrameMeter($('meter'))
+  const tour = new Tour()
+  $('tour').replaceChildren(tour.el)
+  const declared = `{ version: ${DB_VERSION}, stores: { ${TOUR_STORE}: { keyPath: 'id', defaultTtl: ${TOUR_TTL} }, … } }`
+  setText($('tour-open'), `const db = await openTtlDB('${params.dbName}', ${declared})`)
+  // Frame times count from when the page has settled (see `start`), not from its own loading.
+  const meter = mountFrameMeter($('meter'))
   mountPlayground($('playground'))
   setText(status, `Opening IndexedDB database "${params.dbName}"…`)
-  openDemoDB(params).then(start, (error: Error) => {
+  openDemoDB(params).then((db) => start(db, tour, meter), (error: Error) => {
     status.dataset.state = 'error'
     setText(status, `Could not open the database: ${error.name}: ${error.message}`)
   })
@@ -40,7 +51,7 @@ function secondFrame(): HTMLIFrameElement {
   return h('iframe', { src: url.href, class: 'second-frame', title: 'second frame of the demo', 'data-testid': 'second-frame' })
 }
 
-function start(db: DemoDB): void {
+function start(db: DemoDB, tour: Tour, meter: FrameMeter): void {
   const cadence = params.purge.maxIntervalMs ? `, maxIntervalMs ${params.purge.maxIntervalMs}` : ''
   const ready = `IndexedDB database "${params.dbName}" · purge: Web Worker${cadence} · state survives a reload`
   setText(status, ready)
@@ -49,13 +60,11 @@ function start(db: DemoDB): void {
   const log = new PurgeLog()
   const chart = new CountChart()
   const hooks = (name: string) => ({ changed: refresh, storage: localStorage, storageKey: `idb-ttl-demo:${params.dbName}:${name}:default` })
-  const extras: Partial<Record<StoreInfo['name'], HTMLElement>> = {
-    events: bulkControl(db, refresh),
-    cache: fillControl(db, params.fill, refresh),
-  }
-  const panels = STORES.map((info) => new StorePanel(db, info, hooks(info.name), extras[info.name]))
+  const panels = STORES.map((info) => new StorePanel(db, info, hooks(info.name)))
   $('stores').replaceChildren(...panels.map((p) => p.el))
+  $('load').replaceChildren(bulkControl(db, refresh), fillControl(db, params.fill, refresh))
   $('purge').replaceChildren(log.el, chart.el)
+  tour.start(db)
 
   const expired = new ExpireLog('This page: db.onExpire')
   db.onExpire((event) => {
@@ -63,6 +72,9 @@ function start(db: DemoDB): void {
     if (event.reason === 'evicted') panels.find((p) => p.info.name === event.store)?.evicted(event.items.map((item) => item.key))
   })
   const second = secondFrame()
+  // The second frame loads a copy of the whole demo: the meter starts once that is done.
+  second.addEventListener('load', () => setTimeout(() => meter.start(), SETTLE_MS), { once: true })
+  setTimeout(() => meter.start(), METER_LATEST_MS)
   $('events').replaceChildren(expired.el, second)
 
   const pollStats = () => Promise.all(panels.map((p) => p.refreshStats())).catch(() => {
@@ -78,13 +90,21 @@ function start(db: DemoDB): void {
 
   let running = false
   let again = false
+  /** Set by reset: no refresh starts after it, and reset waits for the one in flight. */
+  let stopped = false
+  let inFlight: Promise<void> = Promise.resolve()
   let timer: ReturnType<typeof setTimeout> | undefined
-  async function refresh(): Promise<void> {
+  function refresh(): Promise<void> {
+    if (stopped) return Promise.resolve()
     if (running) {
       again = true
-      return
+      return Promise.resolve()
     }
     running = true
+    inFlight = refreshOnce()
+    return inFlight
+  }
+  async function refreshOnce(): Promise<void> {
     clearTimeout(timer)
     try {
       await Promise.all(panels.map((p) => p.refresh()))
@@ -103,6 +123,7 @@ function start(db: DemoDB): void {
     } finally {
       running = false
     }
+    if (stopped) return
     if (again) {
       again = false
       void refresh()
@@ -121,6 +142,7 @@ function start(db: DemoDB): void {
     if (t - painted >= 200) {
       painted = t
       const now = Date.now()
+      tour.frame(now)
       for (const p of panels) p.frame(now)
     }
     requestAnimationFrame(frame)
@@ -131,8 +153,11 @@ function start(db: DemoDB): void {
   reset.disabled = false
   reset.addEventListener('click', async () => {
     reset.disabled = true
+    stopped = true
     clearTimeout(timer)
     clearInterval(statsTimer)
+    tour.stop()
+    await inFlight
     second.remove()
     setText(status, 'Deleting the database…')
     for (const p of panels) localStorage.removeItem(hooks(p.info.name).storageKey)

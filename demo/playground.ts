@@ -1,5 +1,5 @@
 /**
- * Section 1: the rules playground. Every verdict and every matrix cell comes from the library's
+ * Section 5: the rules playground. Every verdict and every matrix cell comes from the library's
  * own resolver (src/ttl.ts through the public entry), never from a copy of the rules.
  */
 import { checkDefaultTtl, effectiveTtl, isValidTtl, itemTtl, TtlError, type TtlValues } from '../src/index.js'
@@ -64,16 +64,20 @@ export function verdict(defaultValue: unknown, ttlValue: unknown, mode: TtlValue
   }
 }
 
-const SAMPLE_N = 3600
-const SAMPLE_M = 60
-const COL_VALUE: Record<Col, unknown> = { absent: undefined, minus1: -1, n: SAMPLE_N }
-const ROW_VALUE: Record<Row, unknown> = { absent: undefined, minus1: -1, m: SAMPLE_M }
+/** The n and m of the inputs when the page opens; the table is worked out with the inputs' values. */
+const START_N = 30
+const START_M = 10
 
-/** A matrix cell in the README's words, worked out by the resolver with sample n and m. */
-export function cellText(row: Row, col: Col): string {
-  const seconds = effectiveTtl(itemTtl(ROW_VALUE[row]), checkDefaultTtl(COL_VALUE[col]))
+/**
+ * A matrix cell in the README's words, worked out by the resolver with the store default `n` and
+ * the item ttl `m` (valid ttls). Which of the two it took is told by the item's ttl: where the
+ * resolver returns the item's own seconds, that is m, even when n happens to be equal.
+ */
+export function cellText(row: Row, col: Col, n: number, m: number): string {
+  const ttl = itemTtl(row === 'absent' ? undefined : row === 'minus1' ? -1 : m)
+  const seconds = effectiveTtl(ttl, checkDefaultTtl(col === 'absent' ? undefined : col === 'minus1' ? -1 : n))
   if (seconds === null) return col === 'absent' && row !== 'absent' ? 'never expires (ttl ignored)' : 'never expires'
-  return seconds === SAMPLE_N ? 'expires after n' : 'expires after m'
+  return ttl.kind === 'seconds' && seconds === m ? 'expires after m' : 'expires after n'
 }
 
 function radio(name: string, value: string, label: string, checked: boolean, extra?: Node): HTMLLabelElement {
@@ -87,8 +91,8 @@ function radio(name: string, value: string, label: string, checked: boolean, ext
 }
 
 export function mountPlayground(root: HTMLElement): void {
-  const nInput = h('input', { type: 'number', value: '30', min: '1', step: '1', class: 'num', 'data-testid': 'pg-n', 'aria-label': 'store default n' })
-  const mInput = h('input', { type: 'number', value: '10', min: '1', step: '1', class: 'num', 'data-testid': 'pg-m', 'aria-label': 'item ttl m' })
+  const nInput = h('input', { type: 'number', value: String(START_N), min: '1', step: '1', class: 'num', 'data-testid': 'pg-n', 'aria-label': 'store default n' })
+  const mInput = h('input', { type: 'number', value: String(START_M), min: '1', step: '1', class: 'num', 'data-testid': 'pg-m', 'aria-label': 'item ttl m' })
   const otherInput = h('input', { type: 'text', value: '20.5', class: 'text', 'data-testid': 'pg-other', 'aria-label': 'any item ttl value', spellcheck: 'false' })
 
   const defaults = h('fieldset', { class: 'choices' }, h('legend', {}, 'Store defaultTtl'),
@@ -116,7 +120,7 @@ export function mountPlayground(root: HTMLElement): void {
   const table = h('table', { class: 'matrix', 'data-testid': 'matrix' },
     h('thead', {}, h('tr', {}, h('th', { class: 'corner' }, h('span', {}, 'default →'), h('span', {}, 'item ttl ↓')), ...COLS.map(([, label]) => h('th', { scope: 'col' }, label)))),
     h('tbody', {}, ...ROWS.map(([row, label]) => h('tr', {}, h('th', { scope: 'row' }, label), ...COLS.map(([col]) => {
-      const td = h('td', { 'data-testid': `matrix-${row}-${col}` }, cellText(row, col))
+      const td = h('td', { 'data-testid': `matrix-${row}-${col}` }, cellText(row, col, START_N, START_M))
       cells.set(`${row}/${col}`, td)
       return td
     })))))
@@ -131,11 +135,25 @@ export function mountPlayground(root: HTMLElement): void {
     return root.querySelector<HTMLInputElement>(`input[name="${name}"]:checked`)?.value ?? 'absent'
   }
 
+  // The table's n and m: the inputs' values while they are valid ttls, else the last valid ones.
+  let sample = { n: START_N, m: START_M }
+  const caption = h('p', { class: 'hint', 'data-testid': 'matrix-caption' })
+
   function update(): void {
     const d = chosen('pg-default')
     const defaultValue = d === 'absent' ? undefined : d === 'minus1' ? -1 : parseTtlInput(nInput.value)
     const t = chosen('pg-ttl')
     const ttlValue = t === 'absent' ? undefined : t === 'minus1' ? -1 : t === 'm' ? parseTtlInput(mInput.value) : parseTtlInput(otherInput.value)
+    const n = parseTtlInput(nInput.value)
+    const m = parseTtlInput(mInput.value)
+    const usable = (v: unknown): v is number => typeof v === 'number' && isValidTtl(v) && v !== -1
+    sample = { n: usable(n) ? n : sample.n, m: usable(m) ? m : sample.m }
+    for (const [id, td] of cells) {
+      const [row, col] = id.split('/') as [Row, Col]
+      setText(td, cellText(row, col, sample.n, sample.m))
+    }
+    const which = usable(n) && usable(m) ? 'the values in the inputs' : 'the last valid values of the inputs'
+    setText(caption, `The table is the resolver's answer for each pair, with n = ${sample.n} and m = ${sample.m} (${which}); the lit cell is your choice.`)
     setText(call, `stores: { s: { defaultTtl: ${showValue(defaultValue)} } }   put('s', { id, ttl: ${showValue(ttlValue)} })`)
     const verdicts = cards.map(({ mode, card, text, detail }) => {
       const v = verdict(defaultValue, ttlValue, mode)
@@ -164,8 +182,7 @@ export function mountPlayground(root: HTMLElement): void {
   root.append(
     h('div', { class: 'playground' },
       h('div', { class: 'pg-controls' }, defaults, ttls),
-      h('div', { class: 'pg-result' }, call, h('div', { class: 'verdicts' }, ...cards.map((c) => c.card)), table,
-        h('p', { class: 'hint' }, 'Matrix cells are computed by the resolver with n = 3600 and m = 60; the lit cell is your choice.'))),
+      h('div', { class: 'pg-result' }, call, h('div', { class: 'verdicts' }, ...cards.map((c) => c.card)), table, caption)),
   )
   update()
 }

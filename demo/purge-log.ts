@@ -1,5 +1,5 @@
 /**
- * Section 3, left: what the purge worker reports, newest first, and a progress bar for a big
+ * Section 4, left: what the purge worker reports, newest first, and a progress bar for a big
  * purge (deleted so far against what is still expired on disk).
  */
 import type { PurgeReport } from '../src/index.js'
@@ -20,6 +20,8 @@ export class PurgeLog {
   private readonly who: HTMLElement
   private totalDeleted = 0
   private totalEvicted = 0
+  /** Items deleted so far, per store. */
+  private readonly byStore = new Map<string, number>()
   private reports = 0
   /**
    * A wave of purging: from the first expired item seen on disk (or the first deletion) until
@@ -57,8 +59,12 @@ export class PurgeLog {
       report.error ? h('span', { class: 'err' }, `${report.error.name}: ${report.error.message}`) : null)
     this.list.prepend(entry)
     while (this.list.children.length > KEPT) this.list.lastElementChild?.remove()
+    const deleted = (this.byStore.get(report.store) ?? 0) + report.deleted
+    this.byStore.set(report.store, deleted)
+    this.summary.setAttribute(`data-deleted-${report.store}`, String(deleted))
     const ofThem = this.totalEvicted ? ` (${fmt.format(this.totalEvicted)} of them evicted)` : ''
-    setText(this.summary, `${fmt.format(this.totalDeleted)} items purged${ofThem} in ${fmt.format(this.reports)} purge reports`)
+    const stores = [...this.byStore].filter(([, n]) => n > 0).map(([store, n]) => `${store} ${fmt.format(n)}`).join(' · ')
+    setText(this.summary, `${fmt.format(this.totalDeleted)} items purged${ofThem} in ${fmt.format(this.reports)} purge reports: ${stores}`)
   }
 
   /** Only one tab purges (it holds a Web Lock); the others get no reports, and say so. */

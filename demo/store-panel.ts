@@ -48,7 +48,7 @@ export class StorePanel {
   private readonly stats: Record<'live' | 'expired' | 'next', HTMLElement>
   private counter = 0
 
-  constructor(private readonly db: DemoDB, readonly info: StoreInfo, private readonly hooks: PanelHooks, extra?: Node) {
+  constructor(private readonly db: DemoDB, readonly info: StoreInfo, private readonly hooks: PanelHooks) {
     const name = info.name
     const actions = {
       rewrite: (key: IDBValidKey) => this.run(() => db.touch(name, key)),
@@ -107,7 +107,6 @@ export class StorePanel {
           this.toggle)),
       statsLine,
       form,
-      extra ?? null,
       this.error,
       h('div', { class: 'columns' },
         h('section', { class: 'column' }, info.sliding
@@ -150,11 +149,13 @@ export class StorePanel {
     // A library call first: after another tab reset the database it reopens the connection,
     // which `db.raw` does not do by itself.
     const defaultTtl = await db.getDefaultTtl(name)
+    // Taken first: after close() `db.raw` throws, and it must not leave the reads below unheard.
+    const raw = db.raw
     const [live, liveCount, disk, diskCount] = await Promise.all([
       this.live(),
       db.count(name),
-      db.raw.getAll(name, null, SHOWN) as Promise<DemoItem[]>,
-      db.raw.count(name),
+      raw.getAll(name, null, SHOWN) as Promise<DemoItem[]>,
+      raw.count(name),
     ])
     const keyOf = (item: DemoItem) => item[info.keyPath] as IDBValidKey
     const expiries = new Map<string, number>()
@@ -193,7 +194,8 @@ export class StorePanel {
     const { db, info } = this
     if (!info.sliding) return db.getAll(info.name, null, SHOWN) as Promise<DemoItem[]>
     const keys = await db.getAllKeys(info.name, null, SHOWN)
-    const values = await Promise.all(keys.map((key) => db.raw.get(info.name, key) as Promise<DemoItem | undefined>))
+    const raw = db.raw
+    const values = await Promise.all(keys.map((key) => raw.get(info.name, key) as Promise<DemoItem | undefined>))
     return values.filter((value): value is DemoItem => value !== undefined)
   }
 

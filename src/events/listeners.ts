@@ -7,7 +7,7 @@
  * also known directly (and are all there is where Web Locks are missing).
  */
 import { joinBus, type Member } from '../platform/bus.js'
-import { holdLock, lockNames } from '../platform/lock.js'
+import { holdLock, lockNames, uniqueId } from '../platform/lock.js'
 import { refOf, resolveRows } from '../generations/values.js'
 import { hasGenerations } from '../layout/generation-index.js'
 import { kindOf, unstamp } from '../layout/stamp.js'
@@ -159,7 +159,7 @@ export class ExpiryListeners {
     }
     local.set(this.dbName, handles.add(this))
     const stores = listening === '*' ? '*' : JSON.stringify([...listening])
-    this.releasePresence = holdLock(`${lockPrefix(this.dbName)}${crypto.randomUUID()}:${stores}`)?.release
+    this.releasePresence = holdLock(`${lockPrefix(this.dbName)}${uniqueId()}:${stores}`)?.release
     this.member ??= joinBus(this.dbName).on('expired', (event) => this.deliver(event))
   }
 }

@@ -5,6 +5,16 @@
  * knows.
  */
 
+/**
+ * A random id for a lock name: `crypto.randomUUID()` where there is one, 16 random bytes in hex
+ * otherwise. `randomUUID` is missing outside secure contexts (a page served over plain http from a
+ * LAN address) and before Chrome 92, Firefox 95 and Safari 15.4; `getRandomValues` is not.
+ */
+export function uniqueId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID()
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('')
+}
+
 /** The origin's lock manager, or `undefined` where there is none. */
 export function webLocks(): LockManager | undefined {
   return typeof navigator === 'undefined' ? undefined : navigator.locks

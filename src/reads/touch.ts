@@ -6,7 +6,7 @@
  * could take the item then), before this connection's purge slices, and when it closes.
  */
 import { joinBus, type Member } from '../platform/bus.js'
-import { holdLock, lockNames, webLocks } from '../platform/lock.js'
+import { holdLock, lockNames, uniqueId, webLocks } from '../platform/lock.js'
 import { MARK_FIELD, META_STORE } from '../layout/expiry-index.js'
 import { isDeadMark, markExpiryMs, markOf, type ExpiryMark, type StoreState } from '../rules/policy.js'
 import { done, keyId, keyPathValue, req } from '../platform/request.js'
@@ -96,7 +96,7 @@ export class Touches {
   private owe(): void {
     const pending = [...this.pending.values()].some((touches) => touches.size > 0)
     if (pending && !this.owing) {
-      const lock = holdLock(`${owingPrefix(this.dbName)}${crypto.randomUUID()}`)
+      const lock = holdLock(`${owingPrefix(this.dbName)}${uniqueId()}`)
       this.held = lock?.granted
       this.owing = lock?.release
     } else if (!pending && this.owing) {

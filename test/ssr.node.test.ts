@@ -1,0 +1,50 @@
+/**
+ * Server-side rendering: importing the entry where there is no IndexedDB (Node, a server render)
+ * must not throw, and what needs no database must work. The Node project installs fake-indexeddb
+ * for every test file (test/setup-node.ts), so the import runs in a child `node` with no such
+ * globals, through Vite's module runner (which compiles src/ and leaves idb and comlink to Node,
+ * as a server bundle would).
+ */
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { expect, test } from 'vitest'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+
+const child = `
+const before = typeof indexedDB
+const { runnerImport } = await import('vite')
+const { module: lib } = await runnerImport(${JSON.stringify(`${root}src/index.ts`)}, { configFile: false, logLevel: 'silent' })
+const out = { before, after: typeof indexedDB, exports: Object.keys(lib).sort() }
+out.isExpired = lib.isExpired({ ttl: 60, _ts: 0 }, 3600, 61_000)
+out.ttlUntil = lib.ttlUntil(90_000, 30_000)
+try {
+  await lib.openTtlDB('app', { version: 1, stores: { s: { keyPath: 'id', defaultTtl: 60 } } })
+  out.open = 'opened'
+} catch (error) {
+  out.open = { name: error.name, message: error.message }
+}
+console.log(JSON.stringify(out))
+`
+
+/** Runs `child` in a fresh node; resolves to what it printed, parsed. */
+function runChild(): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    // The timeout also checks that nothing the import or the failed open started keeps the process alive.
+    execFile(process.execPath, ['--input-type=module', '-e', child], { cwd: root, timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${error.message}\n${stderr}`))
+      else resolve(JSON.parse(stdout.trim().split('\n').at(-1) ?? ''))
+    })
+  })
+}
+
+test('with no indexedDB global, the entry imports, the resolver works, and openTtlDB rejects naming indexedDB', async () => {
+  const out = await runChild()
+  expect(out.before).toBe('undefined')
+  expect(out.after).toBe('undefined')
+  expect(out.exports).toEqual(expect.arrayContaining(['openTtlDB', 'deleteTtlDB', 'TtlError', 'isExpired', 'expiresAt', 'ttlUntil']))
+  expect(out.isExpired).toBe(true)
+  expect(out.ttlUntil).toBe(60)
+  // A rejection, not a throw at import or a hang: a server render can catch it.
+  expect(out.open).toEqual({ name: 'ReferenceError', message: expect.stringMatching(/indexedDB/i) })
+}, 90_000)
