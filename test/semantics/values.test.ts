@@ -352,6 +352,8 @@ describe('other bad input (SPEC §4): a clear error, never a partial write', () 
   test('an out-of-line store without a key and without autoIncrement rejects DataError', async () => {
     const db = await freshDB({ clock: manualClock(T0), stores: { o: { defaultTtl: D } } })
     await expectDomError(db.put('o', { v: 1 }), 'DataError')
+    // The message says which store and why: no key given where the store takes out-of-line keys.
+    await expect(db.put('o', { v: 1 })).rejects.toThrow(/^store "o": the value has no valid key \(key path none: the store takes out-of-line keys/)
     expect(await db.raw.count('o')).toBe(0)
     await db.put('o', { v: 2 }, 'k')
     expect(await db.get('o', 'k')).toMatchObject({ v: 2 })
