@@ -9,6 +9,7 @@ import type { PurgeOptions } from '../rules/types.js'
 import { PurgeScheduler } from './scheduler.js'
 import type { PurgeReport } from '../events/reports.js'
 import type { StoreConfigs } from '../layout/schema.js'
+import { isKeepableTs } from '../layout/stamp.js'
 import { settleTouches } from '../reads/touch.js'
 import { WakeChannel, type WakeMessage } from './wake.js'
 import type { PurgeApi } from './worker/api.js'
@@ -67,7 +68,7 @@ export class Background {
     const byStart = new Map<number, unknown[]>()
     for (const value of values) {
       const { ttl, _ts } = (value ?? {}) as { ttl?: unknown; _ts?: unknown }
-      const start = keeps && typeof _ts === 'number' && Number.isInteger(_ts) && _ts >= 0 ? _ts * 1000 : nowMs
+      const start = keeps && isKeepableTs(_ts) ? _ts * 1000 : nowMs
       const group = byStart.get(start)
       if (group) group.push(ttl)
       else byStart.set(start, [ttl])

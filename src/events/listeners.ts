@@ -10,8 +10,8 @@ import { joinBus, type Member } from '../platform/bus.js'
 import { holdLock, lockNames, uniqueId } from '../platform/lock.js'
 import { refOf, resolveRows } from '../generations/values.js'
 import { hasGenerations } from '../layout/generation-index.js'
-import { kindOf, unstamp } from '../layout/stamp.js'
-import { TtlError } from '../rules/errors.js'
+import { unstamp } from '../layout/stamp.js'
+import { kindOf, TtlError } from '../rules/errors.js'
 
 /** Why items left a store: their time was up, or they were evicted to make room (SPEC §9). */
 export type ExpireReason = 'expired' | 'evicted'

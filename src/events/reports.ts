@@ -3,7 +3,7 @@
  * background (a failed slice, a lost batch of touches, code that failed to load). A listener's
  * own error stays its own: it never stops the purge or fails the request that purged.
  */
-import { describeError, TtlError } from '../rules/errors.js'
+import { describeError, kindOf, TtlError } from '../rules/errors.js'
 
 /** What a purge did, or why it failed; delivered to `db.onPurge` listeners. */
 export interface PurgeReport {
@@ -27,7 +27,7 @@ export class PurgeReports {
 
   /** Registers `listener`; returns the function that removes it. */
   add(listener: (report: PurgeReport) => void): () => void {
-    if (typeof listener !== 'function') throw new TtlError('INVALID_OPTION', `onPurge needs a function to call; got ${typeof listener}`)
+    if (typeof listener !== 'function') throw new TtlError('INVALID_OPTION', `onPurge needs a function to call; got ${kindOf(listener)}`)
     this.listeners.add(listener)
     return () => void this.listeners.delete(listener)
   }

@@ -74,8 +74,7 @@ export class Routes {
     spare?: Spare,
   ): Promise<T> {
     const { code, background } = await this.options.parts.ready
-    const { clock, mode, durability, stores } = this.options
-    const run = async () => attempt(code, { db: await this.settled(store), clock, mode, durability, keepTs: stores[store].keepTs })
+    const run = async () => attempt(code, await this.writer(store))
     const written = this.claimed(store, await this.spacious(code, run, spare))
     background.wrote(store, stored(written))
     return written
@@ -84,8 +83,13 @@ export class Routes {
   /** Runs a change that needs no quota relief (a delete, a clear, a new default) on the deferred code. */
   async change<T>(store: string, run: (code: Loaded['code'], ctx: WriteContext) => Promise<T>): Promise<T> {
     const { code } = await this.options.parts.ready
+    return run(code, await this.writer(store))
+  }
+
+  /** What a write of `store` runs with, on the connection {@link settled} gives. */
+  private async writer(store: string): Promise<WriteContext> {
     const { clock, mode, durability, stores } = this.options
-    return run(code, { db: await this.settled(store), clock, mode, durability, keepTs: stores[store].keepTs })
+    return { db: await this.settled(store), clock, mode, durability, keepTs: stores[store].keepTs }
   }
 
   private spacious<T>(code: Loaded['code'], attempt: () => Promise<T>, spare?: Spare): Promise<T> {

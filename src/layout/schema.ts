@@ -27,11 +27,7 @@ export function checkStoreConfigs(stores: unknown): StoreConfigs {
       throw new TtlError('INVALID_OPTION', `store "${name}" needs an options object`)
     }
     checkKnownOptions(`store "${name}"`, config, 'store')
-    try {
-      checkDefaultTtl(config.defaultTtl)
-    } catch (error) {
-      throw new TtlError('INVALID_TTL', `store "${name}": ${(error as Error).message}`)
-    }
+    checkDefaultTtl(config.defaultTtl, `store "${name}"`)
     for (const [indexName, index] of Object.entries(config.indexes ?? {})) {
       if (index === null || typeof index !== 'object') throw new TtlError('INVALID_OPTION', `index "${indexName}" of store "${name}" needs an options object`)
       checkKnownOptions(`index "${indexName}" of store "${name}"`, index, 'index')

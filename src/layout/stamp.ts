@@ -1,5 +1,5 @@
 /** What every write does to a value before it is stored: validate, stamp `_ts`, add the mark. */
-import { TtlError } from '../rules/errors.js'
+import { kindOf, TtlError } from '../rules/errors.js'
 import { MARK_FIELD } from './expiry-index.js'
 import { lowestLiveTs, markOf, OWN_BASE, type ExpiryMark } from '../rules/policy.js'
 import { itemTtl, stampOf, type ItemTtl, type TtlValues } from '../rules/ttl.js'
@@ -33,7 +33,7 @@ export interface Checked {
 }
 
 /** Whether `ts` can be kept as an item's `_ts`: whole epoch seconds, below the own-ttl marks. */
-function isKeepableTs(ts: unknown): ts is number {
+export function isKeepableTs(ts: unknown): ts is number {
   return typeof ts === 'number' && Number.isInteger(ts) && ts >= 0 && ts < OWN_BASE
 }
 
@@ -77,13 +77,6 @@ function describeTs(ts: unknown): string {
   return kindOf(ts)
 }
 
-/** What a value is, for messages: `undefined`, `null`, `an array`, `a Date`, `a string`… */
-export function kindOf(value: unknown): string {
-  if (value === null || value === undefined) return String(value)
-  if (Array.isArray(value)) return 'an array'
-  const kind = typeof value === 'object' ? Object.prototype.toString.call(value).slice(8, -1) : typeof value
-  return `${/^[aeiou]/i.test(kind) ? 'an' : 'a'} ${kind}`
-}
 
 /**
  * The stored form of a checked value written at `nowMs`: `_ts` set and the expiry mark added.

@@ -117,10 +117,16 @@ export async function purgeBatch(connect: Connect, storeName: string, nowMs: num
   return { deleted, items, evicted, resume: full ? resume : resumed ? {} : undefined, state }
 }
 
-/** Tells the witness what a committed batch deleted: expired items, then evicted ones (`withValues`: their values were read). */
-function report(witness: Witness | undefined, store: string, batch: BatchResult, withValues: boolean): void {
+/**
+ * One batch that reads values where the witness wants them, then tells it what the committed
+ * batch deleted: expired items, then evicted ones (only when their values were read).
+ */
+async function witnessedBatch(connect: Connect, store: string, nowMs: number, options: BatchOptions, witness: Witness | undefined): Promise<BatchResult> {
+  const withValues = (await witness?.wants(store)) ?? false
+  const batch = await purgeBatch(connect, store, nowMs, { ...options, withValues })
   if (batch.items.length > 0) witness?.deleted(store, batch.items, 'expired')
   if (batch.evicted.length > 0 && withValues) witness?.deleted(store, batch.evicted, 'evicted')
+  return batch
 }
 
 /** Lets the app's own requests go first: batch sizes and a pause between batches. */
@@ -151,14 +157,8 @@ export async function purgeStore(
   let from: Resume | undefined
   do {
     if (from !== undefined) await courtesy.pause()
-    const withValues = (await witness?.wants(storeName)) ?? false
-    const batch = await purgeBatch(connect, storeName, clock(), {
-      batchSize: courtesy.batchSize(batchSize),
-      evictLimit: batchSize,
-      from,
-      withValues,
-    })
-    report(witness, storeName, batch, withValues)
+    const options = { batchSize: courtesy.batchSize(batchSize), evictLimit: batchSize, from }
+    const batch = await witnessedBatch(connect, storeName, clock(), options, witness)
     total += batch.deleted
     from = batch.resume
   } while (from)
@@ -209,15 +209,8 @@ export async function purgeSlice(
     do {
       const courtesy = options.courtesy ?? NO_COURTESY
       if (deleted > 0) await courtesy.pause()
-      const withValues = (await options.witness?.wants(store)) ?? false
-      batch = await purgeBatch(connect, store, nowMs, {
-        batchSize: courtesy.batchSize(options.batchSize),
-        evictLimit: options.batchSize,
-        from: resume.get(store),
-        skipDisabled: true,
-        withValues,
-      })
-      report(options.witness, store, batch, withValues)
+      const batchOptions = { batchSize: courtesy.batchSize(options.batchSize), evictLimit: options.batchSize, from: resume.get(store), skipDisabled: true }
+      batch = await witnessedBatch(connect, store, nowMs, batchOptions, options.witness)
       deleted += batch.deleted
       evicted += batch.evicted.length
       if (batch.resume) resume.set(store, batch.resume)

@@ -40,6 +40,14 @@ export function formatKey(key: unknown): string {
   return String(key)
 }
 
+/** What a value is, for messages: `undefined`, `null`, `an array`, `a Date`, `a string`… */
+export function kindOf(value: unknown): string {
+  if (value === null || value === undefined) return String(value)
+  if (Array.isArray(value)) return 'an array'
+  const kind = typeof value === 'object' ? Object.prototype.toString.call(value).slice(8, -1) : typeof value
+  return `${/^[aeiou]/i.test(kind) ? 'an' : 'a'} ${kind}`
+}
+
 /** An error as purge reports carry it (and as it crosses the worker boundary): name and message. */
 export function describeError(error: unknown): { name: string; message: string } {
   const { name = 'Error', message = String(error) } = (error ?? {}) as Error

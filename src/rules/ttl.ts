@@ -51,15 +51,16 @@ export function isValidTtl(value: unknown): boolean {
 }
 
 /**
- * Validates a store `defaultTtl` (the same rule in both modes).
+ * Validates a store `defaultTtl` (the same rule in both modes); `where` names it in the message
+ * (`store "sessions"`).
  * @throws TtlError `INVALID_TTL`
  */
-export function checkDefaultTtl(value: unknown): DefaultTtl {
+export function checkDefaultTtl(value: unknown, where?: string): DefaultTtl {
   const n = normalize(value, false)
   if (n === undefined) {
     throw new TtlError(
       'INVALID_TTL',
-      `defaultTtl must be null, -1 or an integer from 1 to ${MAX_TTL}; got ${describe(value)}`,
+      `${where ? `${where}: ` : ''}defaultTtl must be null, -1 or an integer from 1 to ${MAX_TTL}; got ${describe(value)}`,
     )
   }
   return n

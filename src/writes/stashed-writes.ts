@@ -5,7 +5,6 @@
  * over with the new current one, a bounded number of times.
  */
 import { putClaiming } from './claim.js'
-import { formatKey } from '../rules/errors.js'
 import { META_STORE } from '../layout/expiry-index.js'
 import { admit, rowsOf, stash } from '../generations/stash.js'
 import { refOf, resolveRows } from '../generations/values.js'
@@ -14,7 +13,7 @@ import type { DeletedItem } from '../events/listeners.js'
 import { abortQuietly, req } from '../platform/request.js'
 import { unstamp } from '../layout/stamp.js'
 import { learn } from '../layout/watermarks.js'
-import { begin, committedOrUndone, refusedAt, updated, type Changes, type Item, type WriteContext, type Written } from './write-steps.js'
+import { begin, committedOrUndone, itemAt, refusedAt, updated, type Changes, type Item, type WriteContext, type Written } from './write-steps.js'
 
 /** Times a write starts over when its generation was deleted under it. */
 const ATTEMPTS = 5
@@ -103,7 +102,7 @@ export async function updateStashed(ctx: WriteContext, storeName: string, key: I
     const [existing] = await resolveRows(ctx.db.name, storeName, [row])
     const next = updated(ctx, storeName, key, keyPath, existing, state, now, changes)
     for (let stashing = 0; stashing < ATTEMPTS; stashing++) {
-      const stashed = await stash(ctx.db, storeName, [next], ctx.durability, (error) => refusedAt(error, `store "${storeName}", key ${formatKey(key)}`, null))
+      const stashed = await stash(ctx.db, storeName, [next], ctx.durability, (error) => refusedAt(error, itemAt(storeName, key), null))
       const { tx, committed } = begin(ctx, [storeName, META_STORE])
       const store = tx.objectStore(storeName)
       const meta = tx.objectStore(META_STORE)
@@ -120,7 +119,7 @@ export async function updateStashed(ctx: WriteContext, storeName: string, key: I
           continue
         }
         const cut = cutoffs(await current, now)
-        await putClaiming(store, 'put', nextRow, store.keyPath === null ? key : undefined, cut, (items) => claimed.push(...items), `store "${storeName}", key ${formatKey(key)}`)
+        await putClaiming(store, 'put', nextRow, store.keyPath === null ? key : undefined, cut, (items) => claimed.push(...items), itemAt(storeName, key))
       } catch (error) {
         throw whyAborted(tx, error)
       }

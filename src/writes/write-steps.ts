@@ -29,6 +29,11 @@ export interface Written<T> {
 /** A change `update` applies: fields to merge, or a function returning the new item. */
 export type Changes = Item | ((item: Item) => Item)
 
+/** How messages name the item at `key` of a store: `store "s", key "a"`. */
+export function itemAt(storeName: string, key: IDBValidKey): string {
+  return `store "${storeName}", key ${formatKey(key)}`
+}
+
 /**
  * IndexedDB's own error for a value it refused at once — `DataError` (no valid key where the
  * store needs one), `DataCloneError` (a value it cannot store) — with where: `where` names the
@@ -93,7 +98,7 @@ export function updated(
   now: number,
   changes: Changes,
 ): Item {
-  const where = `store "${storeName}", key ${formatKey(key)}`
+  const where = itemAt(storeName, key)
   if (existing === undefined || isDeadMark(markOfStored(existing), cutoffs(state, now))) {
     throw new TtlError('NOT_FOUND', `${where}: no live item to update`)
   }

@@ -8,12 +8,12 @@ import { META_STORE } from '../layout/expiry-index.js'
 import { usesGenerations } from '../generations/stash.js'
 import { changeDefault, cutoffs, type StoreState } from '../rules/policy.js'
 import { abortQuietly, req } from '../platform/request.js'
-import { check, isPlainObject, kindOf, stampAt, unstamp, type Checked } from '../layout/stamp.js'
+import { check, isPlainObject, stampAt, unstamp, type Checked } from '../layout/stamp.js'
 import { updateStashed, writeStashed } from './stashed-writes.js'
 import { knownWatermarks, learn, announce } from '../layout/watermarks.js'
 import { checkDefaultTtl, MAX_TTL, type DefaultTtl } from '../rules/ttl.js'
-import { begin, committedOrUndone, refusedAt, unlessClosed, updated, type Changes, type Item, type WriteContext, type Written } from './write-steps.js'
-import { formatKey, TtlError } from '../rules/errors.js'
+import { begin, committedOrUndone, itemAt, refusedAt, unlessClosed, updated, type Changes, type Item, type WriteContext, type Written } from './write-steps.js'
+import { kindOf, TtlError } from '../rules/errors.js'
 
 export type { WriteContext, Written } from './write-steps.js'
 
@@ -103,8 +103,7 @@ async function writeClaiming(
  */
 export async function update(ctx: WriteContext, storeName: string, key: IDBValidKey, changes: Changes): Promise<Written<Item>> {
   if (typeof changes !== 'function' && !isPlainObject(changes)) {
-    const where = `store "${storeName}", key ${formatKey(key)}`
-    throw new TtlError('INVALID_VALUE', `${where}: update takes changes as a plain object of fields, or a function of the item; got ${kindOf(changes)}`)
+    throw new TtlError('INVALID_VALUE', `${itemAt(storeName, key)}: update takes changes as a plain object of fields, or a function of the item; got ${kindOf(changes)}`)
   }
   if (await usesGenerations(ctx.db, storeName)) return unlessClosed(ctx.db, () => updateStashed(ctx, storeName, key, changes))
   const now = ctx.clock()
@@ -117,8 +116,7 @@ export async function update(ctx: WriteContext, storeName: string, key: IDBValid
     learn(ctx.db.name, storeName, state)
     const next = updated(ctx, storeName, key, store.keyPath, existing, state, now, changes)
     const claimed: DeletedItem[] = []
-    const where = `store "${storeName}", key ${formatKey(key)}`
-    await putClaiming(store, 'put', next, store.keyPath === null ? key : undefined, cutoffs(state, now), (items) => claimed.push(...items), where)
+    await putClaiming(store, 'put', next, store.keyPath === null ? key : undefined, cutoffs(state, now), (items) => claimed.push(...items), itemAt(storeName, key))
     await committed
     return { result: unstamp(next), claimed }
   } catch (error) {
@@ -141,15 +139,10 @@ export async function clear(ctx: WriteContext, storeName: string): Promise<void>
 
 /** Switches the default in constant time; what the old one had killed stays dead. */
 export async function setDefaultTtl(ctx: WriteContext, storeName: string, value: DefaultTtl): Promise<StoreState> {
-  let defaultTtl: DefaultTtl
-  try {
-    // An absent default (a store declared without one) means TTL off; an argument left out does not.
-    if (value === undefined) throw new TtlError('INVALID_TTL', `setDefaultTtl needs null (TTL off), -1 or an integer from 1 to ${MAX_TTL}; got undefined`)
-    defaultTtl = checkDefaultTtl(value)
-  } catch (error) {
-    if (error instanceof TtlError) throw new TtlError(error.code, `store "${storeName}": ${error.message}`)
-    throw error
-  }
+  const where = `store "${storeName}"`
+  // An absent default (a store declared without one) means TTL off; an argument left out does not.
+  if (value === undefined) throw new TtlError('INVALID_TTL', `${where}: setDefaultTtl needs null (TTL off), -1 or an integer from 1 to ${MAX_TTL}; got undefined`)
+  const defaultTtl = checkDefaultTtl(value, where)
   const { tx, committed } = begin(ctx, [META_STORE])
   const meta = tx.objectStore(META_STORE)
   const next = changeDefault(await req<StoreState>(meta.get(storeName)), defaultTtl, ctx.clock())

@@ -60,7 +60,7 @@ test('opening with a version below the one on disk is a VersionError that names 
 
 test('onPurge with something other than a function is refused, not kept to fail later', async () => {
   const db = await freshDB({ stores: { s: { keyPath: 'id' } } })
-  expect(() => db.onPurge('log' as never)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: 'onPurge needs a function to call; got string' }))
+  expect(() => db.onPurge('log' as never)).toThrow(expect.objectContaining({ code: 'INVALID_OPTION', message: 'onPurge needs a function to call; got a string' }))
 })
 
 test('after close(), db.raw and onPurge refuse with CLOSED instead of handing out a closing connection', async () => {
