@@ -1,6 +1,6 @@
 import { deleteDB, openDB } from 'idb'
-import { afterEach } from 'vitest'
-import { openTtlDB, type OpenTtlDBOptions, type TtlDB } from '../src/index.js'
+import { afterEach, expect, vi } from 'vitest'
+import { openTtlDB, type OpenTtlDBOptions, type PurgeReport, type TtlDB } from '../src/index.js'
 
 /** A clock tests move by hand: epoch ms, starting on a whole second. */
 export function manualClock(startMs = 1_700_000_000_000) {
@@ -21,6 +21,31 @@ export async function freshDB(options: Partial<OpenTtlDBOptions> & Pick<OpenTtlD
   const db = await openTtlDB(dbName, { version: 1, purge: { mode: 'off' }, ...options })
   opened.push({ db, name: dbName })
   return db
+}
+
+/**
+ * Opens a database whose purge runs in worker mode, writes an item that expires in 1 s and one
+ * that never does, moves the clock 5 s on and waits (at most `timeout` ms) until the background
+ * purge has deleted the first from the disk and reported it. Resolves to the handle, its clock
+ * and what `onPurge` heard.
+ */
+export async function expireOneInTheBackground(timeout = 5000) {
+  const clock = manualClock()
+  const stores = { s: { keyPath: 'id', defaultTtl: 10 } }
+  const db = await freshDB({ clock, stores, purge: { mode: 'worker', maxIntervalMs: 20, idleTimeoutMs: 5 } })
+  const reports: PurgeReport[] = []
+  db.onPurge((r) => reports.push(r))
+  await db.putAll('s', [{ id: 'gone', ttl: 1 }, { id: 'kept', ttl: -1 }])
+  clock.advance(5_000)
+  // A slice reports after its last batch has committed: the disk empties first.
+  await vi.waitFor(
+    async () => {
+      expect(await db.raw.getAllKeys('s')).toEqual(['kept'])
+      expect(reports.reduce((n, r) => n + r.deleted, 0)).toBe(1)
+    },
+    { timeout, interval: 10 },
+  )
+  return { db, clock, reports }
 }
 
 /**

@@ -2,11 +2,9 @@
 // instead (the inline mode's code), and the console says so once, naming the URL and what to do.
 // The last test puts a Content-Security-Policy on this file's page, which cannot be taken back.
 import { afterEach, expect, test, vi } from 'vitest'
-import type { PurgeReport } from '../../src/index.js'
-import { freshDB, manualClock } from '../helpers.js'
+import { expireOneInTheBackground } from '../helpers.js'
 
 const until = (check: () => Promise<void> | void, timeout = 15_000) => vi.waitFor(check, { timeout, interval: 10 })
-const stores = { s: { keyPath: 'id', defaultTtl: 10 } }
 
 let restore: (() => void)[] = []
 afterEach(() => restore.splice(0).forEach((undo) => undo()))
@@ -38,13 +36,7 @@ function countWorkers(redirect?: () => URL): { started: number } {
  * more. Resolves to what `onPurge` heard and the database's name.
  */
 async function purgesOnThePage() {
-  const clock = manualClock()
-  const db = await freshDB({ clock, stores, purge: { mode: 'worker', maxIntervalMs: 20, idleTimeoutMs: 5 } })
-  const reports: PurgeReport[] = []
-  db.onPurge((r) => reports.push(r))
-  await db.putAll('s', [{ id: 'gone', ttl: 1 }, { id: 'kept', ttl: -1 }])
-  clock.advance(5_000)
-  await until(async () => expect(await db.raw.getAllKeys('s')).toEqual(['kept']))
+  const { db, clock, reports } = await expireOneInTheBackground(15_000)
   await db.put('s', { id: 'gone too', ttl: 1 })
   clock.advance(5_000)
   expect(await db.purgeExpired('s')).toBe(1)

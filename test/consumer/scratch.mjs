@@ -189,21 +189,15 @@ export async function viteBuild(app) {
   return path.join(app, 'dist')
 }
 
-/** The app's page for a bundle that is one script, `main.js`, beside it (`type` as the bundle needs). */
-function page(type) {
-  return `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <link rel="icon" href="data:," />
-    <title>idb-ttl consumer</title>
-  </head>
-  <body>
-    <p id="status">loading</p>
-    <script ${type === 'module' ? 'type="module"' : 'defer'} src="./main.js"></script>
-  </body>
-</html>
-`
+/**
+ * The app's page (test/consumer/app/index.html) for a bundle that is one script, `main.js`, beside
+ * it, loaded as the bundle needs (`type`: a module, or a classic script).
+ */
+async function page(type) {
+  const html = await readFile(path.join(TEMPLATE, 'index.html'), 'utf8')
+  const source = '<script type="module" src="./main.ts"></script>'
+  if (!html.includes(source)) throw new Error(`test/consumer/app/index.html no longer loads its script as ${source}`)
+  return html.replace(source, `<script ${type === 'module' ? 'type="module"' : 'defer'} src="./main.js"></script>`)
 }
 
 /**
@@ -223,7 +217,7 @@ export async function esbuildBuild(app) {
     outdir,
     logLevel: 'silent',
   })
-  await writeFile(path.join(outdir, 'index.html'), page('module'))
+  await writeFile(path.join(outdir, 'index.html'), await page('module'))
   return { dir: outdir, warnings: result.warnings.map((w) => w.text) }
 }
 
@@ -251,7 +245,7 @@ export async function webpackBuild(app) {
   })
   const info = stats.toJson({ all: false, assets: true, errors: true, warnings: true })
   if (stats.hasErrors()) throw new Error(`webpack failed:\n${info.errors.map((e) => e.message).join('\n')}`)
-  await writeFile(path.join(outdir, 'index.html'), page('classic'))
+  await writeFile(path.join(outdir, 'index.html'), await page('classic'))
   return { dir: outdir, files: info.assets.map((asset) => asset.name).sort(), warnings: info.warnings.map((w) => w.message) }
 }
 

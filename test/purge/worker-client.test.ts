@@ -2,36 +2,13 @@
 import { afterEach, expect, test, vi } from 'vitest'
 import { openTtlDB, type PurgeReport } from '../../src/index.js'
 import { WorkerPurger } from '../../src/background/worker/client.js'
-import { freshDB, manualClock, uniqueName } from '../helpers.js'
+import { expireOneInTheBackground, freshDB, manualClock, uniqueName } from '../helpers.js'
 import { stubWorkers } from './stubs.js'
 
 const stores = { s: { keyPath: 'id', defaultTtl: 10 } }
 
 let workers: ReturnType<typeof stubWorkers> | undefined
 afterEach(() => workers?.restore())
-
-/**
- * Opens a database whose purge is in worker mode, writes an item that expires in 1 s and one that
- * never does, moves the clock 5 s on and waits until the background purge has deleted the first
- * from the disk. Resolves to the handle and what `onPurge` heard.
- */
-async function expireOneInTheBackground() {
-  const clock = manualClock()
-  const db = await freshDB({ clock, stores, purge: { mode: 'worker', maxIntervalMs: 20, idleTimeoutMs: 5 } })
-  const reports: PurgeReport[] = []
-  db.onPurge((r) => reports.push(r))
-  await db.putAll('s', [{ id: 'gone', ttl: 1 }, { id: 'kept', ttl: -1 }])
-  clock.advance(5_000)
-  // A slice reports after its last batch has committed: the disk empties first.
-  await vi.waitFor(
-    async () => {
-      expect(await db.raw.getAllKeys('s')).toEqual(['kept'])
-      expect(reports.reduce((n, r) => n + r.deleted, 0)).toBe(1)
-    },
-    { timeout: 5000, interval: 10 },
-  )
-  return { db, clock, reports }
-}
 
 test('a worker whose script does not load (a 404, a CSP) hands the purge to the page: an expired item is deleted, and the console says so once, naming the URL and what to do', async () => {
   workers = stubWorkers('fail')
