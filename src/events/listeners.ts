@@ -57,11 +57,17 @@ const local = new Map<string, Set<ExpiryListeners>>()
 /** The member each database's events are published from in this realm: it never leaves. */
 const publishers = new Map<string, Member>()
 
+/** An event on the bus: `journal` names its entry in the purge's journal, when it has one. */
+type Published = ExpireEvent & { journal?: string }
+
 declare module '../platform/bus.js' {
   interface BusTopics {
-    expired: ExpireEvent
+    expired: Published
   }
 }
+
+/** How many journal ids a handle remembers to hear an event published again only once. */
+const REMEMBERED = 1024
 
 /** Per database, the publication still reading values from generations: later ones wait for it. */
 const reading = new Map<string, Promise<void>>()
@@ -70,29 +76,41 @@ const reading = new Map<string, Promise<void>>()
  * Reports deleted items to every listening handle of the database, in every tab and in this
  * realm too: the publisher is a member of the bus of its own, so every handle hears it.
  * Values kept in generations are read from there first (`generations/values.ts`); events keep their
- * order meanwhile.
+ * order meanwhile. `journal` names the event's entry in the purge's journal: an event published
+ * again under the same name is heard once. Resolves once posted: `false` if it could not be.
  */
-export function publish(dbName: string, event: Omit<ExpireEvent, 'items'> & { items: readonly DeletedItem[] }): void {
+export function publish(
+  dbName: string,
+  event: Omit<ExpireEvent, 'items'> & { items: readonly DeletedItem[] },
+  journal?: string,
+): Promise<boolean> {
   const before = reading.get(dbName)
+  const tag = journal === undefined ? {} : { journal }
   const items = event.items.map(({ key, value }) => ({ key, value }))
-  if (!before && !event.items.some((item) => item.stashed)) return post(dbName, { ...event, items })
+  if (!before && !event.items.some((item) => item.stashed)) return Promise.resolve(post(dbName, { ...event, items, ...tag }))
   const rows = event.items.map((item) => (item.stashed ? item.value : undefined))
   const values = resolveRows(dbName, event.store, rows).catch(() => rows.map(() => undefined))
-  const posted = (before ?? Promise.resolve())
-    .then(async () => {
-      const resolved = await values
-      post(dbName, { ...event, items: event.items.map((item, i) => ({ key: item.key, value: item.stashed ? resolved[i] : item.value })) })
-    })
-    // A failure to post (a closed channel) loses this event, not the ones after it.
-    .catch(() => {})
-  reading.set(dbName, posted)
-  void posted.then(() => reading.get(dbName) === posted && reading.delete(dbName))
+  const posted = (before ?? Promise.resolve()).then(async () => {
+    const resolved = await values
+    const items = event.items.map((item, i) => ({ key: item.key, value: item.stashed ? resolved[i] : item.value }))
+    return post(dbName, { ...event, items, ...tag })
+  })
+  const settled = posted.then(() => {})
+  reading.set(dbName, settled)
+  void settled.then(() => reading.get(dbName) === settled && reading.delete(dbName))
+  return posted
 }
 
-function post(dbName: string, event: ExpireEvent): void {
+/** Posts on the database's bus; `false` when it could not (a closed channel loses this event, not the ones after it). */
+function post(dbName: string, event: Published): boolean {
   let publisher = publishers.get(dbName)
   if (!publisher) publishers.set(dbName, (publisher = joinBus(dbName)))
-  publisher.post('expired', event)
+  try {
+    publisher.post('expired', event)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** The listeners registered on one handle. */
@@ -100,6 +118,8 @@ export class ExpiryListeners {
   private readonly listeners = new Map<Listener, ReadonlySet<string> | undefined>()
   private releasePresence: (() => void) | undefined
   private member: Member | undefined
+  /** The journal ids of the events heard lately, oldest first. */
+  private readonly heard = new Set<string>()
 
   constructor(private readonly dbName: string) {}
 
@@ -139,6 +159,16 @@ export class ExpiryListeners {
     }
   }
 
+  /** An event from the bus: one published again from the journal (`journal`) is delivered once. */
+  private hear({ journal, ...event }: Published): void {
+    if (journal !== undefined) {
+      if (this.heard.has(journal)) return
+      this.heard.add(journal)
+      if (this.heard.size > REMEMBERED) this.heard.delete(this.heard.values().next().value!)
+    }
+    this.deliver(event)
+  }
+
   /** Removes every listener and the presence. */
   clear(): void {
     this.listeners.clear()
@@ -160,7 +190,7 @@ export class ExpiryListeners {
     local.set(this.dbName, handles.add(this))
     const stores = listening === '*' ? '*' : JSON.stringify([...listening])
     this.releasePresence = holdLock(`${lockPrefix(this.dbName)}${uniqueId()}:${stores}`)?.release
-    this.member ??= joinBus(this.dbName).on('expired', (event) => this.deliver(event))
+    this.member ??= joinBus(this.dbName).on('expired', (event) => this.hear(event))
   }
 }
 

@@ -7,6 +7,12 @@ import { req } from '../platform/request.js'
 
 /** Object store holding one {@link StoreState} per TTL store, keyed by store name. */
 export const META_STORE = '__idb_ttl_meta'
+/**
+ * Object store of the expiry events a purge deleted and has not yet known to be published,
+ * written in the deleting transaction (`purge/journal.ts`). Databases created before it existed
+ * lack it until their next upgrade; their purges then publish without it.
+ */
+export const JOURNAL_STORE = '__idb_ttl_journal'
 /** Name of the expiry index in each TTL store, and of the field it indexes. */
 export const EXPIRY_INDEX = '$ttl'
 export const MARK_FIELD = '$ttl'

@@ -4,7 +4,7 @@
  */
 import { capacityOf, checkCapacity, sameCapacity, TS_INDEX } from '../rules/capacity.js'
 import { formatKey, TtlError } from '../rules/errors.js'
-import { allDeadRanges, EXPIRY_INDEX, MARK_FIELD, META_STORE } from './expiry-index.js'
+import { allDeadRanges, EXPIRY_INDEX, JOURNAL_STORE, MARK_FIELD, META_STORE } from './expiry-index.js'
 import { GEN_INDEX, GEN_KEY_PATH, keepsGenerations } from './generation-index.js'
 import { changeDefault, cutoffs, initialState, type StoreState } from '../rules/policy.js'
 import { abortQuietly, done, req } from '../platform/request.js'
@@ -22,7 +22,7 @@ export function checkStoreConfigs(stores: unknown): StoreConfigs {
     throw new TtlError('INVALID_OPTION', 'openTtlDB needs a `stores` object: { storeName: { keyPath, defaultTtl } }')
   }
   for (const [name, config] of Object.entries(stores as StoreConfigs)) {
-    if (name === META_STORE) throw new TtlError('INVALID_OPTION', `"${META_STORE}" is the library's own store name`)
+    if (name === META_STORE || name === JOURNAL_STORE) throw new TtlError('INVALID_OPTION', `"${name}" is the library's own store name`)
     if (config === null || typeof config !== 'object') {
       throw new TtlError('INVALID_OPTION', `store "${name}" needs an options object`)
     }
@@ -68,6 +68,7 @@ export function addedUniqueIndexes(db: IDBDatabase, tx: IDBTransaction, stores: 
  */
 export async function upgradeSchema(db: IDBDatabase, tx: IDBTransaction, stores: StoreConfigs, nowMs: number): Promise<void> {
   const meta = db.objectStoreNames.contains(META_STORE) ? tx.objectStore(META_STORE) : db.createObjectStore(META_STORE)
+  if (!db.objectStoreNames.contains(JOURNAL_STORE)) db.createObjectStore(JOURNAL_STORE)
   for (const [name, config] of Object.entries(stores)) {
     const store = db.objectStoreNames.contains(name)
       ? tx.objectStore(name)

@@ -19,11 +19,13 @@
  */
 import { evict, liveCount } from './eviction.js'
 import { deletedItem, type DeletedItem, type ExpireReason } from '../events/listeners.js'
-import { deadRanges, EXPIRY_INDEX, META_STORE, nextDeath, type Resume } from '../layout/expiry-index.js'
+import { deadRanges, EXPIRY_INDEX, JOURNAL_STORE, META_STORE, nextDeath, type Resume } from '../layout/expiry-index.js'
 import { cutoffs, type StoreState } from '../rules/policy.js'
 import { DEFAULT_BATCH_SIZE } from '../rules/purge-options.js'
 import { done, req } from '../platform/request.js'
 import { markOfStored } from '../layout/stamp.js'
+import { canJournal, journal } from './journal.js'
+import { isQuotaError } from '../platform/storage.js'
 
 /**
  * Who hears of deletions: `wants(store)` says whether values must be read (someone listens),
@@ -32,7 +34,8 @@ import { markOfStored } from '../layout/stamp.js'
  */
 export interface Witness {
   wants(store: string): boolean | Promise<boolean>
-  deleted(store: string, items: DeletedItem[], reason: ExpireReason): void
+  /** `journal`: the event's entry in the purge's journal (`journal.ts`), when it has one. */
+  deleted(store: string, items: DeletedItem[], reason: ExpireReason, journal?: string): void
 }
 
 export interface BatchResult {
@@ -46,6 +49,8 @@ export interface BatchResult {
   resume: Resume | undefined
   /** The store's settings as this batch read them. */
   state: StoreState
+  /** The journal entries of `items` and `evicted`, when they were journaled (`journal.ts`). */
+  journaled: { expired?: string; evicted?: string }
 }
 
 /**
@@ -62,10 +67,25 @@ export interface BatchOptions {
   skipDisabled?: boolean
   withValues?: boolean
   evictLimit?: number
+  /** Keep the events of the batch in the purge's journal, where it can (with `withValues`). */
+  journaled?: boolean
 }
 
-/** Deletes dead items of one store, then evicts its surplus, in one transaction (see {@link BatchOptions}). */
+/**
+ * Deletes dead items of one store, then evicts its surplus, in one transaction (see {@link BatchOptions}).
+ * A journaled batch refused for lack of space is run again unjournaled: the journal must never
+ * stand in the way of a purge that makes room.
+ */
 export async function purgeBatch(connect: Connect, storeName: string, nowMs: number, options: BatchOptions = {}): Promise<BatchResult> {
+  try {
+    return await batch(connect, storeName, nowMs, options)
+  } catch (error) {
+    if (!options.journaled || !isQuotaError(error)) throw error
+    return batch(connect, storeName, nowMs, { ...options, journaled: false })
+  }
+}
+
+async function batch(connect: Connect, storeName: string, nowMs: number, options: BatchOptions): Promise<BatchResult> {
   const { batchSize = DEFAULT_BATCH_SIZE, from = {}, skipDisabled = false, withValues = false, evictLimit = batchSize } = options
   const state = await req<StoreState>((await connect()).transaction(META_STORE).objectStore(META_STORE).get(storeName))
   // Relaxed: a purge lost to a crash before it reached the disk only deletes the same dead
@@ -75,7 +95,10 @@ export async function purgeBatch(connect: Connect, storeName: string, nowMs: num
   // holds its settings too, and evicts by what they say inside its own transaction.
   // (No settings: the store is missing, which the transaction below reports as NotFoundError.)
   const capped = Boolean(state?.capacity?.maxEntries)
-  const tx = (await connect()).transaction(capped ? [storeName, META_STORE] : storeName, 'readwrite', { durability: 'relaxed' })
+  const db = await connect()
+  const journaling = withValues && options.journaled === true && canJournal(db)
+  const scope = [storeName, ...(capped ? [META_STORE] : []), ...(journaling ? [JOURNAL_STORE] : [])]
+  const tx = db.transaction(scope, 'readwrite', { durability: 'relaxed' })
   const committed = done(tx)
   committed.catch(() => {})
   const store = tx.objectStore(storeName)
@@ -108,13 +131,17 @@ export async function purgeBatch(connect: Connect, storeName: string, nowMs: num
     const surplus = maxEntries ? (await liveCount(store, cut)) - maxEntries : 0
     if (surplus > 0) evicted = await evict(store, settings, cut, Math.min(surplus, allowance), withValues)
   }
+  const journaled = {
+    ...(journaling && items.length > 0 ? { expired: journal(tx, storeName, 'expired', items) } : {}),
+    ...(journaling && evicted.length > 0 ? { evicted: journal(tx, storeName, 'evicted', evicted) } : {}),
+  }
   await committed
   const full = budget === 0 || (allowance > 0 && evicted.length === allowance)
   // A pass that resumed ends with one sweep from the start: a connection whose clock is behind
   // may have written marks below where it resumed, dead already by this batch's clock.
   const resumed = from.inherit !== undefined || from.own !== undefined
   const deleted = batchSize - budget + evicted.length
-  return { deleted, items, evicted, resume: full ? resume : resumed ? {} : undefined, state }
+  return { deleted, items, evicted, resume: full ? resume : resumed ? {} : undefined, state, journaled }
 }
 
 /**
@@ -123,9 +150,9 @@ export async function purgeBatch(connect: Connect, storeName: string, nowMs: num
  */
 async function witnessedBatch(connect: Connect, store: string, nowMs: number, options: BatchOptions, witness: Witness | undefined): Promise<BatchResult> {
   const withValues = (await witness?.wants(store)) ?? false
-  const batch = await purgeBatch(connect, store, nowMs, { ...options, withValues })
-  if (batch.items.length > 0) witness?.deleted(store, batch.items, 'expired')
-  if (batch.evicted.length > 0 && withValues) witness?.deleted(store, batch.evicted, 'evicted')
+  const batch = await purgeBatch(connect, store, nowMs, { ...options, withValues, journaled: true })
+  if (batch.items.length > 0) witness?.deleted(store, batch.items, 'expired', batch.journaled.expired)
+  if (batch.evicted.length > 0 && withValues) witness?.deleted(store, batch.evicted, 'evicted', batch.journaled.evicted)
   return batch
 }
 

@@ -62,6 +62,37 @@ test('when the purging page closes mid-stream, the next purger reports the rest:
   expect(await second.raw.count('s')).toBe(0)
 }, CROSS_PAGE_TIMEOUT_MS)
 
+test('a page that ends after its purge deleted items, before it could publish them: the next purge publishes them, to each listener once', async () => {
+  const clock = manualClock()
+  const name = uniqueName('expire-journal')
+  const page = await openPage()
+  // The page's expiry events never get out, as if it ended the instant after the deletion committed.
+  const post = page.window.BroadcastChannel.prototype.postMessage
+  page.window.BroadcastChannel.prototype.postMessage = function (this: BroadcastChannel, data: { topic?: string }) {
+    if (data?.topic === 'expired') throw new DOMException('the page is closing', 'InvalidStateError')
+    return post.call(this, data)
+  }
+  const ending = await page.lib.openTtlDB(name, { version: 1, clock, stores, purge: { mode: 'off' } })
+  const next = await freshDB({ clock, stores, purge: { mode: 'off' } }, name)
+  const heard: ExpireEvent[] = []
+  next.onExpire((e) => heard.push(e))
+  await next.putAll('s', range(0, 20).map((id) => ({ id, ttl: 1 })))
+  clock.advance(1_000)
+  expect(await ending.purgeExpired('s')).toBe(20)
+  expect(await next.raw.count('s')).toBe(0)
+  expect(await next.raw.count('__idb_ttl_journal'), 'the deleted items wait in the journal').toBe(1)
+  page.close()
+  // The page's realm ends when the browser gets to it: until then its entries are its own.
+  await until(async () => {
+    await next.purgeExpired('s')
+    expect(keysOf(heard)).toEqual(range(0, 20))
+  })
+  expect(heard.flatMap((e) => e.items)).toContainEqual({ key: 3, value: { id: 3, ttl: 1, _ts: Math.floor((clock.now - 1_000) / 1000) } })
+  expect(await next.raw.count('__idb_ttl_journal')).toBe(0)
+  await next.purgeExpired('s')
+  expect(keysOf(heard), 'published once').toEqual(range(0, 20))
+}, CROSS_PAGE_TIMEOUT_MS)
+
 test('a purge in one page spares an item another page touched, before that page wrote the touch', async () => {
   const clock = manualClock()
   const name = uniqueName('touch-tabs')

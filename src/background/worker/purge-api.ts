@@ -1,6 +1,7 @@
 /** The purge API's implementation: the same batched purge code on either side of the worker. */
 import { META_STORE, type Resume } from '../../layout/expiry-index.js'
 import { listeningStores, publish, type Listening } from '../../events/listeners.js'
+import { publishJournaled, replayJournal } from '../../purge/journal.js'
 import { dropGenerationsOf } from '../../generations/stash.js'
 import { purgeSlice, purgeStore, type Courtesy, type Witness } from '../../purge/purge.js'
 import { req } from '../../platform/request.js'
@@ -24,7 +25,7 @@ async function ttlStores(db: IDBDatabase): Promise<string[]> {
  * listener added while a purge runs hears the batches deleted after it (one that goes away
  * meanwhile costs values read for nothing, until the purge ends).
  */
-function witnessFor(dbName: string): Witness {
+function witnessFor(dbName: string, connect: () => Promise<IDBDatabase>): Witness {
   let listening: Listening | undefined
   const has = (store: string) => listening === '*' || (listening?.has(store) ?? false)
   return {
@@ -32,7 +33,12 @@ function witnessFor(dbName: string): Witness {
       if (!has(store)) listening = await listeningStores(dbName)
       return has(store)
     },
-    deleted: (store, items, reason) => publish(dbName, { store, reason, items }),
+    deleted(store, items, reason, journal) {
+      const event = { store, reason, items }
+      // A journal entry left behind (its deletion failed) is published again by a later purge.
+      if (journal === undefined) void publish(dbName, event)
+      else publishJournaled(connect, dbName, journal, event).catch(() => {})
+    },
   }
 }
 
@@ -50,7 +56,8 @@ export function createPurgeApi(
   return {
     async slice(nowMs) {
       await settleAllTabs(config.name)
-      const witness = witnessFor(config.name)
+      await replayJournal(connect, config.name)
+      const witness = witnessFor(config.name, connect)
       const reports = await purgeSlice(connect, await ttlStores(await connect()), nowMs, { ...config, courtesy, witness }, resume)
       // Values of deleted items stay in their generations until none is referred to any more.
       const emptied = reports.filter((report) => report.deleted > 0).map((report) => report.store)
@@ -59,7 +66,8 @@ export function createPurgeApi(
     },
     async purgeAll(names, nowMs) {
       await settleAllTabs(config.name)
-      const witness = witnessFor(config.name)
+      await replayJournal(connect, config.name)
+      const witness = witnessFor(config.name, connect)
       let total = 0
       for (const name of names) total += await purgeStore(connect, name, () => nowMs, config.batchSize, courtesy, witness)
       if (total > 0) await dropGenerationsOf(await connect(), names)
