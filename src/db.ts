@@ -7,12 +7,10 @@ import { unwrap, type DBSchema, type IDBPDatabase } from 'idb'
 import type { ExpireEvent, ExpireOptions } from './events/listeners.js'
 import type { PurgeReport } from './events/reports.js'
 import { countLive, getByKey, getKeys, getMany, getOne, pages, stats, storedDefaultTtl, type StoreStats } from './reads/reads.js'
-import { TtlError } from './rules/errors.js'
 import type { DefaultTtl } from './rules/ttl.js'
 import type { Changes, IndexNames, IndexQuery, Query, Stamped, StoreKey, StoreNames, StoreValue, Writable } from './rules/types.js'
-import type { Deferred } from './handle/parts.js'
 import type { Routes } from './handle/routes.js'
-
+import * as writes from './writes/writes.js'
 
 /** A database whose declared stores follow Cosmos DB time-to-live rules. */
 export class TtlDB<S extends DBSchema | unknown = unknown> {
@@ -28,22 +26,17 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    * Deletions by `delete` and `clear` are not reported. Returns a function that removes it.
    */
   onExpire(listener: (event: ExpireEvent) => void, options?: ExpireOptions): () => void {
-    if (this.route.options.parts.closed) throw new TtlError('CLOSED', 'the database handle was closed')
-    return this.route.options.parts.expiry.add(listener, options)
+    return this.route.open.expiry.add(listener, options)
   }
 
   /** Calls `listener` after every purge that deleted something, and on every background failure. */
   onPurge(listener: (report: PurgeReport) => void): () => void {
-    if (this.route.options.parts.closed) throw new TtlError('CLOSED', 'the database handle was closed')
-    return this.route.options.parts.reports.add(listener)
+    return this.route.open.reports.add(listener)
   }
 
-  /**
-   * Whether this connection is, right now, the one purging the database in the background (it
-   * holds the database's Web Lock): `false` at first, `true` soon after in one tab only.
-   */
+  /** Whether this connection is, right now, the one purging in the background (it holds the database's Web Lock). */
   get isPurger(): boolean {
-    return this.route.options.parts.loaded?.background.isPurger ?? false
+    return this.route.options.parts.background.isPurger
   }
 
   /** The underlying idb database: the physical view, expired items and bookkeeping included. */
@@ -68,7 +61,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
 
   private writeAll<N extends StoreNames<S>>(store: N, values: readonly unknown[], method: 'put' | 'add', keys?: readonly unknown[]) {
     const given = keys as (IDBValidKey | undefined)[] | undefined
-    return this.route.write(store, (code, ctx) => code.writes.writeAll(ctx, store, values, method, given, !keys), () => [...values]) as Promise<StoreKey<S, N>[]>
+    return this.route.write(store, (ctx) => writes.writeAll(ctx, store, values, method, given, !keys), () => [...values]) as Promise<StoreKey<S, N>[]>
   }
 
   /**
@@ -77,10 +70,9 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    * @throws TtlError `NOT_FOUND` when no live item holds the key
    */
   async update<N extends StoreNames<S>>(store: N, key: StoreKey<S, N>, changes: Changes<StoreValue<S, N>>): Promise<Stamped<StoreValue<S, N>>> {
-    const merge = changes as Parameters<Deferred['writes']['update']>[3]
-    // The item itself is not given up to make room for its update.
-    const spare = { store, key: key as IDBValidKey }
-    return this.route.write(store, (code, ctx) => code.writes.update(ctx, store, key as IDBValidKey, merge), (item) => [item], spare) as Promise<Stamped<StoreValue<S, N>>>
+    const merge = changes as Parameters<typeof writes.update>[3]
+    // The item itself (the spare) is not given up to make room for its update.
+    return this.route.write(store, (ctx) => writes.update(ctx, store, key as IDBValidKey, merge), (item) => [item], { store, key: key as IDBValidKey }) as Promise<Stamped<StoreValue<S, N>>>
   }
 
   /** Rewrites the live item at `key` unchanged, restarting its countdown. */
@@ -92,7 +84,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   async get<N extends StoreNames<S>>(store: N, query: Query<S, N>): Promise<Stamped<StoreValue<S, N>> | undefined> {
     if (query instanceof IDBKeyRange) return this.route.read(store).then((scope) => getOne(scope, scope.store, query) as Promise<Stamped<StoreValue<S, N>>>)
     const { clock, parts } = this.route.options
-    return getByKey(await this.route.db(store), store, query, clock, parts.loaded?.touches) as Promise<Stamped<StoreValue<S, N>> | undefined>
+    return getByKey(await this.route.db(store), store, query, clock, parts.touches) as Promise<Stamped<StoreValue<S, N>> | undefined>
   }
 
   /** Live items in key order, at most `count`. */
@@ -120,12 +112,12 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
 
   /** Deletes by key or range. Deleting an expired item is a no-op as far as reads can tell. */
   async delete<N extends StoreNames<S>>(store: N, query: Query<S, N>): Promise<void> {
-    return this.route.change(store, (code, ctx) => code.writes.remove(ctx, store, query))
+    return this.route.change(store, (ctx) => writes.remove(ctx, store, query))
   }
 
   /** Deletes every item of the store. */
   async clear<N extends StoreNames<S>>(store: N): Promise<void> {
-    return this.route.change(store, (code, ctx) => code.writes.clear(ctx, store))
+    return this.route.change(store, (ctx) => writes.clear(ctx, store))
   }
 
   /** The first live item whose index key matches, or `undefined`. */
@@ -167,8 +159,8 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    * @throws TtlError `INVALID_TTL`
    */
   async setDefaultTtl<N extends StoreNames<S>>(store: N, defaultTtl: DefaultTtl): Promise<void> {
-    await this.route.change(store, (code, ctx) => code.writes.setDefaultTtl(ctx, store, defaultTtl))
-    this.route.options.parts.loaded?.background.due(store)
+    await this.route.change(store, (ctx) => writes.setDefaultTtl(ctx, store, defaultTtl))
+    this.route.options.parts.background.due(store)
   }
 
   /** The store's default as persisted in the database. */
@@ -182,6 +174,16 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    */
   async purgeExpired<N extends StoreNames<S>>(store?: N): Promise<number> {
     return this.route.purgeExpired(store)
+  }
+
+  /**
+   * Purges inside a service worker's event, kept alive for it with `event.waitUntil`: slices until
+   * nothing is due or `budgetMs` is spent, if this connection is the purger (docs/service-workers.md).
+   */
+  purgeDuring(event: { waitUntil(promise: Promise<unknown>): void }, budgetMs = 10_000): Promise<void> {
+    const purged = this.route.open.background.during(budgetMs)
+    event.waitUntil(purged)
+    return purged
   }
 
   /** Stops the background purge, ends the worker and closes the connection; later calls reject with TtlError `CLOSED`. */

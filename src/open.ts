@@ -1,10 +1,9 @@
 /**
  * `openTtlDB`: checks the options, opens (creating or upgrading) the database, writes the declared
- * defaults, starts loading the code a handle needs after open, and assembles the handle.
+ * defaults, and assembles the handle.
  */
 import type { DBSchema, IDBPDatabase } from 'idb'
 import { TtlDB } from './db.js'
-import type { Deferred } from './handle/parts.js'
 import { Parts } from './handle/parts.js'
 import { Routes } from './handle/routes.js'
 import { Connection } from './layout/connection.js'
@@ -34,19 +33,13 @@ export async function openTtlDB<S extends DBSchema | unknown = unknown>(name: st
   const connection = new Connection({ name, version: options.version, stores, clock, upgrade })
   const db = await connection.native()
   const unfollow = follow(name)
-  // Loaded once open, beside the app's first reads; sliding stores need it for those reads.
-  const deferred = import('./handle/deferred.js')
-  deferred.catch(() => {})
-  const sliding = Object.values(stores).some((config) => config.touchOnRead)
-  let code: Deferred | Promise<Deferred> = deferred
   try {
     await applyDeclaredDefaults(db, () => connection.native(), stores, clock(), options.durability)
-    if (sliding) code = await deferred
   } catch (error) {
     unfollow()
     connection.close()
     throw error
   }
-  const parts = new Parts({ name, stores, purge, clock, connection, deferred: code })
+  const parts = new Parts({ name, stores, purge, clock, connection })
   return new TtlDB<S>(new Routes({ name, connection, stores, clock, mode, durability: options.durability, parts }), unfollow)
 }

@@ -1,8 +1,7 @@
 /**
  * One handle's background purge: the purger (a worker, or this page in inline mode and where the
  * worker cannot start), the scheduler that runs it when the handle is the elected purger, and the
- * wake-ups (on the database's bus) with which other handles' writes reach it. A handle loads
- * this after it opened (see `handle/deferred.ts`).
+ * wake-ups (on the database's bus) with which other handles' writes reach it.
  */
 import type { UserActivity } from './activity.js'
 import type { PurgeOptions } from '../rules/types.js'
@@ -83,6 +82,11 @@ export class Background {
   due(store: string): void {
     if (this.isPurger) this.scheduler?.soon()
     else this.wake.due(store)
+  }
+
+  /** Purges what is due now while the caller keeps the realm alive (see `PurgeScheduler.during`). */
+  async during(budgetMs: number): Promise<void> {
+    await this.scheduler?.during(budgetMs)
   }
 
   close(): void {

@@ -46,6 +46,8 @@ const FOLLOW_UP_TIMEOUT_MS = 100
  * every write, each slice evicting what the writes since the last one added.
  */
 const TRIM_INTERVAL_MS = 250
+/** How long {@link PurgeScheduler.during} waits for the purge lock of a connection just opened. */
+const LEAD_WAIT_MS = 250
 /** `setTimeout`'s longest delay (2^31-1 ms); a longer one overflows and fires at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1
 
@@ -59,6 +61,8 @@ export class PurgeScheduler {
   /** Sleeping off a failure: requests for a slice wait for the retry rather than cut it short. */
   private backingOff = false
   private running = false
+  /** The slice under way, while {@link running}. */
+  private current: Promise<void> | undefined
   private rerun = false
   private leading = false
   private stopped = false
@@ -107,7 +111,28 @@ export class PurgeScheduler {
     this.wakeAt = this.options.clock()
     this.wakeAtReal = performance.now()
     this.idlePending = true
-    this.cancel = whenIdle(() => void this.run(), Math.min(idleTimeoutMs, MAX_TIMER_MS))
+    this.cancel = whenIdle(() => void (this.current = this.run()), Math.min(idleTimeoutMs, MAX_TIMER_MS))
+  }
+
+  /**
+   * Purges now, while the caller keeps this realm alive (a service worker's event): slices one
+   * after another, without waiting for an idle moment or the timer, until nothing is due, the
+   * budget (real ms) is spent, or another connection is the purger. A connection just opened
+   * waits a moment for the purge lock, which nobody may hold.
+   */
+  async during(budgetMs: number): Promise<void> {
+    const end = performance.now() + budgetMs
+    const leadWait = Math.min(end, performance.now() + LEAD_WAIT_MS)
+    while (!this.isLeader && !this.stopped && performance.now() < leadWait) await new Promise((resolve) => setTimeout(resolve, 10))
+    while (this.isLeader && !this.backingOff && performance.now() < end) {
+      if (this.running) {
+        await this.current
+        continue
+      }
+      if (!this.idlePending && this.wakeAt > this.options.clock()) return
+      this.cancel?.()
+      await (this.current = this.run())
+    }
   }
 
   /** Items were written at `nowMs` with these `ttl` fields: wake earlier if one dies sooner. */

@@ -8,12 +8,15 @@ import { requestStarting } from '../background/activity.js'
 import { publish } from '../events/listeners.js'
 import type { Connection } from '../layout/connection.js'
 import type { StoreConfigs } from '../layout/schema.js'
-import type { Spare } from '../purge/quota.js'
+import { dropGenerationsOf } from '../generations/stash.js'
+import { storageUsage } from '../platform/storage.js'
+import { evictRound, withQuotaRelief, type Spare } from '../purge/quota.js'
 import { ReadScope } from '../reads/reads.js'
+import { settleTouches } from '../reads/touch.js'
 import { describeError, TtlError } from '../rules/errors.js'
 import type { TtlValues } from '../rules/ttl.js'
 import type { WriteContext, Written } from '../writes/writes.js'
-import type { Loaded, Parts } from './parts.js'
+import type { Parts } from './parts.js'
 
 export interface RoutesOptions {
   name: string
@@ -27,6 +30,12 @@ export interface RoutesOptions {
 
 export class Routes {
   constructor(readonly options: RoutesOptions) {}
+
+  /** What runs beside requests (listeners, the background), while the handle is open. */
+  get open(): Parts {
+    if (this.options.parts.closed) throw new TtlError('CLOSED', 'the database handle was closed')
+    return this.options.parts
+  }
 
   /** @throws TtlError `UNKNOWN_STORE` */
   check(store: string): void {
@@ -45,45 +54,41 @@ export class Routes {
   }
 
   async read(store: string): Promise<ReadScope> {
-    return new ReadScope(await this.db(store), store, this.options.clock, this.options.parts.loaded?.touches)
+    return new ReadScope(await this.db(store), store, this.options.clock, this.options.parts.touches)
   }
 
   /** The connection for work that judges `store` by what is on disk: owed touches written first. */
   async settled(store: string): Promise<IDBDatabase> {
     this.check(store)
-    // Code that failed to load failed for every handle of the page: nobody owes touches then.
-    const loaded = await this.options.parts.ready.catch(() => undefined)
-    await loaded?.code.settleTouches(this.options.name, store)
-    // Asked for last: an upgrade elsewhere may close the connection while the code loads.
+    await settleTouches(this.options.name, store)
+    // Asked for last: an upgrade elsewhere may close the connection while touches are written.
     return this.db(store)
   }
 
   async settledRead(store: string): Promise<ReadScope> {
-    return new ReadScope(await this.settled(store), store, this.options.clock, this.options.parts.loaded?.touches)
+    return new ReadScope(await this.settled(store), store, this.options.clock, this.options.parts.touches)
   }
 
   /**
-   * Runs a write through the deferred code, once more after each step of quota relief while the
+   * Runs a write, once more after each step of quota relief while the
    * disk is full (`purge/quota.ts`), which never gives up `spare` (the item an update rewrites);
    * reports the dead items it claimed and wakes the purger for the items it stored.
    */
   async write<T>(
     store: string,
-    attempt: (code: Loaded['code'], ctx: WriteContext) => Promise<Written<T>>,
+    attempt: (ctx: WriteContext) => Promise<Written<T>>,
     stored: (result: T) => unknown[],
     spare?: Spare,
   ): Promise<T> {
-    const { code, background } = await this.options.parts.ready
-    const run = async () => attempt(code, await this.writer(store))
-    const written = this.claimed(store, await this.spacious(code, run, spare))
-    background.wrote(store, stored(written))
+    const run = async () => attempt(await this.writer(store))
+    const written = this.claimed(store, await this.spacious(run, spare))
+    this.options.parts.background.wrote(store, stored(written))
     return written
   }
 
-  /** Runs a change that needs no quota relief (a delete, a clear, a new default) on the deferred code. */
-  async change<T>(store: string, run: (code: Loaded['code'], ctx: WriteContext) => Promise<T>): Promise<T> {
-    const { code } = await this.options.parts.ready
-    return run(code, await this.writer(store))
+  /** Runs a change that needs no quota relief (a delete, a clear, a new default). */
+  async change<T>(store: string, run: (ctx: WriteContext) => Promise<T>): Promise<T> {
+    return run(await this.writer(store))
   }
 
   /** What a write of `store` runs with, on the connection {@link settled} gives. */
@@ -92,16 +97,16 @@ export class Routes {
     return { db: await this.settled(store), clock, mode, durability, keepTs: stores[store].keepTs }
   }
 
-  private spacious<T>(code: Loaded['code'], attempt: () => Promise<T>, spare?: Spare): Promise<T> {
+  private spacious<T>(attempt: () => Promise<T>, spare?: Spare): Promise<T> {
     const { name, stores, clock, connection, parts } = this.options
-    return code.withQuotaRelief(attempt, {
+    return withQuotaRelief(attempt, {
       purgeExpired: () => this.purgeExpired(),
       evictShare: () => {
         const opted = Object.keys(stores).filter((store) => stores[store].evictOnQuota)
-        return code.evictRound(name, opted, (store) => this.settled(store), clock(), (report) => parts.reports.emit(report), spare)
+        return evictRound(name, opted, (store) => this.settled(store), clock(), (report) => parts.reports.emit(report), spare)
       },
-      dropGenerations: async () => code.dropGenerationsOf(await connection.native(), Object.keys(stores)),
-      usage: code.storageUsage,
+      dropGenerations: async () => dropGenerationsOf(await connection.native(), Object.keys(stores)),
+      usage: storageUsage,
     })
   }
 
@@ -121,7 +126,7 @@ export class Routes {
     const names = store === undefined ? Object.keys(stores) : [store]
     names.forEach((name) => this.check(name))
     await Promise.all(names.map((name) => this.settled(name)))
-    const { background } = await parts.ready
+    const { background } = parts
     const started = performance.now()
     const report = { store: store ?? '*', deleted: 0, more: false, nextExpiryMs: NaN }
     try {
