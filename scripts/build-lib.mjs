@@ -1,7 +1,7 @@
-// Builds the library into dist/: an ESM bundle of src/index.ts (idb and comlink stay external),
-// in chunks (idb-ttl.js, what it imports statically, and what a handle loads with `import()` once
-// open: see src/handle/deferred.ts), each Web Worker it starts as a file of its own beside them,
-// all minified, and one dist/index.d.ts of the public API.
+// Builds the library into dist/: one ESM file of src/index.ts (idb and comlink stay external; no
+// `import()`, which service workers forbid: an app that wants the library later splits it with its
+// own bundler), each Web Worker it starts as a file of its own beside it, all minified, and one
+// dist/index.d.ts of the public API.
 //
 // Source maps: each .js has one, with the TypeScript sources inlined (`sourcesContent`; src/ is
 // not published), so that a user's devtools, bundler and error tracker show the library's own
@@ -78,7 +78,6 @@ await build({
     rolldownOptions: {
       external: ['idb', 'comlink'],
       output: {
-        chunkFileNames: (chunk) => `idb-ttl-${chunk.isDynamicEntry ? 'deferred' : 'core'}-[hash].js`,
         // Whitespace too (Vite's library mode leaves it, for fear of losing the `@__PURE__`
         // annotations an app's bundler tree-shakes by: they are kept).
         ...MINIFIED,

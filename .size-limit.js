@@ -1,0 +1,22 @@
+// `npm run size`: bytes shipped, min+gzip, measured by size-limit (esbuild bundles each entry with
+// what it imports, minifies it, gzips it). The library's entry is measured as built (dist/, by
+// `npm run build:lib`), with idb and comlink; the peers as their own packages resolve for an
+// ES module import. The limits are budgets against growth, not the 6 kB first-load target, which
+// the one-file library (no `import()`, for service workers) does not meet: docs/benchmarks.md.
+const esm = (config) => ({ ...config, format: 'esm' })
+const peer = (name, file) => ({ name: `peer: ${name} (whole package)`, path: file, import: { [file]: '*' }, gzip: true, modifyEsbuildConfig: esm })
+
+export default [
+  {
+    name: 'idb-ttl: all a page loads before openTtlDB resolves (idb and comlink included)',
+    path: 'dist/idb-ttl.js',
+    import: '*',
+    gzip: true,
+    limit: '25 kB',
+    modifyEsbuildConfig: esm,
+  },
+  { name: "idb-ttl's purge worker (the worker loads it, not the page)", path: 'dist/purge-worker.js', gzip: true, limit: '12 kB', modifyEsbuildConfig: esm },
+  peer('Dexie', 'node_modules/dexie/import-wrapper.mjs'),
+  peer('localForage', 'node_modules/localforage/dist/localforage.js'),
+  peer('idb-keyval', 'node_modules/idb-keyval/dist/index.js'),
+]
