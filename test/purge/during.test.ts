@@ -1,0 +1,47 @@
+// db.purgeDuring(event) (SPEC §10): in a service worker the purge runs inside the events the app
+// hands it, under event.waitUntil, in bounded slices that the next event resumes. Here any
+// object with waitUntil stands in for the event; in real service workers: test/browser/.
+import { expect, test } from 'vitest'
+import { freshDB, manualClock } from '../helpers.js'
+
+const HOUR = 3_600_000
+
+async function expiredOnDisk(count: number, purge: Record<string, number>) {
+  const clock = manualClock()
+  // A long sleep between slices: only purgeDuring can purge within the test.
+  const db = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 3600 } }, purge: { mode: 'inline', maxIntervalMs: HOUR, idleTimeoutMs: HOUR, ...purge } })
+  await db.putAll('s', [...Array.from({ length: count }, (_, id) => ({ id })), { id: 'live', ttl: -1 }])
+  await expect.poll(() => db.isPurger).toBe(true)
+  clock.advance(HOUR)
+  return db
+}
+
+test('purgeDuring hands its work to event.waitUntil at once and purges what is due, now', async () => {
+  const db = await expiredOnDisk(500, { batchSize: 50 })
+  const waited: Promise<unknown>[] = []
+  const purging = db.purgeDuring({ waitUntil: (promise) => waited.push(promise) })
+  expect(waited).toEqual([purging])
+  await purging
+  expect(await db.raw.getAllKeys('s')).toEqual(['live'])
+})
+
+test('a budget spent leaves the rest to the next event, which resumes', async () => {
+  const db = await expiredOnDisk(3_000, { batchSize: 10, sliceMs: 1 })
+  const event = { waitUntil() {} }
+  await db.purgeDuring(event, 1)
+  const left = await db.raw.count('s')
+  expect(left).toBeGreaterThan(1)
+  expect(left).toBeLessThan(3_001)
+  await db.purgeDuring(event)
+  expect(await db.raw.getAllKeys('s')).toEqual(['live'])
+})
+
+test('with purge off, purgeDuring resolves at once and purgeExpired still works', async () => {
+  const clock = manualClock()
+  const db = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 1 } }, purge: { mode: 'off' } })
+  await db.put('s', { id: 'a' })
+  clock.advance(1_000)
+  await db.purgeDuring({ waitUntil() {} })
+  expect(await db.raw.count('s')).toBe(1)
+  expect(await db.purgeExpired()).toBe(1)
+})
