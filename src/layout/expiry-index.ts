@@ -18,9 +18,9 @@ export const EXPIRY_INDEX = '$ttl'
 export const MARK_FIELD = '$ttl'
 
 /**
- * Where a purge pass stands in each dead range: the last mark a batch took there. Marks are
- * unique but for rare ties, so resuming at the mark itself rescans one deleted entry and never
- * skips a tied one. Each range keeps its own place: a pass that has moved on to the own-ttl
+ * Where a purge pass stands in each dead range: the last mark a batch took there. The items of a
+ * second share their mark, so a batch resumes at the mark itself: it never skips a tied item,
+ * and rescans only the entries of that one second that earlier batches deleted. Each range keeps its own place: a pass that has moved on to the own-ttl
  * range still revisits the inheriting range, where more items die as time goes on.
  */
 export interface Resume {

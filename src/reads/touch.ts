@@ -113,7 +113,7 @@ export class Touches {
   /** The mark of a stored value of `store` once the pending touches of the page are written. */
   markOf(store: string, value: unknown): ExpiryMark | undefined {
     const touch = this.find(store, value)
-    return touch ? markOf(itemTtl(touch.ttl, 'lenient'), touch.ts, 0) : markOfStored(value)
+    return touch ? markOf(itemTtl(touch.ttl, 'lenient'), touch.ts) : markOfStored(value)
   }
 
   /** The latest touch any handle of the page owes this stored value, if newer than its `_ts`. */

@@ -4,14 +4,16 @@
  *
  * Every stored item carries an expiry mark, the key of the store's expiry index: its `_ts` when it
  * inherits the default, `OWN_BASE + _ts + ttl` when it has its own ttl in seconds, and none when
- * it never expires (own ttl -1). A change of default therefore rewrites nothing. A random
- * fraction below 0.5 makes marks all but unique, so a purge batch resumes at the last entry it
- * took instead of rescanning the deleted entries of a second shared by many writes.
+ * it never expires (own ttl -1). A change of default therefore rewrites nothing. Marks are whole
+ * seconds, shared by the items of a second: in WebKit's in-memory backend (Safari's private
+ * windows) each delete walks every distinct key of each index, so marks made unique (they once
+ * had a random tiebreak) cost a purge of 10,000 of 50,000 items six minutes there instead of a
+ * second (docs/benchmarks.md).
  */
 import type { Capacity } from './capacity.js'
 import type { DefaultTtl, ItemTtl } from './ttl.js'
 
-/** Expiry-index key: whole seconds plus a tiebreak; inheriting marks lie below `OWN_BASE`. */
+/** Expiry-index key: whole seconds; inheriting marks lie below `OWN_BASE`. Stores written before may hold fractions. */
 export type ExpiryMark = number
 
 /** Marks of items with their own ttl start here (epoch seconds stay far below it). */
@@ -41,9 +43,9 @@ export function initialState(defaultTtl: DefaultTtl): StoreState {
   return { defaultTtl, declared: defaultTtl, deadTs: null, deadExpiry: null }
 }
 
-export function markOf(ttl: ItemTtl, ts: number, tiebreak = Math.random() / 2): ExpiryMark | undefined {
+export function markOf(ttl: ItemTtl, ts: number): ExpiryMark | undefined {
   if (ttl.kind === 'never') return undefined
-  return (ttl.kind === 'seconds' ? OWN_BASE + ts + ttl.seconds : ts) + tiebreak
+  return ttl.kind === 'seconds' ? OWN_BASE + ts + ttl.seconds : ts
 }
 
 /**

@@ -131,7 +131,7 @@ test('a listener added while purgeExpired runs hears the batches deleted after i
     spy.mockRestore()
   }
   // Before, who listens was decided once per purge: the listener heard nothing.
-  // (Batches go in expiry-mark order, whose tiebreak is random: the first took any of the five.)
+  // (Batches go in expiry-mark order, then key order: the items share their second.)
   await until(() => expect(keysOf(heard)).toEqual([1, 2, 3, 4, 5].filter((id) => id !== first)))
   expect(heard.every((e) => e.reason === 'expired' && e.items.every((item) => (item.value as { id: number }).id === item.key))).toBe(true)
 })

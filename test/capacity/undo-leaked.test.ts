@@ -1,0 +1,22 @@
+// undoLeaked (src/purge/quota.ts): Firefox, at its quota, keeps part of a transaction it reports
+// aborted. The copies it kept are found by their expiry mark and told from the other items of
+// their second, which share the mark, by their write order: only the leaked ones are deleted.
+import { unwrap } from 'idb'
+import { expect, test } from 'vitest'
+import { check, stampAt } from '../../src/layout/stamp.js'
+import { undoLeaked } from '../../src/purge/quota.js'
+import { freshDB, manualClock } from '../helpers.js'
+
+test('the copies a refused write left behind are deleted; items written in the same second are not', async () => {
+  const clock = manualClock()
+  const db = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 60 } } })
+  await db.putAll('s', [{ id: 'before' }, { id: 'also-before', ttl: 60 }])
+  // What the refused transaction wrote, stamped in the same millisecond as the items above.
+  const leaked = [{ id: 'leaked' }, { id: 'leaked-own', ttl: 60 }].map((value) => stampAt(check(value, 'strict', 'store "s"'), clock.now))
+  for (const value of leaked) await db.raw.put('s', value as never)
+  clock.advance(500)
+  await db.put('s', { id: 'after' })
+
+  await undoLeaked(unwrap(db.raw), 's', leaked)
+  expect((await db.raw.getAllKeys('s')).sort()).toEqual(['after', 'also-before', 'before'])
+})
