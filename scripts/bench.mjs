@@ -5,8 +5,7 @@
 // table, writes bench/results.json and bench/RESULTS.md, and exits non-zero when a target is missed.
 // `node scripts/bench.mjs get-live size` runs only the scenarios named, each in every engine it
 // runs in (and writes nothing); `--engines=firefox,webkit` runs only those engines (and, with no
-// scenario named, only the page: every scenario in Chromium, ALL_ENGINE_IDS elsewhere). WebKit
-// leaves out the two purge scenarios unless they are named (see PURGES_IN_WEBKIT). With
+// scenario named, only the page: every scenario in Chromium, ALL_ENGINE_IDS elsewhere). With
 // `--merge`, the named scenarios' new rows replace theirs in bench/results.json.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -36,10 +35,9 @@ const METHOD = [
   'data directories) run get, put, putAll, getAll, purge, reads-during-purge and generations on the same page,',
   'each against raw IndexedDB in that engine, in at most 20 rounds (Chromium: 30). In WebKit the',
   '60 s budget is strict (a comparison may stop before its minimum rounds, after one ABBA pair).',
-  'WebKit leaves out purge-10k-of-50k and reads-during-purge: one trial of our purge of 10k',
-  'items of 50k took about 6 minutes there (raw IndexedDB about 1 s). Long tasks are observed',
-  'in Chromium only (no longtask entries elsewhere: shown as —, not 0). Sizes: vite library',
-  'build of the entry with everything it imports, minified, gzip -9; kB = 1000 bytes.',
+  'Long tasks are observed in Chromium only (no longtask entries elsewhere: shown as —, not 0).',
+  'Sizes: size-limit (.size-limit.js: esbuild bundles the built entry with everything it imports,',
+  'minified, gzipped); kB = 1000 bytes.',
 ].join('\n')
 
 const repo = fileURLToPath(new URL('..', import.meta.url))

@@ -10,9 +10,9 @@
  * a batch never makes reads of other stores (which read the settings too) wait; only a store
  * with `maxEntries` holds its settings too, because a capacity may grow between the two. Keys are
  * collected before any delete (deleting under an open cursor broke in Safari), and the next
- * batch resumes, in each of the two dead ranges, at the last mark taken there
- * (marks are all but unique) rather than at the start of the range, which would rescan the
- * tombstones just left behind.
+ * batch resumes, in each of the two dead ranges, at the last mark taken there (a whole second:
+ * only that second's deleted entries are scanned again) rather than at the start of the range,
+ * which would rescan every tombstone the pass left behind.
  *
  * A batch with budget left after the dead items then trims a store with `maxEntries` back to
  * its cap, evicting live items in the store's order (see `eviction.ts`).
