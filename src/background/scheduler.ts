@@ -124,7 +124,9 @@ export class PurgeScheduler {
     const end = performance.now() + budgetMs
     const leadWait = Math.min(end, performance.now() + LEAD_WAIT_MS)
     while (!this.isLeader && !this.stopped && performance.now() < leadWait) await new Promise((resolve) => setTimeout(resolve, 10))
-    while (this.isLeader && !this.backingOff && performance.now() < end) {
+    // At least one slice of its own: one already under way may have started before the work due.
+    let ran = false
+    while (this.isLeader && !this.backingOff && (!ran || performance.now() < end)) {
       if (this.running) {
         await this.current
         continue
@@ -132,6 +134,7 @@ export class PurgeScheduler {
       if (!this.idlePending && this.wakeAt > this.options.clock()) return
       this.cancel?.()
       await (this.current = this.run())
+      ran = true
     }
   }
 
