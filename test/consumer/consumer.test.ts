@@ -266,3 +266,75 @@ test('esbuild with dist/purge-worker.js copied beside the bundle: the worker sta
   await scratch.copyWorker(app, dir)
   expect(quietWorker(await purgesInChromium(url))).toBe('/purge-worker.js')
 })
+
+/** What the app's service worker (test/consumer/app/sw.ts) answered the page that registered it. */
+interface ServiceWorkerRun {
+  error?: string
+  precache: ({ url: string; revision: string | null } | string)[] | null
+  isPurger: boolean
+  hidden: string[]
+  purged: number
+  afterPurgeExpired: string[]
+  onDiskBefore: string[]
+  afterPurgeDuring: string[]
+  reports: { store: string; deleted: number; error?: unknown }[]
+}
+
+/**
+ * Opens `url` (a sw.html) in a fresh Chromium context: it registers the service worker, which,
+ * asked by a message, opens a store, expires an item and deletes it with `purgeExpired`, then
+ * expires another and deletes it with `purgeDuring` inside that message event. Resolves to what
+ * the worker reported, once its deletions were checked.
+ */
+async function purgesInServiceWorker(url: string): Promise<ServiceWorkerRun> {
+  browser ??= await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
+  const context = await browser.newContext()
+  try {
+    const page = await context.newPage()
+    const uncaught: string[] = []
+    page.on('pageerror', (error) => uncaught.push(error.message))
+    await page.goto(url)
+    await expect.poll(() => page.locator('#status').textContent(), POLL).not.toBe('loading')
+    const run = await page.evaluate(() => (window as unknown as { swResult: ServiceWorkerRun }).swResult)
+    expect(run.error).toBeUndefined()
+    expect(await page.locator('#status').textContent()).toBe('done')
+    expect(run.isPurger).toBe(true)
+    // Hidden from reads at once; deleted from the disk by purgeExpired…
+    expect(run.hidden).toEqual(['kept'])
+    expect(run.purged).toBe(1)
+    expect(run.afterPurgeExpired).toEqual(['kept'])
+    // …and the next one by purgeDuring, inside the message event.
+    expect(run.onDiskBefore).toEqual(['gone-2', 'kept'])
+    expect(run.afterPurgeDuring).toEqual(['kept'])
+    expect(run.reports.filter((report) => report.error)).toEqual([])
+    expect(run.reports.reduce((n, report) => n + report.deleted, 0)).toBe(2)
+    expect(uncaught).toEqual([])
+    return run
+  } finally {
+    await context.close()
+  }
+}
+
+test('a service worker that imports the package type-checks with lib WebWorker alone (no DOM)', async () => {
+  const result = await scratch.tsc(app, 'tsconfig.sw.json')
+  expect(result.stdout + result.stderr).toBe('')
+  expect(result.code).toBe(0)
+})
+
+test('vite-plugin-pwa (injectManifest): the service worker it builds from the package opens a store and purges, with purgeExpired and with purgeDuring in a message event', async () => {
+  const dir = await scratch.vitePwaBuild(app)
+  expect(scratch.exists(dir, 'sw.js')).toBe(true)
+  const run = await purgesInServiceWorker(new URL('sw.html', await serve(dir)).href)
+  // The plugin injected its precache manifest: the page it built is in it.
+  expect(run.precache?.map((entry) => (typeof entry === 'string' ? entry : entry.url))).toContain('sw.html')
+})
+
+test('esbuild (bundle, iife): the service worker it builds from the package opens a store and purges, with purgeExpired and with purgeDuring in a message event', async () => {
+  const { dir, warnings } = await scratch.esbuildServiceWorker(app)
+  const run = await purgesInServiceWorker(new URL('sw.html', await serve(dir)).href)
+  expect(run.precache).toBeNull()
+  // esbuild empties import.meta in an iife (the package's worker URL), and says so: a service
+  // worker never starts that worker (purge mode 'inline' there).
+  expect(warnings.length).toBeGreaterThan(0)
+  expect(warnings.every((warning) => warning.includes('import.meta'))).toBe(true)
+})
