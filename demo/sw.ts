@@ -12,8 +12,7 @@
  * sees a response expire without waiting.
  */
 import { openTtlDB, type DBSchema, type TtlFields } from '../src/index.js'
-import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching'
-import { NavigationRoute, registerRoute } from 'workbox-routing'
+import { cleanupOutdatedCaches, precacheAndRoute } from 'workbox-precaching'
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] }
 
@@ -58,15 +57,11 @@ self.addEventListener('activate', (event) => {
   purgeDuring(event)
 })
 
-const manifest = self.__WB_MANIFEST
 cleanupOutdatedCaches()
-// The demo's query parameters (?db=…, ?view=second) name the same page.
-precacheAndRoute(manifest, { ignoreURLParametersMatching: [/.*/] })
-// Every navigation gets the app shell. The dev server injects an empty manifest: there the page
-// comes from the server as usual.
-if (manifest.some((entry) => (typeof entry === 'string' ? entry : entry.url) === 'index.html')) {
-  registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html')))
-}
+// The app shell. The demo's query parameters (?db=…, ?view=second) name the same page: a
+// navigation to ./?db=x is answered with the precached index.html. (The dev server injects an
+// empty manifest: there the page comes from the server as usual.)
+precacheAndRoute(self.__WB_MANIFEST, { ignoreURLParametersMatching: [/.*/] })
 
 const json = (status: number, body: unknown, headers: Record<string, string>) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } })

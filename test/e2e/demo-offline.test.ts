@@ -16,7 +16,6 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs'
 
 const DB = `e2e-offline-${Date.now()}`
-const POLL = { timeout: 30_000, interval: 50 }
 /** The worker's store keeps a response this long (demo/sw.ts). */
 const API_TTL_MS = 20_000
 
