@@ -333,8 +333,7 @@ test('esbuild (bundle, iife): the service worker it builds from the package open
   const { dir, warnings } = await scratch.esbuildServiceWorker(app)
   const run = await purgesInServiceWorker(new URL('sw.html', await serve(dir)).href)
   expect(run.precache).toBeNull()
-  // esbuild empties import.meta in an iife (the package's worker URL), and says so: a service
-  // worker never starts that worker (purge mode 'inline' there).
-  expect(warnings.length).toBeGreaterThan(0)
-  expect(warnings.every((warning) => warning.includes('import.meta'))).toBe(true)
+  // esbuild empties import.meta in an iife (the package's purge worker URL) without a word, the
+  // package being in node_modules: harmless, a service worker never starts that worker.
+  expect(warnings).toEqual([])
 })
