@@ -69,7 +69,8 @@ export function mountOffline(root: HTMLElement): void {
   button.addEventListener('click', () => void load())
 
   const controlled = () => {
-    setText(worker, 'The service worker controls this page: it answers the API from its idb-ttl store, and precached the page, which loads offline.')
+    const shell = import.meta.env.DEV ? 'The dev server precaches nothing: build the demo to load it offline.' : 'It precached the page, which loads offline.'
+    setText(worker, `The service worker controls this page: it answers the API from its idb-ttl store. ${shell}`)
     panel.dataset.worker = 'controlling'
     void load()
   }
