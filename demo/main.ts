@@ -1,7 +1,7 @@
 /**
  * The demo page: wires the first screen's tour (the life of one item), the live stores, the expiry
  * event logs of two frames, the purge log, the chart and the load tools, and the rules
- * playground. With `?view=second` it is the compact second frame instead.
+ * playground, and the service worker's panel. With `?view=second` it is the compact second frame instead.
  */
 import { bulkControl } from './bulk.js'
 import { CountChart } from './chart.js'
@@ -10,6 +10,7 @@ import { h, setText } from './dom.js'
 import { ExpireLog } from './expire-log.js'
 import { fillControl } from './fill.js'
 import { mountFrameMeter, type FrameMeter } from './frame-meter.js'
+import { mountOffline } from './offline.js'
 import { mountPlayground } from './playground.js'
 import { PurgeLog } from './purge-log.js'
 import { mountSecondFrame } from './second-frame.js'
@@ -37,6 +38,7 @@ else {
   // Frame times count from when the page has settled (see `start`), not from its own loading.
   const meter = mountFrameMeter($('meter'))
   mountPlayground($('playground'))
+  mountOffline($('offline'))
   setText(status, `Opening IndexedDB database "${params.dbName}"…`)
   openDemoDB(params).then((db) => start(db, tour, meter), (error: Error) => {
     status.dataset.state = 'error'

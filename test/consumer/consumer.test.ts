@@ -37,7 +37,7 @@ afterAll(async () => {
   if (base) await scratch.remove(base)
 })
 
-test('the tarball holds the library (its entry, its two chunks), its worker, their source maps, one .d.ts, README, LICENSE and package.json, nothing else', async () => {
+test('the tarball holds the library (one file: no chunks, it has no import()), its worker, their source maps, one .d.ts, README, LICENSE and package.json, nothing else', async () => {
   const allowed = /^(dist\/(idb-ttl|purge-worker)\.js(\.map)?|dist\/index\.d\.ts|README\.md|LICENSE|package\.json)$/
   expect(packed.files.filter((file) => !allowed.test(file))).toEqual([])
   expect(packed.files).toEqual(
@@ -60,7 +60,7 @@ test('the tarball holds the library (its entry, its two chunks), its worker, the
 test('the code is minified, and each file has a source map that holds its sources, so a stack trace or breakpoint shows them', async () => {
   const { dir } = await scratch.installed(app)
   const scripts = packed.files.filter((file) => file.endsWith('.js'))
-  expect(scripts.length).toBe(4)
+  expect(scripts.length).toBe(2)
   for (const file of scripts) {
     const code = await scratch.readText(dir, file)
     // A few lines (licence comments of what the worker bundles), none indented, no JSDoc.
@@ -265,4 +265,75 @@ test('esbuild with dist/purge-worker.js copied beside the bundle: the worker sta
   const { dir, url } = await esbuildServed()
   await scratch.copyWorker(app, dir)
   expect(quietWorker(await purgesInChromium(url))).toBe('/purge-worker.js')
+})
+
+/** What the app's service worker (test/consumer/app/sw.ts) answered the page that registered it. */
+interface ServiceWorkerRun {
+  error?: string
+  precache: ({ url: string; revision: string | null } | string)[] | null
+  isPurger: boolean
+  hidden: string[]
+  purged: number
+  afterPurgeExpired: string[]
+  onDiskBefore: string[]
+  afterPurgeDuring: string[]
+  reports: { store: string; deleted: number; error?: unknown }[]
+}
+
+/**
+ * Opens `url` (a sw.html) in a fresh Chromium context: it registers the service worker, which,
+ * asked by a message, opens a store, expires an item and deletes it with `purgeExpired`, then
+ * expires another and deletes it with `purgeDuring` inside that message event. Resolves to what
+ * the worker reported, once its deletions were checked.
+ */
+async function purgesInServiceWorker(url: string): Promise<ServiceWorkerRun> {
+  browser ??= await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
+  const context = await browser.newContext()
+  try {
+    const page = await context.newPage()
+    const uncaught: string[] = []
+    page.on('pageerror', (error) => uncaught.push(error.message))
+    await page.goto(url)
+    await expect.poll(() => page.locator('#status').textContent(), POLL).not.toBe('loading')
+    const run = await page.evaluate(() => (window as unknown as { swResult: ServiceWorkerRun }).swResult)
+    expect(run.error).toBeUndefined()
+    expect(await page.locator('#status').textContent()).toBe('done')
+    expect(run.isPurger).toBe(true)
+    // Hidden from reads at once; deleted from the disk by purgeExpired…
+    expect(run.hidden).toEqual(['kept'])
+    expect(run.purged).toBe(1)
+    expect(run.afterPurgeExpired).toEqual(['kept'])
+    // …and the next one by purgeDuring, inside the message event.
+    expect(run.onDiskBefore).toEqual(['gone-2', 'kept'])
+    expect(run.afterPurgeDuring).toEqual(['kept'])
+    expect(run.reports.filter((report) => report.error)).toEqual([])
+    expect(run.reports.reduce((n, report) => n + report.deleted, 0)).toBe(2)
+    expect(uncaught).toEqual([])
+    return run
+  } finally {
+    await context.close()
+  }
+}
+
+test('a service worker that imports the package type-checks with lib WebWorker alone (no DOM)', async () => {
+  const result = await scratch.tsc(app, 'tsconfig.sw.json')
+  expect(result.stdout + result.stderr).toBe('')
+  expect(result.code).toBe(0)
+})
+
+test('vite-plugin-pwa (injectManifest): the service worker it builds from the package opens a store and purges, with purgeExpired and with purgeDuring in a message event', async () => {
+  const dir = await scratch.vitePwaBuild(app)
+  expect(scratch.exists(dir, 'sw.js')).toBe(true)
+  const run = await purgesInServiceWorker(new URL('sw.html', await serve(dir)).href)
+  // The plugin injected its precache manifest: the page it built is in it.
+  expect(run.precache?.map((entry) => (typeof entry === 'string' ? entry : entry.url))).toContain('sw.html')
+})
+
+test('esbuild (bundle, iife): the service worker it builds from the package opens a store and purges, with purgeExpired and with purgeDuring in a message event', async () => {
+  const { dir, warnings } = await scratch.esbuildServiceWorker(app)
+  const run = await purgesInServiceWorker(new URL('sw.html', await serve(dir)).href)
+  expect(run.precache).toBeNull()
+  // esbuild empties import.meta in an iife (the package's purge worker URL) without a word, the
+  // package being in node_modules: harmless, a service worker never starts that worker.
+  expect(warnings).toEqual([])
 })

@@ -51,3 +51,5 @@ export declare function esbuildBuild(app: string): Promise<Bundle>
 export declare function copyWorker(app: string, dir: string): Promise<void>
 export declare function webpackBuild(app: string): Promise<Bundle & { files: string[] }>
 export declare function exportsOf(file: string): Promise<string[]>
+export declare function vitePwaBuild(app: string): Promise<string>
+export declare function esbuildServiceWorker(app: string): Promise<Bundle>

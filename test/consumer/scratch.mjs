@@ -266,3 +266,51 @@ export async function exportsOf(file) {
   }
   return names.sort()
 }
+
+/**
+ * The app's service worker (sw.ts) and the page that registers it (sw.html), built with
+ * vite-plugin-pwa as its user would: `strategies: 'injectManifest'`, the precache manifest
+ * injected into the worker. The worker is built as 'iife', since it is registered as a classic
+ * script and the package holds `import.meta.url`. Resolves to the output directory, dist-pwa/.
+ */
+export async function vitePwaBuild(app) {
+  const { build } = await import('vite')
+  const { VitePWA } = await import('vite-plugin-pwa')
+  const outDir = path.join(app, 'dist-pwa')
+  await build({
+    root: app,
+    configFile: false,
+    logLevel: 'silent',
+    build: { outDir, emptyOutDir: true, rollupOptions: { input: { sw: path.join(app, 'sw.html') } } },
+    plugins: [
+      VitePWA({
+        strategies: 'injectManifest',
+        srcDir: '.',
+        filename: 'sw.ts',
+        injectRegister: false,
+        manifest: false,
+        injectManifest: { rollupFormat: 'iife' },
+      }),
+    ],
+  })
+  return outDir
+}
+
+/**
+ * `esbuild sw.ts --bundle --format=iife --outfile=dist-esbuild-sw/sw.js`, as its user would run
+ * it, beside a copy of sw.html: the app's dist-esbuild-sw/ and esbuild's warnings.
+ */
+export async function esbuildServiceWorker(app) {
+  const outdir = path.join(app, 'dist-esbuild-sw')
+  const result = await esbuild.build({
+    absWorkingDir: app,
+    entryPoints: ['sw.ts'],
+    bundle: true,
+    format: 'iife',
+    minify: true,
+    outfile: path.join(outdir, 'sw.js'),
+    logLevel: 'silent',
+  })
+  await cp(path.join(app, 'sw.html'), path.join(outdir, 'sw.html'))
+  return { dir: outdir, warnings: result.warnings.map((w) => w.text) }
+}

@@ -1,0 +1,55 @@
+// A service worker using the installed package, built by the consumer test with vite-plugin-pwa
+// (injectManifest, which replaces self.__WB_MANIFEST) and with esbuild (which leaves it
+// undefined). sw.html registers it and posts it a message; the worker answers on the message's
+// port with what it saw. Type-checked with lib WebWorker, no DOM (tsconfig.sw.json).
+/// <reference lib="webworker" />
+import { openTtlDB, type DBSchema, type PurgeReport, type TtlFields } from 'idb-ttl'
+
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST?: ({ url: string; revision: string | null } | string)[] }
+
+interface SwDB extends DBSchema {
+  responses: { key: string; value: { url: string; body: string } & TtlFields }
+}
+
+// What the build injected: the precache manifest (vite-plugin-pwa), or nothing (esbuild).
+const precache = self.__WB_MANIFEST ?? null
+
+let now = Date.now()
+const opened = openTtlDB<SwDB>(`consumer-sw-${now}`, {
+  version: 1,
+  clock: () => now,
+  stores: { responses: { keyPath: 'url', defaultTtl: 3600 } },
+})
+const reports: PurgeReport[] = []
+void opened.then((db) => db.onPurge((report) => reports.push(report)))
+
+self.addEventListener('install', () => void self.skipWaiting())
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()))
+
+/** Writes `key` (ttl 1 s) and `kept` (the default, 1 h), then moves the clock 5 s on. */
+async function expireOne(key: string): Promise<void> {
+  const db = await opened
+  await db.put('responses', { url: key, body: 'goes', ttl: 1 })
+  await db.put('responses', { url: 'kept', body: 'stays' })
+  now += 5_000
+}
+
+self.addEventListener('message', (event) => {
+  const reply = async () => {
+    const db = await opened
+    await expireOne('gone-1')
+    const hidden = await db.getAllKeys('responses')
+    const purged = await db.purgeExpired()
+    const afterPurgeExpired = await db.raw.getAllKeys('responses')
+    await expireOne('gone-2')
+    const onDiskBefore = await db.raw.getAllKeys('responses')
+    await db.purgeDuring(event)
+    const afterPurgeDuring = await db.raw.getAllKeys('responses')
+    return { precache, isPurger: db.isPurger, hidden, purged, afterPurgeExpired, onDiskBefore, afterPurgeDuring, reports }
+  }
+  const answered = reply().then(
+    (result) => event.ports[0].postMessage(result),
+    (error: Error) => event.ports[0].postMessage({ error: `${error.name}: ${error.message}` }),
+  )
+  event.waitUntil(answered)
+})
