@@ -182,7 +182,8 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    */
   purgeDuring(event: { waitUntil(promise: Promise<unknown>): void }, budgetMs = 10_000): Promise<void> {
     const purged = this.route.open.background.during(budgetMs)
-    event.waitUntil(purged)
+    // After its dispatch an event may refuse (InvalidStateError): the purge runs while the worker lives.
+    try { event.waitUntil(purged) } catch {}
     return purged
   }
 

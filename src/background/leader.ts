@@ -17,13 +17,15 @@ export interface Leadership {
   release(): void
   /** If leading, gives the lock to the next connection waiting for it and queues again. */
   toBack(): void
+  /** Whether another connection holds the lock now (`false` where there are no Web Locks). */
+  heldElsewhere(): Promise<boolean>
 }
 
 /** `onChange(true)` when this connection becomes the purger, `onChange(false)` when it steps down. */
 export function electLeader(lockName: string, onChange: (leading: boolean) => void): Leadership {
   if (!webLocks()) {
     onChange(true)
-    return { release() {}, toBack() {} }
+    return { release() {}, toBack() {}, heldElsewhere: async () => false }
   }
   let turn: { lock?: HeldLock; leading: boolean } | undefined
   let stopped = false
@@ -72,5 +74,10 @@ export function electLeader(lockName: string, onChange: (leading: boolean) => vo
       leave()
     },
     toBack,
+    async heldElsewhere() {
+      if (turn?.leading) return false
+      const { held = [] } = await webLocks()!.query()
+      return held.some((lock) => lock.name === lockName)
+    },
   }
 }

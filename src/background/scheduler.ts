@@ -118,11 +118,12 @@ export class PurgeScheduler {
    * Purges now, while the caller keeps this realm alive (a service worker's event): slices one
    * after another, without waiting for an idle moment or the timer, until nothing is due, the
    * budget (real ms) is spent, or another connection is the purger. A connection just opened
-   * waits a moment for the purge lock, which nobody may hold.
+   * waits a moment for the purge lock when nobody holds it.
    */
   async during(budgetMs: number): Promise<void> {
     const end = performance.now() + budgetMs
     const leadWait = Math.min(end, performance.now() + LEAD_WAIT_MS)
+    if (!this.isLeader && (await this.leadership.heldElsewhere())) return
     while (!this.isLeader && !this.stopped && performance.now() < leadWait) await new Promise((resolve) => setTimeout(resolve, 10))
     // At least one slice of its own: one already under way may have started before the work due.
     let ran = false
