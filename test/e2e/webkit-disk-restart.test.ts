@@ -1,7 +1,9 @@
 /**
  * Durability across a browser restart, in WebKit with IndexedDB on disk (scripts/webkit-disk.mjs):
- * a page writes 200 items with idb-ttl at an injected time; the browser is ended (every process of
- * it); a new one started on the same data folder, with the clock two minutes on, reads them back.
+ * a page writes 200 items with idb-ttl at an injected time; the browser is ended (SIGTERM to every
+ * process of it at once, MiniBrowser and WebKit's network process that holds the SQLite files, not
+ * an orderly quit), and a new one started on the same data folder, with the clock two minutes on,
+ * reads them back.
  * Every live item comes back as written, with its _ts; those whose 60 s ttl ran out while the
  * browser was closed are invisible, yet still on disk until purgeExpired deletes them.
  * Nothing drives the page (no WebDriver: that would keep the data in memory): it takes its orders
