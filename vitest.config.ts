@@ -2,19 +2,24 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 import { playwright } from '@vitest/browser-playwright'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/chromium.mjs'
 import { engine } from './test/engines/provider.js'
+import { webkitDiskCommands, webkitOnDisk } from './test/engines/webkit-disk.js'
 
-/** The same browser test files in each engine: one project per engine, named after it. */
-function browserProject(name: 'chromium' | 'firefox' | 'webkit'): TestProjectInlineConfiguration {
+/**
+ * The same browser test files in each engine: one project per engine, named after it. `webkit-disk`
+ * is WebKit with IndexedDB on disk (SQLite, as in Safari's normal windows), where `webkit` has it in
+ * memory (as in Safari's private windows): see test/engines/webkit-disk.ts.
+ */
+function browserProject(name: 'chromium' | 'firefox' | 'webkit' | 'webkit-disk'): TestProjectInlineConfiguration {
   return {
     test: {
       name,
       include: ['test/**/*.test.ts'],
       // *.node.test.ts need Node (a second realm through vi.resetModules; a child node process).
       exclude: ['test/e2e/**', 'test/consumer/**', 'test/**/*.node.test.ts'],
-      // WebKit's automated MiniBrowser is the slowest engine here: the 20,000-item purges of
-      // worker.test.ts take about 12 s there (30-190 s while expiry marks were near-unique: each
-      // delete walks every distinct key of an index in its in-memory backend).
-      ...(name === 'webkit' && { testTimeout: 120_000 }),
+      // WebKit is the slowest engine here: the 20,000-item purges of worker.test.ts take about
+      // 12 s in its in-memory backend (30-190 s while expiry marks were near-unique: each delete
+      // walks every distinct key of an index there) and 20-30 s on disk at a load average of 10.
+      ...((name === 'webkit' || name === 'webkit-disk') && { testTimeout: 120_000 }),
       browser: {
         enabled: true,
         headless: true,
@@ -22,8 +27,13 @@ function browserProject(name: 'chromium' | 'firefox' | 'webkit'): TestProjectInl
         provider:
           name === 'chromium'
             ? playwright({ launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } })
-            : engine(name),
-        instances: [{ browser: name }],
+            : name === 'webkit-disk'
+              ? webkitOnDisk()
+              : engine(name),
+        ...(name === 'webkit-disk' && { commands: webkitDiskCommands }),
+        // server.browser is the engine's name in the tests: 'webkit' in both WebKit projects (this one
+        // is listed as `webkit-disk (webkit)`; `--project webkit-disk` selects it).
+        instances: [{ browser: name === 'webkit-disk' ? 'webkit' : name }],
       },
     },
   }
@@ -63,6 +73,7 @@ export default defineConfig({
       browserProject('chromium'),
       browserProject('firefox'),
       browserProject('webkit'),
+      browserProject('webkit-disk'),
     ],
   },
 })

@@ -1,6 +1,7 @@
-// `npm run test:browser`: the browser test files in Chromium, Firefox and WebKit, then the demo
-// end to end, each in a Vitest process of its own and one after another. On a 2-core machine,
-// engines side by side starve each other (the demo e2e timed out beside the Chromium project).
+// `npm run test:browser`: the browser test files in Chromium, Firefox, WebKit (IndexedDB in memory,
+// driven by WebDriver) and WebKit with IndexedDB on disk (no WebDriver), then the end-to-end tests,
+// each in a Vitest process of its own and one after another. On a 2-core machine, engines side by
+// side starve each other (the demo e2e timed out beside the Chromium project).
 // Every run goes ahead even when an earlier one failed; the closing table has one line per run.
 // Arguments are passed on to each Vitest run (a file filter, for instance).
 import { execFileSync, spawnSync } from 'node:child_process'
@@ -8,7 +9,7 @@ import { join } from 'node:path'
 import { CHROMIUM_PATH } from './chromium.mjs'
 import { FIREFOX_PATH } from './browsers.mjs'
 
-const RUNS = ['chromium', 'firefox', 'webkit', 'e2e']
+const RUNS = ['chromium', 'firefox', 'webkit', 'webkit-disk', 'e2e']
 
 function version(command, args) {
   try {
@@ -17,11 +18,13 @@ function version(command, args) {
     return 'unknown'
   }
 }
+const webkitGtk = version('dpkg-query', ['-W', '-f=${Version}', 'libwebkit2gtk-4.1-0'])
 const versions = {
   chromium: version(CHROMIUM_PATH, ['--version']),
   firefox: version(FIREFOX_PATH, ['--version']),
-  webkit: `WebKitGTK ${version('dpkg-query', ['-W', '-f=${Version}', 'libwebkit2gtk-4.1-0'])}`,
-  e2e: 'the demo (all of it in Chromium, a load-and-purge check in Firefox and WebKit) and a full disk (Chromium, Firefox)',
+  webkit: `WebKitGTK ${webkitGtk}, IndexedDB in memory (automated MiniBrowser)`,
+  'webkit-disk': `WebKitGTK ${webkitGtk}, IndexedDB on disk (SQLite; MiniBrowser without WebDriver)`,
+  e2e: 'the demo (all of it in Chromium, a load-and-purge check in Firefox and WebKit), a full disk (Chromium, Firefox) and a browser restart (WebKit on disk)',
 }
 
 const vitest = join('node_modules', '.bin', 'vitest')
@@ -35,6 +38,6 @@ for (const project of RUNS) {
 
 console.log('\nBrowser suites:')
 for (const { project, ok, seconds } of results) {
-  console.log(`  ${project.padEnd(9)} ${ok ? 'passed' : 'FAILED'} in ${seconds} s  (${versions[project]})`)
+  console.log(`  ${project.padEnd(11)} ${ok ? 'passed' : 'FAILED'} in ${seconds} s  (${versions[project]})`)
 }
 process.exit(results.every((r) => r.ok) ? 0 : 1)

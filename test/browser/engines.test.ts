@@ -2,8 +2,10 @@
 // new engine version that changes it shows up here first.
 import { deleteDB, openDB } from 'idb'
 import { afterEach, expect, test, vi } from 'vitest'
-import { server } from 'vitest/browser'
+import { commands, server } from 'vitest/browser'
+import { openTtlDB } from '../../src/index.js'
 import { Connection } from '../../src/layout/connection.js'
+import { emptyIndexUniqueCursorFails } from '../engines/quirks.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
 
 afterEach(() => void vi.unstubAllGlobals())
@@ -37,4 +39,28 @@ test('an open that must not create the database leaves none behind; WebKit alone
   db.close()
   await deleteDB(name)
   expect(oldVersion).toBe(0)
+})
+
+test("only WebKit on disk fails a 'nextunique' cursor over an empty index (UnknownError: Unable to open cursor)", async () => {
+  expect(await emptyIndexUniqueCursorFails()).toBe(server.provider === 'webkit-disk')
+})
+
+/** Where WebKit keeps a database of this page's origin on disk: `<scheme>_<host>_<port>/<SHA-256 of its name>/`. */
+async function webkitFile(name: string): Promise<string> {
+  const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(name)))
+  const hex = Array.from(hash, (b) => b.toString(16).padStart(2, '0').toUpperCase()).join('')
+  return `${location.protocol.slice(0, -1)}_${location.hostname}_${location.port}/${hex}/IndexedDB.sqlite3`
+}
+
+// The webkit-disk project exists to run on Safari's normal backend: this pins that it does.
+test.runIf(server.provider === 'webkit-disk')('webkit-disk keeps each database in a SQLite file of its data folder, from the first write until it is deleted', async () => {
+  const name = uniqueName()
+  const file = await webkitFile(name)
+  expect(await commands.indexedDBFiles()).not.toContain(file)
+  const db = await openTtlDB(name, { version: 1, stores, purge: { mode: 'off' } })
+  await db.putAll('s', Array.from({ length: 100 }, (_, i) => ({ id: i })))
+  expect(await commands.indexedDBFiles()).toContain(file)
+  db.close()
+  await deleteDB(name)
+  expect(await commands.indexedDBFiles()).not.toContain(file)
 })
