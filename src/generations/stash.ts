@@ -13,7 +13,7 @@ import { GEN_FIELD, GEN_INDEX, hasGenerations } from '../layout/generation-index
 import { closeGeneration, generationName, generationTransaction, storeGenerationPrefix, valuesRead, VALUES_STORE, type GenRef } from './values.js'
 import { storageEstimate } from '../platform/storage.js'
 import { ORDER_FIELD } from '../layout/stamp.js'
-import { abortQuietly, done, req, walk } from '../platform/request.js'
+import { abortQuietly, done, req } from '../platform/request.js'
 import { TS_INDEX } from '../rules/capacity.js'
 
 /**
@@ -241,8 +241,7 @@ export async function dropUnreferenced(db: IDBDatabase, storeName: string): Prom
   const meta = tx.objectStore(META_STORE)
   const registered = generations(meta, storeName)
   const numbered = lastNumber(meta, storeName)
-  const unique = tx.objectStore(storeName).index(GEN_INDEX).openKeyCursor(null, 'nextunique')
-  const referenced = new Set(await walk(unique, undefined, (cursor) => cursor.key as number))
+  const referenced = await generationNumbers(tx.objectStore(storeName).index(GEN_INDEX))
   const live = await registered
   const newest = live.at(-1)
   // The current generation goes only once it held values: a fresh one is about to be filled.
@@ -252,6 +251,25 @@ export async function dropUnreferenced(db: IDBDatabase, storeName: string): Prom
   const strays = await strayGenerations(db.name, storeName, live.map(({ n }) => n), await numbered)
   await Promise.all([...dead, ...strays].map((n) => deleteGeneration(generationName(db.name, storeName, n))))
   return dead.length
+}
+
+/**
+ * The generation numbers rows of the store refer to, each once. A key cursor steps from one
+ * number to the next (numbers are integers): `'nextunique'` would do the same, but on an empty
+ * index it fails in WebKit on disk (`UnknownError: Unable to open cursor`).
+ */
+function generationNumbers(index: IDBIndex): Promise<Set<number>> {
+  const numbers = new Set<number>()
+  const request = index.openKeyCursor()
+  return new Promise((resolve, reject) => {
+    request.onerror = () => reject(request.error)
+    request.onsuccess = () => {
+      const cursor = request.result
+      if (!cursor) return resolve(numbers)
+      numbers.add(cursor.key as number)
+      cursor.continue((cursor.key as number) + 1)
+    }
+  })
 }
 
 /**

@@ -3,7 +3,6 @@
 // Real quotas in real browsers: test/e2e/quota.test.ts.
 import { expect, test, vi } from 'vitest'
 import type { ExpireEvent, PurgeReport } from '../../src/index.js'
-import { emptyIndexUniqueCursorFails } from '../engines/quirks.js'
 import { freshDB, manualClock } from '../helpers.js'
 import { smallDisk } from './disk.js'
 
@@ -23,10 +22,6 @@ async function cacheAndKeep(evict: 'oldest' | 'soonest' = 'oldest') {
 // Firefox keeps evictOnQuota values in their rows (src/generations.ts): a disk whose deletions
 // give no room back is not what it has, and its stores would not use generations there.
 const IN_FIREFOX = /\bFirefox\//.test(globalThis.navigator?.userAgent ?? '')
-// WebKit on disk (the webkit-disk project): once quota relief has given up every item of the
-// store, dropping its generations fails with `UnknownError: Unable to open cursor` (see
-// ../engines/quirks.ts), so their room never comes back (`expected 3 to be 6`); not worked around yet.
-const EMPTY_UNIQUE_CURSOR_FAILS = await emptyIndexUniqueCursorFails()
 
 const disks: [string, boolean][] = [['a disk whose deletions give room back (Firefox)', true]]
 if (!IN_FIREFOX) disks.push(['a disk where only deleting a database gives room back (Chromium, WebKit)', false])
@@ -71,7 +66,7 @@ test('expired items are purged first: a full disk with expired items loses no li
   expect(await db.getAllKeys('cache')).toEqual([...ids(0, 5), ...ids(10, 3)])
 })
 
-test.skipIf(EMPTY_UNIQUE_CURSOR_FAILS)('a write that can never fit rejects with the original QuotaExceededError and writes nothing; only opted-in stores gave up items', async () => {
+test('a write that can never fit rejects with the original QuotaExceededError and writes nothing; only opted-in stores gave up items', async () => {
   const { db } = await cacheAndKeep()
   const disk = smallDisk(10)
   await db.putAll('keep', ids(0, 4).map((id) => ({ id })))

@@ -6,8 +6,9 @@
  * 'nextunique' over an empty index: the request errors with `UnknownError: Unable to open cursor`
  * (and the transaction aborts) where the in-memory backend, Chromium, Firefox and fake-indexeddb
  * give `null`. 'next' over the same index, and 'nextunique' over an index with a row, work.
- * The library's dropUnreferenced (src/generations/stash.ts) walks the `$gen` index that way, so
- * in WebKit on disk it fails once a store keeping its values in generations has no row left.
+ * The library's dropUnreferenced (src/generations/stash.ts) walked the `$gen` index that way, and
+ * failed in WebKit on disk once a store keeping its values in generations had no row left; it
+ * now steps from key to key with 'next'.
  */
 export async function emptyIndexUniqueCursorFails(): Promise<boolean> {
   if (typeof indexedDB === 'undefined') return false
