@@ -241,6 +241,9 @@ export async function dropUnreferenced(db: IDBDatabase, storeName: string): Prom
   const meta = tx.objectStore(META_STORE)
   const registered = generations(meta, storeName)
   const numbered = lastNumber(meta, storeName)
+  // Asked for side by side: if the walk below fails first, the transaction's abort fails these
+  // too, and that must not surface as an unhandled rejection; the walk's error is the one thrown.
+  for (const pending of [registered, numbered]) pending.catch(() => {})
   const referenced = await generationNumbers(tx.objectStore(storeName).index(GEN_INDEX))
   const live = await registered
   const newest = live.at(-1)
