@@ -1,0 +1,78 @@
+// idb-ttl inside a module service worker (realms/store-sw.ts), registered with a scope of its own
+// that controls no page, and driven from the page with postMessage and a MessageChannel: every
+// method under the worker's own clock (default purge mode), db.purgeDuring(event) on a message
+// event, purge: { mode: 'worker' } where there is no Worker, and onExpire across the page and it.
+// Where a module service worker cannot run, every test is skipped; why is printed (see the probe).
+import { expect, test } from 'vitest'
+import { registerServiceWorker, serviceWorkerUnavailable, type Realm } from './realms/client.js'
+import { everyMethod, expiresAcrossRealms, heardKeys, openIn, openOnPage, until } from './realms/scenarios.js'
+
+const unavailable = await serviceWorkerUnavailable()
+if (unavailable) console.warn(`service worker tests skipped: ${unavailable}`)
+
+const S = 1000
+
+/** Writes `dead` items that die in an hour and `live` that never do, and moves the realm's clock two hours on. */
+async function seed(db: Awaited<ReturnType<typeof openIn>>, dead: number, live: number) {
+  const items = Array.from({ length: dead }, (_, i) => ({ id: `dead-${String(i).padStart(5, '0')}`, ttl: 3600 }))
+  await db.call('putAll', 's', [...items, ...Array.from({ length: live }, (_, i) => ({ id: `live-${i}`, ttl: -1 }))])
+  await db.advance(7200 * S)
+  return items.map((item) => item.id)
+}
+
+const purgesDuring = (sw: Realm) => sw.ask<{ outcome: string; ms: number; left: number }[]>({ op: 'purgesDuring' })
+
+test.skipIf(unavailable)('a service worker is a ServiceWorkerGlobalScope', async () => {
+  const sw = await registerServiceWorker()
+  expect(await sw.ask({ op: 'hello' })).toMatchObject({ global: 'ServiceWorkerGlobalScope' })
+})
+
+test.skipIf(unavailable)('every method works in a service worker with the default purge mode, under a clock that lives in it', async () => {
+  const sw = await registerServiceWorker()
+  const { hasWorker } = await sw.ask<{ hasWorker: boolean }>({ op: 'hello' })
+  await everyMethod(sw, {})
+  // Without Worker (Chromium's service workers), the default purges inline: no worker tried, no warning.
+  expect(await sw.ask({ op: 'spies' })).toEqual({ nestedWorkers: hasWorker ? 1 : 0, warnings: [] })
+})
+
+test.skipIf(unavailable)("db.purgeDuring(event) in a message event purges every expired item under the event's waitUntil, then resolves", async () => {
+  const sw = await registerServiceWorker()
+  // Timers of ten minutes: only purgeDuring purges in this test.
+  const db = await openIn(sw, { batchSize: 10, maxIntervalMs: 600_000 })
+  const here = await openOnPage(db.name)
+  const dead = await seed(db, 500, 5)
+  expect(await sw.ask({ op: 'isPurger', name: db.name })).toBe(true)
+  expect(await sw.ask({ op: 'purgeDuring', name: db.name, store: 's' })).toEqual({ waitUntilCalls: 1, returnedPromiseAwaited: true })
+  // It resolves once nothing is due, long before its 10 s budget, leaving only the live ones.
+  await until(async () => expect(await purgesDuring(sw)).toMatchObject([{ outcome: 'resolved', left: 5 }]))
+  expect((await purgesDuring(sw))[0].ms).toBeLessThan(10_000)
+  expect(await here.db.raw.getAllKeys('s')).toEqual(['live-0', 'live-1', 'live-2', 'live-3', 'live-4'])
+  expect(await db.call('count', 's')).toBe(5)
+  // The page's onExpire hears each item the service worker purged, once.
+  await until(() => expect(heardKeys(here.heard).sort()).toEqual(dead))
+})
+
+test.skipIf(unavailable)("purge: { mode: 'worker' } in a service worker without Worker opens, warns once, and purges on its own thread", async () => {
+  const sw = await registerServiceWorker()
+  const { hasWorker } = await sw.ask<{ hasWorker: boolean }>({ op: 'hello' })
+  const db = await openIn(sw, { mode: 'worker', maxIntervalMs: 600_000 })
+  await seed(db, 20, 1)
+  expect(await db.call('purgeExpired', 's')).toBe(20)
+  expect(await db.disk()).toEqual({ count: 1, keys: ['live-0'] })
+  await seed(db, 30, 0)
+  await sw.ask({ op: 'purgeDuring', name: db.name, store: 's' })
+  await until(async () => expect(await purgesDuring(sw)).toMatchObject([{ outcome: 'resolved', left: 1 }]))
+  const { nestedWorkers, warnings } = await sw.ask<{ nestedWorkers: number; warnings: string[] }>({ op: 'spies' })
+  if (hasWorker) {
+    expect({ nestedWorkers, warnings }).toEqual({ nestedWorkers: 1, warnings: [] })
+  } else {
+    expect(nestedWorkers).toBe(0)
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toMatch(/^idb-ttl: the purge worker could not be started from .*ReferenceError.*Worker/)
+    expect(warnings[0]).toContain(`Database "${db.name}" is purged on the page instead (as with purge: { mode: 'inline' })`)
+  }
+})
+
+test.skipIf(unavailable)("onExpire on the page hears what a service worker's purge deleted, and the service worker's hears the page's", async () => {
+  await expiresAcrossRealms(await registerServiceWorker(), {})
+})
