@@ -2,6 +2,10 @@
 // mid-way, as it ends any idle one, resumes when the next event starts the worker again.
 // The worker is stopped with CDP ServiceWorker.stopWorker, for this test's worker alone
 // (stopAllWorkers would also end the service workers of test files running beside this one).
+// Firefox and WebKit: skipped, no DevTools protocol under our drivers to end a service worker with.
+// The page hearing each purged item once holds either way; that it holds through an event lost
+// between a batch's commit and its post (the purge journal's case) is left to chance: the stop
+// rarely lands in that instant (a purge whose journal replay was turned off still passed, twice).
 import { expect, test } from 'vitest'
 import { cdp, server } from 'vitest/browser'
 import { uniqueName } from '../helpers.js'

@@ -98,6 +98,21 @@ export async function purgesInTheBackground(realm: Realm, purge: OpenTtlDBOption
   return db
 }
 
+/**
+ * `purge: { mode: 'worker' }` in `realm`: a nested purge worker where the realm has `Worker`;
+ * elsewhere the library falls back to purging inline in the realm, and says so once on the console.
+ */
+export async function purgesInWorkerMode(realm: Realm) {
+  const { hasWorker } = await realm.ask<{ hasWorker: boolean }>({ op: 'hello' })
+  const db = await purgesInTheBackground(realm, { mode: 'worker' })
+  const { nestedWorkers, warnings } = await realm.ask<{ nestedWorkers: number; warnings: string[] }>({ op: 'spies' })
+  if (hasWorker) return expect({ nestedWorkers, warnings }).toEqual({ nestedWorkers: 1, warnings: [] })
+  expect(nestedWorkers).toBe(0)
+  expect(warnings).toHaveLength(1)
+  expect(warnings[0]).toMatch(/^idb-ttl: the purge worker could not be started from its URL: ReferenceError: .*Worker/)
+  expect(warnings[0]).toContain(`Database "${db.name}" is purged on the page instead (as with purge: { mode: 'inline' })`)
+}
+
 export const heardKeys = (events: ExpireEvent[]) => events.flatMap((event) => event.items.map((item) => item.key as string))
 
 /** A handle on the page to database `name`, which purges only when asked; closed after the test. */
