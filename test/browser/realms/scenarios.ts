@@ -60,8 +60,12 @@ export async function everyMethod(realm: Realm, purge: OpenTtlDBOptions['purge']
   expect(await db.call('touch', 's', 'a')).toMatchObject({ id: 'a' })
   await db.advance(3000 * S)
   expect(await db.call('get', 's', 'a')).toMatchObject({ id: 'a', tag: 'y' })
-  // b goes from the disk; a was touched, so it stays.
-  expect(await db.call('purgeExpired')).toBe(1)
+  // b goes from the disk; a was touched, so it stays. A background purge (any mode but 'off') may
+  // have deleted b first: its first slice waits for requests to pause, and these never do.
+  const background = purge?.mode !== 'off'
+  const purgedB = await db.call<number>('purgeExpired')
+  if (background) expect(purgedB).toBeLessThanOrEqual(1)
+  else expect(purgedB).toBe(1)
   expect(await db.disk()).toEqual({ count: 2, keys: ['a', 'c'] })
   // A default of 1000 s ends a (5000 + 1000 < 8000); c never expires.
   await db.call('setDefaultTtl', 's', 1000)
@@ -69,8 +73,9 @@ export async function everyMethod(realm: Realm, purge: OpenTtlDBOptions['purge']
   expect(await db.call('get', 's', 'a')).toBeUndefined()
   expect(keys(await db.call('getAll', 's'))).toEqual(['c'])
   // A new default wakes a background purge, which may delete a before purgeExpired does.
-  const purged = await db.call<number>('purgeExpired')
-  if (purge?.mode === 'off') expect(purged).toBe(1)
+  const purgedA = await db.call<number>('purgeExpired')
+  if (background) expect(purgedA).toBeLessThanOrEqual(1)
+  else expect(purgedA).toBe(1)
   expect(await db.disk()).toEqual({ count: 1, keys: ['c'] })
   await db.call('clear', 's')
   expect(await db.call('count', 's')).toBe(0)
