@@ -1,0 +1,60 @@
+/**
+ * A module service worker with idb-ttl stores in it (store-ops.ts), answering each message on the
+ * port it carries. `purgeDuring` runs `db.purgeDuring(event)` on the message event itself, and
+ * answers at once (the purge goes on under the event's `waitUntil`) with how many promises the
+ * library handed to `waitUntil` and whether the one it returned was among them.
+ */
+import { handle, opened, realm, type Reply, type Request } from './store-ops.js'
+
+/** The parts of ServiceWorkerGlobalScope used here (the project's lib is DOM's, not WebWorker's). */
+interface ExtendableEvent extends Event {
+  waitUntil(promise: Promise<unknown>): void
+}
+interface ExtendableMessageEvent extends ExtendableEvent {
+  data: Request
+  ports: readonly MessagePort[]
+}
+const sw = self as unknown as {
+  skipWaiting(): Promise<void>
+  addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void
+  addEventListener(type: 'message', listener: (event: ExtendableMessageEvent) => void): void
+}
+
+sw.addEventListener('install', (event) => event.waitUntil(sw.skipWaiting()))
+
+sw.addEventListener('message', (event) => {
+  const request = event.data
+  const port = event.ports[0]
+  if (request.op === 'purgeDuring') return port.postMessage(purgeDuring(event, request))
+  if (request.op === 'purgesDuring') return port.postMessage({ ok: true, value: settled, realm } satisfies Reply)
+  event.waitUntil(handle(request).then((reply) => port.postMessage(reply)))
+})
+
+/**
+ * How each promise purgeDuring returned settled, in the order they did, after how many ms, and
+ * how many items were left on the disk at that moment (counted in a transaction begun then, so a
+ * later purge does not change it).
+ */
+const settled: { outcome: 'resolved' | 'rejected'; ms: number; left: number }[] = []
+
+function purgeDuring(event: ExtendableMessageEvent, request: Extract<Request, { op: 'purgeDuring' }>): Reply {
+  try {
+    const given: Promise<unknown>[] = []
+    const waitUntil = event.waitUntil.bind(event)
+    event.waitUntil = (promise) => {
+      given.push(promise)
+      waitUntil(promise)
+    }
+    const db = opened(request.name)
+    const purged = db.purgeDuring(event, request.budgetMs)
+    const started = performance.now()
+    const record = (outcome: 'resolved' | 'rejected') => {
+      const ms = performance.now() - started
+      void db.raw.count(request.store).then((left) => settled.push({ outcome, ms, left }))
+    }
+    purged.then(() => record('resolved'), () => record('rejected'))
+    return { ok: true, value: { waitUntilCalls: given.length, returnedPromiseAwaited: given.includes(purged) }, realm }
+  } catch (error) {
+    return { ok: false, error: { name: (error as Error).name, message: (error as Error).message }, realm }
+  }
+}

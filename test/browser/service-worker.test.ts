@@ -1,0 +1,79 @@
+// idb-ttl inside a module service worker (realms/store-sw.ts), registered with a scope of its own
+// that controls no page, and driven from the page with postMessage and a MessageChannel: every
+// method under the worker's own clock (default purge mode), db.purgeDuring(event) on a message
+// event, purge: { mode: 'worker' } where there is no Worker, and onExpire across the page and it.
+// All of it runs in the three engines under our drivers (Chromium 156 through Playwright, Firefox
+// ESR 153 through puppeteer-core over WebDriver BiDi, WebKitGTK 2.50 MiniBrowser through
+// WebKitWebDriver): none of them disables service workers under automation, and the test frame,
+// on http://localhost, is a secure context. Where a module service worker cannot run, every test
+// is skipped at run time, and the console says why (serviceWorkerUnavailable in realms/client.ts).
+// Ending a service worker mid-purge needs CDP: service-worker-restart.test.ts, Chromium only.
+import { expect, test } from 'vitest'
+import { registerServiceWorker, serviceWorkerUnavailable, type Realm } from './realms/client.js'
+import { everyMethod, expiresAcrossRealms, heardKeys, openIn, openOnPage, purgesInWorkerMode, until } from './realms/scenarios.js'
+
+const unavailable = await serviceWorkerUnavailable()
+if (unavailable) console.warn(`service worker tests skipped: ${unavailable}`)
+
+const S = 1000
+
+/** Writes `dead` items that die in an hour and `live` that never do, and moves the realm's clock two hours on. */
+async function seed(db: Awaited<ReturnType<typeof openIn>>, dead: number, live: number) {
+  const items = Array.from({ length: dead }, (_, i) => ({ id: `dead-${String(i).padStart(5, '0')}`, ttl: 3600 }))
+  await db.call('putAll', 's', [...items, ...Array.from({ length: live }, (_, i) => ({ id: `live-${i}`, ttl: -1 }))])
+  await db.advance(7200 * S)
+  return items.map((item) => item.id)
+}
+
+const purgesDuring = (sw: Realm) => sw.ask<{ outcome: string; ms: number; left: number }[]>({ op: 'purgesDuring' })
+
+test.skipIf(unavailable)('a service worker is a ServiceWorkerGlobalScope without Worker, in every engine', async () => {
+  const sw = await registerServiceWorker()
+  expect(await sw.ask({ op: 'hello' })).toEqual({ global: 'ServiceWorkerGlobalScope', hasWorker: false })
+})
+
+test.skipIf(unavailable)('every method works in a service worker with the default purge mode, under a clock that lives in it', async () => {
+  const sw = await registerServiceWorker()
+  await everyMethod(sw, {})
+  // Without Worker, the default purges inline: no worker tried, no warning.
+  expect(await sw.ask({ op: 'spies' })).toEqual({ nestedWorkers: 0, warnings: [] })
+})
+
+test.skipIf(unavailable)("db.purgeDuring(event) in a message event purges every expired item under the event's waitUntil, then resolves", async () => {
+  const sw = await registerServiceWorker()
+  // Timers of ten minutes: only purgeDuring purges in this test.
+  const db = await openIn(sw, { batchSize: 10, maxIntervalMs: 600_000 })
+  const here = await openOnPage(db.name)
+  const dead = await seed(db, 500, 5)
+  await until(async () => expect(await sw.ask({ op: 'isPurger', name: db.name })).toBe(true))
+  expect(await sw.ask({ op: 'purgeDuring', name: db.name, store: 's' })).toEqual({ waitUntilCalls: 1, returnedPromiseAwaited: true })
+  // It resolves once nothing is due, long before its 10 s budget, leaving only the live ones.
+  await until(async () => expect(await purgesDuring(sw)).toMatchObject([{ outcome: 'resolved', left: 5 }]))
+  expect((await purgesDuring(sw))[0].ms).toBeLessThan(10_000)
+  expect(await here.db.raw.getAllKeys('s')).toEqual(['live-0', 'live-1', 'live-2', 'live-3', 'live-4'])
+  expect(await db.call('count', 's')).toBe(5)
+  // The page's onExpire hears each item the service worker purged, once.
+  await until(() => expect(heardKeys(here.heard).sort()).toEqual(dead))
+})
+
+test.skipIf(unavailable)("purge: { mode: 'worker' } in a service worker opens, warns once per handle, and purges inline: in the background, purgeExpired, purgeDuring", async () => {
+  const sw = await registerServiceWorker()
+  await purgesInWorkerMode(sw)
+  const db = await openIn(sw, { mode: 'worker', maxIntervalMs: 600_000 })
+  await seed(db, 20, 1)
+  // Its background purge may have deleted some first (its first slice waits for requests to pause).
+  expect(await db.call('purgeExpired', 's')).toBeLessThanOrEqual(20)
+  expect(await db.disk()).toEqual({ count: 1, keys: ['live-0'] })
+  // Each deletion reported once, by whichever purge made it (a slice reports after its commit).
+  await until(async () => expect((await db.heard()).reports.reduce((n, r) => n + r.deleted, 0)).toBe(20))
+  await seed(db, 30, 0)
+  await sw.ask({ op: 'purgeDuring', name: db.name, store: 's' })
+  await until(async () => expect(await purgesDuring(sw)).toMatchObject([{ outcome: 'resolved', left: 1 }]))
+  const { warnings } = await sw.ask<{ warnings: string[] }>({ op: 'spies' })
+  expect(warnings).toHaveLength(2)
+  expect(warnings[1]).toContain(`Database "${db.name}"`)
+})
+
+test.skipIf(unavailable)("onExpire on the page hears what a service worker's purge deleted, and the service worker's hears the page's", async () => {
+  await expiresAcrossRealms(await registerServiceWorker(), {})
+})
