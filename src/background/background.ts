@@ -4,6 +4,7 @@
  * wake-ups (on the database's bus) with which other handles' writes reach it.
  */
 import type { UserActivity } from './activity.js'
+import { kindOf, TtlError } from '../rules/errors.js'
 import type { PurgeOptions } from '../rules/types.js'
 import { PurgeScheduler } from './scheduler.js'
 import type { PurgeReport } from '../events/reports.js'
@@ -84,8 +85,14 @@ export class Background {
     else this.wake.due(store)
   }
 
-  /** Purges what is due now while the caller keeps the realm alive (see `PurgeScheduler.during`). */
+  /**
+   * Purges what is due now while the caller keeps the realm alive (see `PurgeScheduler.during`).
+   * @throws TtlError `INVALID_OPTION` for a budget that is not a positive number of ms
+   */
   async during(budgetMs: number): Promise<void> {
+    if (!(typeof budgetMs === 'number' && budgetMs > 0)) {
+      throw new TtlError('INVALID_OPTION', `purgeDuring's budgetMs must be a positive number of ms; got ${typeof budgetMs === 'number' ? budgetMs : kindOf(budgetMs)}`)
+    }
     await this.scheduler?.during(budgetMs)
   }
 

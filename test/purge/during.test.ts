@@ -50,3 +50,13 @@ test('with purge off, purgeDuring resolves at once and purgeExpired still works'
   expect(await db.raw.count('s')).toBe(1)
   expect(await db.purgeExpired()).toBe(1)
 })
+
+test('a budget that is not a positive number of ms is refused, naming it; waitUntil still gets the promise', async () => {
+  const db = await freshDB({ stores: { s: { keyPath: 'id', defaultTtl: 1 } }, purge: { mode: 'inline' } })
+  for (const budget of [0, -1, Number.NaN, '10' as unknown as number]) {
+    const waited: Promise<unknown>[] = []
+    const purging = db.purgeDuring({ waitUntil: (promise) => waited.push(promise) }, budget)
+    expect(waited).toEqual([purging])
+    await expect(purging).rejects.toMatchObject({ name: 'TtlError', code: 'INVALID_OPTION', message: expect.stringContaining("purgeDuring's budgetMs") })
+  }
+})

@@ -219,11 +219,14 @@ export class WorkerPurger implements PurgeApi {
     if (this.fallback && !this.inline && !this.closed) {
       this.inline = this.fallback()
       this.notStarted = reason
-      console.warn(
-        `idb-ttl: ${reason.message.replace(/\.+$/, '')}. Database "${this.config.name}" is purged on the page instead (as with purge: { mode: 'inline' }). ` +
-          `If your bundler does not ship the worker (esbuild, for one), copy node_modules/idb-ttl/dist/purge-worker.js beside the bundle that imports idb-ttl; ` +
-          `where workers are forbidden, allow it with worker-src or set purge: { mode: 'inline' }, which also silences this warning.`,
-      )
+      const cause = reason.message.replace(/\.+$/, '')
+      // A global with no Worker at all (a service worker; a shared worker outside Firefox): nothing to ship or allow.
+      const advice =
+        typeof Worker === 'undefined'
+          ? `This global (${globalThis.constructor?.name ?? 'a worker'}) cannot start workers: set purge: { mode: 'inline' } here, which also silences this warning.`
+          : `If your bundler does not ship the worker (esbuild, for one), copy node_modules/idb-ttl/dist/purge-worker.js beside the bundle that imports idb-ttl; ` +
+            `where workers are forbidden, allow it with worker-src or set purge: { mode: 'inline' }, which also silences this warning.`
+      console.warn(`idb-ttl: ${cause}. Database "${this.config.name}" is purged inline, on this thread (as with purge: { mode: 'inline' }). ${advice}`)
     }
     this.terminate(reason)
   }
