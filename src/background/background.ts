@@ -30,6 +30,8 @@ export class Background {
   readonly purger: PurgeApi & { noteActivity?(): void }
   private readonly scheduler: PurgeScheduler | undefined
   private readonly wake: WakeChannel
+  /** Per store, the second and the `ttl` values this handle's latest wake-ups announced. */
+  private readonly announced = new Map<string, { second: number; ttls: Set<unknown> }>()
 
   constructor(private readonly options: BackgroundOptions) {
     const { name, stores, purge, clock, connect, activity, onReport } = options
@@ -75,8 +77,28 @@ export class Background {
     }
     for (const [start, ttls] of byStart) {
       if (this.isPurger) this.scheduler?.noteWrite(store, ttls, start)
-      else this.wake.wrote(store, ttls, start)
+      else if (this.tellsNews(store, ttls, start)) this.wake.wrote(store, ttls, start)
     }
+  }
+
+  /**
+   * Whether a wake for these items could change the purger's plan. Items of a second and `ttl`
+   * this handle already announced die with those (their marks are equal), and the purger's next
+   * wake-up, set by that message or read from the expiry index since, is no later: posting again
+   * would cost each write a message for nothing. A capped store's writes are always announced
+   * (each may need a trim).
+   */
+  private tellsNews(store: string, ttls: readonly unknown[], start: number): boolean {
+    if (this.options.stores[store]?.maxEntries !== undefined) return true
+    const second = Math.floor(start / 1000)
+    const last = this.announced.get(store)
+    if (last?.second !== second) {
+      this.announced.set(store, { second, ttls: new Set(ttls) })
+      return true
+    }
+    if (ttls.every((ttl) => last.ttls.has(ttl))) return false
+    ttls.forEach((ttl) => last.ttls.add(ttl))
+    return true
   }
 
   /** Wakes the purger for work due now in `store` (its default changed). */
