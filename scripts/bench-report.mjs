@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-const ENGINES = ['chromium', 'firefox', 'webkit']
+const ENGINES = ['chromium', 'firefox', 'webkit', 'webkit-disk']
 
 /** Three significant digits, whole numbers for counts and bytes. */
 function number(value) {

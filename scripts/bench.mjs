@@ -1,10 +1,12 @@
 // `npm run bench`: every benchmark scenario in headless Debian Chromium, then the scenarios of
-// ALL_ENGINE_IDS (get, put, putAll, getAll, purge, reads during a purge) in Firefox ESR and in
-// WebKitGTK on the same page, plus bundle sizes. Serves bench/ with Vite, drives Chromium with
-// playwright-core and the others as the browser tests do (scripts/bench-engines.mjs), prints the
-// table, writes bench/results.json and bench/RESULTS.md, and exits non-zero when a target is missed.
+// ALL_ENGINE_IDS (get, put, putAll, getAll, purge, reads during a purge, generations) in Firefox
+// ESR, in WebKitGTK with IndexedDB in memory and in WebKitGTK with IndexedDB on disk on the same
+// page, plus bundle sizes. Serves bench/ with Vite, drives Chromium with playwright-core, Firefox
+// and WebKit in memory as the browser tests do, and starts WebKit on disk on the page, which
+// POSTs its progress and rows to the server (scripts/bench-engines.mjs); prints the table,
+// writes bench/results.json and bench/RESULTS.md, and exits non-zero when a target is missed.
 // `node scripts/bench.mjs get-live size` runs only the scenarios named, each in every engine it
-// runs in (and writes nothing); `--engines=firefox,webkit` runs only those engines (and, with no
+// runs in (and writes nothing); `--engines=firefox,webkit-disk` runs only those engines (and, with no
 // scenario named, only the page: every scenario in Chromium, ALL_ENGINE_IDS elsewhere). With
 // `--merge`, the named scenarios' new rows replace theirs in bench/results.json.
 import { execFileSync } from 'node:child_process'
@@ -15,7 +17,7 @@ import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
 import { createServer } from 'vite'
 import { measureSizes } from './bench-size.mjs'
-import { ALL_ENGINE_IDS, defaultIds, runInEngine } from './bench-engines.mjs'
+import { ALL_ENGINE_IDS, ENGINE_NAMES, benchCollector, defaultIds, runInEngine } from './bench-engines.mjs'
 import { engineTable, markdownTable, writeResults } from './bench-report.mjs'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs'
 import { openAtQuota, startQuotaServer } from './quota.mjs'
@@ -30,11 +32,16 @@ const METHOD = [
   'real time how late onExpire reports items (report-only rows, no peer). Chromium runs every',
   'scenario on a persistent on-disk profile (a default Playwright context keeps IndexedDB in',
   'memory). Firefox ESR (puppeteer-core, WebDriver BiDi; a profile on disk, IndexedDB files seen',
-  'in it during the run) and WebKitGTK (its MiniBrowser under WebKitWebDriver and Xvfb; website',
-  'data in memory: the automated MiniBrowser is ephemeral, and no IndexedDB file appeared in its',
-  'data directories) run get, put, putAll, getAll, purge, reads-during-purge and generations on the same page,',
-  'each against raw IndexedDB in that engine, in at most 20 rounds (Chromium: 30). In WebKit the',
-  '60 s budget is strict (a comparison may stop before its minimum rounds, after one ABBA pair).',
+  'in it during the run), WebKitGTK in memory ("webkit": its MiniBrowser under WebKitWebDriver',
+  'and Xvfb; the automated MiniBrowser is ephemeral, as Safari\'s private windows are, and no',
+  'IndexedDB file appeared in its data directories) and WebKitGTK on disk ("webkit-disk": the same',
+  'MiniBrowser under Xvfb without --automation, HOME and XDG folders of its own, IndexedDB in',
+  'SQLite as in Safari\'s normal windows and home-screen apps, its IndexedDB.sqlite3 seen during the',
+  'run; nothing drives it: the page runs itself and POSTs its progress and rows to the bench\'s',
+  'server) run get, put, putAll, getAll, purge, reads-during-purge and generations on the same',
+  'page, each against raw IndexedDB in that engine, in at most 20 rounds (Chromium: 30). In both',
+  'WebKits the 60 s budget is strict (a comparison may stop before its minimum rounds, after one',
+  'ABBA pair).',
   'Long tasks are observed in Chromium only (no longtask entries elsewhere: shown as —, not 0).',
   'Sizes: size-limit (.size-limit.js: esbuild bundles the built entry with everything it imports,',
   'minified, gzipped); kB = 1000 bytes.',
@@ -43,11 +50,11 @@ const METHOD = [
 const repo = fileURLToPath(new URL('..', import.meta.url))
 const flags = process.argv.slice(2).filter((arg) => arg.startsWith('--'))
 const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'))
-const engines = flags.find((flag) => flag.startsWith('--engines='))?.slice('--engines='.length).split(',') ?? ['chromium', 'firefox', 'webkit']
+const engines = flags.find((flag) => flag.startsWith('--engines='))?.slice('--engines='.length).split(',') ?? ['chromium', ...ENGINE_NAMES]
 // With --engines and no scenario named, only the page runs (in those engines).
 const wants = (id) => only.includes(id) || (only.length === 0 && flags.length === 0)
-const strange = [...flags.filter((flag) => !flag.startsWith('--engines=') && flag !== '--merge'), ...engines.filter((name) => !['chromium', 'firefox', 'webkit'].includes(name))]
-if (strange.length > 0) throw new Error(`unknown flag or engine: ${strange.join(', ')} (--engines=chromium,firefox,webkit, --merge)`)
+const strange = [...flags.filter((flag) => !flag.startsWith('--engines=') && flag !== '--merge'), ...engines.filter((name) => !['chromium', ...ENGINE_NAMES].includes(name))]
+if (strange.length > 0) throw new Error(`unknown flag or engine: ${strange.join(', ')} (--engines=${['chromium', ...ENGINE_NAMES].join(',')}, --merge)`)
 
 function osName() {
   const release = readFileSync('/etc/os-release', 'utf8').match(/^PRETTY_NAME="?([^"\n]*)"?/m)
@@ -73,6 +80,8 @@ async function startServer() {
       headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
     },
     optimizeDeps: { include: ['dexie', 'idb', 'comlink'] },
+    // WebKit on disk reports over HTTP: the collector route, and the page's script that POSTs to it.
+    plugins: [benchCollector()],
     worker: { format: 'es' },
   })
   await server.listen()
@@ -151,7 +160,7 @@ if (only.length === 0 || pageIds.length > 0) {
         storage: 'persistent on-disk profile',
       }
     }
-    for (const engine of ['firefox', 'webkit'].filter((name) => engines.includes(name))) {
+    for (const engine of ENGINE_NAMES.filter((name) => engines.includes(name))) {
       const ids = only.length === 0 ? defaultIds(engine) : pageIds.filter((id) => ALL_ENGINE_IDS.includes(id))
       if (ids.length === 0) continue
       const started = Date.now()
@@ -192,7 +201,9 @@ if (only.length === 0 && flags.length === 0) {
   const last = JSON.parse(readFileSync(join(repo, 'bench/results.json'), 'utf8'))
   const kept = last.scenarios.filter((row) => !(only.includes(row.id) && engines.includes(row.engine ?? 'chromium')))
   const merged = [...(last.environment.merged ?? []), { ids: only, engines, date: environment.date, loadAverage: environment.loadAverage }]
-  writeResults(join(repo, 'bench'), { ...last.environment, merged }, [...kept, ...rows], METHOD)
+  // An engine re-run here describes itself anew (an engine new to the results gets its line).
+  const mergedEngines = { ...last.environment.engines, ...engineEnvironments }
+  writeResults(join(repo, 'bench'), { ...last.environment, engines: mergedEngines, merged }, [...kept, ...rows], METHOD)
   console.log(`merged ${only.join(', ')} into bench/results.json and bench/RESULTS.md`)
 }
 const missed = rows.filter((row) => !row.pass)
