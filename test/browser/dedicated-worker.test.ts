@@ -1,9 +1,13 @@
 // idb-ttl inside a dedicated module worker (realms/store-worker.ts), driven from the page: every
 // method under the worker's own clock, the background purge inline and in a worker of its own
 // (a nested worker), and onExpire across the page and the worker.
-import { expect, test } from 'vitest'
+import { expect, test, vi } from 'vitest'
 import { startDedicatedWorker } from './realms/client.js'
 import { everyMethod, expiresAcrossRealms, purgesInTheBackground } from './realms/scenarios.js'
+
+// Each test starts a worker, opens stores in it and waits on its background purge: on a loaded
+// 2-core machine that took over the default 15 s (a Firefox shared worker's nested purge worker).
+vi.setConfig({ testTimeout: 60_000 })
 
 test('a dedicated worker is a DedicatedWorkerGlobalScope with Worker, so its default purge mode is worker', async () => {
   expect(await startDedicatedWorker().ask({ op: 'hello' })).toEqual({ global: 'DedicatedWorkerGlobalScope', hasWorker: true })

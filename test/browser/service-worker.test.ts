@@ -8,9 +8,13 @@
 // on http://localhost, is a secure context. Where a module service worker cannot run, every test
 // is skipped at run time, and the console says why (serviceWorkerUnavailable in realms/client.ts).
 // Ending a service worker mid-purge needs CDP: service-worker-restart.test.ts, Chromium only.
-import { expect, test } from 'vitest'
+import { expect, test, vi } from 'vitest'
 import { registerServiceWorker, serviceWorkerUnavailable, type Realm } from './realms/client.js'
 import { everyMethod, expiresAcrossRealms, heardKeys, openIn, openOnPage, purgesInWorkerMode, until } from './realms/scenarios.js'
+
+// Each test starts a worker, opens stores in it and waits on its background purge: on a loaded
+// 2-core machine that took over the default 15 s (a Firefox shared worker's nested purge worker).
+vi.setConfig({ testTimeout: 60_000 })
 
 const unavailable = await serviceWorkerUnavailable()
 if (unavailable) console.warn(`service worker tests skipped: ${unavailable}`)

@@ -3,10 +3,14 @@
 // is a nested worker where the engine gives shared workers `Worker`), and onExpire across the page
 // and the worker. Shared workers run in all three engines under our drivers; where SharedWorker is
 // missing, the tests are skipped.
-import { expect, test } from 'vitest'
+import { expect, test, vi } from 'vitest'
 import { server } from 'vitest/browser'
 import { startSharedWorker } from './realms/client.js'
 import { everyMethod, expiresAcrossRealms, purgesInTheBackground, purgesInWorkerMode } from './realms/scenarios.js'
+
+// Each test starts a worker, opens stores in it and waits on its background purge: on a loaded
+// 2-core machine that took over the default 15 s (a Firefox shared worker's nested purge worker).
+vi.setConfig({ testTimeout: 60_000 })
 
 const hasSharedWorker = typeof SharedWorker === 'function'
 
