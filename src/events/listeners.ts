@@ -50,6 +50,11 @@ export interface ExpireOptions {
 /** The stores listened to: a set of names, or `'*'` for all. */
 export type Listening = ReadonlySet<string> | '*'
 
+/** Whether `listening` (as {@link listeningStores} gives it) takes the events of `store`. */
+export function listensTo(listening: Listening | undefined, store: string): boolean {
+  return listening === '*' || (listening?.has(store) ?? false)
+}
+
 type Listener = (event: ExpireEvent) => void
 
 const lockPrefix = (dbName: string) => `idb-ttl:listen:${encodeURIComponent(dbName)}:`

@@ -13,7 +13,7 @@
  * usage did not drop is the last, so that one full disk does not empty them for nothing.
  */
 import { evict, liveCount } from './eviction.js'
-import { listeningStores, publish } from '../events/listeners.js'
+import { listeningStores, listensTo, publish } from '../events/listeners.js'
 import { EXPIRY_INDEX, META_STORE } from '../layout/expiry-index.js'
 import { cutoffs, type StoreState } from '../rules/policy.js'
 import type { DeletedItem } from '../events/listeners.js'
@@ -160,7 +160,7 @@ export async function evictRound(
   let total = 0
   for (const store of stores) {
     const started = performance.now()
-    const withValues = listening === '*' || (listening?.has(store) ?? false)
+    const withValues = listensTo(listening, store)
     const items = await evictShare(await open(store), store, nowMs, withValues, spare?.store === store ? [spare.key] : [])
     if (items.length === 0) continue
     total += items.length

@@ -1,6 +1,6 @@
 /** The purge API's implementation: the same batched purge code on either side of the worker. */
 import { META_STORE, type Resume } from '../../layout/expiry-index.js'
-import { listeningStores, publish, type Listening } from '../../events/listeners.js'
+import { listeningStores, listensTo, publish, type Listening } from '../../events/listeners.js'
 import { publishJournaled, replayJournal } from '../../purge/journal.js'
 import { dropGenerationsOf } from '../../generations/stash.js'
 import { purgeSlice, purgeStore, type Courtesy, type Witness } from '../../purge/purge.js'
@@ -27,11 +27,10 @@ async function ttlStores(db: IDBDatabase): Promise<string[]> {
  */
 function witnessFor(dbName: string, connect: () => Promise<IDBDatabase>): Witness {
   let listening: Listening | undefined
-  const has = (store: string) => listening === '*' || (listening?.has(store) ?? false)
   return {
     async wants(store) {
-      if (!has(store)) listening = await listeningStores(dbName)
-      return has(store)
+      if (!listensTo(listening, store)) listening = await listeningStores(dbName)
+      return listensTo(listening, store)
     },
     deleted(store, items, reason, journal) {
       const event = { store, reason, items }
@@ -53,11 +52,15 @@ export function createPurgeApi(
   courtesy: Courtesy,
 ): PurgeApi {
   const resume = new Map<string, Resume>()
+  /** What every purge does first: owed touches written, events left by ended realms published. */
+  const prepare = async (): Promise<Witness> => {
+    await settleAllTabs(config.name)
+    await replayJournal(connect, config.name)
+    return witnessFor(config.name, connect)
+  }
   return {
     async slice(nowMs) {
-      await settleAllTabs(config.name)
-      await replayJournal(connect, config.name)
-      const witness = witnessFor(config.name, connect)
+      const witness = await prepare()
       const reports = await purgeSlice(connect, await ttlStores(await connect()), nowMs, { ...config, courtesy, witness }, resume)
       // Values of deleted items stay in their generations until none is referred to any more.
       const emptied = reports.filter((report) => report.deleted > 0).map((report) => report.store)
@@ -65,9 +68,7 @@ export function createPurgeApi(
       return reports
     },
     async purgeAll(names, nowMs) {
-      await settleAllTabs(config.name)
-      await replayJournal(connect, config.name)
-      const witness = witnessFor(config.name, connect)
+      const witness = await prepare()
       let total = 0
       for (const name of names) total += await purgeStore(connect, name, () => nowMs, config.batchSize, courtesy, witness)
       if (total > 0) await dropGenerationsOf(await connect(), names)
