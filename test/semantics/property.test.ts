@@ -1,6 +1,6 @@
 /**
- * Random histories of writes, deletes, default changes, purges and clock moves against an
- * independent model of SPEC §1–3. The model is written from the SPEC alone: it shares no code
+ * Random histories of writes, deletes, default changes, purges, clock moves and transactions of
+ * several writes (SPEC §11: one instant, all or nothing) against an independent model of SPEC §1–3. The model is written from the SPEC alone: it shares no code
  * with src/ttl.ts or src/policy.ts.
  */
 import fc from 'fast-check'
@@ -24,6 +24,10 @@ type Command =
   | { kind: 'setDefaultTtl'; value: DefaultTtl }
   | { kind: 'purge' }
   | { kind: 'advance'; ms: number }
+  | { kind: 'tx'; ops: TxOp[]; abort: boolean }
+
+/** A write a transaction can hold. */
+type TxOp = Extract<Command, { kind: 'put' | 'add' | 'update' | 'touch' | 'delete' }>
 
 /**
  * The SPEC as a model. Each key holds what was last written and whether it has died. Before
@@ -56,6 +60,27 @@ class Model {
   isLive(key: Key): boolean {
     const item = this.items.get(key)
     return item !== undefined && !item.dead
+  }
+
+  /** A copy to apply a transaction to, kept only if it commits. */
+  clone(): Model {
+    const copy = new Model(this.defaultTtl)
+    for (const [key, item] of this.items) copy.items.set(key, { ...item })
+    return copy
+  }
+
+  /** Takes over what `draft` holds (a committed transaction). */
+  adopt(draft: Model): void {
+    this.items.clear()
+    for (const [key, item] of draft.items) this.items.set(key, item)
+  }
+
+  /** Applies a transaction's write at `nowMs`; returns why it fails (the transaction with it), if it does. */
+  apply(op: TxOp, nowMs: number): string | undefined {
+    if ((op.kind === 'update' || op.kind === 'touch') && !this.isLive(op.key)) return 'NOT_FOUND'
+    if (op.kind === 'add' && this.isLive(op.key)) return 'ConstraintError'
+    if (op.kind === 'delete') this.items.delete(op.key)
+    else this.write(op.key, op.kind === 'touch' ? this.items.get(op.key)!.ttl : op.ttl, nowMs)
   }
 
   liveKeys(): Key[] {
@@ -109,7 +134,16 @@ const move = fc.oneof(
   fc.double({ min: 0, max: 30_000, noNaN: true, noDefaultInfinity: true }),
 )
 
+const txOp: fc.Arbitrary<TxOp> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('put' as const), key, ttl: itemTtl }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('add' as const), key, ttl: itemTtl }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('update' as const), key, ttl: fc.oneof(fc.constant(null), fc.constant(-1), fc.integer({ min: 1, max: 8 })) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('touch' as const), key }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), key }) },
+)
+
 const command: fc.Arbitrary<Command> = fc.oneof(
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('tx' as const), ops: fc.array(txOp, { minLength: 1, maxLength: 4 }), abort: fc.boolean() }) },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('put' as const), key, ttl: itemTtl }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('add' as const), key, ttl: itemTtl }) },
   {
@@ -180,7 +214,44 @@ async function run(db: TtlDB<any>, model: Model, clock: ReturnType<typeof manual
     }
     case 'advance':
       clock.advance(cmd.ms)
+      return
+    case 'tx':
+      return runTransaction(db, model, clock, cmd)
   }
+}
+
+/** A value as a put or add of `op` writes it. */
+function valueOf(op: TxOp): Record<string, unknown> {
+  return op.kind === 'put' || op.kind === 'add' ? (op.ttl === undefined ? { id: op.key } : { id: op.key, ttl: op.ttl }) : { id: op.key }
+}
+
+/**
+ * The writes of `cmd` in one transaction, the clock moving meanwhile: the transaction keeps its
+ * instant, and the model, settled after the step, sees the clock where the transaction left it.
+ * Inside, reads see the transaction's own writes; a failing write, or a callback that throws,
+ * leaves nothing of it.
+ */
+async function runTransaction(db: TtlDB<any>, model: Model, clock: ReturnType<typeof manualClock>, cmd: Extract<Command, { kind: 'tx' }>) {
+  const now = clock.now
+  const draft = model.clone()
+  let failure: string | undefined
+  for (const op of cmd.ops) if ((failure = draft.apply(op, now))) break
+  const outcome = db.transaction('s', 'readwrite', async (tx) => {
+    for (const op of cmd.ops) {
+      clock.advance(700)
+      if (op.kind === 'put' || op.kind === 'add') await tx[op.kind]('s', valueOf(op))
+      else if (op.kind === 'update') await tx.update('s', op.key, { ttl: op.ttl })
+      else if (op.kind === 'touch') await tx.touch('s', op.key)
+      else await tx.delete('s', op.key)
+    }
+    expect(await tx.getAll('s'), 'getAll inside the transaction').toEqual(draft.liveKeys().map((k) => draft.expected(k)))
+    if (cmd.abort) throw new Error('abort')
+  })
+  const error = await outcome.then(() => undefined, (e: unknown) => e as { name: string; code?: string })
+  const expected = failure ?? (cmd.abort ? 'abort' : undefined)
+  const why = error === undefined ? undefined : error.name === 'TtlError' ? error.code : error.name === 'Error' ? (error as Error).message : error.name
+  expect(why, 'transaction outcome').toBe(expected)
+  if (expected === undefined) model.adopt(draft)
 }
 
 async function check(db: TtlDB<any>, model: Model, step: string) {
