@@ -12,12 +12,13 @@ import { expireLateness } from './scenarios/lateness.js'
 import { purge, readsDuringPurge, readsOtherDatabaseDuringPurge, readsOtherStoreDuringPurge } from './scenarios/purge.js'
 import { countHalfExpired, getAllPartlyExpired, getLive } from './scenarios/reads.js'
 import { slidingGet } from './scenarios/sliding.js'
-import { putBatch, putSingle } from './scenarios/writes.js'
+import { putBatch, putSingle, transactionWrites } from './scenarios/writes.js'
 
 const scenarios: Record<string, () => Promise<Row[]>> = {
   'get-live': getLive,
   'put-single': putSingle,
   'put-batch-1000': putBatch,
+  'transaction-10-writes': transactionWrites,
   'getall-1000-20pct-expired': getAllPartlyExpired,
   'count-100k-half-expired': countHalfExpired,
   'purge-10k-of-50k': purge,

@@ -37,12 +37,17 @@ export function expiring(item: Item, writtenMs: number): RawItem {
   return { ...item, expiresAt: writtenMs + DEFAULT_TTL * 1000 }
 }
 
-/** A fresh raw store (keyPath `id`, index on `expiresAt`) seeded with `data`. */
-export async function openRaw(data: Dataset): Promise<Fresh<IDBDatabase>> {
+/** A second raw store like the first, for writes across two stores. */
+export const OTHER = 'other'
+
+/** A fresh raw store (keyPath `id`, index on `expiresAt`) seeded with `data`; with `pair`, {@link OTHER} beside it. */
+export async function openRaw(data: Dataset, pair = false): Promise<Fresh<IDBDatabase>> {
   const name = freshName('raw')
   const db = await new Promise<IDBDatabase>((resolve, reject) => {
     const r = indexedDB.open(name, 1)
-    r.onupgradeneeded = () => r.result.createObjectStore(STORE, { keyPath: 'id' }).createIndex(EXPIRES_AT, EXPIRES_AT)
+    r.onupgradeneeded = () => {
+      for (const store of pair ? [STORE, OTHER] : [STORE]) r.result.createObjectStore(store, { keyPath: 'id' }).createIndex(EXPIRES_AT, EXPIRES_AT)
+    }
     r.onsuccess = () => resolve(r.result)
     r.onerror = () => reject(r.error)
   })
@@ -71,6 +76,14 @@ export async function putMany(db: IDBDatabase, values: RawItem[]): Promise<void>
   const tx = db.transaction(STORE, 'readwrite')
   const store = tx.objectStore(STORE)
   for (const value of values) store.put(value)
+  await committed(tx)
+}
+
+/** Puts into both stores of a pair in one transaction. */
+export async function putAcross(db: IDBDatabase, values: RawItem[], others: RawItem[]): Promise<void> {
+  const tx = db.transaction([STORE, OTHER], 'readwrite')
+  for (const value of values) tx.objectStore(STORE).put(value)
+  for (const value of others) tx.objectStore(OTHER).put(value)
   await committed(tx)
 }
 

@@ -1,7 +1,10 @@
-/** Scenario 2: single puts and a 1000-item batch, each against a store with one expiry index. */
+/**
+ * Scenario 2: single puts, a 1000-item batch, and a transaction of writes over two stores, each
+ * against stores with one expiry index.
+ */
 import { dataset, item, NOW, type Item } from '../data.js'
 import { atMost, compareAll, FASTER, medianTime, ratioRow, trial, type Row } from '../harness.js'
-import { openOurs, STORE } from '../ours.js'
+import { openOurs, OTHER, STORE, type Ours } from '../ours.js'
 import * as dexie from '../peers/dexie.js'
 import * as raw from '../peers/raw.js'
 
@@ -35,4 +38,20 @@ export async function putBatch(): Promise<Row[]> {
     ratioRow('put-batch-1000', 'raw puts in 1 transaction, 1 index', 'ms', vsRaw, atMost(1.15, 'raw')),
     ratioRow('put-batch-1000', 'Dexie bulkPut', 'ms', vsDexie, FASTER),
   ]
+}
+
+/** `db.transaction` of 5 puts into each of two stores, against raw IndexedDB's one transaction of the same puts. */
+export async function transactionWrites(): Promise<Row[]> {
+  const empty = dataset(0, 0)
+  const rounds = Array.from({ length: 200 }, (_, r) => Array.from({ length: 10 }, (_, i) => item(r * 10 + i)))
+  const expiring = rounds.map((round) => round.map((i) => raw.expiring(i, NOW)))
+  const writeRound = (db: Ours, r: number) =>
+    db.transaction([STORE, OTHER], 'readwrite', (tx) => Promise.all(rounds[r].map((value, i) => tx.put(i % 2 ? OTHER : STORE, value))))
+  const ours = trial(() => openOurs(empty, undefined, undefined, empty), (db) => medianTime(rounds.length, (r) => writeRound(db, r), always))
+  const floor = trial(
+    () => raw.openRaw(empty, true),
+    (db) => medianTime(rounds.length, (r) => raw.putAcross(db, expiring[r].filter((_, i) => !(i % 2)), expiring[r].filter((_, i) => i % 2)), always),
+  )
+  const [vsRaw] = await compareAll(ours, [floor], { maxPairs: 30 })
+  return [ratioRow('transaction-10-writes', 'raw puts in 1 transaction over 2 stores', 'ms p50', vsRaw, atMost(1.15, 'raw'))]
 }

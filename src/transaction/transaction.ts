@@ -50,8 +50,7 @@ export class Transaction {
   private ended: 'committed' | 'aborted' | undefined
 
   constructor(private readonly setup: TxSetup) {
-    const { tx, stores } = setup
-    for (const store of stores) this.states.set(store, settingsOf(tx, store))
+    const { tx } = setup
     tx.addEventListener('complete', () => (this.ended = 'committed'))
     tx.addEventListener('abort', () => (this.ended = 'aborted'))
   }
@@ -125,19 +124,26 @@ export class Transaction {
     return this.writing(store, (target) => deleteIn(target, null))
   }
 
+  /** The settings of `store`, read in the transaction when first needed (a call is running: it is active). */
+  private stateOf(store: string): Promise<StoreState> {
+    let state = this.states.get(store)
+    if (!state) this.states.set(store, (state = settingsOf(this.setup.tx, store)))
+    return state
+  }
+
   private reading<T>(store: string, read: (scope: ReadScope) => Promise<T>): Promise<T> {
-    return this.guard(store, (objectStore, state) => {
+    return this.guard(store, (objectStore) => {
       const owe = (touched: Promise<void>) => void this.effects.touched.push(touched)
-      return read(new ReadScope(objectStore, state, this.setup.now, this.setup.touches, owe))
+      return read(new ReadScope(objectStore, this.stateOf(store), this.setup.now, this.setup.touches, owe))
     })
   }
 
   private writing<T>(store: string, write: (target: WriteTarget) => Promise<T>): Promise<T> {
     const { now, mode, keepTs, observers } = this.setup
-    return this.guard(store, (objectStore, state) =>
+    return this.guard(store, (objectStore) =>
       write({
         store: objectStore,
-        state,
+        state: () => this.stateOf(store),
         now,
         mode,
         keepTs: keepTs(store),
@@ -148,15 +154,14 @@ export class Transaction {
   }
 
   /** Runs a call on `store`, turning IndexedDB's "this transaction has ended" into `TRANSACTION_INACTIVE`. */
-  private async guard<T>(store: string, call: (objectStore: IDBObjectStore, state: Promise<StoreState>) => Promise<T>): Promise<T> {
-    const state = this.states.get(store)
-    if (!state) {
+  private async guard<T>(store: string, call: (objectStore: IDBObjectStore) => Promise<T>): Promise<T> {
+    if (!this.setup.stores.includes(store)) {
       const named = this.setup.stores.map((name) => `"${name}"`).join(', ')
       throw new TtlError('UNKNOWN_STORE', `"${String(store)}" is not a store of this transaction (it names ${named})`)
     }
     if (this.inactive) throw this.inactive
     try {
-      return await call(this.setup.tx.objectStore(store), state)
+      return await call(this.setup.tx.objectStore(store))
     } catch (error) {
       throw this.asInactive(store, error)
     }

@@ -5,6 +5,7 @@
  */
 import type { DeletedItem } from '../events/listeners.js'
 import { check, stampAt, unstamp } from '../layout/stamp.js'
+import { knownWatermarks } from '../layout/watermarks.js'
 import { req } from '../platform/request.js'
 import { cutoffs, type StoreState } from '../rules/policy.js'
 import type { TtlValues } from '../rules/ttl.js'
@@ -15,7 +16,8 @@ import type { WriteObserver } from './observers.js'
 /** One store of a transaction, as its writes see it. */
 export interface WriteTarget {
   store: IDBObjectStore
-  state: Promise<StoreState>
+  /** The store's settings, read in the transaction on first call. */
+  state: () => Promise<StoreState>
   now: number
   mode: TtlValues
   keepTs: boolean
@@ -26,7 +28,10 @@ export interface WriteTarget {
 
 /**
  * Stores `values` one after the other (a value written after claiming room must not land after
- * a later one); all are validated before the first request. Resolves to their keys.
+ * a later one); all are validated before the first request. Resolves to their keys. As the
+ * handle's writes do, values are stamped above the watermarks the realm knows
+ * (`layout/watermarks.ts`), so a transaction of writes alone reads no settings; they are read
+ * only to judge the holders of a key a write is refused.
  */
 export async function putIn(
   target: WriteTarget,
@@ -36,14 +41,15 @@ export async function putIn(
   where: (i: number) => string,
 ): Promise<IDBValidKey[]> {
   const checked = Array.from(values, (value, i) => check(value, target.mode, where(i), target.keepTs))
-  const state = await target.state
-  const cut = cutoffs(state, target.now)
+  const { store, now } = target
+  const cut = async () => cutoffs(await target.state(), now)
   const written: IDBValidKey[] = []
   const claimed: DeletedItem[] = []
-  const stored = checked.map((value) => stampAt(value, target.now, state))
+  const watermarks = knownWatermarks(store.transaction.db.name, store.name)
+  const stored = checked.map((value) => stampAt(value, now, watermarks))
   for (const [i, value] of stored.entries()) {
-    const key = await putClaiming(target.store, method, value, keys?.[i], cut, (items) => claimed.push(...items), where(i))
-    for (const observer of target.observers) observer.put(target.store.transaction, key, unstamp(value))
+    const key = await putClaiming(store, method, value, keys?.[i], cut, (items) => claimed.push(...items), where(i))
+    for (const observer of target.observers) observer.put(store.transaction, key, unstamp(value))
     written.push(key)
   }
   target.wrote(stored, claimed)
@@ -54,8 +60,9 @@ export async function putIn(
 export async function updateIn(target: WriteTarget, key: IDBValidKey, changes: Changes): Promise<Item> {
   const { store, now } = target
   checkChanges(store.name, key, changes)
+  const settings = target.state()
   const existing = await req(store.get(key))
-  const state = await target.state
+  const state = await settings
   const ctx = { mode: target.mode, keepTs: target.keepTs }
   const next = updated(ctx, store.name, key, store.keyPath, existing, state, now, changes)
   const claimed: DeletedItem[] = []

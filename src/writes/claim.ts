@@ -16,7 +16,8 @@ type Item = Record<string, unknown>
 
 /**
  * Issues `store[method](value, key)`; on `ConstraintError`, claims room from dead holders and
- * retries once. `cut` judges the holders; `onClaimed` hears the dead items deleted. Resolves to
+ * retries once. `cut` judges the holders (or reads what judges them, when a holder is found);
+ * `onClaimed` hears the dead items deleted. Resolves to
  * the written key once the write succeeded; rejects (and the transaction aborts) otherwise.
  * Callers issue the next write only after this settles, so a batch keeps its order. `where`
  * names the value in errors (`store "s", item 3`).
@@ -26,7 +27,7 @@ export function putClaiming(
   method: 'put' | 'add',
   value: Item,
   key: IDBValidKey | undefined,
-  cut: Cutoffs,
+  cut: Cutoffs | (() => Promise<Cutoffs>),
   onClaimed: (deleted: DeletedItem[]) => void,
   where: string,
 ): Promise<IDBValidKey> {
@@ -56,15 +57,16 @@ export function putClaiming(
 }
 
 /** The dead items holding `value`'s key (for `add`) or its unique index values. */
-async function deadHolders(store: IDBObjectStore, method: 'put' | 'add', value: Item, key: IDBValidKey | undefined, cut: Cutoffs): Promise<DeletedItem[]> {
-  // Every lookup is issued before the first await: the transaction must not go idle meanwhile.
+async function deadHolders(store: IDBObjectStore, method: 'put' | 'add', value: Item, key: IDBValidKey | undefined, cut: Cutoffs | (() => Promise<Cutoffs>)): Promise<DeletedItem[]> {
+  // Every request is issued before the first await: the transaction must not go idle meanwhile.
+  const judging = typeof cut === 'function' ? cut() : cut
   const lookups: Promise<DeletedItem | undefined>[] = []
   const lookup = (source: IDBObjectStore | IDBIndex, query: unknown) => {
     // No key (an autoIncrement add, a value without the index's field): nothing held.
     if (query === undefined || query === null) return
     try {
       const cursor = req(source.openCursor(query as IDBValidKey))
-      lookups.push(cursor.then((c) => (c && isDeadMark(markOfStored(c.value), cut) ? deletedItem(store, c.primaryKey, c.value) : undefined)))
+      lookups.push(Promise.all([cursor, judging]).then(([c, by]) => (c && isDeadMark(markOfStored(c.value), by) ? deletedItem(store, c.primaryKey, c.value) : undefined)))
     } catch {
       // Not a valid key: IndexedDB does not index it, so it conflicts with nothing.
     }

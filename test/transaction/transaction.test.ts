@@ -186,7 +186,7 @@ describe('misuse', () => {
     let heard: unknown
     const failed = db.transaction('sessions', 'readwrite', async (tx) => {
       await tx.put('sessions', { id: 'a' })
-      await new Promise((resolve) => setTimeout(resolve, 0))
+      await new Promise((resolve) => tx.raw.addEventListener('complete', resolve)) // awaits something else: IndexedDB commits
       heard = await tx.put('sessions', { id: 'b' }).catch((e: unknown) => e)
     })
     await expectTtlError(failed, 'TRANSACTION_INACTIVE')
