@@ -16,7 +16,7 @@ export function captureExpiryTimers() {
     return caller?.includes('expiry-timer') ?? false
   }
   g.setTimeout = (run: () => void, delay: number, ...rest: unknown[]) => {
-    if (!ours()) return original.setTimeout(run, delay, ...rest)
+    if (!ours()) return original.setTimeout.call(g, run, delay, ...rest)
     const id = {}
     pending.push({ id, delay, run })
     return id
@@ -24,7 +24,7 @@ export function captureExpiryTimers() {
   g.clearTimeout = (id: unknown) => {
     const at = pending.findIndex((timer) => timer.id === id)
     if (at >= 0) pending.splice(at, 1)
-    else original.clearTimeout(id)
+    else original.clearTimeout.call(g, id)
   }
   return {
     pending,
