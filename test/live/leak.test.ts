@@ -18,7 +18,7 @@ test('1,000 subscribe/unsubscribe cycles leave no timer, bus member or lock behi
   const leave = Member.prototype.leave
   Member.prototype.on = function (this: Member, topic, listener) {
     if (topic === 'changed') joined.add(this)
-    return original.call(this, topic, listener) as never
+    return original.call(this, topic, listener as never) as never
   }
   Member.prototype.leave = function (this: Member) {
     left.add(this)
