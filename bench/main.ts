@@ -9,6 +9,7 @@ import { get200k, open200k, purgeFlat } from './scenarios/flat.js'
 import { purgeHeap } from './scenarios/heap.js'
 import { generations } from './scenarios/generations.js'
 import { expireLateness } from './scenarios/lateness.js'
+import { liveExpiryLateness } from './scenarios/live.js'
 import { purge, readsDuringPurge, readsOtherDatabaseDuringPurge, readsOtherStoreDuringPurge } from './scenarios/purge.js'
 import { countHalfExpired, getAllPartlyExpired, getLive } from './scenarios/reads.js'
 import { slidingGet } from './scenarios/sliding.js'
@@ -28,6 +29,7 @@ const scenarios: Record<string, () => Promise<Row[]>> = {
   'set-default-ttl': setDefaultTtl,
   'sliding-get': slidingGet,
   'expire-lateness': expireLateness,
+  'live-expiry-lateness': liveExpiryLateness,
   'capped-writes-10k': cappedWrites,
   'purge-flat-200k': purgeFlat,
   'open-200k': open200k,

@@ -17,8 +17,6 @@ import { mountSecondFrame } from './second-frame.js'
 import { StorePanel } from './store-panel.js'
 import { Tour } from './tour.js'
 
-/** Longest gap between two refreshes; a visible item that expires sooner gets its own refresh. */
-const REFRESH_MS = 500
 const STATS_MS = 1000
 /** After the second frame has loaded, the page's own start-up work is over: the meter starts. */
 const SETTLE_MS = 1000
@@ -64,6 +62,9 @@ function start(db: DemoDB, tour: Tour, meter: FrameMeter): void {
   const hooks = (name: string) => ({ changed: refresh, storage: localStorage, storageKey: `idb-ttl-demo:${params.dbName}:${name}:default` })
   const panels = STORES.map((info) => new StorePanel(db, info, hooks(info.name)))
   $('stores').replaceChildren(...panels.map((p) => p.el))
+  // No polling: each panel's live query emits after every change, in any tab, and at the second
+  // an item of its column expires; purges and evictions arrive through onPurge.
+  const unfollow = panels.map((p) => p.follow(() => void refresh()))
   $('load').replaceChildren(bulkControl(db, refresh), fillControl(db, params.fill, refresh))
   $('purge').replaceChildren(log.el, chart.el)
   tour.start(db)
@@ -95,7 +96,6 @@ function start(db: DemoDB, tour: Tour, meter: FrameMeter): void {
   /** Set by reset: no refresh starts after it, and reset waits for the one in flight. */
   let stopped = false
   let inFlight: Promise<void> = Promise.resolve()
-  let timer: ReturnType<typeof setTimeout> | undefined
   function refresh(): Promise<void> {
     if (stopped) return Promise.resolve()
     if (running) {
@@ -107,7 +107,6 @@ function start(db: DemoDB, tour: Tour, meter: FrameMeter): void {
     return inFlight
   }
   async function refreshOnce(): Promise<void> {
-    clearTimeout(timer)
     try {
       await Promise.all(panels.map((p) => p.refresh()))
       const live = panels.reduce((n, p) => n + p.liveCount, 0)
@@ -129,11 +128,7 @@ function start(db: DemoDB, tour: Tour, meter: FrameMeter): void {
     if (again) {
       again = false
       void refresh()
-      return
     }
-    const next = Math.min(...panels.map((p) => p.nextExpiry()))
-    const delay = Math.min(REFRESH_MS, Math.max(0, next - Date.now()) + 1)
-    timer = setTimeout(refresh, delay)
   }
   void refresh()
 
@@ -156,7 +151,7 @@ function start(db: DemoDB, tour: Tour, meter: FrameMeter): void {
   reset.addEventListener('click', async () => {
     reset.disabled = true
     stopped = true
-    clearTimeout(timer)
+    unfollow.forEach((off) => off())
     clearInterval(statsTimer)
     tour.stop()
     await inFlight

@@ -1,9 +1,10 @@
 /**
  * Section 2, one store: its default and controls, its `db.stats` figures, an add form, and two
- * columns side by side: what is live now (`db.getAll`) and what is physically stored (`db.raw`).
- * Countdowns of live rows come from `db.expiresAt`.
+ * columns side by side: what is live now (a live query, `db.live`) and what is physically stored
+ * (`db.raw`). The live query emits after every change, in any tab, and at the second an item of
+ * the column expires: the page refreshes then, and never polls. Countdowns come from `db.expiresAt`.
  */
-import type { DefaultTtl, StoreStats } from '../src/index.js'
+import type { DefaultTtl, LiveQuery, StoreStats } from '../src/index.js'
 import { fmt, formatSeconds, h, setText } from './dom.js'
 import type { DemoDB, DemoItem, StoreInfo } from './database.js'
 import { RowList, type RowData } from './rows.js'
@@ -47,6 +48,8 @@ export class StorePanel {
   private readonly diskMore: HTMLElement
   private readonly stats: Record<'live' | 'expired' | 'next', HTMLElement>
   private counter = 0
+  /** The column's items; a live query never touches, so a sliding store's sessions are not kept alive by being shown. */
+  private readonly liveItems: LiveQuery<DemoItem>
 
   constructor(private readonly db: DemoDB, readonly info: StoreInfo, private readonly hooks: PanelHooks) {
     const name = info.name
@@ -55,6 +58,7 @@ export class StorePanel {
       remove: (key: IDBValidKey) => this.run(() => db.delete(name, key)),
       read: info.sliding ? (key: IDBValidKey) => this.run(() => db.get(name, key)) : undefined,
     }
+    this.liveItems = db.live(name, { count: SHOWN }) as LiveQuery<DemoItem>
     this.reads = new RowList(`reads-${name}`, 'reads', actions)
     this.disk = new RowList(`disk-${name}`, 'disk', actions)
     this.defaultBadge = h('span', { class: 'default-badge', 'data-testid': `default-${name}` })
@@ -110,8 +114,8 @@ export class StorePanel {
       this.error,
       h('div', { class: 'columns' },
         h('section', { class: 'column' }, info.sliding
-          ? h('h4', {}, 'Live ', h('small', {}, 'db.getAllKeys, no touch'), this.readsCount)
-          : h('h4', {}, 'Reads return ', h('small', {}, 'db.getAll'), this.readsCount), this.reads.el, this.readsMore),
+          ? h('h4', {}, 'Live ', h('small', {}, 'db.live, no touch'), this.readsCount)
+          : h('h4', {}, 'Reads return ', h('small', {}, 'db.live'), this.readsCount), this.reads.el, this.readsMore),
         h('section', { class: 'column disk' }, h('h4', {}, 'On disk ', h('small', {}, 'db.raw'), this.diskCount_), this.disk.el, this.diskMore)))
   }
 
@@ -185,12 +189,19 @@ export class StorePanel {
     setText(this.diskMore, diskCount > disk.length ? `… and ${fmt.format(diskCount - disk.length)} more` : disk.length ? '' : 'nothing')
   }
 
+  /** Calls `onChange` with each new result of the live column: after any change, in any tab, and when one of its items expires. */
+  follow(onChange: () => void): () => void {
+    return this.liveItems.subscribe(() => onChange())
+  }
+
   /**
-   * The live items shown. On a sliding store a read would touch them, so the panel would keep
-   * every session alive by looking at it: it takes the live keys (no touch) and the values as
-   * stored.
+   * The live items shown: the live query's latest result (before its first, a read of the same).
+   * On a sliding store a read would touch them, so the panel would keep every session alive by
+   * looking at it; a live query touches nothing.
    */
   private async live(): Promise<DemoItem[]> {
+    const held = this.liveItems.getSnapshot()
+    if (held) return held
     const { db, info } = this
     if (!info.sliding) return db.getAll(info.name, null, SHOWN) as Promise<DemoItem[]>
     const keys = await db.getAllKeys(info.name, null, SHOWN)
@@ -217,9 +228,5 @@ export class StorePanel {
   frame(now: number): void {
     this.reads.frame(now)
     this.disk.frame(now)
-  }
-
-  nextExpiry(): number {
-    return this.reads.nextExpiry()
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The handle `openTtlDB` returns: a table of contents. Each method routes to the mechanism that
  * does the work: `reads/`, `writes/` (through `handle/routes.ts`: store checks, owed touches,
- * quota relief), `events/`, and the background purge (`handle/parts.ts`).
+ * quota relief), `events/`, `live/`, and the background purge (`handle/parts.ts`).
  */
 import { unwrap, type DBSchema, type IDBPDatabase } from 'idb'
 import type { ExpireEvent, ExpireOptions } from './events/listeners.js'
@@ -13,6 +13,8 @@ import { checkTransaction } from './transaction/check.js'
 import type { Transaction } from './transaction/transaction.js'
 import type { Routes } from './handle/routes.js'
 import { register } from './handle/internal.js'
+import type { LiveQuery } from './live/query.js'
+import type { LiveOptions } from './live/result.js'
 import * as writes from './writes/writes.js'
 
 /** A database whose declared stores follow Cosmos DB time-to-live rules. */
@@ -166,6 +168,21 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   /** How many index entries of live items match. */
   async countFromIndex<N extends StoreNames<S>, I extends IndexNames<S, N>>(store: N, index: I, query?: IndexQuery<S, N, I> | null): Promise<number> {
     return this.route.settledRead(store).then((scope) => countLive(scope, scope.index(index), query))
+  }
+
+  /**
+   * A live query: the live items `getAll` (with `index`, `getAllFromIndex`) returns for these
+   * options, emitted once at subscription and again whenever they change — after a committed
+   * change in any tab or worker, and at the instant one of them expires (docs/live-queries.md).
+   * @throws TtlError `UNKNOWN_STORE`, `INVALID_OPTION`; `CLOSED` after {@link close}
+   */
+  live<N extends StoreNames<S>, I extends IndexNames<S, N> = never>(
+    store: N,
+    options?: LiveOptions<[I] extends [never] ? Query<S, N> : IndexQuery<S, N, I>> & { index?: I },
+  ): LiveQuery<Stamped<StoreValue<S, N>>> {
+    const { live } = this.route.open
+    this.route.check(store)
+    return live.query(store, () => this.route.db(store), options as LiveOptions)
   }
 
   /**

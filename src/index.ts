@@ -5,6 +5,8 @@ export { TtlError, type TtlErrorCode } from './rules/errors.js'
 export type { PurgeReport } from './events/reports.js'
 export type { StoreStats } from './reads/reads.js'
 export type { ExpireEvent, ExpireOptions, ExpireReason } from './events/listeners.js'
+export type { LiveQuery, LiveObserver, Unsubscribe } from './live/query.js'
+export type { LiveOptions } from './live/result.js'
 export {
   checkDefaultTtl,
   effectiveTtl,

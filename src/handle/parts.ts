@@ -1,12 +1,13 @@
 /**
  * What runs beside a handle's requests: the touches its reads owe, its background purge, the
- * user activity that purge yields to, and its listeners (`onExpire`, `onPurge`).
+ * user activity that purge yields to, its listeners (`onExpire`, `onPurge`) and its live queries.
  */
 import { hearRequests, UserActivity } from '../background/activity.js'
 import { Background } from '../background/background.js'
 import { ExpiryListeners } from '../events/listeners.js'
 import { PurgeReports } from '../events/reports.js'
 import type { Connection } from '../layout/connection.js'
+import { LiveHub } from '../live/hub.js'
 import type { StoreConfigs } from '../layout/schema.js'
 import { Touches } from '../reads/touch.js'
 import type { PurgeOptions } from '../rules/types.js'
@@ -24,6 +25,7 @@ export class Parts {
   readonly expiry: ExpiryListeners
   readonly background: Background
   readonly touches: Touches
+  readonly live: LiveHub
   closed = false
   private readonly activity = new UserActivity()
   private readonly unhear: () => void
@@ -31,6 +33,7 @@ export class Parts {
   constructor(options: PartsOptions) {
     const { name, stores, purge, clock, connection } = options
     this.expiry = new ExpiryListeners(name)
+    this.live = new LiveHub(name, clock)
     this.unhear = hearRequests(() => {
       this.activity.note()
       this.background.purger.noteActivity?.()
@@ -39,14 +42,19 @@ export class Parts {
     const connect = () => connection.native()
     const keyPaths = new Map(sliding.map(([store, config]) => [store, config.keyPath!]))
     this.touches = new Touches(name, connect, keyPaths, (error) => this.reports.failure(error))
-    const onReport = (report: Parameters<PurgeReports['emit']>[0]) => this.reports.emit(report)
+    const onReport = (report: Parameters<PurgeReports['emit']>[0]) => {
+      this.reports.emit(report)
+      // A background slice (here or in the purge worker) committed these deletions.
+      if (report.deleted > 0) this.live.changed([report.store])
+    }
     this.background = new Background({ name, stores, purge, clock, connect, activity: this.activity, onReport })
   }
 
-  /** Stops the background and listeners; pending touches are written on `db`, kept open until they commit. */
+  /** Stops the background, listeners and live queries; pending touches are written on `db`, kept open until they commit. */
   close(db: IDBDatabase | undefined): void {
     this.closed = true
     this.expiry.clear()
+    this.live.close()
     this.background.close()
     this.touches.flushOn(db)
     this.unhear()

@@ -2,10 +2,12 @@
  * Where a handle's calls go: each request checks its store, tells the purge a request is starting,
  * and gets its connection; work that judges a store by what is on disk (counts, keys, writes,
  * purges) first has the page's owed touches written; writes run with quota relief (SPEC §9) and
- * report the dead items they claimed; purges report to `onPurge`.
+ * report the dead items they claimed; purges report to `onPurge`. Every committed change tells the
+ * live queries ({@link Routes.changed}).
  */
 import { requestStarting } from '../background/activity.js'
 import { publish } from '../events/listeners.js'
+import type { PurgeReport } from '../events/reports.js'
 import type { Connection } from '../layout/connection.js'
 import type { StoreConfigs } from '../layout/schema.js'
 import { dropGenerationsOf } from '../generations/stash.js'
@@ -96,13 +98,25 @@ export class Routes {
   ): Promise<T> {
     const run = async () => attempt(await this.writer(store))
     const written = this.claimed(store, await this.spacious(run, spare))
+    this.changed([store])
     this.options.parts.background.wrote(store, stored(written))
     return written
   }
 
   /** Runs a change that needs no quota relief (a delete, a clear, a new default). */
   async change<T>(store: string, run: (ctx: WriteContext) => Promise<T>): Promise<T> {
-    return run(await this.writer(store))
+    const result = await run(await this.writer(store))
+    this.changed([store])
+    return result
+  }
+
+  /**
+   * Tells the live queries of the database, in this realm and every other, that `stores` changed:
+   * called once the change committed. Live queries reading them read again, and emit if their
+   * result differs.
+   */
+  changed(stores: readonly string[]): void {
+    this.options.parts.live.changed(stores)
   }
 
   /** What a write of `store` runs with, on the connection {@link settled} gives. */
@@ -118,7 +132,8 @@ export class Routes {
       purgeExpired: () => this.purgeExpired(),
       evictShare: () => {
         const opted = Object.keys(stores).filter((store) => stores[store].evictOnQuota)
-        return evictRound(name, opted, (store) => this.settled(store), clock(), (report) => parts.reports.emit(report), spare)
+        const onReport = (report: PurgeReport) => (parts.reports.emit(report), this.changed([report.store]))
+        return evictRound(name, opted, (store) => this.settled(store), clock(), onReport, spare)
       },
       dropGenerations: async () => dropGenerationsOf(await connection.native(), Object.keys(stores)),
       usage: storageUsage,
@@ -158,6 +173,7 @@ export class Routes {
     return runTransaction(options, callback, async (effects) => {
       for (const [store, items] of effects.claimed) this.claimed(store, { result: undefined, claimed: items })
       for (const [store, stored] of effects.stored) parts.background.wrote(store, stored)
+      if (effects.stored.size > 0) this.changed([...effects.stored.keys()])
       await Promise.all(effects.touched)
     })
   }
@@ -177,7 +193,10 @@ export class Routes {
       if (!parts.closed) parts.reports.emit({ ...report, durationMs: performance.now() - started, error: describeError(error) })
       throw error
     }
-    if (report.deleted > 0) parts.reports.emit({ ...report, durationMs: performance.now() - started })
+    if (report.deleted > 0) {
+      parts.reports.emit({ ...report, durationMs: performance.now() - started })
+      this.changed(names)
+    }
     return report.deleted
   }
 }

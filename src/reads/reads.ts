@@ -100,6 +100,12 @@ export class ReadScope {
     return nextDeath(this.store.index(EXPIRY_INDEX), await this.state, cut)
   }
 
+  /** When the first of these live stored values dies under the settings in force (epoch ms); `Infinity`: none will. */
+  async firstDeathOf(values: readonly unknown[]): Promise<number> {
+    const state = await this.state
+    return values.reduce<number>((first, value) => Math.min(first, markExpiryMs(state, this.markFor(value))), Infinity)
+  }
+
   /** When the live item at `key` dies under the settings in force; `undefined`: no live item. */
   async expiryOf(key: IDBValidKey): Promise<number | undefined> {
     const value = await req(this.store.get(key))

@@ -80,6 +80,23 @@ describe('all or nothing', () => {
   })
 })
 
+test('live queries hear a committed transaction once, and never an undone one', async () => {
+  const { db } = await open()
+  const seen: string[][] = []
+  const off = db.live('sessions').subscribe((items) => seen.push(items.map((v: any) => v.id)))
+  await vi.waitFor(() => expect(seen).toEqual([[]]))
+  await expect(db.transaction('sessions', 'readwrite', async (tx) => {
+    await tx.put('sessions', { id: 'undone' })
+    throw new Error('undo')
+  })).rejects.toThrow('undo')
+  await db.transaction(['sessions', 'events'], 'readwrite', async (tx) => {
+    await tx.putAll('sessions', [{ id: 'a' }, { id: 'b' }])
+    await tx.put('events', { kind: 'x' })
+  })
+  await vi.waitFor(() => expect(seen).toEqual([[], ['a', 'b']]))
+  off()
+})
+
 describe('one instant, every rule', () => {
   test('the clock is read once: every stamp and every judgement inside uses the start', async () => {
     const { db, clock } = await open()

@@ -1,0 +1,69 @@
+/**
+ * One handle's live queries: it makes them (`db.live`), tells every live query of the database
+ * that stores changed once a change of this handle committed (`Routes.changed`), and stops its own
+ * when the handle closes.
+ */
+import { kindOf, TtlError } from '../rules/errors.js'
+import { Presence } from './notices.js'
+import { LiveQuery } from './query.js'
+import { readLive, type LiveOptions } from './result.js'
+
+export class LiveHub {
+  closed = false
+  private readonly queries = new Set<LiveQuery<unknown>>()
+  private readonly presence: Presence
+
+  constructor(
+    private readonly dbName: string,
+    private readonly clock: () => number,
+  ) {
+    this.presence = new Presence(dbName)
+  }
+
+  /**
+   * A live query of `store` on the connection `connect` gives (which checks the store).
+   * @throws TtlError `INVALID_OPTION` for malformed options
+   */
+  query<T>(store: string, connect: () => Promise<IDBDatabase>, options: LiveOptions = {}): LiveQuery<T> {
+    const { index, query, count } = checkOptions(options)
+    const { dbName, clock } = this
+    const read = async () => readLive(await connect(), store, clock, { index, query, count })
+    return new LiveQuery<T>({ dbName, store, clock, read, owner: this })
+  }
+
+  /** Committed changes of `stores`: every live query of the database hears of them, in every realm. */
+  changed(stores: readonly string[]): void {
+    if (stores.length > 0) this.presence.changed(stores)
+  }
+
+  close(): void {
+    this.closed = true
+    for (const query of [...this.queries]) query.close()
+    this.presence.close()
+  }
+
+  /** A query that started: closed with the handle. */
+  add(query: LiveQuery<unknown>): void {
+    this.queries.add(query)
+  }
+
+  /** A query that stopped. */
+  delete(query: LiveQuery<unknown>): void {
+    this.queries.delete(query)
+  }
+}
+
+/** `db.live` options as TypeScript would have them. */
+function checkOptions(options: unknown): LiveOptions {
+  if (options === null || typeof options !== 'object') {
+    throw new TtlError('INVALID_OPTION', `db.live options must be an object ({ index, query, count }); got ${kindOf(options)}`)
+  }
+  const { index, query, count } = options as LiveOptions
+  if (index !== undefined && typeof index !== 'string') {
+    throw new TtlError('INVALID_OPTION', `db.live options.index must be an index name; got ${kindOf(index)}`)
+  }
+  if (count !== undefined && !(Number.isInteger(count) && count >= 0)) {
+    throw new TtlError('INVALID_OPTION', `db.live options.count must be a whole number ≥ 0; got ${typeof count === 'number' ? count : kindOf(count)}`)
+  }
+  return { index, query, count }
+}

@@ -1,0 +1,64 @@
+/**
+ * One reading of a live query: the items `getAll` (or `getAllFromIndex`) would return, what makes
+ * two readings the same, and when the first of the items expires, all from one read-only
+ * transaction, so the expiry is judged by the settings committed with the items.
+ */
+import { ORDER_FIELD } from '../layout/stamp.js'
+import { MARK_FIELD } from '../layout/expiry-index.js'
+import { keyId, req, walk } from '../platform/request.js'
+import { ReadScope } from '../reads/reads.js'
+
+/** Which items a live query follows: those `getAll` or `getAllFromIndex` would return with these arguments. */
+export interface LiveOptions<Q = IDBValidKey | IDBKeyRange> {
+  /** Read by this index of the store (as `getAllFromIndex`); default: by primary key. */
+  index?: string
+  /** A key (of the index, with `index`) or a range; default: all. */
+  query?: Q | null
+  /** At most this many items. */
+  count?: number
+}
+
+/** What one reading found. */
+export interface LiveResult {
+  items: unknown[]
+  /** Equal for two readings with the same keys, `_ts` and writes: an unchanged result is not emitted again. */
+  signature: string
+  /** When the first item of `items` expires (epoch ms); `Infinity` when none will. */
+  nextExpiryMs: number
+}
+
+type Row = [primaryKey: IDBValidKey, stored: unknown]
+
+/**
+ * Reads the live items. Without the handle's pending touches: a live query watches, it does not
+ * use, so it neither touches a `touchOnRead` store's items nor keeps them alive by being on screen.
+ * @throws TtlError `UNKNOWN_INDEX`
+ */
+export async function readLive(db: IDBDatabase, store: string, clock: () => number, options: LiveOptions): Promise<LiveResult> {
+  const scope = ReadScope.open(db, store, clock)
+  const source = options.index === undefined ? scope.store : scope.index(options.index)
+  const query = options.query ?? undefined
+  const { count } = options
+  const keys = req(source.getAllKeys(query, count))
+  const values = await req(source.getAll(query, count))
+  const isLive = scope.live(await scope.cut())
+  const primaryKeys = await keys
+  let rows: Row[] = values.flatMap((value, i) => (isLive(value) ? [[primaryKeys[i], value] as Row] : []))
+  // As getAll does: when dead items took places under `count`, walk on past them.
+  if (count && values.length === count && rows.length < count) {
+    rows = await walk<IDBCursorWithValue, Row>(source.openCursor(query), count, (c) => (isLive(c.value) ? [c.primaryKey, c.value] : undefined))
+  }
+  const stored = rows.map(([, value]) => value)
+  const signature = JSON.stringify(rows.map(([key, value]) => [keyId(key), ...fieldsOf(value)]))
+  const nextExpiryMs = await scope.firstDeathOf(stored)
+  return { items: await scope.out(stored), signature, nextExpiryMs }
+}
+
+/**
+ * `_ts` alone is whole seconds: two writes of an item in one second share it. The write order
+ * (`ORDER_FIELD`, epoch ms) tells them apart, and the mark a change of `ttl` alone.
+ */
+function fieldsOf(value: unknown): unknown[] {
+  const item = (value ?? {}) as Record<string, unknown>
+  return [item._ts, item[ORDER_FIELD], item[MARK_FIELD]]
+}

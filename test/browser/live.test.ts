@@ -1,0 +1,81 @@
+// SPEC §11 live queries in a real browser: changes made in another page (its own copy of the
+// library) reach this page's live query, whichever page opened first; an eviction by the
+// background purge in its worker reaches it; and with the real clock, an item of the result
+// expires and the query emits at that instant (a real timer: what the Node tests take by hand).
+import { afterEach, expect, test, vi } from 'vitest'
+import { type TtlDB } from '../../src/index.js'
+import { lockNames } from '../../src/platform/lock.js'
+import { freshDB, uniqueName } from '../helpers.js'
+import { openPage } from './pages.js'
+
+const until = (check: () => Promise<void> | void, timeout = 15_000) => vi.waitFor(check, { timeout, interval: 10 })
+const stores = { s: { keyPath: 'id', defaultTtl: 3600 }, capped: { keyPath: 'id', defaultTtl: 3600, maxEntries: 2 } }
+const ids = (items: { id: string }[]) => items.map((item) => item.id)
+
+const offs: (() => void)[] = []
+const others: { close(): void }[] = []
+afterEach(() => {
+  offs.splice(0).forEach((off) => off())
+  others.splice(0).forEach((db) => db.close())
+})
+
+function watch(db: TtlDB, store: string) {
+  const seen: string[][] = []
+  offs.push(db.live(store).subscribe((items) => seen.push(ids(items as { id: string }[]))))
+  return seen
+}
+
+async function otherPage(name: string) {
+  const page = await openPage()
+  const db = await page.lib.openTtlDB(name, { version: 1, purge: { mode: 'off' }, stores })
+  others.push(db)
+  return db
+}
+
+test('a write, a delete and a clear in another page reach the live query (the query started first)', async () => {
+  const name = uniqueName('live-pages')
+  const here = await freshDB({ stores }, name)
+  const seen = watch(here, 's')
+  await until(() => expect(seen).toEqual([[]]))
+  const there = await otherPage(name)
+  await there.put('s', { id: 'a' })
+  await until(() => expect(seen).toEqual([[], ['a']]))
+  await there.putAll('s', [{ id: 'b' }, { id: 'c' }])
+  await there.delete('s', 'a')
+  await until(() => expect(seen.at(-1)).toEqual(['b', 'c']))
+  await there.clear('s')
+  await until(() => expect(seen.at(-1)).toEqual([]))
+})
+
+test('a page opened before any live query existed posts its changes once one starts', async () => {
+  const name = uniqueName('live-pages-later')
+  const here = await freshDB({ stores }, name)
+  const there = await otherPage(name)
+  // Let the other page learn, from the locks, that nobody listens yet.
+  await until(async () => expect(await lockNames('idb-ttl:live:')).toEqual([]))
+  const seen = watch(here, 's')
+  await until(() => expect(seen).toEqual([[]]))
+  await there.put('s', { id: 'a' })
+  await until(() => expect(seen).toEqual([[], ['a']]))
+})
+
+test("an eviction by the background purge in this page's worker reaches the live query", async () => {
+  const db = await freshDB({ stores, purge: { mode: 'worker', maxIntervalMs: 50, idleTimeoutMs: 5 } })
+  const seen = watch(db, 'capped')
+  await until(() => expect(seen).toEqual([[]]))
+  await db.putAll('capped', [{ id: 'a' }, { id: 'b' }, { id: 'c' }])
+  await until(() => expect(seen.at(-1)).toHaveLength(2), 30_000)
+})
+
+test('with the real clock, the query emits when an item of the result expires, at that instant', async () => {
+  const db = await freshDB({ stores })
+  await db.putAll('s', [{ id: 'short', ttl: 1 }, { id: 'long' }])
+  const expiry = (await db.expiresAt('s', 'short'))!
+  const emitted: { ids: string[]; at: number }[] = []
+  offs.push(db.live('s').subscribe((items) => emitted.push({ ids: ids(items as { id: string }[]), at: Date.now() })))
+  await until(() => expect(emitted.map((e) => e.ids)).toEqual([['long', 'short'], ['long']]), 5_000)
+  const late = emitted[1].at - expiry
+  expect(late).toBeGreaterThanOrEqual(0)
+  // The target is 100 ms on an idle page (bench: live-expiry); a loaded test machine gets more room.
+  expect(late).toBeLessThan(1_000)
+})
