@@ -3,6 +3,7 @@
 // `npm run build:lib`), with idb and comlink; the peers as their own packages resolve for an
 // ES module import. The limits are budgets against growth, not the 6 kB first-load target, which
 // the one-file library (no `import()`, for service workers) does not meet: docs/benchmarks.md.
+// 24.0 kB before transactions (+2 kB) and live queries (+2.5 kB); 28.5 kB with them.
 const esm = (config) => ({ ...config, format: 'esm' })
 const peer = (name, file) => ({ name: `peer: ${name} (whole package)`, path: file, import: { [file]: '*' }, gzip: true, modifyEsbuildConfig: esm })
 
@@ -12,7 +13,7 @@ export default [
     path: 'dist/idb-ttl.js',
     import: '*',
     gzip: true,
-    limit: '25 kB',
+    limit: '30 kB',
     modifyEsbuildConfig: esm,
   },
   { name: "idb-ttl's purge worker (the worker loads it, not the page)", path: 'dist/purge-worker.js', gzip: true, limit: '12 kB', modifyEsbuildConfig: esm },
