@@ -26,13 +26,17 @@ export interface Mirror {
 /** The server's own fields: never sent back, set by the server on every write. */
 const SYSTEM_FIELDS = ['_ts', '_etag', '_rid', '_self', '_attachments', '_lsn']
 
-/** Reads the container's definition: its `defaultTtl` (absent → `null`) and partition key path. */
-export async function describe(mirror: Mirror): Promise<{ defaultTtl: DefaultTtl; pkPath: string[] }> {
+/**
+ * Reads the container's definition: its partition key path, and its `defaultTtl` (absent →
+ * `null`), which becomes the store's.
+ */
+export async function describe(mirror: Mirror): Promise<void> {
   const { resource } = await withRetry(() => mirror.container.read(), mirror.retry)
   const path = resource?.partitionKey?.paths?.[0] ?? '/id'
   mirror.pkPath = path.split('/').filter(Boolean)
-  mirror.containerTtl = resource?.defaultTtl ?? null
-  return { defaultTtl: mirror.containerTtl, pkPath: mirror.pkPath }
+  const defaultTtl = (mirror.containerTtl = resource?.defaultTtl ?? null)
+  const { db, store } = mirror
+  if ((await db.getDefaultTtl(store)) !== defaultTtl) await db.setDefaultTtl(store, defaultTtl)
 }
 
 /** The item's partition key value (the mirror's when it has one). */

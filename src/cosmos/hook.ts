@@ -17,6 +17,9 @@ export interface WriteObserver {
   delete(tx: IDBTransaction, key: IDBValidKey): void
 }
 
+/** Whether local writes are queued by the hook (`false` while this stand-in is in place). */
+export const OBSERVING: boolean = false
+
 export function observeWrites(_db: TtlDB<any>, _store: string, _observer: WriteObserver): () => void {
   return () => {}
 }

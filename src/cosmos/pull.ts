@@ -24,9 +24,8 @@ const PAGE = 200
 
 /** Pulls once; resolves to how many items came in (or went, as tombstones). */
 export async function pullRound(mirror: Mirror, full: boolean): Promise<number> {
-  const { db, store, container, board } = mirror
-  const { defaultTtl } = await describe(mirror)
-  if ((await db.getDefaultTtl(store)) !== defaultTtl) await db.setDefaultTtl(store, defaultTtl)
+  const { store, container, board } = mirror
+  await describe(mirror)
   const source = JSON.stringify([container.database.id, container.id, mirror.options.partitionKey ?? null, mirror.options.filter ?? null])
   let pulled = 0
   // A failed page (after its retries) ends the attempt; the next starts at the checkpoint the
