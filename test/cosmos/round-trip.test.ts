@@ -151,6 +151,24 @@ describe('push', () => {
     db.close()
   })
 
+  test('a write made while its earlier version is being pushed is not overwritten by the answer, and goes next', async () => {
+    const { container } = await newContainer(port, 60)
+    const clock = aheadClock()
+    const db = await openMirror(clock)
+    const sync = syncCosmos(db, 'items', container, { partitionKey: 't1' })
+    await localPut(db, { id: 'a', n: 1 }, clock)
+    const create = container.items.create.bind(container.items)
+    container.items.create = (async (body: never, options: never) => {
+      const answer = await create(body, options)
+      await localPut(db, { id: 'a', n: 2 }, clock)
+      return answer
+    }) as typeof container.items.create
+    expect(await sync.push()).toBe(2)
+    expect((await container.item('a', 't1').read()).resource).toMatchObject({ n: 2 })
+    expect(await db.get('items', 'a')).toMatchObject({ n: 2 })
+    db.close()
+  })
+
   test('a put whose item expired locally before the push is sent as a delete', async () => {
     const { container } = await newContainer(port, 60)
     const clock = aheadClock()

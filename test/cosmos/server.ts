@@ -32,7 +32,7 @@ export async function stopCosmosServer(): Promise<void> {
 }
 
 /** What the proxy does with the next requests. */
-export type Fault = { kind: 'refuse' } | { kind: 'status'; status: number; times: number; retryAfterMs?: number }
+export type Fault = { kind: 'status'; status: number; times: number; retryAfterMs?: number }
 
 /** A proxy in front of the server: passes requests on, or plays a fault; counts what it saw. */
 export interface Proxy {
@@ -40,16 +40,18 @@ export interface Proxy {
   fault: Fault | undefined
   /** Requests answered with a fault, and when (performance.now()), in order. */
   faults: { status: number; at: number }[]
+  /** Stops listening (connections are refused, as with no network) until {@link Proxy.online}. */
+  offline(): Promise<void>
+  online(): Promise<void>
   /** Requests passed on, with when. */
   passed: { method: string; url: string; at: number }[]
   close(): Promise<void>
 }
 
 export async function startProxy(target: number): Promise<Proxy> {
-  const proxy: Proxy = { port: 0, fault: undefined, faults: [], passed: [], close: async () => {} }
+  const proxy = { port: 0, fault: undefined, faults: [], passed: [] } as unknown as Proxy
   const http = createServer((req: IncomingMessage, res: ServerResponse) => {
     const fault = proxy.fault
-    if (fault?.kind === 'refuse') return req.socket.destroy()
     if (fault?.kind === 'status' && fault.times > 0 && req.url !== '/') {
       fault.times--
       proxy.faults.push({ status: fault.status, at: performance.now() })
@@ -70,6 +72,8 @@ export async function startProxy(target: number): Promise<Proxy> {
   await new Promise<void>((resolve) => http.listen(0, 'localhost', resolve))
   proxy.port = (http.address() as AddressInfo).port
   proxy.close = () => new Promise((resolve) => (http.closeAllConnections(), http.close(() => resolve())))
+  proxy.offline = proxy.close
+  proxy.online = () => new Promise((resolve) => http.listen(proxy.port, 'localhost', resolve))
   return proxy
 }
 
