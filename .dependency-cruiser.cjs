@@ -3,7 +3,7 @@
  * each on those listed before it, and no module cycle. Read the order as the architecture, from
  * the ground floor up; docs/architecture.md says what each folder holds.
  */
-const LAYERS = ['rules', 'platform', 'layout', 'generations', 'events', 'reads', 'purge', 'writes', 'background', 'handle']
+const LAYERS = ['rules', 'platform', 'layout', 'generations', 'events', 'reads', 'purge', 'writes', 'transaction', 'background', 'handle']
 
 const above = (i) => LAYERS.slice(i + 1)
 

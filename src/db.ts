@@ -8,8 +8,11 @@ import type { ExpireEvent, ExpireOptions } from './events/listeners.js'
 import type { PurgeReport } from './events/reports.js'
 import { countLive, getByKey, getKeys, getMany, getOne, pages, stats, storedDefaultTtl, type StoreStats } from './reads/reads.js'
 import type { DefaultTtl } from './rules/ttl.js'
-import type { Changes, IndexNames, IndexQuery, Query, Stamped, StoreKey, StoreNames, StoreValue, Writable } from './rules/types.js'
+import type { Changes, IndexNames, IndexQuery, Query, Stamped, StoreKey, StoreNames, StoreValue, TtlReadTransaction, TtlWriteTransaction, Writable } from './rules/types.js'
+import { checkTransaction } from './transaction/check.js'
+import type { Transaction } from './transaction/transaction.js'
 import type { Routes } from './handle/routes.js'
+import { register } from './handle/internal.js'
 import * as writes from './writes/writes.js'
 
 /** A database whose declared stores follow Cosmos DB time-to-live rules. */
@@ -18,7 +21,9 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   constructor(
     private readonly route: Routes,
     private readonly unfollow: () => void,
-  ) {}
+  ) {
+    register(this, route)
+  }
 
   /**
    * Calls `listener` with the items that expired or were evicted, once per deletion, after the
@@ -44,19 +49,40 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     return this.route.options.connection.raw as IDBPDatabase<S>
   }
 
+  /**
+   * Runs `callback` in one IndexedDB transaction over `stores`: the handle's reads (and, in
+   * `'readwrite'`, writes) with every TTL rule, at one instant, all or nothing (SPEC §11).
+   * Resolves to the callback's result once committed; listeners hear of it after the commit.
+   * The callback must await only `tx`'s calls: IndexedDB ends a transaction left idle.
+   * @throws TtlError `UNKNOWN_STORE`, `TRANSACTION_INACTIVE`, `UNSUPPORTED` (an `evictOnQuota`
+   * store), `INVALID_OPTION` (no stores, or a mode other than `'readonly'`/`'readwrite'`)
+   */
+  transaction<N extends StoreNames<S>, T>(stores: N | readonly N[], mode: 'readonly', callback: (tx: TtlReadTransaction<S, N>) => T | Promise<T>): Promise<T>
+  transaction<N extends StoreNames<S>, T>(stores: N | readonly N[], mode: 'readwrite', callback: (tx: TtlWriteTransaction<S, N>) => T | Promise<T>): Promise<T>
+  async transaction<N extends StoreNames<S>, T>(stores: N | readonly N[], mode: 'readonly' | 'readwrite', callback: (tx: TtlWriteTransaction<S, N>) => T | Promise<T>): Promise<T> {
+    const names = checkTransaction(stores, mode, callback)
+    return this.route.transact(names, mode === 'readwrite', callback as unknown as (tx: Transaction) => T)
+  }
+
   /** Writes a value (inserting or replacing), stamping `_ts`. Resolves to its key once committed. */
   async put<N extends StoreNames<S>>(store: N, value: Writable<StoreValue<S, N>>, key?: StoreKey<S, N>): Promise<StoreKey<S, N>> {
-    return (await this.writeAll(store, [value], 'put', [key]))[0]
+    return this.observed(store, (tx) => tx.put(store, value, key)) ?? (await this.writeAll(store, [value], 'put', [key]))[0]
   }
 
   /** Writes many values in one transaction, all or nothing. Resolves to their keys. */
   async putAll<N extends StoreNames<S>>(store: N, values: readonly Writable<StoreValue<S, N>>[]): Promise<StoreKey<S, N>[]> {
-    return this.writeAll(store, values, 'put')
+    return this.observed(store, (tx) => tx.putAll(store, values)) ?? this.writeAll(store, values, 'put')
   }
 
   /** Inserts a value; rejects with `ConstraintError` only if a *live* item holds the key. */
   async add<N extends StoreNames<S>>(store: N, value: Writable<StoreValue<S, N>>, key?: StoreKey<S, N>): Promise<StoreKey<S, N>> {
-    return (await this.writeAll(store, [value], 'add', [key]))[0]
+    return this.observed(store, (tx) => tx.add(store, value, key)) ?? (await this.writeAll(store, [value], 'add', [key]))[0]
+  }
+
+  /** A write of a store whose changes are recorded in their transaction (the Cosmos DB mirror's outbox); `undefined` elsewhere. */
+  private observed<N extends StoreNames<S>, T>(store: N, write: (tx: TtlWriteTransaction<S, N>) => Promise<T>): Promise<T> | undefined {
+    if (this.route.observers.of(store).length === 0) return undefined
+    return this.route.spacious(() => this.transaction([store], 'readwrite', write))
   }
 
   private writeAll<N extends StoreNames<S>>(store: N, values: readonly unknown[], method: 'put' | 'add', keys?: readonly unknown[]) {
@@ -70,6 +96,8 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    * @throws TtlError `NOT_FOUND` when no live item holds the key
    */
   async update<N extends StoreNames<S>>(store: N, key: StoreKey<S, N>, changes: Changes<StoreValue<S, N>>): Promise<Stamped<StoreValue<S, N>>> {
+    const inTx = this.observed(store, (tx) => tx.update(store, key, changes))
+    if (inTx) return inTx
     const merge = changes as Parameters<typeof writes.update>[3]
     // The item itself (the spare) is not given up to make room for its update.
     return this.route.write(store, (ctx) => writes.update(ctx, store, key as IDBValidKey, merge), (item) => [item], { store, key: key as IDBValidKey }) as Promise<Stamped<StoreValue<S, N>>>
@@ -112,12 +140,12 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
 
   /** Deletes by key or range. Deleting an expired item is a no-op as far as reads can tell. */
   async delete<N extends StoreNames<S>>(store: N, query: Query<S, N>): Promise<void> {
-    return this.route.change(store, (ctx) => writes.remove(ctx, store, query))
+    return this.observed(store, (tx) => tx.delete(store, query)) ?? this.route.change(store, (ctx) => writes.remove(ctx, store, query))
   }
 
   /** Deletes every item of the store. */
   async clear<N extends StoreNames<S>>(store: N): Promise<void> {
-    return this.route.change(store, (ctx) => writes.clear(ctx, store))
+    return this.observed(store, (tx) => tx.clear(store)) ?? this.route.change(store, (ctx) => writes.clear(ctx, store))
   }
 
   /** The first live item whose index key matches, or `undefined`. */

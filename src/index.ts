@@ -31,5 +31,7 @@ export type {
   Stamped,
   StoreConfig,
   TtlFields,
+  TtlReadTransaction,
+  TtlWriteTransaction,
   Writable,
 } from './rules/types.js'

@@ -17,6 +17,9 @@ import { describeError, TtlError } from '../rules/errors.js'
 import type { TtlValues } from '../rules/ttl.js'
 import type { WriteContext, Written } from '../writes/writes.js'
 import type { Parts } from './parts.js'
+import { Observers } from '../transaction/observers.js'
+import { runTransaction } from '../transaction/run.js'
+import type { Transaction } from '../transaction/transaction.js'
 
 export interface RoutesOptions {
   name: string
@@ -28,7 +31,18 @@ export interface RoutesOptions {
   parts: Parts
 }
 
+/** What the library's own mechanisms (the Cosmos DB mirror) ask of a transaction. */
+export interface Internal {
+  /** `false`: the write observers do not hear this transaction (their own writes). */
+  observed?: boolean
+  /** Library stores the transaction also holds, written through `tx.raw`. */
+  extra?: readonly string[]
+}
+
 export class Routes {
+  /** Who hears every write of a store inside its transaction (`transaction/observers.ts`). */
+  readonly observers = new Observers()
+
   constructor(readonly options: RoutesOptions) {}
 
   /** What runs beside requests (listeners, the background), while the handle is open. */
@@ -54,7 +68,7 @@ export class Routes {
   }
 
   async read(store: string): Promise<ReadScope> {
-    return new ReadScope(await this.db(store), store, this.options.clock, this.options.parts.touches)
+    return ReadScope.open(await this.db(store), store, this.options.clock, this.options.parts.touches)
   }
 
   /** The connection for work that judges `store` by what is on disk: owed touches written first. */
@@ -66,7 +80,7 @@ export class Routes {
   }
 
   async settledRead(store: string): Promise<ReadScope> {
-    return new ReadScope(await this.settled(store), store, this.options.clock, this.options.parts.touches)
+    return ReadScope.open(await this.settled(store), store, this.options.clock, this.options.parts.touches)
   }
 
   /**
@@ -97,7 +111,8 @@ export class Routes {
     return { db: await this.settled(store), clock, mode, durability, keepTs: stores[store].keepTs }
   }
 
-  private spacious<T>(attempt: () => Promise<T>, spare?: Spare): Promise<T> {
+  /** Runs `attempt` once more after each step of quota relief while the disk is full (SPEC §9). */
+  spacious<T>(attempt: () => Promise<T>, spare?: Spare): Promise<T> {
     const { name, stores, clock, connection, parts } = this.options
     return withQuotaRelief(attempt, {
       purgeExpired: () => this.purgeExpired(),
@@ -118,6 +133,33 @@ export class Routes {
       publish(this.options.name, { store, reason: 'expired', items })
     }
     return written.result
+  }
+
+  /**
+   * Runs `callback` in one transaction over `stores` (SPEC §11), with what it did applied after
+   * the commit: claims reported, the purge woken, owed touches held. `observed: false` keeps the
+   * write observers out (their own writes); `extra` adds library stores to the transaction.
+   * @throws TtlError `UNKNOWN_STORE`, `UNSUPPORTED` (a store that keeps values in generations)
+   */
+  async transact<T>(stores: readonly string[], writable: boolean, callback: (tx: Transaction) => T | Promise<T>, internal: Internal = {}): Promise<T> {
+    const { name, stores: configs, clock, mode, durability, connection, parts } = this.options
+    stores.forEach((store) => this.check(store))
+    const apart = stores.filter((store) => configs[store].evictOnQuota)
+    if (apart.length > 0) {
+      throw new TtlError('UNSUPPORTED', `store "${apart[0]}" keeps its values in databases of their own (evictOnQuota), which one transaction cannot span; use the handle's own calls for it`)
+    }
+    await Promise.all(stores.map((store) => settleTouches(name, store)))
+    requestStarting()
+    const db = await connection.native()
+    const observers = writable && internal.observed !== false ? this.observers : undefined
+    const extra = [...new Set([...(internal.extra ?? []), ...(observers?.storesFor(stores) ?? [])])]
+    const keepTs = (store: string) => configs[store].keepTs === true
+    const options = { db, stores, extra, writable, durability, now: clock(), mode, keepTs, touches: parts.touches, observers }
+    return runTransaction(options, callback, async (effects) => {
+      for (const [store, items] of effects.claimed) this.claimed(store, { result: undefined, claimed: items })
+      for (const [store, stored] of effects.stored) parts.background.wrote(store, stored)
+      await Promise.all(effects.touched)
+    })
   }
 
   /** Deletes what is expired now in `store` (or every store); resolves to how many went. */

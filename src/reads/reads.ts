@@ -22,17 +22,28 @@ type Source = IDBObjectStore | IDBIndex
  * the cut-offs. On a `touchOnRead` store, pending touches count, and what it returns is touched.
  */
 export class ReadScope {
-  readonly store: IDBObjectStore
-  private readonly state: Promise<StoreState>
-  private readonly now: number
   private readonly touches: Touches | undefined
 
-  constructor(db: IDBDatabase, storeName: string, clock: () => number, touches?: Touches) {
+  /**
+   * A scope over `store` in a transaction that also reads `state`, the store's settings. `owe`
+   * takes the promise of the touches a read owes instead of the read awaiting it: inside a
+   * transaction the read must not wait for anything but IndexedDB (`transaction/`).
+   */
+  constructor(
+    readonly store: IDBObjectStore,
+    private readonly state: Promise<StoreState>,
+    private readonly now: number,
+    touches?: Touches,
+    private readonly owe?: (touched: Promise<void>) => void,
+  ) {
+    this.touches = touches?.slides(store.name) ? touches : undefined
+  }
+
+  /** A read-only transaction over `storeName` and its settings, judged at `clock()`. */
+  static open(db: IDBDatabase, storeName: string, clock: () => number, touches?: Touches): ReadScope {
     const tx = db.transaction([storeName, META_STORE], 'readonly')
-    this.state = req<StoreState>(tx.objectStore(META_STORE).get(storeName)).then((state) => (learn(db.name, storeName, state), state))
-    this.store = tx.objectStore(storeName)
-    this.now = clock()
-    this.touches = touches?.slides(storeName) ? touches : undefined
+    const state = settingsOf(tx, storeName)
+    return new ReadScope(tx.objectStore(storeName), state, clock(), touches)
   }
 
   async cut(): Promise<Cutoffs> {
@@ -53,7 +64,9 @@ export class ReadScope {
    * generations read from there (one evicted meanwhile is left out), bookkeeping removed.
    */
   async out(values: unknown[]): Promise<unknown[]> {
-    if (this.touches) await this.touches.touch(this.store.name, values, this.now, await this.state)
+    const touched = this.touches?.touch(this.store.name, values, this.now, await this.state)
+    if (touched && this.owe) this.owe(touched)
+    else await touched
     if (!hasGenerations(this.store)) return values.map(unstamp)
     const resolved = await resolveRows(this.store.transaction.db.name, this.store.name, values)
     return resolved.filter((value) => value !== undefined).map(unstamp)
@@ -104,6 +117,14 @@ export class ReadScope {
     const counts = await Promise.all(allDeadRanges(cut).map((range) => req(index.count(range))))
     return counts.reduce((a, b) => a + b, 0)
   }
+}
+
+/** The settings of `storeName` as `tx` reads them, learnt by the realm (watermarks). */
+export function settingsOf(tx: IDBTransaction, storeName: string): Promise<StoreState> {
+  const state = req<StoreState>(tx.objectStore(META_STORE).get(storeName)).then((state) => (learn(tx.db.name, storeName, state), state))
+  // A transaction undone before its reads needed the settings must not report them unhandled.
+  state.catch(() => {})
+  return state
 }
 
 function liveValues(scope: ReadScope, source: Source, query: Query, limit: number | undefined, cut: Cutoffs): Promise<unknown[]> {

@@ -17,6 +17,10 @@ export type TtlErrorCode =
   | 'INVALID_OPTION'
   /** The database on disk lacks a declared store; open it with a higher `version`. */
   | 'SCHEMA_MISMATCH'
+  /** A call in `db.transaction` made after IndexedDB ended the transaction (the callback awaited something else). */
+  | 'TRANSACTION_INACTIVE'
+  /** A request the library cannot carry out as asked (a store with `evictOnQuota` in a transaction). */
+  | 'UNSUPPORTED'
   /** The handle was closed with `close()`. */
   | 'CLOSED'
 

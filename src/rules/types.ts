@@ -142,3 +142,31 @@ export type IndexQuery<
   N extends StoreNames<S>,
   I extends IndexNames<S, N>,
 > = IndexKey<S, N, I> | IDBKeyRange
+
+/**
+ * The reads a callback of `db.transaction` gets on the stores `N` it named: the handle's, with
+ * the same rules, judged at the transaction's one instant (SPEC §11).
+ */
+export interface TtlReadTransaction<S extends DBSchema | unknown, N extends StoreNames<S>> {
+  /** The underlying IndexedDB transaction: the physical view, as `db.raw` is. */
+  readonly raw: IDBTransaction
+  get<M extends N>(store: M, query: Query<S, M>): Promise<Stamped<StoreValue<S, M>> | undefined>
+  getAll<M extends N>(store: M, query?: Query<S, M> | null, count?: number): Promise<Stamped<StoreValue<S, M>>[]>
+  getAllKeys<M extends N>(store: M, query?: Query<S, M> | null, count?: number): Promise<StoreKey<S, M>[]>
+  count<M extends N>(store: M, query?: Query<S, M> | null): Promise<number>
+  getFromIndex<M extends N, I extends IndexNames<S, M>>(store: M, index: I, query: IndexQuery<S, M, I>): Promise<Stamped<StoreValue<S, M>> | undefined>
+  getAllFromIndex<M extends N, I extends IndexNames<S, M>>(store: M, index: I, query?: IndexQuery<S, M, I> | null, count?: number): Promise<Stamped<StoreValue<S, M>>[]>
+  getAllKeysFromIndex<M extends N, I extends IndexNames<S, M>>(store: M, index: I, query?: IndexQuery<S, M, I> | null, count?: number): Promise<StoreKey<S, M>[]>
+  countFromIndex<M extends N, I extends IndexNames<S, M>>(store: M, index: I, query?: IndexQuery<S, M, I> | null): Promise<number>
+}
+
+/** A `'readwrite'` transaction: the reads, and the handle's writes with their rules (SPEC §11). */
+export interface TtlWriteTransaction<S extends DBSchema | unknown, N extends StoreNames<S>> extends TtlReadTransaction<S, N> {
+  put<M extends N>(store: M, value: Writable<StoreValue<S, M>>, key?: StoreKey<S, M>): Promise<StoreKey<S, M>>
+  putAll<M extends N>(store: M, values: readonly Writable<StoreValue<S, M>>[]): Promise<StoreKey<S, M>[]>
+  add<M extends N>(store: M, value: Writable<StoreValue<S, M>>, key?: StoreKey<S, M>): Promise<StoreKey<S, M>>
+  update<M extends N>(store: M, key: StoreKey<S, M>, changes: Changes<StoreValue<S, M>>): Promise<Stamped<StoreValue<S, M>>>
+  touch<M extends N>(store: M, key: StoreKey<S, M>): Promise<Stamped<StoreValue<S, M>>>
+  delete<M extends N>(store: M, query: Query<S, M>): Promise<void>
+  clear<M extends N>(store: M): Promise<void>
+}

@@ -1,12 +1,12 @@
 /** What every write path shares: its context, its transaction, and how `update` merges. */
-import { formatKey, TtlError } from '../rules/errors.js'
+import { formatKey, kindOf, TtlError } from '../rules/errors.js'
 import { cutoffs, isDeadMark, type StoreState } from '../rules/policy.js'
 import type { DeletedItem } from '../events/listeners.js'
 import { undoLeaked } from '../purge/quota.js'
 import { isQuotaError } from '../platform/storage.js'
 import { done, keyPathValue } from '../platform/request.js'
 import { asClosed } from '../layout/connection.js'
-import { check, markOfStored, stampAt, unstamp } from '../layout/stamp.js'
+import { check, isPlainObject, markOfStored, stampAt, unstamp } from '../layout/stamp.js'
 import type { TtlValues } from '../rules/ttl.js'
 
 export interface WriteContext {
@@ -82,6 +82,13 @@ export async function committedOrUndone(db: IDBDatabase, storeName: string, comm
   }
 }
 
+/** @throws TtlError `INVALID_VALUE` when `changes` is neither a plain object nor a function */
+export function checkChanges(storeName: string, key: IDBValidKey, changes: unknown): asserts changes is Changes {
+  if (typeof changes !== 'function' && !isPlainObject(changes)) {
+    throw new TtlError('INVALID_VALUE', `${itemAt(storeName, key)}: update takes changes as a plain object of fields, or a function of the item; got ${kindOf(changes)}`)
+  }
+}
+
 /**
  * What `update` stores in place of `existing` (the item at `key` as stored, or `undefined`):
  * `changes` merged in, validated and stamped at `now`.
@@ -89,7 +96,7 @@ export async function committedOrUndone(db: IDBDatabase, storeName: string, comm
  * change would move the item to another key
  */
 export function updated(
-  ctx: WriteContext,
+  ctx: Pick<WriteContext, 'mode' | 'keepTs'>,
   storeName: string,
   key: IDBValidKey,
   keyPath: string | string[] | null,

@@ -8,11 +8,11 @@ import { META_STORE } from '../layout/expiry-index.js'
 import { usesGenerations } from '../generations/stash.js'
 import { changeDefault, cutoffs, type StoreState } from '../rules/policy.js'
 import { abortQuietly, req } from '../platform/request.js'
-import { check, isPlainObject, stampAt, unstamp, type Checked } from '../layout/stamp.js'
+import { check, stampAt, unstamp, type Checked } from '../layout/stamp.js'
 import { updateStashed, writeStashed } from './stashed-writes.js'
 import { knownWatermarks, learn, announce } from '../layout/watermarks.js'
 import { checkDefaultTtl, MAX_TTL, type DefaultTtl } from '../rules/ttl.js'
-import { begin, committedOrUndone, itemAt, refusedAt, unlessClosed, updated, type Changes, type Item, type WriteContext, type Written } from './write-steps.js'
+import { begin, checkChanges, committedOrUndone, itemAt, refusedAt, unlessClosed, updated, type Changes, type Item, type WriteContext, type Written } from './write-steps.js'
 import { kindOf, TtlError } from '../rules/errors.js'
 
 export type { WriteContext, Written } from './write-steps.js'
@@ -102,9 +102,7 @@ async function writeClaiming(
  * would move the item to another key
  */
 export async function update(ctx: WriteContext, storeName: string, key: IDBValidKey, changes: Changes): Promise<Written<Item>> {
-  if (typeof changes !== 'function' && !isPlainObject(changes)) {
-    throw new TtlError('INVALID_VALUE', `${itemAt(storeName, key)}: update takes changes as a plain object of fields, or a function of the item; got ${kindOf(changes)}`)
-  }
+  checkChanges(storeName, key, changes)
   if (await usesGenerations(ctx.db, storeName)) return unlessClosed(ctx.db, () => updateStashed(ctx, storeName, key, changes))
   const now = ctx.clock()
   const { tx, committed } = begin(ctx, [storeName, META_STORE])

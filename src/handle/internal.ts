@@ -1,0 +1,47 @@
+/**
+ * What the library's own mechanisms above the handle (the Cosmos DB mirror, `idb-ttl/cosmos`)
+ * reach through a handle: its transactions with options the public call does not offer, and
+ * its write observers. Not part of the public API.
+ */
+import { TtlError } from '../rules/errors.js'
+import type { WriteObserver } from '../transaction/observers.js'
+import type { Transaction } from '../transaction/transaction.js'
+import type { Internal, Routes } from './routes.js'
+
+export type { WriteObserver } from '../transaction/observers.js'
+export type { Transaction } from '../transaction/transaction.js'
+
+const routes = new WeakMap<object, Routes>()
+
+/** Makes `handle` reachable here (the handle's constructor calls it). */
+export function register(handle: object, route: Routes): void {
+  routes.set(handle, route)
+}
+
+function routeOf(handle: object): Routes {
+  const route = routes.get(handle)
+  if (!route) throw new TtlError('INVALID_OPTION', 'expected a handle returned by openTtlDB')
+  return route
+}
+
+/**
+ * From now on, every write of `store` through `handle` (its calls and its transactions) runs in
+ * a transaction that also holds `observer.stores`, and tells `observer` inside it. Returns a
+ * function that stops it.
+ */
+export function observeWrites(handle: object, store: string, observer: WriteObserver): () => void {
+  const route = routeOf(handle)
+  route.check(store)
+  return route.observers.add(store, observer)
+}
+
+/** `db.transaction` with the library's own options (see {@link Internal}). */
+export function transactionOf<T>(
+  handle: object,
+  stores: readonly string[],
+  mode: 'readonly' | 'readwrite',
+  callback: (tx: Transaction) => T | Promise<T>,
+  internal: Internal = {},
+): Promise<T> {
+  return routeOf(handle).transact(stores, mode === 'readwrite', callback, internal)
+}

@@ -1,0 +1,55 @@
+/**
+ * Runs a callback in one IndexedDB transaction (SPEC §11): all or nothing, resolving once the
+ * transaction committed, and handing what it did to `afterCommit` only then.
+ */
+import { asClosed } from '../layout/connection.js'
+import { META_STORE } from '../layout/expiry-index.js'
+import { abortQuietly, done } from '../platform/request.js'
+import { undoLeaked } from '../purge/quota.js'
+import { isQuotaError } from '../platform/storage.js'
+import { Transaction, type Effects, type TxSetup } from './transaction.js'
+
+export interface RunOptions extends Omit<TxSetup, 'tx'> {
+  db: IDBDatabase
+  /** The library's own stores the transaction also holds (observers' stores). */
+  extra: readonly string[]
+  writable: boolean
+  durability: IDBTransactionDurability | undefined
+}
+
+/**
+ * Runs `callback` with a {@link Transaction} over `options.stores`. Rejects with the callback's
+ * error, a failed request's, or `TRANSACTION_INACTIVE` — the callback let the transaction end
+ * early; what it wrote before then committed, and `afterCommit` hears of it.
+ */
+export async function runTransaction<T>(options: RunOptions, callback: (tx: Transaction) => T | Promise<T>, afterCommit: (effects: Effects) => Promise<void>): Promise<T> {
+  const { db, stores, extra, writable, durability } = options
+  let raw: IDBTransaction
+  try {
+    raw = db.transaction([...stores, META_STORE, ...extra], writable ? 'readwrite' : 'readonly', { durability })
+  } catch (error) {
+    throw asClosed(db, error)
+  }
+  const committed = done(raw)
+  committed.catch(() => {})
+  const tx = new Transaction({ ...options, tx: raw })
+  let result: T
+  try {
+    result = await callback(tx)
+  } catch (error) {
+    abortQuietly(raw)
+    // Ended early by IndexedDB, the transaction may have committed what came before the error.
+    if (await committed.then(() => true, () => false)) await afterCommit(tx.effects)
+    throw error
+  }
+  try {
+    await committed
+  } catch (error) {
+    // Firefox at its quota may leave some writes of a refused transaction behind: none may stay.
+    if (isQuotaError(error)) for (const [store, items] of tx.effects.stored) await undoLeaked(db, store, items).catch(() => {})
+    throw asClosed(db, error)
+  }
+  await afterCommit(tx.effects)
+  if (tx.inactive) throw tx.inactive
+  return result
+}

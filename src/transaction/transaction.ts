@@ -1,0 +1,176 @@
+/**
+ * The `tx` a callback of `db.transaction` receives (SPEC §11): the handle's reads and writes on
+ * the stores it names, all in one IndexedDB transaction, judged at one instant by the settings
+ * that transaction read. A call made after IndexedDB ended the transaction (the callback awaited
+ * something else) is refused with `TRANSACTION_INACTIVE`, which the transaction keeps.
+ */
+import type { DeletedItem } from '../events/listeners.js'
+import { countLive, getKeys, getMany, getOne, ReadScope, settingsOf } from '../reads/reads.js'
+import type { Touches } from '../reads/touch.js'
+import { TtlError } from '../rules/errors.js'
+import type { StoreState } from '../rules/policy.js'
+import type { TtlValues } from '../rules/ttl.js'
+import type { Changes, Item } from '../writes/write-steps.js'
+import type { Observers } from './observers.js'
+import { deleteIn, putIn, updateIn, type WriteTarget } from './tx-writes.js'
+
+type Key = IDBValidKey
+type Query = IDBValidKey | IDBKeyRange | null | undefined
+
+/** What a transaction needs from the handle that runs it. */
+export interface TxSetup {
+  tx: IDBTransaction
+  /** The declared stores the callback may use. */
+  stores: readonly string[]
+  now: number
+  mode: TtlValues
+  keepTs: (store: string) => boolean
+  touches: Touches
+  /** Observers to tell, or none (writes the observers themselves make). */
+  observers: Observers | undefined
+}
+
+/** What a committed transaction leaves for the handle to do: wake the purge, report claims, settle touches. */
+export class Effects {
+  readonly stored = new Map<string, Item[]>()
+  readonly claimed = new Map<string, DeletedItem[]>()
+  readonly touched: Promise<void>[] = []
+
+  wrote(store: string, stored: Item[], claimed: DeletedItem[]): void {
+    this.stored.set(store, [...(this.stored.get(store) ?? []), ...stored])
+    if (claimed.length > 0) this.claimed.set(store, [...(this.claimed.get(store) ?? []), ...claimed])
+  }
+}
+
+export class Transaction {
+  readonly effects = new Effects()
+  /** Set once a call found the transaction ended by IndexedDB. */
+  inactive: TtlError | undefined
+  private readonly states = new Map<string, Promise<StoreState>>()
+  private ended: 'committed' | 'aborted' | undefined
+
+  constructor(private readonly setup: TxSetup) {
+    const { tx, stores } = setup
+    for (const store of stores) this.states.set(store, settingsOf(tx, store))
+    tx.addEventListener('complete', () => (this.ended = 'committed'))
+    tx.addEventListener('abort', () => (this.ended = 'aborted'))
+  }
+
+  /** The underlying IndexedDB transaction: the physical view, as `db.raw` is. */
+  get raw(): IDBTransaction {
+    return this.setup.tx
+  }
+
+  get(store: string, query: Key | IDBKeyRange): Promise<unknown> {
+    return this.reading(store, (scope) => getOne(scope, scope.store, query))
+  }
+
+  getAll(store: string, query?: Query, count?: number): Promise<unknown[]> {
+    return this.reading(store, (scope) => getMany(scope, scope.store, query, count))
+  }
+
+  getAllKeys(store: string, query?: Query, count?: number): Promise<Key[]> {
+    return this.reading(store, (scope) => getKeys(scope, scope.store, query, count))
+  }
+
+  count(store: string, query?: Query): Promise<number> {
+    return this.reading(store, (scope) => countLive(scope, scope.store, query))
+  }
+
+  getFromIndex(store: string, index: string, query: Key | IDBKeyRange): Promise<unknown> {
+    return this.reading(store, (scope) => getOne(scope, scope.index(index), query))
+  }
+
+  getAllFromIndex(store: string, index: string, query?: Query, count?: number): Promise<unknown[]> {
+    return this.reading(store, (scope) => getMany(scope, scope.index(index), query, count))
+  }
+
+  getAllKeysFromIndex(store: string, index: string, query?: Query, count?: number): Promise<Key[]> {
+    return this.reading(store, (scope) => getKeys(scope, scope.index(index), query, count))
+  }
+
+  countFromIndex(store: string, index: string, query?: Query): Promise<number> {
+    return this.reading(store, (scope) => countLive(scope, scope.index(index), query))
+  }
+
+  async put(store: string, value: unknown, key?: Key): Promise<Key> {
+    return (await this.writing(store, (target) => putIn(target, [value], 'put', [key], () => `store "${store}"`)))[0]
+  }
+
+  putAll(store: string, values: readonly unknown[]): Promise<Key[]> {
+    return this.writing(store, (target) => {
+      if (!Array.isArray(values)) throw new TtlError('INVALID_VALUE', `store "${store}": putAll takes an array of values`)
+      return putIn(target, values, 'put', undefined, (i) => `store "${store}", item ${i}`)
+    })
+  }
+
+  async add(store: string, value: unknown, key?: Key): Promise<Key> {
+    return (await this.writing(store, (target) => putIn(target, [value], 'add', [key], () => `store "${store}"`)))[0]
+  }
+
+  update(store: string, key: Key, changes: Changes): Promise<Item> {
+    return this.writing(store, (target) => updateIn(target, key, changes))
+  }
+
+  /** Rewrites the live item at `key` unchanged, restarting its countdown. */
+  touch(store: string, key: Key): Promise<Item> {
+    return this.update(store, key, {})
+  }
+
+  delete(store: string, query: Key | IDBKeyRange): Promise<void> {
+    return this.writing(store, (target) => deleteIn(target, query))
+  }
+
+  clear(store: string): Promise<void> {
+    return this.writing(store, (target) => deleteIn(target, null))
+  }
+
+  private reading<T>(store: string, read: (scope: ReadScope) => Promise<T>): Promise<T> {
+    return this.guard(store, (objectStore, state) => {
+      const owe = (touched: Promise<void>) => void this.effects.touched.push(touched)
+      return read(new ReadScope(objectStore, state, this.setup.now, this.setup.touches, owe))
+    })
+  }
+
+  private writing<T>(store: string, write: (target: WriteTarget) => Promise<T>): Promise<T> {
+    const { now, mode, keepTs, observers } = this.setup
+    return this.guard(store, (objectStore, state) =>
+      write({
+        store: objectStore,
+        state,
+        now,
+        mode,
+        keepTs: keepTs(store),
+        observers: observers?.of(store) ?? [],
+        wrote: (stored, claimed) => this.effects.wrote(store, stored, claimed),
+      }),
+    )
+  }
+
+  /** Runs a call on `store`, turning IndexedDB's "this transaction has ended" into `TRANSACTION_INACTIVE`. */
+  private async guard<T>(store: string, call: (objectStore: IDBObjectStore, state: Promise<StoreState>) => Promise<T>): Promise<T> {
+    const state = this.states.get(store)
+    if (!state) {
+      const named = this.setup.stores.map((name) => `"${name}"`).join(', ')
+      throw new TtlError('UNKNOWN_STORE', `"${String(store)}" is not a store of this transaction (it names ${named})`)
+    }
+    if (this.inactive) throw this.inactive
+    try {
+      return await call(this.setup.tx.objectStore(store), state)
+    } catch (error) {
+      throw this.asInactive(store, error)
+    }
+  }
+
+  private asInactive(store: string, error: unknown): unknown {
+    const name = (error as DOMException | null)?.name
+    if (name !== 'TransactionInactiveError' && name !== 'InvalidStateError') return error
+    // After an abort, the failure that caused it is what the callback hears (IndexedDB's own).
+    if (this.ended === 'aborted') return this.setup.tx.error ?? error
+    this.inactive ??= new TtlError(
+      'TRANSACTION_INACTIVE',
+      `store "${store}": the transaction had already ended: IndexedDB commits it once the callback awaits something other than the transaction's own calls`,
+    )
+    return this.inactive
+  }
+}
