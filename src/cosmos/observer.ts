@@ -5,7 +5,7 @@
  */
 import type { TtlDB } from '../db.js'
 import { OUTBOX_STORE } from '../layout/sync-stores.js'
-import { observeWrites } from './hook.js'
+import { observeWrites } from '../handle/internal.js'
 import { queue } from './outbox.js'
 
 const observed = new WeakMap<TtlDB<any>, Set<string>>()

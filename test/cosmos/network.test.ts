@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { OfflineError, syncCosmos, type Conflict, type SyncStatus } from '../../src/cosmos/index.js'
 import { aheadClock, containerVia, cosmosServer, newContainer, startProxy, stopCosmosServer, type Proxy } from './server.js'
-import { localDelete, localPut, openMirror, outbox } from './support.js'
+import { openMirror, outbox } from './support.js'
 
 let port: number
 let proxy: Proxy
@@ -36,12 +36,12 @@ async function setup(defaultTtl = 60, options = {}) {
 
 describe('offline', () => {
   test('reports offline, keeps the outbox, and catches up both ways once online', async () => {
-    const { server, clock, db, sync, states } = await setup()
+    const { server, db, sync, states } = await setup()
     await server.items.create({ id: 'before', tenant: 't1' })
     await sync.pull()
     await proxy.offline()
-    await localPut(db, { id: 'mine', n: 1 }, clock)
-    await localDelete(db, 'before', clock)
+    await db.put('items', { id: 'mine', n: 1 })
+    await db.delete('items', 'before')
     await expect(sync.push()).rejects.toBeInstanceOf(OfflineError)
     await expect(sync.pull()).rejects.toBeInstanceOf(OfflineError)
     expect(states.at(-1)).toMatchObject({ state: 'offline', pending: 2 })
@@ -64,9 +64,10 @@ describe('offline', () => {
     const clock = aheadClock()
     let db = await openMirror(clock)
     const name = db.raw.name
+    const sync = syncCosmos(db, 'items', containerVia(proxy.port, id), { partitionKey: 't1' })
     await proxy.offline()
-    await localPut(db, { id: 'a' }, clock)
-    await expect(syncCosmos(db, 'items', containerVia(proxy.port, id), { partitionKey: 't1' }).push()).rejects.toBeInstanceOf(OfflineError)
+    await db.put('items', { id: 'a' })
+    await expect(sync.push()).rejects.toBeInstanceOf(OfflineError)
     db.close()
     await proxy.online()
     db = await openMirror(clock, name)
@@ -79,8 +80,8 @@ describe('offline', () => {
 
 describe('throttling and server errors', () => {
   test("a 429 storm: each retry waits the server's x-ms-retry-after-ms, and the push completes", async () => {
-    const { server, clock, db, sync } = await setup()
-    await localPut(db, { id: 'a' }, clock)
+    const { server, db, sync } = await setup()
+    await db.put('items', { id: 'a' })
     proxy.fault = { kind: 'status', status: 429, times: 6, retryAfterMs: 60 }
     expect(await sync.push()).toBe(1)
     expect(proxy.faults).toHaveLength(6)
@@ -91,11 +92,11 @@ describe('throttling and server errors', () => {
   })
 
   test('5xx: backs off and retries; past maxRetries the round fails with the outbox kept', async () => {
-    const { clock, db, sync, states } = await setup(60, { maxRetries: 2 })
-    await localPut(db, { id: 'a' }, clock)
+    const { db, sync, states } = await setup(60, { maxRetries: 2 })
+    await db.put('items', { id: 'a' })
     proxy.fault = { kind: 'status', status: 503, times: 2 }
     expect(await sync.push()).toBe(1)
-    await localPut(db, { id: 'b' }, clock)
+    await db.put('items', { id: 'b' })
     proxy.fault = { kind: 'status', status: 500, times: 3 }
     await expect(sync.push()).rejects.toMatchObject({ code: 500 })
     expect(states.at(-1)).toMatchObject({ state: 'error', pending: 1 })
@@ -117,10 +118,14 @@ describe('conflicts', () => {
     const serverTs = (await server.item('b', 't1').read()).resource._ts
     // ... and locally: a from a write two seconds after the server's, b from one before it.
     clock.advance(2000)
-    await localPut(db, { id: 'a', v: 'local' }, clock)
+    await db.put('items', { id: 'a', v: 'local' })
     await db.put('items', { id: 'b', v: 'local' })
+    // The clock cannot go back: b's record is dated a second before the server's write by hand.
     const tx = db.raw.transaction('__idb_ttl_outbox' as never, 'readwrite')
-    await tx.store.add({ store: 'items', key: 'b', op: 'put', at: (serverTs - 1) * 1000 } as never)
+    for await (const cursor of tx.store) {
+      const record = cursor.value as { key: string; at: number }
+      if (record.key === 'b') await cursor.update({ ...record, at: (serverTs - 1) * 1000 } as never)
+    }
     await tx.done
     await sync.push()
     expect((await server.item('a', 't1').read()).resource).toMatchObject({ v: 'local' })
@@ -133,13 +138,13 @@ describe('conflicts', () => {
 
   test('onConflict decides: a merge is pushed and becomes the local item', async () => {
     const seen: Conflict[] = []
-    const { server, clock, db, sync } = await setup(60, {
+    const { server, db, sync } = await setup(60, {
       onConflict: (c: Conflict) => (seen.push(c), { ...c.server!, tags: [...(c.server!.tags as string[]), ...(c.local!.tags as string[])] }),
     })
     await server.items.create({ id: 'a', tenant: 't1', tags: ['x'] })
     await sync.pull()
     await server.items.upsert({ id: 'a', tenant: 't1', tags: ['x', 'server'] })
-    await localPut(db, { id: 'a', tags: ['x', 'local'] }, clock)
+    await db.put('items', { id: 'a', tags: ['x', 'local'] })
     await sync.push()
     expect(seen).toEqual([expect.objectContaining({ key: 'a', local: expect.objectContaining({ tags: ['x', 'local'] }), server: expect.objectContaining({ tags: ['x', 'server'] }) })])
     const merged = (await server.item('a', 't1').read()).resource
@@ -149,10 +154,10 @@ describe('conflicts', () => {
   })
 
   test('a pull leaves an item with a queued local write alone; the push settles it', async () => {
-    const { server, clock, db, sync } = await setup(60, { onConflict: () => 'local' })
+    const { server, db, sync } = await setup(60, { onConflict: () => 'local' })
     await server.items.create({ id: 'a', tenant: 't1', v: 1 })
     await sync.pull()
-    await localPut(db, { id: 'a', v: 'local' }, clock)
+    await db.put('items', { id: 'a', v: 'local' })
     await server.items.upsert({ id: 'a', tenant: 't1', v: 'server' })
     await sync.pull()
     expect(await db.get('items', 'a')).toMatchObject({ v: 'local' })

@@ -8,7 +8,7 @@ import { syncCosmos, type SyncStatus } from '../../src/cosmos/index.js'
 import { openTtlDB, TtlError } from '../../src/index.js'
 import { manualClock, uniqueName } from '../helpers.js'
 import { aheadClock, cosmosServer, newContainer, stopCosmosServer } from './server.js'
-import { localDelete, localPut, openMirror, outbox, STORES } from './support.js'
+import { openMirror, outbox, STORES } from './support.js'
 
 let port: number
 beforeAll(async () => void (port = await cosmosServer()))
@@ -115,8 +115,8 @@ describe('push', () => {
     const sync = syncCosmos(db, 'items', container, { partitionKey: 't1' })
     const seen: SyncStatus[] = []
     sync.onStatus((s) => seen.push(s))
-    await localPut(db, { id: 'a', n: 1, ttl: 30 }, clock)
-    await localPut(db, { id: 'b', n: 2 }, clock)
+    await db.put('items', { id: 'a', n: 1, ttl: 30 })
+    await db.put('items', { id: 'b', n: 2 })
     expect(await sync.push()).toBe(2)
     const { resource } = await container.item('a', 't1').read()
     expect(resource).toMatchObject({ id: 'a', tenant: 't1', n: 1, ttl: 30 })
@@ -125,9 +125,36 @@ describe('push', () => {
     expect(seen.map((s) => s.state)).toEqual(['idle', 'pushing', 'pushing', 'pushing', 'idle'])
     expect(seen.at(-1)).toMatchObject({ state: 'idle', pending: 0, pushed: 2 })
     // An edit of a pushed item goes with If-Match on the etag the push brought back.
-    await localPut(db, { id: 'a', n: 3 }, clock)
+    await db.put('items', { id: 'a', n: 3 })
     await sync.push()
     expect((await container.item('a', 't1').read()).resource).toMatchObject({ n: 3 })
+    db.close()
+  })
+
+  test('every local write is queued in its own transaction: update, touch, clear, db.transaction', async () => {
+    const { container } = await newContainer(port, -1)
+    const db = await openMirror(aheadClock())
+    const sync = syncCosmos(db, 'items', container, { partitionKey: 't1', softDelete: false })
+    await db.putAll('items', [{ id: 'a' }, { id: 'b' }, { id: 'c' }])
+    await db.update('items', 'a', { n: 1 })
+    await db.touch('items', 'b')
+    await db.transaction(['items'], 'readwrite', async (tx) => {
+      await tx.put('items', { id: 'd', n: 4 })
+      await tx.delete('items', 'c')
+    })
+    expect((await outbox(db)).map((r) => (r as { key: string; op: string }).key + ' ' + (r as { op: string }).op)).toEqual(['a put', 'b put', 'd put', 'c delete'])
+    expect(await sync.push()).toBe(4)
+    const ids = async () => (await container.items.query('SELECT c.id, c.n FROM c').fetchAll()).resources.sort((x, y) => x.id.localeCompare(y.id))
+    expect(await ids()).toEqual([{ id: 'a', n: 1 }, { id: 'b' }, { id: 'd', n: 4 }])
+    // A transaction that fails queues nothing.
+    await expect(db.transaction(['items'], 'readwrite', async (tx) => {
+      await tx.put('items', { id: 'e' })
+      throw new Error('changed my mind')
+    })).rejects.toThrow('changed my mind')
+    await db.clear('items')
+    expect(await outbox(db)).toHaveLength(3)
+    await sync.push()
+    expect(await ids()).toEqual([])
     db.close()
   })
 
@@ -135,16 +162,16 @@ describe('push', () => {
     const { container } = await newContainer(port, 60)
     const clock = aheadClock()
     const db = await openMirror(clock)
-    await localPut(db, { id: 'a' }, clock)
-    await localPut(db, { id: 'b' }, clock)
     const sync = syncCosmos(db, 'items', container, { partitionKey: 't1' })
+    await db.put('items', { id: 'a' })
+    await db.put('items', { id: 'b' })
     await sync.push()
-    await localDelete(db, 'a', clock)
+    await db.delete('items', 'a')
     await sync.push()
     expect((await container.item('a', 't1').read()).resource).toMatchObject({ deleted: true, ttl: 60 })
     sync.stop()
     const hard = syncCosmos(db, 'items', container, { partitionKey: 't1', softDelete: false })
-    await localDelete(db, 'b', clock)
+    await db.delete('items', 'b')
     await hard.push()
     expect((await container.item('b', 't1').read()).statusCode).toBe(404)
     expect(await db.getAllKeys('items')).toEqual([])
@@ -156,11 +183,11 @@ describe('push', () => {
     const clock = aheadClock()
     const db = await openMirror(clock)
     const sync = syncCosmos(db, 'items', container, { partitionKey: 't1' })
-    await localPut(db, { id: 'a', n: 1 }, clock)
+    await db.put('items', { id: 'a', n: 1 })
     const create = container.items.create.bind(container.items)
     container.items.create = (async (body: never, options: never) => {
       const answer = await create(body, options)
-      await localPut(db, { id: 'a', n: 2 }, clock)
+      await db.put('items', { id: 'a', n: 2 })
       return answer
     }) as typeof container.items.create
     expect(await sync.push()).toBe(2)
@@ -174,9 +201,9 @@ describe('push', () => {
     const clock = aheadClock()
     const db = await openMirror(clock)
     const sync = syncCosmos(db, 'items', container, { partitionKey: 't1', softDelete: false })
-    await localPut(db, { id: 'a', ttl: 10 }, clock)
+    await db.put('items', { id: 'a', ttl: 10 })
     await sync.push()
-    await localPut(db, { id: 'a', ttl: 10, n: 2 }, clock)
+    await db.put('items', { id: 'a', ttl: 10, n: 2 })
     clock.advance(11_000)
     await sync.push()
     expect((await container.item('a', 't1').read()).statusCode).toBe(404)
