@@ -24,6 +24,20 @@ module.exports = {
       to: { path: `^src/(${[...above(i)].join('|') || '$^'}/|[^/]+\\.ts$)` },
     })),
     {
+      name: 'cosmos-on-top',
+      severity: 'error',
+      comment: 'src/cosmos/ is the entry idb-ttl/cosmos, on top of everything: no other part of src/ (the main entry least of all) may use it.',
+      from: { path: '^src/', pathNot: '^src/cosmos/' },
+      to: { path: '^src/cosmos/' },
+    },
+    {
+      name: 'cosmos-sdk-types-only',
+      severity: 'error',
+      comment: '@azure/cosmos is an optional peer: the app passes its Container, src/ imports its types only.',
+      from: { path: '^src/' },
+      to: { path: '@azure/cosmos', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'src-is-self-contained',
       severity: 'error',
       comment: 'The library does not reach into tests, the demo, benchmarks or scripts.',

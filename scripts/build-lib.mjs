@@ -74,9 +74,12 @@ await build({
     emptyOutDir: true,
     minify: true,
     sourcemap: true,
-    lib: { entry: path.join(root, 'src/index.ts'), formats: ['es'], fileName: () => 'idb-ttl.js' },
+    // Two entries in one build: `idb-ttl/cosmos` shares the main entry's modules (the handle's
+    // registry of routes, TtlError) through a chunk both import, rather than a copy of its own.
+    lib: { entry: { 'idb-ttl': path.join(root, 'src/index.ts'), cosmos: path.join(root, 'src/cosmos/index.ts') }, formats: ['es'], fileName: (_, name) => `${name}.js` },
     rolldownOptions: {
-      external: ['idb', 'comlink'],
+      // @azure/cosmos: an optional peer the app brings (src/ imports only its types).
+      external: ['idb', 'comlink', '@azure/cosmos'],
       output: {
         // Whitespace too (Vite's library mode leaves it, for fear of losing the `@__PURE__`
         // annotations an app's bundler tree-shakes by: they are kept).
@@ -141,4 +144,29 @@ try {
   rmSync(checkDir, { recursive: true, force: true })
 }
 
-console.log(`dist/idb-ttl.js, ${workers.map((w) => `dist/${w.name}.js`).join(', ')} and dist/index.d.ts written`)
+// dist/cosmos.d.ts: the mirror's own types, bundled from src/cosmos/types.ts (self-contained),
+// and its functions declared against the packages' own types: TtlDB from 'idb-ttl' itself (an
+// inlined copy would be another class, which a handle would not match), Container from the peer.
+const [cosmosTypes] = generateDtsBundle(
+  [{ filePath: path.join(root, 'src/cosmos/types.ts'), output: { noBanner: true, exportReferencedTypes: false } }],
+  { preferredConfigPath: path.join(root, 'tsconfig.build.json') },
+)
+writeFileSync(
+  path.join(outDir, 'cosmos.d.ts'),
+  `import type { Container } from '@azure/cosmos'\nimport type { TtlDB } from 'idb-ttl'\n\n${cosmosTypes}
+/**
+ * Mirrors an Azure Cosmos DB container (or one partition key value of it) in \`store\`, declared with
+ * \`keyPath: 'id'\` and \`keepTs: true\` (docs/cosmos.md).
+ */
+export declare function syncCosmos(db: TtlDB<any>, store: string, container: Container, options?: SyncOptions): CosmosSync
+/** The default conflict resolution: last writer wins on \`_ts\`. */
+export declare function lastWriterWins(conflict: Conflict): Resolution
+/** A round ended because the server could not be reached. */
+export declare class OfflineError extends Error {
+\treadonly cause: unknown
+\tconstructor(cause: unknown)
+}
+`,
+)
+
+console.log(`dist/idb-ttl.js, dist/cosmos.js, dist/cosmos.d.ts, ${workers.map((w) => `dist/${w.name}.js`).join(', ')} and dist/index.d.ts written`)

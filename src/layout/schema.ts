@@ -12,6 +12,7 @@ import { check, isPlainObject, stampAt } from './stamp.js'
 import { checkDefaultTtl } from '../rules/ttl.js'
 import { checkKnownOptions } from '../rules/known-options.js'
 import { announce, learn } from './watermarks.js'
+import { createSyncStores, OUTBOX_STORE, SYNC_STORE } from './sync-stores.js'
 import type { StoreConfig } from '../rules/types.js'
 
 export type StoreConfigs = Record<string, StoreConfig>
@@ -22,7 +23,7 @@ export function checkStoreConfigs(stores: unknown): StoreConfigs {
     throw new TtlError('INVALID_OPTION', 'openTtlDB needs a `stores` object: { storeName: { keyPath, defaultTtl } }')
   }
   for (const [name, config] of Object.entries(stores as StoreConfigs)) {
-    if (name === META_STORE || name === JOURNAL_STORE) throw new TtlError('INVALID_OPTION', `"${name}" is the library's own store name`)
+    if ([META_STORE, JOURNAL_STORE, OUTBOX_STORE, SYNC_STORE].includes(name)) throw new TtlError('INVALID_OPTION', `"${name}" is the library's own store name`)
     if (config === null || typeof config !== 'object') {
       throw new TtlError('INVALID_OPTION', `store "${name}" needs an options object`)
     }
@@ -69,6 +70,7 @@ export function addedUniqueIndexes(db: IDBDatabase, tx: IDBTransaction, stores: 
 export async function upgradeSchema(db: IDBDatabase, tx: IDBTransaction, stores: StoreConfigs, nowMs: number): Promise<void> {
   const meta = db.objectStoreNames.contains(META_STORE) ? tx.objectStore(META_STORE) : db.createObjectStore(META_STORE)
   if (!db.objectStoreNames.contains(JOURNAL_STORE)) db.createObjectStore(JOURNAL_STORE)
+  createSyncStores(db)
   for (const [name, config] of Object.entries(stores)) {
     const store = db.objectStoreNames.contains(name)
       ? tx.objectStore(name)

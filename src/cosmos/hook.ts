@@ -1,0 +1,30 @@
+/**
+ * The mirror's writes to the local store: in one transaction (`handle/internal.ts`) with the
+ * library's own stores, unheard by the write observers (they are the server's writes, not the
+ * app's: nothing to push back).
+ */
+import type { TtlDB } from '../db.js'
+import { transactionOf } from '../handle/internal.js'
+
+/** The part of a transaction the mirror writes through: items of one store, and the raw transaction. */
+export interface MirrorTx {
+  raw: IDBTransaction
+  put(value: Record<string, unknown>): void
+  delete(key: IDBValidKey): void
+}
+
+/** Runs `callback` in one transaction over `store` and `extra` (library stores), unobserved. */
+export function unobserved<T>(db: TtlDB<any>, store: string, extra: readonly string[], callback: (tx: MirrorTx) => Promise<T>): Promise<T> {
+  return transactionOf(
+    db,
+    [store],
+    'readwrite',
+    async (tx) => {
+      const writes: Promise<unknown>[] = []
+      const result = await callback({ raw: tx.raw, put: (value) => writes.push(tx.put(store, value)), delete: (key) => writes.push(tx.delete(store, key)) })
+      await Promise.all(writes)
+      return result
+    },
+    { observed: false, extra },
+  )
+}

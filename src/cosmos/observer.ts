@@ -1,0 +1,24 @@
+/**
+ * Queues every local write of a synced store in the outbox, inside the write's own transaction
+ * (`hook.ts`). Registered once per handle and store, for as long as the handle is open: a write
+ * made after `sync.stop()` is still queued, so that no write of a synced store goes unpushed.
+ */
+import type { TtlDB } from '../db.js'
+import { OUTBOX_STORE } from '../layout/sync-stores.js'
+import { observeWrites } from '../handle/internal.js'
+import { queue } from './outbox.js'
+
+const observed = new WeakMap<TtlDB<any>, Set<string>>()
+
+/** Queues the writes of `store` from now on; `clock` stamps each record with its write time. */
+export function queueWritesOf(db: TtlDB<any>, store: string, clock: () => number): void {
+  const stores = observed.get(db) ?? new Set<string>()
+  observed.set(db, stores)
+  if (stores.has(store)) return
+  stores.add(store)
+  observeWrites(db, store, {
+    stores: [OUTBOX_STORE],
+    put: (tx, key) => queue(tx, { store, key, op: 'put', at: clock() }),
+    delete: (tx, key) => queue(tx, { store, key, op: 'delete', at: clock() }),
+  })
+}

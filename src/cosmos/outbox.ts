@@ -1,0 +1,65 @@
+/**
+ * The outbox: local writes of synced stores not yet pushed. A write queues its record inside its
+ * own transaction, so the write and its record commit together or not at all (a crash, a reload,
+ * a full disk: either both are on disk or neither). One record per store and key: a later write
+ * replaces the earlier one's record under a new, higher number, and the push sends the item as
+ * it is then, so ten edits of one item offline cost one request.
+ */
+import { OUTBOX_BY_KEY, OUTBOX_STORE } from '../layout/sync-stores.js'
+import { req } from '../platform/request.js'
+
+/** A queued write: the item at `key` was written (`put`) or deleted at `at` (epoch ms). */
+export interface OutboxRecord {
+  store: string
+  key: IDBValidKey
+  op: 'put' | 'delete'
+  at: number
+}
+
+/** A record with its place in the queue. */
+export interface Queued extends OutboxRecord {
+  seq: number
+}
+
+/** Queues `record` in `tx` (which holds the outbox), replacing the key's earlier record. */
+export function queue(tx: IDBTransaction, record: OutboxRecord): void {
+  const outbox = tx.objectStore(OUTBOX_STORE)
+  const earlier = outbox.index(OUTBOX_BY_KEY).getKey([record.store, record.key])
+  earlier.onsuccess = () => {
+    if (earlier.result !== undefined) outbox.delete(earlier.result)
+    outbox.add(record)
+  }
+}
+
+/** The key's record, if one is queued. */
+export async function queuedAt(tx: IDBTransaction, store: string, key: IDBValidKey): Promise<Queued | undefined> {
+  const index = tx.objectStore(OUTBOX_STORE).index(OUTBOX_BY_KEY)
+  const seq = (await req(index.getKey([store, key]))) as number | undefined
+  if (seq === undefined) return undefined
+  const record = await req<OutboxRecord | undefined>(tx.objectStore(OUTBOX_STORE).get(seq))
+  return record && { ...record, seq }
+}
+
+/** Up to `count` records of `store`, oldest first, from `after` on. */
+export async function nextQueued(tx: IDBTransaction, store: string, after: number, count: number): Promise<Queued[]> {
+  const outbox = tx.objectStore(OUTBOX_STORE)
+  const range = IDBKeyRange.lowerBound(after, true)
+  const [records, seqs] = await Promise.all([req(outbox.getAll(range)), req(outbox.getAllKeys(range))])
+  const out: Queued[] = []
+  for (const [i, record] of (records as OutboxRecord[]).entries()) {
+    if (record.store === store) out.push({ ...record, seq: seqs[i] as number })
+    if (out.length === count) break
+  }
+  return out
+}
+
+/** How many records of `store` are queued. */
+export async function countQueued(tx: IDBTransaction, store: string): Promise<number> {
+  const range = IDBKeyRange.bound([store], [store, []])
+  return req(tx.objectStore(OUTBOX_STORE).index(OUTBOX_BY_KEY).count(range))
+}
+
+/** Removes the record numbered `seq`. */
+export function unqueue(tx: IDBTransaction, seq: number): void {
+  tx.objectStore(OUTBOX_STORE).delete(seq)
+}

@@ -1,0 +1,95 @@
+/**
+ * A pull round: the container's `defaultTtl` becomes the store's, then every item the server
+ * changed since the checkpoint comes in with the server's `_ts` and `ttl` (the store keeps `_ts`,
+ * so the copy expires when the server's does), page by page, each page in one transaction with
+ * the checkpoint it advances. A reload resumes from the checkpoint.
+ *
+ * The checkpoint is a `_ts`, not a change feed continuation: a query on `_ts` works the same on
+ * every account and on the test server (whose change feed has no continuation), takes the app's
+ * filter, and is what Cosmos DB documents for incremental reads. `_ts` is whole seconds, so a
+ * round reads from the checkpoint's second again; an item it already has (same `_etag`) is
+ * skipped. Neither shows deletions: tombstones (`SyncOptions.softDelete`) do, and a full pull
+ * finds what was deleted without one.
+ */
+import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
+import { describe, isTombstone, readOnly, scopeOf, type Mirror } from './context.js'
+import { unobserved } from './hook.js'
+import { queuedAt } from './outbox.js'
+import { withRetry } from './remote.js'
+import { keysWithEtags, readCheckpoint, readEtag, writeCheckpoint, writeEtag } from './state.js'
+import type { CosmosItem } from './types.js'
+
+/** Items per page: one transaction each, and the most a failure makes a round read again. */
+const PAGE = 200
+
+/** Pulls once; resolves to how many items came in (or went, as tombstones). */
+export async function pullRound(mirror: Mirror, full: boolean): Promise<number> {
+  const { store, container, board } = mirror
+  await describe(mirror)
+  const source = JSON.stringify([container.database.id, container.id, mirror.options.partitionKey ?? null, mirror.options.filter ?? null])
+  let pulled = 0
+  // A failed page (after its retries) ends the attempt; the next starts at the checkpoint the
+  // last good page left, with a fresh query.
+  await withRetry(async () => {
+    const checkpoint = await readOnly(mirror, (tx) => readCheckpoint(tx, store))
+    const from = checkpoint?.source === source ? checkpoint.ts : 0
+    const { where, parameters } = scopeOf(mirror)
+    const query = {
+      query: `SELECT * FROM c WHERE ${['c._ts >= @idbTtlFrom', ...where].join(' AND ')} ORDER BY c._ts`,
+      parameters: [{ name: '@idbTtlFrom', value: from }, ...parameters],
+    }
+    const pages = container.items.query<CosmosItem>(query, { maxItemCount: PAGE })
+    while (pages.hasMoreResults()) {
+      const { resources = [] } = await pages.fetchNext()
+      pulled += await applyPage(mirror, resources, source, from)
+      board.set('pulling', { pulled })
+    }
+  }, mirror.retry)
+  if (full) pulled += await removeGone(mirror)
+  return pulled
+}
+
+/** Writes one page and the checkpoint after it; skips items with a local write queued. */
+async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, from: number): Promise<number> {
+  const { store } = mirror
+  return unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
+    let applied = 0
+    let ts = from
+    const known = await Promise.all(items.map((item) => Promise.all([queuedAt(tx.raw, store, item.id), readEtag(tx.raw, store, item.id)])))
+    for (const [i, item] of items.entries()) {
+      ts = Math.max(ts, item._ts ?? 0)
+      const [queued, etag] = known[i]
+      // A queued local write is settled by the push, against the base it was made on.
+      if (queued || etag === item._etag) continue
+      if (isTombstone(mirror, item)) tx.delete(item.id)
+      else tx.put(item)
+      writeEtag(tx.raw, store, item.id, item._etag)
+      applied++
+    }
+    writeCheckpoint(tx.raw, store, { source, ts })
+    return applied
+  })
+}
+
+/** A full pull's second half: deletes local items the server no longer has (none queued). */
+async function removeGone(mirror: Mirror): Promise<number> {
+  const { store, container } = mirror
+  const { where, parameters } = scopeOf(mirror)
+  const query = { query: `SELECT c.id FROM c${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, parameters }
+  const { resources } = await withRetry(() => container.items.query<{ id: string }>(query).fetchAll(), mirror.retry)
+  const onServer = new Set(resources.map((item) => item.id))
+  const local = await mirror.db.getAllKeys(store)
+  return unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
+    const fromServer = await keysWithEtags(tx.raw, store)
+    const candidates = [...new Set([...local, ...fromServer])].filter((key) => !onServer.has(key as string))
+    const queued = await Promise.all(candidates.map((key) => queuedAt(tx.raw, store, key)))
+    let removed = 0
+    for (const [i, key] of candidates.entries()) {
+      if (queued[i]) continue
+      tx.delete(key)
+      writeEtag(tx.raw, store, key, undefined)
+      removed++
+    }
+    return removed
+  })
+}

@@ -1,0 +1,133 @@
+/**
+ * A push round: every queued write of the store, oldest first. A write goes with `If-Match` on
+ * the `_etag` of the server copy it was made on (a new item: as a create), so that a server copy
+ * changed meanwhile is a conflict (`conflicts.ts`) rather than lost. The server's answer comes
+ * back into the local item (its `_ts`, `_etag`), in one transaction with the removal of the
+ * record — unless the item was written again meanwhile, whose newer record the round sends next.
+ *
+ * A put whose local item is no longer live (it expired while offline) is sent as a delete: had
+ * it reached the server in time, it would have expired there too.
+ */
+import type { ItemDefinition, RequestOptions } from '@azure/cosmos'
+import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
+import { lastWriterWins } from './conflicts.js'
+import { describe, isTombstone, partitionKeyOf, readOnly, toServer, type Mirror } from './context.js'
+import { unobserved } from './hook.js'
+import { countQueued, nextQueued, queuedAt, unqueue, type Queued } from './outbox.js'
+import { statusOf, withRetry } from './remote.js'
+import { readEtag, writeEtag } from './state.js'
+import type { CosmosItem, Resolution } from './types.js'
+
+/** Records read from the outbox at a time. */
+const BATCH = 100
+
+/** What the server holds after a push: an item, or nothing. */
+type Outcome = { item: CosmosItem } | { item: undefined }
+
+/** Pushes once; resolves to how many writes were sent. */
+export async function pushRound(mirror: Mirror): Promise<number> {
+  if (!mirror.pkPath) await describe(mirror)
+  let pushed = 0
+  let after = 0
+  for (;;) {
+    const batch = await readOnly(mirror, (tx) => nextQueued(tx, mirror.store, after, BATCH))
+    if (batch.length === 0) break
+    for (const record of batch) {
+      const outcome = await pushOne(mirror, record)
+      await settle(mirror, record, outcome)
+      after = record.seq
+      pushed++
+      mirror.board.set('pushing', { pushed, pending: await pendingOf(mirror) })
+    }
+  }
+  return pushed
+}
+
+export function pendingOf(mirror: Mirror): Promise<number> {
+  return readOnly(mirror, (tx) => countQueued(tx, mirror.store))
+}
+
+async function pushOne(mirror: Mirror, record: Queued): Promise<Outcome> {
+  const { db, store } = mirror
+  const local = record.op === 'put' ? ((await db.get(store, record.key)) as CosmosItem | undefined) : undefined
+  const etag = await readOnly(mirror, (tx) => readEtag(tx, store, record.key))
+  const id = String(record.key)
+  try {
+    if (local) return await sendPut(mirror, local, etag)
+    if (etag === undefined) return { item: undefined }
+    return await sendDelete(mirror, id, etag)
+  } catch (error) {
+    const status = statusOf(error)
+    if (status !== 412 && status !== 409) throw error
+  }
+  return resolve(mirror, id, local, record.at)
+}
+
+function call<T>(mirror: Mirror, run: () => Promise<T>): Promise<T> {
+  return withRetry(run, mirror.retry)
+}
+
+const ifMatch = (etag: string): RequestOptions => ({ accessCondition: { type: 'IfMatch', condition: etag } })
+
+async function sendPut(mirror: Mirror, local: CosmosItem, etag: string | undefined): Promise<Outcome> {
+  const body = toServer(mirror, local)
+  const { container } = mirror
+  if (etag === undefined) return { item: (await call(mirror, () => container.items.create<ItemDefinition>(body))).resource as CosmosItem }
+  const item = container.item(body.id, partitionKeyOf(mirror, body))
+  try {
+    return { item: (await call(mirror, () => item.replace<ItemDefinition>(body, ifMatch(etag)))).resource as CosmosItem }
+  } catch (error) {
+    // Deleted on the server since: a local write wins over a delete it never saw.
+    if (statusOf(error) !== 404) throw error
+    return { item: (await call(mirror, () => container.items.create<ItemDefinition>(body))).resource as CosmosItem }
+  }
+}
+
+async function sendDelete(mirror: Mirror, id: string, etag: string | undefined): Promise<Outcome> {
+  const { container, options } = mirror
+  const soft = options.softDelete
+  const key = partitionKeyOf(mirror, { id })
+  const accessCondition = etag === undefined ? {} : ifMatch(etag)
+  try {
+    // A container with TTL off would keep a tombstone for ever.
+    if (soft && mirror.containerTtl !== null) {
+      const tombstone = toServer(mirror, { id, [soft.field]: true, ttl: soft.ttl })
+      const write = () => (etag === undefined ? container.items.upsert<ItemDefinition>(tombstone) : container.item(id, key).replace<ItemDefinition>(tombstone, accessCondition))
+      return { item: (await call(mirror, write)).resource as CosmosItem }
+    }
+    await call(mirror, () => container.item(id, key).delete(accessCondition))
+  } catch (error) {
+    if (statusOf(error) !== 404) throw error
+  }
+  return { item: undefined }
+}
+
+/** A conflict: the server copy now, the app's (or the default) decision, and what it leaves. */
+async function resolve(mirror: Mirror, id: string, local: CosmosItem | undefined, at: number): Promise<Outcome> {
+  const { container } = mirror
+  const read = await call(mirror, () => container.item(id, partitionKeyOf(mirror, local ?? { id })).read<CosmosItem>())
+  const server = read.resource && !isTombstone(mirror, read.resource) ? read.resource : undefined
+  const decide = mirror.options.onConflict ?? lastWriterWins
+  const resolution: Resolution = await decide({ key: id, local, localAt: at, server: read.resource })
+  if (resolution === 'server') return { item: read.resource }
+  if (resolution === 'local' && local === undefined) return server ? sendDelete(mirror, id, undefined) : { item: read.resource }
+  const body = toServer(mirror, resolution === 'local' ? local! : resolution)
+  return { item: (await call(mirror, () => container.items.upsert<ItemDefinition>(body))).resource as CosmosItem }
+}
+
+/**
+ * Ends a record: the server's copy (or its absence) becomes the local item and the base of the
+ * next push, unless the item was written again since the record was read.
+ */
+async function settle(mirror: Mirror, record: Queued, outcome: Outcome): Promise<void> {
+  const { store } = mirror
+  await unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
+    const current = await queuedAt(tx.raw, store, record.key)
+    // Our own write is the base of the newer one, whatever becomes of the local item.
+    writeEtag(tx.raw, store, record.key, outcome.item?._etag)
+    if (current?.seq !== record.seq) return
+    unqueue(tx.raw, record.seq)
+    if (outcome.item && !isTombstone(mirror, outcome.item)) tx.put(outcome.item)
+    else tx.delete(record.key)
+  })
+}

@@ -1,0 +1,35 @@
+/** The status a UI shows: what the mirror is doing, with counts, to every listener. */
+import { describeError } from '../rules/errors.js'
+import type { SyncState, SyncStatus } from './types.js'
+
+export class StatusBoard {
+  private current: SyncStatus = { state: 'idle', pending: 0, pulled: 0, pushed: 0 }
+  private readonly listeners = new Set<(status: SyncStatus) => void>()
+
+  get status(): SyncStatus {
+    return { ...this.current }
+  }
+
+  listen(listener: (status: SyncStatus) => void): () => void {
+    this.listeners.add(listener)
+    listener(this.status)
+    return () => void this.listeners.delete(listener)
+  }
+
+  set(state: SyncState, counts: Partial<Omit<SyncStatus, 'state' | 'error'>> = {}, error?: unknown): void {
+    const next: SyncStatus = { ...this.current, ...counts, state }
+    if (error === undefined) delete next.error
+    else next.error = describeError(error)
+    this.current = next
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(this.status)
+      } catch (thrown) {
+        // A UI's bug must not stop a sync round: reported as any uncaught error would be.
+        setTimeout(() => {
+          throw thrown
+        })
+      }
+    }
+  }
+}

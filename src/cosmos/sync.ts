@@ -1,0 +1,148 @@
+/**
+ * `syncCosmos`: checks its arguments, starts queueing the store's local writes, and runs pull
+ * and push rounds one at a time per store across the origin (a Web Lock), so that two tabs never
+ * pull into, or push from, one store at once. With `intervalMs`, the connection elected puller
+ * (one per origin, as the purge's leader is) runs a pull and a push round on a timer and when
+ * the browser comes back online.
+ */
+import type { Container } from '@azure/cosmos'
+import { electLeader, type Leadership } from '../background/leader.js'
+import type { TtlDB } from '../db.js'
+import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
+import { webLocks } from '../platform/lock.js'
+import { kindOf, TtlError } from '../rules/errors.js'
+import { MAX_TTL } from '../rules/ttl.js'
+import type { Mirror } from './context.js'
+import { internalsOf } from './internals.js'
+import { queueWritesOf } from './observer.js'
+import { pullRound } from './pull.js'
+import { pendingOf, pushRound } from './push.js'
+import { OfflineError } from './remote.js'
+import { StatusBoard } from './status.js'
+import type { CosmosSync, SyncOptions, SyncStatus } from './types.js'
+
+const KNOWN = ['partitionKey', 'filter', 'onConflict', 'softDelete', 'intervalMs', 'maxRetries', 'backoffMs']
+const DEFAULT_SOFT_DELETE = { field: 'deleted', ttl: 60 }
+
+/** Rounds of this realm, per lock name, where there are no Web Locks: one after the other. */
+const chains = new Map<string, Promise<unknown>>()
+
+/**
+ * Mirrors an Azure Cosmos DB container (or one partition key value of it) in `store`, which must
+ * be declared with `keyPath: 'id'` and `keepTs: true`. Call it right after `openTtlDB`: from
+ * then on every write of the store is queued for the next push (docs/cosmos.md).
+ * @throws TtlError `UNKNOWN_STORE`, `INVALID_OPTION` (the store's declaration, the container, an
+ * option), `SCHEMA_MISMATCH` (a database from before the mirror's stores: raise its version)
+ */
+export function syncCosmos(db: TtlDB<any>, store: string, container: Container, options: SyncOptions = {}): CosmosSync {
+  const internals = internalsOf(db, store)
+  const where = `syncCosmos(db, ${JSON.stringify(store)}, …)`
+  if (!internals.config) throw new TtlError('UNKNOWN_STORE', `${where}: "${store}" is not a store declared in openTtlDB`)
+  if (internals.config.keyPath !== 'id' || internals.config.keepTs !== true) {
+    throw new TtlError('INVALID_OPTION', `${where}: the store must be declared with keyPath: 'id' and keepTs: true (the local key is the item's id; the copy keeps the server's _ts)`)
+  }
+  if (container === null || typeof container !== 'object' || typeof (container as Partial<Container>).item !== 'function' || !(container as Partial<Container>).items) {
+    throw new TtlError('INVALID_OPTION', `${where}: the third argument must be an @azure/cosmos Container; got ${kindOf(container)}`)
+  }
+  const names = db.raw.objectStoreNames
+  if (!names.contains(OUTBOX_STORE) || !names.contains(SYNC_STORE)) {
+    throw new TtlError('SCHEMA_MISMATCH', `${where}: database "${internals.name}" version ${db.raw.version} predates the mirror's stores (${OUTBOX_STORE}, ${SYNC_STORE}): open it with a higher version`)
+  }
+  const checked = checkOptions(options, where)
+  queueWritesOf(db, store, internals.clock)
+
+  const board = new StatusBoard()
+  const mirror: Mirror = { db, store, container, internals, options: checked, board, retry: { maxRetries: checked.maxRetries ?? 5, backoffMs: checked.backoffMs ?? 250 } }
+  const lockName = `idb-ttl:cosmos:${internals.name}:${store}`
+  let stopped = false
+
+  const round = <T>(state: 'pulling' | 'pushing', run: () => Promise<T>): Promise<T> => {
+    if (stopped) return Promise.reject(new TtlError('CLOSED', `${where}: the sync was stopped`))
+    return exclusive(lockName, async () => {
+      board.set(state, state === 'pulling' ? { pulled: 0 } : { pushed: 0, pending: await pendingOf(mirror) })
+      try {
+        const result = await run()
+        board.set('idle', { pending: await pendingOf(mirror) })
+        return result
+      } catch (error) {
+        const pending = await pendingOf(mirror).catch(() => board.status.pending)
+        board.set(error instanceof OfflineError ? 'offline' : 'error', { pending }, error instanceof OfflineError ? error.cause : error)
+        throw error
+      }
+    })
+  }
+
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let leadership: Leadership | undefined
+  const both = async () => {
+    try {
+      await round('pulling', () => pullRound(mirror, false))
+      await round('pushing', () => pushRound(mirror))
+    } catch {
+      // Shown by the status; the next tick tries again.
+    }
+  }
+  const tick = () => {
+    timer = undefined
+    void both().finally(() => {
+      if (leadership && !stopped && timer === undefined) timer = setTimeout(tick, checked.intervalMs)
+    })
+  }
+  const online = () => leadership && timer !== undefined && (clearTimeout(timer), tick())
+  if (checked.intervalMs !== undefined) {
+    leadership = electLeader(`idb-ttl:cosmos-puller:${internals.name}:${store}`, (leading) => {
+      if (timer !== undefined) clearTimeout(timer)
+      timer = undefined
+      if (leading && !stopped) tick()
+    })
+    globalThis.addEventListener?.('online', online)
+  }
+
+  return {
+    pull: (opts) => round('pulling', () => pullRound(mirror, opts?.full === true)),
+    push: () => round('pushing', () => pushRound(mirror)),
+    onStatus: (listener: (status: SyncStatus) => void) => board.listen(listener),
+    get status() {
+      return board.status
+    },
+    stop() {
+      stopped = true
+      if (timer !== undefined) clearTimeout(timer)
+      timer = undefined
+      leadership?.release()
+      globalThis.removeEventListener?.('online', online)
+    },
+  }
+}
+
+/** Runs `run` holding the Web Lock `name` (where there are none, after this realm's earlier rounds). */
+function exclusive<T>(name: string, run: () => Promise<T>): Promise<T> {
+  const locks = webLocks()
+  if (locks) return locks.request(name, run) as Promise<T>
+  const next = (chains.get(name) ?? Promise.resolve()).catch(() => {}).then(run)
+  chains.set(name, next)
+  return next
+}
+
+function checkOptions(options: SyncOptions, where: string): SyncOptions {
+  if (options === null || typeof options !== 'object') throw new TtlError('INVALID_OPTION', `${where}: options must be an object; got ${kindOf(options)}`)
+  for (const name of Object.keys(options)) {
+    if (!KNOWN.includes(name)) throw new TtlError('INVALID_OPTION', `${where}: unknown option "${name}" (known: ${KNOWN.join(', ')})`)
+  }
+  const bad = (option: string, wanted: string, got: unknown) => new TtlError('INVALID_OPTION', `${where}: option ${option} must be ${wanted}; got ${kindOf(got)} ${typeof got === 'object' ? '' : String(got)}`.trim())
+  const { partitionKey, filter, onConflict, intervalMs, maxRetries, backoffMs } = options
+  if (partitionKey !== undefined && partitionKey !== null && !['string', 'number', 'boolean'].includes(typeof partitionKey)) throw bad('partitionKey', 'a string, number, boolean or null', partitionKey)
+  if (filter !== undefined && (filter === null || typeof filter.where !== 'string' || (filter.parameters !== undefined && !Array.isArray(filter.parameters)))) {
+    throw bad('filter', '{ where: string, parameters?: [{ name, value }] }', filter)
+  }
+  if (onConflict !== undefined && typeof onConflict !== 'function') throw bad('onConflict', 'a function', onConflict)
+  for (const [option, value, min] of [['intervalMs', intervalMs, 1], ['maxRetries', maxRetries, 0], ['backoffMs', backoffMs, 0]] as const) {
+    if (value !== undefined && !(Number.isInteger(value) && value >= min)) throw bad(option, `an integer ≥ ${min}`, value)
+  }
+  const soft = options.softDelete ?? DEFAULT_SOFT_DELETE
+  if (soft !== false) {
+    if (soft === null || typeof soft !== 'object' || typeof soft.field !== 'string' || soft.field === '') throw bad('softDelete', "false or { field: string, ttl: 1 … 2147483647 }", soft)
+    if (!(Number.isInteger(soft.ttl) && soft.ttl >= 1 && soft.ttl <= MAX_TTL)) throw bad('softDelete.ttl', `an integer from 1 to ${MAX_TTL}`, soft.ttl)
+  }
+  return { ...options, softDelete: soft }
+}

@@ -1,0 +1,90 @@
+/** The public types of `idb-ttl/cosmos`. */
+
+/** A document as the server holds it: `id`, the user's fields, and the system fields `_ts`, `_etag`. */
+export type CosmosItem = Record<string, unknown> & { id: string; _ts?: number; _etag?: string }
+
+/** What a sync is doing, for the UI. */
+export type SyncState = 'idle' | 'pulling' | 'pushing' | 'offline' | 'error'
+
+export interface SyncStatus {
+  state: SyncState
+  /** Local writes waiting to be pushed (as of the last look at the outbox). */
+  pending: number
+  /** Items the pull under way (or the last) brought in. */
+  pulled: number
+  /** Writes the push under way (or the last) sent. */
+  pushed: number
+  /** Why the last round failed (`state` `'error'` or `'offline'`), by name and message. */
+  error?: { name: string; message: string }
+}
+
+/** A local write whose base changed on the server since it was pulled (or pushed). */
+export interface Conflict {
+  /** The item's `id` (its local key). */
+  key: string
+  /** The local item (`undefined`: a local delete). */
+  local: CosmosItem | undefined
+  /** When the local write happened, epoch ms (the connection's clock). */
+  localAt: number
+  /** The server's copy now (`undefined`: deleted on the server). */
+  server: CosmosItem | undefined
+}
+
+/**
+ * How a conflict ends: `'local'` pushes the local write over the server's copy, `'server'` keeps
+ * the server's copy and drops the local write, an item pushes that item (a merge).
+ */
+export type Resolution = 'local' | 'server' | CosmosItem
+
+/** Options of {@link syncCosmos}. */
+export interface SyncOptions {
+  /**
+   * Mirror the items of this partition key value only (the usual case in a browser: one user's or
+   * one tenant's items). Omitted: the whole container, whose `id`s must then be unique across
+   * partitions (the local key is the `id`). Local writes get it in the partition key field.
+   */
+  partitionKey?: string | number | boolean | null
+  /**
+   * A further condition of the pull, in Cosmos SQL over `c` (`"c.kind = @kind"`), with its
+   * parameters: the mirror holds the items that match.
+   */
+  filter?: { where: string; parameters?: { name: string; value: string | number | boolean | null }[] }
+  /** Decides conflicts; default: last writer wins on `_ts`, as in Cosmos DB (docs/cosmos.md). */
+  onConflict?: (conflict: Conflict) => Resolution | Promise<Resolution>
+  /**
+   * How local deletes reach other replicas, whose pulls never see a delete (the change feed in
+   * latest-version mode and `_ts` queries show none): `{ field, ttl }` (default
+   * `{ field: 'deleted', ttl: 60 }`) replaces the server's item with a tombstone `{ id, <field>: true,
+   * ttl }` that the server removes after `ttl` seconds, and every pull deletes the local copy of
+   * an item that carries the field. `false`: deletes are plain deletes. Either way a container
+   * with TTL off gets plain deletes (it would keep a tombstone for ever).
+   */
+  softDelete?: { field: string; ttl: number } | false
+  /**
+   * Every this many ms, the connection elected puller (one per origin, by a Web Lock) pulls then
+   * pushes, and at once when the browser comes back online. Omitted: only when called.
+   */
+  intervalMs?: number
+  /** Most pushes retried after 5xx within one round (429s are waited out as told); default 5. */
+  maxRetries?: number
+  /** First back-off after a 5xx, in ms, doubled each time; default 250. */
+  backoffMs?: number
+}
+
+/** A mirror started by {@link syncCosmos}. */
+export interface CosmosSync {
+  /**
+   * One pull round: the container's `defaultTtl`, then every item changed since the checkpoint.
+   * Resolves to how many items it brought in. `{ full: true }` also deletes the local items the
+   * server no longer has (deleted there without a tombstone).
+   */
+  pull(options?: { full?: boolean }): Promise<number>
+  /** One push round: every queued local write, in order; resolves to how many it sent. */
+  push(): Promise<number>
+  /** Calls `listener` with the status now and on every change; returns a function that removes it. */
+  onStatus(listener: (status: SyncStatus) => void): () => void
+  /** The status now. */
+  readonly status: SyncStatus
+  /** Stops the timer, stops queueing local writes, and gives up the puller's lock. */
+  stop(): void
+}

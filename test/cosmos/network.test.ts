@@ -1,0 +1,168 @@
+/**
+ * The network as it is: offline then online (a proxy that refuses connections), server changes
+ * made meanwhile, a 429 storm with `x-ms-retry-after-ms`, 5xx, and conflicts by `_etag`.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { OfflineError, syncCosmos, type Conflict, type SyncStatus } from '../../src/cosmos/index.js'
+import { aheadClock, containerVia, cosmosServer, newContainer, startProxy, stopCosmosServer, type Proxy } from './server.js'
+import { openMirror, outbox } from './support.js'
+
+let port: number
+let proxy: Proxy
+beforeAll(async () => {
+  port = await cosmosServer()
+  proxy = await startProxy(port)
+})
+afterEach(() => {
+  proxy.fault = undefined
+  proxy.faults.length = 0
+  proxy.passed.length = 0
+})
+afterAll(async () => {
+  await proxy.close()
+  await stopCosmosServer()
+})
+
+/** A container the test writes to directly, and the same one as the mirror reaches it, through the proxy. */
+async function setup(defaultTtl = 60, options = {}) {
+  const { container, id } = await newContainer(port, defaultTtl)
+  const clock = aheadClock()
+  const db = await openMirror(clock)
+  const sync = syncCosmos(db, 'items', containerVia(proxy.port, id), { partitionKey: 't1', backoffMs: 10, ...options })
+  const states: SyncStatus[] = []
+  sync.onStatus((s) => states.push(s))
+  return { server: container, clock, db, sync, states }
+}
+
+describe('offline', () => {
+  test('reports offline, keeps the outbox, and catches up both ways once online', async () => {
+    const { server, db, sync, states } = await setup()
+    await server.items.create({ id: 'before', tenant: 't1' })
+    await sync.pull()
+    await proxy.offline()
+    await db.put('items', { id: 'mine', n: 1 })
+    await db.delete('items', 'before')
+    await expect(sync.push()).rejects.toBeInstanceOf(OfflineError)
+    await expect(sync.pull()).rejects.toBeInstanceOf(OfflineError)
+    expect(states.at(-1)).toMatchObject({ state: 'offline', pending: 2 })
+    // Reads and writes work from the local store meanwhile.
+    expect(await db.getAllKeys('items')).toEqual(['mine'])
+    // The server changes while the device is offline.
+    await server.items.create({ id: 'theirs', tenant: 't1' })
+    await proxy.online()
+    expect(await sync.push()).toBe(2)
+    await sync.pull()
+    expect(states.at(-1)).toMatchObject({ state: 'idle', pending: 0 })
+    expect(await db.getAllKeys('items')).toEqual(['mine', 'theirs'])
+    const live = (await server.items.query('SELECT * FROM c WHERE NOT IS_DEFINED(c.deleted)').fetchAll()).resources.map((i) => i.id).sort()
+    expect(live).toEqual(['mine', 'theirs'])
+    db.close()
+  })
+
+  test('nothing queued is lost across a reload while offline', async () => {
+    const { id, container: server } = await newContainer(port, 60)
+    const clock = aheadClock()
+    let db = await openMirror(clock)
+    const name = db.raw.name
+    const sync = syncCosmos(db, 'items', containerVia(proxy.port, id), { partitionKey: 't1' })
+    await proxy.offline()
+    await db.put('items', { id: 'a' })
+    await expect(sync.push()).rejects.toBeInstanceOf(OfflineError)
+    db.close()
+    await proxy.online()
+    db = await openMirror(clock, name)
+    expect(await outbox(db)).toHaveLength(1)
+    await syncCosmos(db, 'items', containerVia(proxy.port, id), { partitionKey: 't1' }).push()
+    expect((await server.item('a', 't1').read()).resource).toMatchObject({ id: 'a' })
+    db.close()
+  })
+})
+
+describe('throttling and server errors', () => {
+  test("a 429 storm: each retry waits the server's x-ms-retry-after-ms, and the push completes", async () => {
+    const { server, db, sync } = await setup()
+    await db.put('items', { id: 'a' })
+    proxy.fault = { kind: 'status', status: 429, times: 6, retryAfterMs: 60 }
+    expect(await sync.push()).toBe(1)
+    expect(proxy.faults).toHaveLength(6)
+    const attempts = [...proxy.faults.map((f) => f.at), proxy.passed.find((p) => p.method === 'POST')!.at]
+    for (let i = 1; i < attempts.length; i++) expect(attempts[i] - attempts[i - 1]).toBeGreaterThanOrEqual(55)
+    expect((await server.item('a', 't1').read()).resource).toMatchObject({ id: 'a' })
+    db.close()
+  })
+
+  test('5xx: backs off and retries; past maxRetries the round fails with the outbox kept', async () => {
+    const { db, sync, states } = await setup(60, { maxRetries: 2 })
+    await db.put('items', { id: 'a' })
+    proxy.fault = { kind: 'status', status: 503, times: 2 }
+    expect(await sync.push()).toBe(1)
+    await db.put('items', { id: 'b' })
+    proxy.fault = { kind: 'status', status: 500, times: 3 }
+    await expect(sync.push()).rejects.toMatchObject({ code: 500 })
+    expect(states.at(-1)).toMatchObject({ state: 'error', pending: 1 })
+    expect(await outbox(db)).toHaveLength(1)
+    expect(await sync.push()).toBe(1)
+    db.close()
+  })
+})
+
+describe('conflicts', () => {
+  test('last writer wins on _ts: a later local write overwrites the server, an earlier one gives way', async () => {
+    const { server, clock, db, sync } = await setup()
+    await server.items.create({ id: 'a', tenant: 't1', v: 'server 1' })
+    await server.items.create({ id: 'b', tenant: 't1', v: 'server 1' })
+    await sync.pull()
+    // Both change on the server after the pull...
+    await server.items.upsert({ id: 'a', tenant: 't1', v: 'server 2' })
+    await server.items.upsert({ id: 'b', tenant: 't1', v: 'server 2' })
+    const serverTs = (await server.item('b', 't1').read()).resource._ts
+    // ... and locally: a from a write two seconds after the server's, b from one before it.
+    clock.advance(2000)
+    await db.put('items', { id: 'a', v: 'local' })
+    await db.put('items', { id: 'b', v: 'local' })
+    // The clock cannot go back: b's record is dated a second before the server's write by hand.
+    const tx = db.raw.transaction('__idb_ttl_outbox' as never, 'readwrite')
+    for await (const cursor of tx.store) {
+      const record = cursor.value as { key: string; at: number }
+      if (record.key === 'b') await cursor.update({ ...record, at: (serverTs - 1) * 1000 } as never)
+    }
+    await tx.done
+    await sync.push()
+    expect((await server.item('a', 't1').read()).resource).toMatchObject({ v: 'local' })
+    expect((await server.item('b', 't1').read()).resource).toMatchObject({ v: 'server 2' })
+    expect(await db.get('items', 'a')).toMatchObject({ v: 'local' })
+    expect(await db.get('items', 'b')).toMatchObject({ v: 'server 2' })
+    expect(await outbox(db)).toEqual([])
+    db.close()
+  })
+
+  test('onConflict decides: a merge is pushed and becomes the local item', async () => {
+    const seen: Conflict[] = []
+    const { server, db, sync } = await setup(60, {
+      onConflict: (c: Conflict) => (seen.push(c), { ...c.server!, tags: [...(c.server!.tags as string[]), ...(c.local!.tags as string[])] }),
+    })
+    await server.items.create({ id: 'a', tenant: 't1', tags: ['x'] })
+    await sync.pull()
+    await server.items.upsert({ id: 'a', tenant: 't1', tags: ['x', 'server'] })
+    await db.put('items', { id: 'a', tags: ['x', 'local'] })
+    await sync.push()
+    expect(seen).toEqual([expect.objectContaining({ key: 'a', local: expect.objectContaining({ tags: ['x', 'local'] }), server: expect.objectContaining({ tags: ['x', 'server'] }) })])
+    const merged = (await server.item('a', 't1').read()).resource
+    expect(merged.tags).toEqual(['x', 'server', 'x', 'local'])
+    expect(await db.get('items', 'a')).toMatchObject({ tags: merged.tags, _etag: merged._etag, _ts: merged._ts })
+    db.close()
+  })
+
+  test('a pull leaves an item with a queued local write alone; the push settles it', async () => {
+    const { server, db, sync } = await setup(60, { onConflict: () => 'local' })
+    await server.items.create({ id: 'a', tenant: 't1', v: 1 })
+    await sync.pull()
+    await db.put('items', { id: 'a', v: 'local' })
+    await server.items.upsert({ id: 'a', tenant: 't1', v: 'server' })
+    await sync.pull()
+    expect(await db.get('items', 'a')).toMatchObject({ v: 'local' })
+    await sync.push()
+    expect((await server.item('a', 't1').read()).resource).toMatchObject({ v: 'local' })
+    db.close()
+  })
+})
