@@ -1,10 +1,9 @@
 /**
  * What the mirror needs of a handle beyond its public methods: the database's name, the store's
- * declaration, the connection's clock and native connection. The handle keeps them behind its
- * routes; this is the one place that reaches in.
+ * declaration, the connection's clock and native connection, through `handle/internal.ts`.
  */
 import type { TtlDB } from '../db.js'
-import type { Routes } from '../handle/routes.js'
+import { partsOf } from '../handle/internal.js'
 import type { StoreConfig } from '../rules/types.js'
 
 export interface Internals {
@@ -15,7 +14,6 @@ export interface Internals {
 }
 
 export function internalsOf(db: TtlDB<any>, store: string): Internals {
-  const route = (db as unknown as { route: Routes }).route
-  const { name, stores, clock, connection } = route.options
-  return { name, config: Object.hasOwn(stores, store) ? stores[store] : undefined, clock, native: () => connection.native() }
+  const { name, stores, clock, native } = partsOf(db)
+  return { name, config: Object.hasOwn(stores, store) ? stores[store] : undefined, clock, native }
 }

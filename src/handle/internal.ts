@@ -45,3 +45,9 @@ export function transactionOf<T>(
 ): Promise<T> {
   return routeOf(handle).transact(stores, mode === 'readwrite', callback, internal)
 }
+
+/** The database's name, its declared stores, the handle's clock and its native connection. */
+export function partsOf(handle: object) {
+  const { name, stores, clock, connection } = routeOf(handle).options
+  return { name, stores, clock, native: () => connection.native() }
+}
