@@ -1,7 +1,9 @@
-// Builds the library into dist/: one ESM file of src/index.ts (idb and comlink stay external; no
-// `import()`, which service workers forbid: an app that wants the library later splits it with its
-// own bundler), each Web Worker it starts as a file of its own beside it, all minified, and one
-// dist/index.d.ts of the public API.
+// Builds the library into dist/: the ESM entries of src/index.ts (`idb-ttl.js`) and of
+// src/cosmos/index.ts (`cosmos.js`, `idb-ttl/cosmos`), which share their common modules through a
+// chunk both import statically (`idb-ttl-shared-*.js`; idb, comlink and @azure/cosmos stay
+// external; no `import()`, which service workers forbid: an app that wants the library later
+// splits it with its own bundler), each Web Worker it starts as a file of its own beside it, all
+// minified, and the declarations of the public API (dist/index.d.ts, dist/cosmos.d.ts).
 //
 // Source maps: each .js has one, with the TypeScript sources inlined (`sourcesContent`; src/ is
 // not published), so that a user's devtools, bundler and error tracker show the library's own
@@ -81,6 +83,7 @@ await build({
       // @azure/cosmos: an optional peer the app brings (src/ imports only its types).
       external: ['idb', 'comlink', '@azure/cosmos'],
       output: {
+        chunkFileNames: 'idb-ttl-shared-[hash].js',
         // Whitespace too (Vite's library mode leaves it, for fear of losing the `@__PURE__`
         // annotations an app's bundler tree-shakes by: they are kept).
         ...MINIFIED,
