@@ -1,14 +1,18 @@
 /**
- * The package as a user gets it: the tarball `npm pack` makes (prepack builds it: minified, one
- * public .d.ts, source maps with their sources), installed into a scratch app outside the repo,
- * type-checked (a typed file must pass, and so must every ```ts block of README.md and docs/,
- * each a module of its own; a file with a wrong store name and a string ttl must fail, at those
- * lines), then bundled as each bundler's user would and served: `vite build`, the Vite dev
- * server, webpack 5 and esbuild. In Debian's Chromium, each page's purge deletes an expired item:
- * with the worker the bundler shipped (Vite, webpack), or, where it ships none (esbuild), on the
- * page after one console warning that names the missing URL, and with the worker once
- * dist/purge-worker.js is copied beside the bundle.
+ * The package as a user gets it: the tarball `npm pack` makes (prepack builds it: minified, a
+ * .d.ts per entry, source maps with their sources), installed into a scratch app outside the repo
+ * with `@azure/cosmos` beside it, as a user of `idb-ttl/cosmos` installs it, then type-checked (a
+ * typed file must pass, and so must every ```ts block of README.md and docs/, each a module of its
+ * own; a file with a wrong store name and a string ttl must fail, at those lines), then bundled as
+ * each bundler's user would and served: `vite build`, the Vite dev server, webpack 5 and esbuild.
+ * In Debian's Chromium, each page's purge deletes an expired item: with the worker the bundler
+ * shipped (Vite, webpack), or, where it ships none (esbuild), on the page after one console
+ * warning that names the missing URL, and with the worker once dist/purge-worker.js is copied
+ * beside the bundle. A Node program of the app mirrors a container of the in-process Cosmos DB
+ * server through the installed `idb-ttl/cosmos`.
  */
+import type { AddressInfo } from 'node:net'
+import { createHttpServer } from '@vercel/cosmosdb-server'
 import { chromium, type Browser } from 'playwright-core'
 import { createServer, preview, type PreviewServer, type ViteDevServer } from 'vite'
 import { afterAll, beforeAll, expect, test } from 'vitest'
@@ -37,8 +41,11 @@ afterAll(async () => {
   if (base) await scratch.remove(base)
 })
 
-test('the tarball holds the library (one file: no chunks, it has no import()), its worker, their source maps, one .d.ts, README, LICENSE and package.json, nothing else', async () => {
-  const allowed = /^(dist\/(idb-ttl|purge-worker)\.js(\.map)?|dist\/index\.d\.ts|README\.md|LICENSE|package\.json)$/
+/** The chunk both entries import, named by content: `dist/idb-ttl-shared-<hash>.js`. */
+const SHARED = /^dist\/idb-ttl-shared-[\w-]+\.js$/
+
+test('the tarball holds the two entries (idb-ttl, idb-ttl/cosmos), the one chunk they share, the worker, their source maps, one .d.ts per entry, README, LICENSE and package.json, nothing else', async () => {
+  const allowed = /^(dist\/(idb-ttl|cosmos|purge-worker|idb-ttl-shared-[\w-]+)\.js(\.map)?|dist\/(index|cosmos)\.d\.ts|README\.md|LICENSE|package\.json)$/
   expect(packed.files.filter((file) => !allowed.test(file))).toEqual([])
   expect(packed.files).toEqual(
     expect.arrayContaining([
@@ -47,20 +54,34 @@ test('the tarball holds the library (one file: no chunks, it has no import()), i
       'package.json',
       'dist/idb-ttl.js',
       'dist/idb-ttl.js.map',
+      'dist/cosmos.js',
+      'dist/cosmos.js.map',
       'dist/purge-worker.js',
       'dist/purge-worker.js.map',
       'dist/index.d.ts',
+      'dist/cosmos.d.ts',
     ]),
   )
-  expect(packed.files.filter((file) => file.endsWith('.d.ts'))).toEqual(['dist/index.d.ts'])
+  expect(packed.files.filter((file) => SHARED.test(file))).toHaveLength(1)
+  expect(packed.files.filter((file) => file.endsWith('.d.ts'))).toEqual(['dist/cosmos.d.ts', 'dist/index.d.ts'])
   const { copied } = await scratch.installed(app)
   expect(copied).toBe(true)
+})
+
+test('the entries import only the shared chunk, idb and comlink: no import() (service workers forbid it), and idb-ttl/cosmos not @azure/cosmos (the app passes its own Container)', async () => {
+  const { dir } = await scratch.installed(app)
+  const shared = packed.files.find((file) => SHARED.test(file))!
+  const imports = async (file: string) => [...(await scratch.readText(dir, file)).matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)].map((m) => m[1]).sort()
+  const chunk = `./${shared.slice('dist/'.length)}`
+  expect(await imports('dist/idb-ttl.js')).toEqual([chunk, 'comlink', 'idb'].sort())
+  expect(await imports('dist/cosmos.js')).toEqual([chunk])
+  for (const file of ['dist/idb-ttl.js', 'dist/cosmos.js', shared]) expect(await scratch.readText(dir, file), file).not.toMatch(/\bimport\s*\(/)
 })
 
 test('the code is minified, and each file has a source map that holds its sources, so a stack trace or breakpoint shows them', async () => {
   const { dir } = await scratch.installed(app)
   const scripts = packed.files.filter((file) => file.endsWith('.js'))
-  expect(scripts.length).toBe(2)
+  expect(scripts.length).toBe(4)
   for (const file of scripts) {
     const code = await scratch.readText(dir, file)
     // A few lines (licence comments of what the worker bundles), none indented, no JSDoc.
@@ -88,10 +109,41 @@ test('the one .d.ts declares exactly what src/index.ts exports, no internal modu
   expect(declarations).toMatch(/export declare class TtlDB<[^\n]*\{\n(\s*\/\*\*[^\n]*\*\/\n)?\s*private constructor\(\);/)
 })
 
+test('dist/cosmos.d.ts declares exactly what src/cosmos/index.ts exports (its types from the package by name, idb-ttl and @azure/cosmos)', async () => {
+  const { dir } = await scratch.installed(app)
+  const declarations = await scratch.readText(dir, 'dist/cosmos.d.ts')
+  expect(await scratch.exportsOf(`${dir}/dist/cosmos.d.ts`)).toEqual(await scratch.exportsOf(new URL('../../src/cosmos/index.ts', import.meta.url).pathname))
+  expect(declarations).not.toMatch(/from '\.\.?\//)
+})
+
 test('a typed consumer type-checks against the installed package', async () => {
   const result = await scratch.tsc(app, 'tsconfig.json')
   expect(result.stdout + result.stderr).toBe('')
   expect(result.code).toBe(0)
+})
+
+test('a Node program using idb-ttl/cosmos type-checks against the installed package and @azure/cosmos', async () => {
+  const result = await scratch.tsc(app, 'tsconfig.node.json')
+  expect(result.stdout + result.stderr).toBe('')
+  expect(result.code).toBe(0)
+})
+
+test('idb-ttl/cosmos, installed with @azure/cosmos, mirrors a container of the in-process Cosmos DB server: a pull brings the server item with its _ts and ttl and the container defaultTtl; a push upserts a local item and its _ts and _etag come back', async () => {
+  const server = createHttpServer()
+  await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve))
+  try {
+    const { code, stdout, stderr } = await scratch.runCosmosNode(app, `http://localhost:${(server.address() as AddressInfo).port}`)
+    expect(code, stderr).toBe(0)
+    const seen = JSON.parse(stdout.trim().split('\n').pop()!)
+    expect(seen).toMatchObject({ pulled: 1, pushed: 1, defaultTtl: 3600, pending: 0 })
+    expect(seen.local).toEqual({ text: 'written on the server', ttl: 120, _ts: seen.serverTs })
+    expect(seen.pushedOnServer.text).toBe('written locally')
+    expect(seen.pushedLocally).toEqual({ _ts: seen.pushedOnServer._ts, _etag: seen.pushedOnServer._etag })
+    expect(seen.states).toEqual(expect.arrayContaining(['pulling', 'pushing']))
+    expect(seen.states.at(-1)).toBe('idle')
+  } finally {
+    await new Promise((resolve) => (server.closeAllConnections(), server.close(resolve)))
+  }
 })
 
 test('blocks are read from markdown with their fence line; a marker right before one leaves it out', () => {

@@ -53,3 +53,4 @@ export declare function webpackBuild(app: string): Promise<Bundle & { files: str
 export declare function exportsOf(file: string): Promise<string[]>
 export declare function vitePwaBuild(app: string): Promise<string>
 export declare function esbuildServiceWorker(app: string): Promise<Bundle>
+export declare function runCosmosNode(app: string, endpoint: string): Promise<Run>

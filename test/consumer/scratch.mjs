@@ -57,24 +57,47 @@ export async function pack(dir) {
   return { tarball: path.join(dir, report.filename), files: report.files.map((file) => file.path).sort() }
 }
 
+/**
+ * What the app installs besides the package, at the repo's locked versions: `@azure/cosmos`, the
+ * optional peer a user of `idb-ttl/cosmos` adds, and `fake-indexeddb`, which gives the app's Node
+ * script (cosmos-node.ts) an IndexedDB.
+ */
+const APP_DEPENDENCIES = ['@azure/cosmos', 'fake-indexeddb']
+
+/**
+ * The lockfile entry that `name`, required by the package at `from` (a lockfile path, '' for the
+ * app), resolves to, found as Node finds it: in `from`'s node_modules, then each parent's.
+ */
+function resolveLocked(lock, from, name) {
+  for (let dir = from; ; dir = dir.includes('/node_modules/') ? dir.slice(0, dir.lastIndexOf('/node_modules/')) : '') {
+    const at = `${dir ? `${dir}/` : ''}node_modules/${name}`
+    if (lock.packages[at]) return at
+    if (!dir) throw new Error(`${name} (required by ${from || 'the app'}) is not in package-lock.json`)
+  }
+}
+
 /** Creates the app from test/consumer/app in `base`/app and installs `tarball` into it. */
 export async function scratchApp(base, tarball) {
   const app = path.join(base, 'app')
   await cp(TEMPLATE, app, { recursive: true })
   const lock = JSON.parse(await readFile(path.join(ROOT, 'package-lock.json'), 'utf8'))
   const spec = `file:${path.relative(app, tarball)}`
+  const own = `node_modules/${manifest.name}`
   const dependencies = { [manifest.name]: spec }
+  for (const name of APP_DEPENDENCIES) dependencies[name] = lock.packages[`node_modules/${name}`].version
   const packages = {
     '': { name: 'consumer', dependencies },
-    [`node_modules/${manifest.name}`]: { version: manifest.version, resolved: spec, dependencies: manifest.dependencies },
+    [own]: { version: manifest.version, resolved: spec, dependencies: manifest.dependencies },
   }
-  const pending = Object.keys(manifest.dependencies ?? {})
-  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
-    if (packages[`node_modules/${name}`]) continue
-    const entry = lock.packages[`node_modules/${name}`]
-    if (!entry) throw new Error(`${name} is not at the top level of package-lock.json`)
-    packages[`node_modules/${name}`] = entry
-    pending.push(...Object.keys(entry.dependencies ?? {}))
+  // Each locked package with the packages it needs, at the same lockfile paths as in the repo.
+  const pending = [...APP_DEPENDENCIES.map((name) => ['', name]), ...Object.keys(manifest.dependencies ?? {}).map((name) => [own, name])]
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const at = resolveLocked(lock, ...next)
+    if (packages[at]) continue
+    // The repo's flags say how the repo needs it (dev, peer); the app needs it plainly.
+    const { dev, devOptional, peer, ...entry } = lock.packages[at]
+    packages[at] = entry
+    pending.push(...Object.keys(entry.dependencies ?? {}).map((name) => [at, name]))
   }
   const appManifest = { name: 'consumer', private: true, type: 'module', dependencies }
   await writeFile(path.join(app, 'package.json'), JSON.stringify(appManifest, null, 2))
@@ -161,7 +184,9 @@ export async function addDocBlocks(app) {
   }
   const config = {
     extends: './tsconfig.json',
-    compilerOptions: { noUnusedLocals: true, noUnusedParameters: true },
+    // skipLibCheck as in Vite's templates: @azure/cosmos's declarations (docs/cosmos.md) name
+    // Node's Buffer. The package's own declarations are checked without it by tsconfig.json.
+    compilerOptions: { noUnusedLocals: true, noUnusedParameters: true, skipLibCheck: true },
     files: blocks.filter((block) => !block.skipped).map((block) => block.file),
   }
   await writeFile(path.join(app, 'tsconfig.blocks.json'), JSON.stringify(config, null, 2))
@@ -313,4 +338,15 @@ export async function esbuildServiceWorker(app) {
   })
   await cp(path.join(app, 'sw.html'), path.join(outdir, 'sw.html'))
   return { dir: outdir, warnings: result.warnings.map((w) => w.text) }
+}
+
+/**
+ * Runs the app's Node program (cosmos-node.ts) against the Cosmos DB server at `endpoint`:
+ * esbuild strips its types and leaves every package external, so Node resolves `idb-ttl`,
+ * `idb-ttl/cosmos` and `@azure/cosmos` from the app's node_modules, through their exports maps.
+ */
+export async function runCosmosNode(app, endpoint) {
+  const outfile = path.join(app, 'dist-node', 'cosmos-node.mjs')
+  await esbuild.build({ absWorkingDir: app, entryPoints: ['cosmos-node.ts'], bundle: true, packages: 'external', platform: 'node', format: 'esm', outfile, logLevel: 'silent' })
+  return run(process.execPath, [outfile, endpoint], app)
 }
