@@ -1,6 +1,8 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
 import { playwright } from '@vitest/browser-playwright'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/chromium.mjs'
+import { cosmosCommands } from './test/cosmos/control.js'
+import { cosmosDevProxy } from './test/cosmos/dev-proxy.js'
 import { engine } from './test/engines/provider.js'
 import { webkitDiskCommands, webkitOnDisk } from './test/engines/webkit-disk.js'
 
@@ -11,6 +13,8 @@ import { webkitDiskCommands, webkitOnDisk } from './test/engines/webkit-disk.js'
  */
 function browserProject(name: 'chromium' | 'firefox' | 'webkit' | 'webkit-disk'): TestProjectInlineConfiguration {
   return {
+    // test/cosmos: the page's SDK reaches the in-process Cosmos DB servers through this dev server.
+    plugins: [cosmosDevProxy()],
     test: {
       name,
       include: ['test/**/*.test.ts'],
@@ -30,7 +34,7 @@ function browserProject(name: 'chromium' | 'firefox' | 'webkit' | 'webkit-disk')
             : name === 'webkit-disk'
               ? webkitOnDisk()
               : engine(name),
-        ...(name === 'webkit-disk' && { commands: webkitDiskCommands }),
+        commands: { ...cosmosCommands, ...(name === 'webkit-disk' && webkitDiskCommands) },
         // server.browser is the engine's name in the tests: 'webkit' in both WebKit projects (this one
         // is listed as `webkit-disk (webkit)`; `--project webkit-disk` selects it).
         instances: [{ browser: name === 'webkit-disk' ? 'webkit' : name }],

@@ -1,26 +1,26 @@
 /**
  * The network as it is: offline then online (a proxy that refuses connections), server changes
- * made meanwhile, a 429 storm with `x-ms-retry-after-ms`, 5xx, and conflicts by `_etag`.
+ * made meanwhile, a 429 storm with `x-ms-retry-after-ms`, 5xx, and conflicts by `_etag`. In Node
+ * and in every browser project alike (test/cosmos/harness.ts); in a page, the proxy is a Node
+ * process away, behind the dev server.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { OfflineError, syncCosmos, type Conflict, type SyncStatus } from '../../src/cosmos/index.js'
-import { aheadClock, containerVia, cosmosServer, newContainer, startProxy, stopCosmosServer, type Proxy } from './server.js'
+import { aheadClock } from './clock.js'
+import { containerVia, newContainer } from './containers.js'
+import { startFaultProxy, startServer, stopServer, type FaultProxy } from './harness.js'
 import { openMirror, outbox } from './support.js'
 
 let port: number
-let proxy: Proxy
+let proxy: FaultProxy
 beforeAll(async () => {
-  port = await cosmosServer()
-  proxy = await startProxy(port)
+  port = await startServer()
+  proxy = await startFaultProxy(port)
 })
-afterEach(() => {
-  proxy.fault = undefined
-  proxy.faults.length = 0
-  proxy.passed.length = 0
-})
+afterEach(() => proxy.reset())
 afterAll(async () => {
-  await proxy.close()
-  await stopCosmosServer()
+  await proxy.stop()
+  await stopServer(port)
 })
 
 /** A container the test writes to directly, and the same one as the mirror reaches it, through the proxy. */
@@ -68,6 +68,8 @@ describe('offline', () => {
     await proxy.offline()
     await db.put('items', { id: 'a' })
     await expect(sync.push()).rejects.toBeInstanceOf(OfflineError)
+    // The reload, within the test's page (or process): the connection closes, and a new one with a
+    // new client and mirror opens the same database; only what is on disk carries over.
     db.close()
     await proxy.online()
     db = await openMirror(clock, name)
@@ -82,10 +84,11 @@ describe('throttling and server errors', () => {
   test("a 429 storm: each retry waits the server's x-ms-retry-after-ms, and the push completes", async () => {
     const { server, db, sync } = await setup()
     await db.put('items', { id: 'a' })
-    proxy.fault = { kind: 'status', status: 429, times: 6, retryAfterMs: 60 }
+    await proxy.play({ kind: 'status', status: 429, times: 6, retryAfterMs: 60 })
     expect(await sync.push()).toBe(1)
-    expect(proxy.faults).toHaveLength(6)
-    const attempts = [...proxy.faults.map((f) => f.at), proxy.passed.find((p) => p.method === 'POST')!.at]
+    const { faults, passed } = await proxy.log()
+    expect(faults).toHaveLength(6)
+    const attempts = [...faults.map((f) => f.at), passed.find((p) => p.method === 'POST')!.at]
     for (let i = 1; i < attempts.length; i++) expect(attempts[i] - attempts[i - 1]).toBeGreaterThanOrEqual(55)
     expect((await server.item('a', 't1').read()).resource).toMatchObject({ id: 'a' })
     db.close()
@@ -94,10 +97,10 @@ describe('throttling and server errors', () => {
   test('5xx: backs off and retries; past maxRetries the round fails with the outbox kept', async () => {
     const { db, sync, states } = await setup(60, { maxRetries: 2 })
     await db.put('items', { id: 'a' })
-    proxy.fault = { kind: 'status', status: 503, times: 2 }
+    await proxy.play({ kind: 'status', status: 503, times: 2 })
     expect(await sync.push()).toBe(1)
     await db.put('items', { id: 'b' })
-    proxy.fault = { kind: 'status', status: 500, times: 3 }
+    await proxy.play({ kind: 'status', status: 500, times: 3 })
     await expect(sync.push()).rejects.toMatchObject({ code: 500 })
     expect(states.at(-1)).toMatchObject({ state: 'error', pending: 1 })
     expect(await outbox(db)).toHaveLength(1)

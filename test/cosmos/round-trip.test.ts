@@ -1,18 +1,21 @@
 /**
  * SPEC §12 against the in-process Cosmos DB server: pull and push round trips, the container's
- * defaultTtl, a kept `_ts` honoured to the second, resume after a reload, bad input.
+ * defaultTtl, a kept `_ts` honoured to the second, resume after a reload, bad input. In Node and
+ * in every browser project alike (test/cosmos/harness.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { openDB } from 'idb'
 import { syncCosmos, type SyncStatus } from '../../src/cosmos/index.js'
 import { openTtlDB, TtlError } from '../../src/index.js'
 import { manualClock, uniqueName } from '../helpers.js'
-import { aheadClock, cosmosServer, newContainer, stopCosmosServer } from './server.js'
+import { aheadClock } from './clock.js'
+import { newContainer } from './containers.js'
+import { startServer, stopServer } from './harness.js'
 import { openMirror, outbox, STORES } from './support.js'
 
 let port: number
-beforeAll(async () => void (port = await cosmosServer()))
-afterAll(stopCosmosServer)
+beforeAll(async () => void (port = await startServer()))
+afterAll(() => stopServer(port))
 
 const strip = ({ _rid, _self, _attachments, ...rest }: Record<string, unknown>) => rest
 
@@ -52,8 +55,9 @@ describe('pull', () => {
     const { container } = await newContainer(port, -1)
     const { resource } = await container.items.create({ id: 'a', tenant: 't1', ttl: 5 })
     const ts = resource!._ts
-    // The local clock is not the server's: the copy's expiry depends on _ts alone.
-    const clock = manualClock(ts * 1000)
+    // The device's clock is 3 s ahead of the server's when it pulls: the copy's expiry depends on
+    // the kept _ts alone, not on when it arrived.
+    const clock = manualClock((ts + 3) * 1000)
     const db = await openMirror(clock)
     await syncCosmos(db, 'items', container, { partitionKey: 't1' }).pull()
     clock.set((ts + 5) * 1000 - 1)
@@ -71,6 +75,8 @@ describe('pull', () => {
     const name = uniqueName('cosmos')
     let db = await openMirror(clock, name)
     expect(await syncCosmos(db, 'items', container, { partitionKey: 't1' }).pull()).toBe(5)
+    // The reload, within the test's page (or process): the connection closes, and a new one with a
+    // new mirror opens the same database; only what is on disk carries over.
     db.close()
     await container.items.create({ id: 'new', tenant: 't1' })
     await container.items.upsert({ id: 'a0', tenant: 't1', changed: true })

@@ -1,0 +1,65 @@
+/**
+ * A Cosmos DB server (`@vercel/cosmosdb-server`) and a proxy in front of it that can refuse
+ * connections or answer 429 and 5xx, each on a free port of its own. Node only.
+ */
+import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+/** A server of its own on a free port, and how to stop it. */
+export async function listenCosmos(): Promise<{ port: number; stop(): Promise<void> }> {
+  // Imported here, not at the top: vitest.config.ts loads this file (for the browser commands) on
+  // every run, and most runs start no server.
+  const { createHttpServer } = await import('@vercel/cosmosdb-server')
+  const http = createHttpServer()
+  await new Promise<void>((resolve) => http.listen(0, 'localhost', resolve))
+  return {
+    port: (http.address() as AddressInfo).port,
+    stop: () => new Promise((resolve) => (http.closeAllConnections(), http.close(() => resolve()))),
+  }
+}
+
+/** What the proxy does with the next requests. */
+export type Fault = { kind: 'status'; status: number; times: number; retryAfterMs?: number }
+
+/** A proxy in front of the server: passes requests on, or plays a fault; counts what it saw. */
+export interface Proxy {
+  port: number
+  fault: Fault | undefined
+  /** Requests answered with a fault, and when (performance.now()), in order. */
+  faults: { status: number; at: number }[]
+  /** Stops listening (connections are refused, as with no network) until {@link Proxy.online}. */
+  offline(): Promise<void>
+  online(): Promise<void>
+  /** Requests passed on, with when. */
+  passed: { method: string; url: string; at: number }[]
+  close(): Promise<void>
+}
+
+export async function startProxy(target: number): Promise<Proxy> {
+  const proxy = { port: 0, fault: undefined, faults: [], passed: [] } as unknown as Proxy
+  const http = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const fault = proxy.fault
+    if (fault?.kind === 'status' && fault.times > 0 && req.url !== '/') {
+      fault.times--
+      proxy.faults.push({ status: fault.status, at: performance.now() })
+      req.resume()
+      const headers: Record<string, string> = { 'content-type': 'application/json' }
+      if (fault.retryAfterMs !== undefined) headers['x-ms-retry-after-ms'] = String(fault.retryAfterMs)
+      res.writeHead(fault.status, headers)
+      return res.end(JSON.stringify({ code: fault.status === 429 ? 'TooManyRequests' : 'ServiceUnavailable', message: 'played by the test proxy' }))
+    }
+    proxy.passed.push({ method: req.method ?? '', url: req.url ?? '', at: performance.now() })
+    const upstream = request({ host: 'localhost', port: target, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers)
+      answer.pipe(res)
+    })
+    upstream.on('error', () => res.destroy())
+    req.pipe(upstream)
+  })
+  await new Promise<void>((resolve) => http.listen(0, 'localhost', resolve))
+  proxy.port = (http.address() as AddressInfo).port
+  proxy.close = () => new Promise((resolve) => (http.closeAllConnections(), http.close(() => resolve())))
+  proxy.offline = proxy.close
+  proxy.online = () => new Promise((resolve) => http.listen(proxy.port, 'localhost', resolve))
+  return proxy
+}
