@@ -36,8 +36,10 @@ function isOffline(error: unknown): boolean {
   if (typeof navigator !== 'undefined' && navigator.onLine === false) return true
   if (statusOf(error) !== undefined) return false
   // A response always has a status; without one the request never reached the server: the SDK's
-  // RestError with a system code (ECONNREFUSED, ENOTFOUND), a timeout, fetch's TypeError.
+  // RestError with a system code (ECONNREFUSED, ENOTFOUND), a timeout, fetch's TypeError. A
+  // TtlError (a local write of the round refused: a bad item, a full disk) is not the network.
   const { name = '', message = '', code } = (error ?? {}) as { name?: string; message?: string; code?: unknown }
+  if (name === 'TtlError') return false
   return typeof code === 'string' || /^(RestError|TimeoutError|AbortError)$/.test(name) || (name === 'TypeError' && /fetch|network|load failed/i.test(message))
 }
 

@@ -252,4 +252,15 @@ describe('bad input', () => {
     expect(() => syncCosmos(raised, 'items', container)).not.toThrow()
     raised.close()
   })
+
+  test("a server item the store refuses (ttl 0) fails the pull with the TtlError and state 'error', not 'offline'", async () => {
+    const { container } = await newContainer(port, 60)
+    await container.items.create({ id: 'bad', tenant: 't1', ttl: 0 })
+    const db = await openMirror(aheadClock())
+    const sync = syncCosmos(db, 'items', container)
+    await expect(sync.pull()).rejects.toMatchObject({ name: 'TtlError', code: 'INVALID_TTL' })
+    expect(sync.status).toMatchObject({ state: 'error', error: { name: 'TtlError' } })
+    expect(await db.getAll('items')).toEqual([])
+    db.close()
+  })
 })
