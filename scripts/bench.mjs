@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
 import { createServer } from 'vite'
 import { measureSizes } from './bench-size.mjs'
+import { startCosmosServer } from './cosmos-server.mjs'
 import { ALL_ENGINE_IDS, ENGINE_NAMES, benchCollector, defaultIds, runInEngine } from './bench-engines.mjs'
 import { engineTable, markdownTable, writeResults } from './bench-report.mjs'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs'
@@ -49,6 +50,8 @@ const METHOD = [
 ].join('\n')
 
 const repo = fileURLToPath(new URL('..', import.meta.url))
+/** The scenarios that need the Cosmos DB server (Chromium only). */
+const COSMOS_IDS = ['cosmos-pull-10k', 'cosmos-push-1k']
 const flags = process.argv.slice(2).filter((arg) => arg.startsWith('--'))
 const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'))
 const engines = flags.find((flag) => flag.startsWith('--engines='))?.slice('--engines='.length).split(',') ?? ['chromium', ...ENGINE_NAMES]
@@ -80,7 +83,7 @@ async function startServer() {
       fs: { allow: [repo] },
       headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
     },
-    optimizeDeps: { include: ['dexie', 'idb', 'comlink'] },
+    optimizeDeps: { include: ['dexie', 'idb', 'comlink', '@azure/cosmos'] },
     // WebKit on disk reports over HTTP: the collector route, and the page's script that POSTs to it.
     plugins: [benchCollector()],
     worker: { format: 'es' },
@@ -152,7 +155,10 @@ if (only.length === 0 || pageIds.length > 0) {
   const server = await startServer()
   try {
     if (engines.includes('chromium')) {
-      const { page, rows: chromiumRows } = await runPage(server.url, pageIds)
+      // The cosmos-* rows' server, in this process; the page gets its endpoint in its query.
+      const cosmos = pageIds.length === 0 || pageIds.some((id) => COSMOS_IDS.includes(id)) ? await startCosmosServer() : undefined
+      const url = cosmos ? `${server.url}?cosmos=${encodeURIComponent(cosmos.endpoint)}` : server.url
+      const { page, rows: chromiumRows } = await runPage(url, pageIds).finally(() => cosmos?.close())
       rows.push(...chromiumRows.map((row) => ({ ...row, engine: 'chromium' })))
       engineEnvironments.chromium = {
         version: execFileSync(CHROMIUM_PATH, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(),

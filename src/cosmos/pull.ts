@@ -20,7 +20,7 @@ import { keysWithEtags, readCheckpoint, readEtag, writeCheckpoint, writeEtag } f
 import type { CosmosItem } from './types.js'
 
 /** Items per page: one transaction each, and the most a failure makes a round read again. */
-const PAGE = 200
+export const PAGE = 200
 
 /** Pulls once; resolves to how many items came in (or went, as tombstones). */
 export async function pullRound(mirror: Mirror, full: boolean): Promise<number> {
