@@ -8,7 +8,8 @@
 // `node scripts/bench.mjs get-live size` runs only the scenarios named, each in every engine it
 // runs in (and writes nothing); `--engines=firefox,webkit-disk` runs only those engines (and, with no
 // scenario named, only the page: every scenario in Chromium, ALL_ENGINE_IDS elsewhere). With
-// `--merge`, the named scenarios' new rows replace theirs in bench/results.json.
+// `--merge`, the named scenarios' new rows replace theirs in bench/results.json. The cosmos-*
+// scenarios (Chromium only) run against a Cosmos DB server in this process (scripts/cosmos-server.mjs).
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
