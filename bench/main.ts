@@ -36,6 +36,9 @@ const scenarios: Record<string, () => Promise<Row[]>> = {
   'get-200k': get200k,
   'purge-heap-50k': purgeHeap,
   generations,
+  // Loaded when run: the other engines' pages never load the Cosmos DB SDK.
+  'cosmos-pull-10k': async () => (await import('./scenarios/cosmos.js')).cosmosPull(),
+  'cosmos-push-1k': async () => (await import('./scenarios/cosmos.js')).cosmosPush(),
 }
 
 export interface PageResult {

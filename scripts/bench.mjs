@@ -8,7 +8,8 @@
 // `node scripts/bench.mjs get-live size` runs only the scenarios named, each in every engine it
 // runs in (and writes nothing); `--engines=firefox,webkit-disk` runs only those engines (and, with no
 // scenario named, only the page: every scenario in Chromium, ALL_ENGINE_IDS elsewhere). With
-// `--merge`, the named scenarios' new rows replace theirs in bench/results.json.
+// `--merge`, the named scenarios' new rows replace theirs in bench/results.json. The cosmos-*
+// scenarios (Chromium only) run against a Cosmos DB server in this process (scripts/cosmos-server.mjs).
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -17,6 +18,7 @@ import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
 import { createServer } from 'vite'
 import { measureSizes } from './bench-size.mjs'
+import { startCosmosServer } from './cosmos-server.mjs'
 import { ALL_ENGINE_IDS, ENGINE_NAMES, benchCollector, defaultIds, runInEngine } from './bench-engines.mjs'
 import { engineTable, markdownTable, writeResults } from './bench-report.mjs'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs'
@@ -43,12 +45,17 @@ const METHOD = [
   'page, each against raw IndexedDB in that engine, in at most 20 rounds (Chromium: 30). In both',
   'WebKits the 60 s budget is strict (a comparison may stop before its minimum rounds, after one',
   'ABBA pair).',
+  'cosmos-pull-10k and cosmos-push-1k (Chromium) time the Cosmos DB mirror against the SDK\'s own',
+  'calls on @vercel/cosmosdb-server, in-process JavaScript reached with CORS: one ABBA pair after',
+  'a warm-up on a few items; only their ratio means something (docs/benchmarks.md).',
   'Long tasks are observed in Chromium only (no longtask entries elsewhere: shown as —, not 0).',
   'Sizes: size-limit (.size-limit.js: esbuild bundles the built entry with everything it imports,',
   'minified, gzipped); kB = 1000 bytes.',
 ].join('\n')
 
 const repo = fileURLToPath(new URL('..', import.meta.url))
+/** The scenarios that need the Cosmos DB server (Chromium only). */
+const COSMOS_IDS = ['cosmos-pull-10k', 'cosmos-push-1k']
 const flags = process.argv.slice(2).filter((arg) => arg.startsWith('--'))
 const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'))
 const engines = flags.find((flag) => flag.startsWith('--engines='))?.slice('--engines='.length).split(',') ?? ['chromium', ...ENGINE_NAMES]
@@ -80,7 +87,7 @@ async function startServer() {
       fs: { allow: [repo] },
       headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
     },
-    optimizeDeps: { include: ['dexie', 'idb', 'comlink'] },
+    optimizeDeps: { include: ['dexie', 'idb', 'comlink', '@azure/cosmos'] },
     // WebKit on disk reports over HTTP: the collector route, and the page's script that POSTs to it.
     plugins: [benchCollector()],
     worker: { format: 'es' },
@@ -152,7 +159,10 @@ if (only.length === 0 || pageIds.length > 0) {
   const server = await startServer()
   try {
     if (engines.includes('chromium')) {
-      const { page, rows: chromiumRows } = await runPage(server.url, pageIds)
+      // The cosmos-* rows' server, in this process; the page gets its endpoint in its query.
+      const cosmos = pageIds.length === 0 || pageIds.some((id) => COSMOS_IDS.includes(id)) ? await startCosmosServer() : undefined
+      const url = cosmos ? `${server.url}?cosmos=${encodeURIComponent(cosmos.endpoint)}` : server.url
+      const { page, rows: chromiumRows } = await runPage(url, pageIds).finally(() => cosmos?.close())
       rows.push(...chromiumRows.map((row) => ({ ...row, engine: 'chromium' })))
       engineEnvironments.chromium = {
         version: execFileSync(CHROMIUM_PATH, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(),

@@ -20,7 +20,7 @@ import { keysWithEtags, readCheckpoint, readEtag, writeCheckpoint, writeEtag } f
 import type { CosmosItem } from './types.js'
 
 /** Items per page: one transaction each, and the most a failure makes a round read again. */
-const PAGE = 200
+export const PAGE = 200
 
 /** Pulls once; resolves to how many items came in (or went, as tombstones). */
 export async function pullRound(mirror: Mirror, full: boolean): Promise<number> {
@@ -39,8 +39,17 @@ export async function pullRound(mirror: Mirror, full: boolean): Promise<number> 
       parameters: [{ name: '@idbTtlFrom', value: from }, ...parameters],
     }
     const pages = container.items.query<CosmosItem>(query, { maxItemCount: PAGE })
-    while (pages.hasMoreResults()) {
-      const { resources = [] } = await pages.fetchNext()
+    // The next page is on its way while this one is written. Should the write fail first, that
+    // page is never awaited: its own failure is dropped here rather than reported as unhandled.
+    const fetchNext = () => {
+      const page = pages.fetchNext()
+      page.catch(() => {})
+      return page
+    }
+    let next = pages.hasMoreResults() ? fetchNext() : undefined
+    while (next) {
+      const { resources = [] } = await next
+      next = pages.hasMoreResults() ? fetchNext() : undefined
       pulled += await applyPage(mirror, resources, source, from)
       board.set('pulling', { pulled })
     }

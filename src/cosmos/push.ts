@@ -34,10 +34,10 @@ export async function pushRound(mirror: Mirror): Promise<number> {
     if (batch.length === 0) break
     for (const record of batch) {
       const outcome = await pushOne(mirror, record)
-      await settle(mirror, record, outcome)
+      const pending = await settle(mirror, record, outcome)
       after = record.seq
       pushed++
-      mirror.board.set('pushing', { pushed, pending: await pendingOf(mirror) })
+      mirror.board.set('pushing', { pushed, pending })
     }
   }
   return pushed
@@ -49,8 +49,10 @@ export function pendingOf(mirror: Mirror): Promise<number> {
 
 async function pushOne(mirror: Mirror, record: Queued): Promise<Outcome> {
   const { db, store } = mirror
-  const local = record.op === 'put' ? ((await db.get(store, record.key)) as CosmosItem | undefined) : undefined
-  const etag = await readOnly(mirror, (tx) => readEtag(tx, store, record.key))
+  const [local, etag] = await Promise.all([
+    record.op === 'put' ? (db.get(store, record.key) as Promise<CosmosItem | undefined>) : undefined,
+    readOnly(mirror, (tx) => readEtag(tx, store, record.key)),
+  ])
   const id = String(record.key)
   try {
     if (local) return await sendPut(mirror, local, etag)
@@ -117,17 +119,21 @@ async function resolve(mirror: Mirror, id: string, local: CosmosItem | undefined
 
 /**
  * Ends a record: the server's copy (or its absence) becomes the local item and the base of the
- * next push, unless the item was written again since the record was read.
+ * next push, unless the item was written again since the record was read. Resolves to how many
+ * records are still queued.
  */
-async function settle(mirror: Mirror, record: Queued, outcome: Outcome): Promise<void> {
+async function settle(mirror: Mirror, record: Queued, outcome: Outcome): Promise<number> {
   const { store } = mirror
-  await unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
+  return unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
     const current = await queuedAt(tx.raw, store, record.key)
     // Our own write is the base of the newer one, whatever becomes of the local item.
     writeEtag(tx.raw, store, record.key, outcome.item?._etag)
-    if (current?.seq !== record.seq) return
-    unqueue(tx.raw, record.seq)
-    if (outcome.item && !isTombstone(mirror, outcome.item)) tx.put(outcome.item)
-    else tx.delete(record.key)
+    if (current?.seq === record.seq) {
+      unqueue(tx.raw, record.seq)
+      if (outcome.item && !isTombstone(mirror, outcome.item)) tx.put(outcome.item)
+      else tx.delete(record.key)
+    }
+    // Counted in the transaction that unqueued: a transaction less per record.
+    return countQueued(tx.raw, store)
   })
 }
