@@ -18,6 +18,7 @@ import { queuedAt } from './outbox.js'
 import { withRetry } from './remote.js'
 import { keysWithEtags, readCheckpoint, readEtag, writeCheckpoint, writeEtag } from './state.js'
 import type { CosmosItem } from './types.js'
+import type { PartitionKey } from '@azure/cosmos'
 
 /** Items per page: one transaction each, and the most a failure makes a round read again. */
 export const PAGE = 200
@@ -38,7 +39,7 @@ export async function pullRound(mirror: Mirror, full: boolean): Promise<number> 
       query: `SELECT * FROM c WHERE ${['c._ts >= @idbTtlFrom', ...where].join(' AND ')} ORDER BY c._ts`,
       parameters: [{ name: '@idbTtlFrom', value: from }, ...parameters],
     }
-    const pages = container.items.query<CosmosItem>(query, { maxItemCount: PAGE })
+    const pages = container.items.query<CosmosItem>(query, { maxItemCount: PAGE, ...inPartition(mirror) })
     // The next page is on its way while this one is written. Should the write fail first, that
     // page is never awaited: its own failure is dropped here rather than reported as unhandled.
     const fetchNext = () => {
@@ -56,6 +57,14 @@ export async function pullRound(mirror: Mirror, full: boolean): Promise<number> 
   }, mirror.retry)
   if (full) pulled += await removeGone(mirror)
   return pulled
+}
+
+/**
+ * Query options that keep a mirror of one partition key value to that partition: on an account a
+ * query without them fans out to every partition (the SQL's condition alone does not route it).
+ */
+function inPartition(mirror: Mirror): { partitionKey?: PartitionKey } {
+  return mirror.options.partitionKey === undefined ? {} : { partitionKey: mirror.options.partitionKey }
 }
 
 /** Writes one page and the checkpoint after it; skips items with a local write queued. */
@@ -85,7 +94,7 @@ async function removeGone(mirror: Mirror): Promise<number> {
   const { store, container } = mirror
   const { where, parameters } = scopeOf(mirror)
   const query = { query: `SELECT c.id FROM c${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, parameters }
-  const { resources } = await withRetry(() => container.items.query<{ id: string }>(query).fetchAll(), mirror.retry)
+  const { resources } = await withRetry(() => container.items.query<{ id: string }>(query, inPartition(mirror)).fetchAll(), mirror.retry)
   const onServer = new Set(resources.map((item) => item.id))
   const local = await mirror.db.getAllKeys(store)
   return unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {

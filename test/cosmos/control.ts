@@ -14,7 +14,7 @@ const proxies = new Map<number, Proxy>()
 /** What a proxy saw: the requests it answered with a fault and those it passed on, with when (performance.now() in Node). */
 export interface ProxyLog {
   faults: { status: number; at: number }[]
-  passed: { method: string; url: string; at: number }[]
+  passed: { method: string; url: string; at: number; partitionKey?: string; queryPlan?: true }[]
 }
 
 function proxyAt(port: number): Proxy {

@@ -31,7 +31,7 @@ export interface Proxy {
   offline(): Promise<void>
   online(): Promise<void>
   /** Requests passed on, with when. */
-  passed: { method: string; url: string; at: number }[]
+  passed: { method: string; url: string; at: number; partitionKey?: string; queryPlan?: true }[]
   close(): Promise<void>
 }
 
@@ -48,7 +48,9 @@ export async function startProxy(target: number): Promise<Proxy> {
       res.writeHead(fault.status, headers)
       return res.end(JSON.stringify({ code: fault.status === 429 ? 'TooManyRequests' : 'ServiceUnavailable', message: 'played by the test proxy' }))
     }
-    proxy.passed.push({ method: req.method ?? '', url: req.url ?? '', at: performance.now() })
+    const partitionKey = req.headers['x-ms-documentdb-partitionkey']
+    const queryPlan = req.headers['x-ms-cosmos-is-query-plan-request'] === 'True' || req.headers['x-ms-cosmos-is-query-plan-request'] === 'true'
+    proxy.passed.push({ method: req.method ?? '', url: req.url ?? '', at: performance.now(), ...(typeof partitionKey === 'string' && { partitionKey }), ...(queryPlan && { queryPlan }) })
     const upstream = request({ host: 'localhost', port: target, path: req.url, method: req.method, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers)
       answer.pipe(res)

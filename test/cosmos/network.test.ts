@@ -34,6 +34,20 @@ async function setup(defaultTtl = 60, options = {}) {
   return { server: container, clock, db, sync, states }
 }
 
+describe('partitions', () => {
+  test("a mirror of one partition key value queries that partition only: each of a full pull's queries carries its key", async () => {
+    const { server, db, sync } = await setup()
+    await server.items.create({ id: 'a', tenant: 't1' })
+    await proxy.reset()
+    expect(await sync.pull({ full: true })).toBe(1)
+    // The SDK asks the gateway for a query plan first, without a key: the query itself carries it.
+    const queries = (await proxy.log()).passed.filter((request) => request.method === 'POST' && request.url.endsWith('/docs') && !request.queryPlan)
+    expect(queries.length).toBeGreaterThanOrEqual(2)
+    expect(queries.map((query) => query.partitionKey)).toEqual(queries.map(() => '["t1"]'))
+    db.close()
+  })
+})
+
 describe('offline', () => {
   test('reports offline, keeps the outbox, and catches up both ways once online', async () => {
     const { server, db, sync, states } = await setup()
