@@ -1,25 +1,26 @@
 /**
  * The demo's Cosmos DB account, a Vite plugin run by the dev server (`npm run demo`) and by
  * `vite preview`, in Node: the page never sees it. By default it starts the in-process Cosmos DB
- * server the mirror's tests use (`@vercel/cosmosdb-server`) on a free port; with
- * `COSMOS_CONNECTION_STRING` (`AccountEndpoint=…;AccountKey=…;`) it uses that account instead.
- * Either way it creates the database and the container the demo mirrors (`/tenant` partitions,
- * `defaultTtl` 60 s) if they are missing, and serves, same-origin:
+ * server the mirror's tests use (`@vercel/cosmosdb-server`) on a free port, at the first request
+ * for it; with `COSMOS_CONNECTION_STRING` (`AccountEndpoint=…;AccountKey=…;`) it uses that account
+ * instead. Either way it creates the database and the container the demo mirrors (`/tenant`
+ * partitions, `defaultTtl` 60 s) if they are missing, and serves, same-origin:
  *
  * - `__cosmos/info`: where the page's clients point, and which account is behind them;
  * - `__cosmos/server/…` and `__cosmos/mirror/…`: the Cosmos DB REST API, proxied. The SDK builds a
  *   request's URL as its `endpoint` with the resource path appended (`prepareURL` in
  *   `@azure/cosmos`: `…/__cosmos/mirror` + `/dbs/…`), and with endpoint discovery off it never
  *   swaps the endpoint for a regional one, so a path prefix survives. The server panel's client
- *   goes through `server`, the mirror's through `mirror`;
+ *   goes through `server`, the mirror's through `mirror`. Only the container's paths (and the
+ *   account read) pass: the key signs for nothing else of a real account;
  * - `__cosmos/network` (POST `{ online }`): the demo's "network". While it is cut, every request
  *   on `mirror` has its connection closed without an answer, as a dropped network would (the
  *   mirror reports `offline`), while `server` still answers: the container stays visible.
  *
  * The master key stays here. The page's clients send a placeholder token; this proxy signs every
  * request itself (the SDK's master-key signature over verb, resource type, resource link and
- * date) and passes it on, so the page can do what the key can, through this dev server only, and
- * never holds it. (A production app would hand the page resource tokens instead: docs/cosmos.md.)
+ * date) and passes it on, so the page can do to the container what the key can, through this
+ * dev server only (it listens on localhost), and never holds the key. (A production app would hand the page resource tokens instead: docs/cosmos.md.)
  */
 import { createHmac } from 'node:crypto'
 import { request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
@@ -47,6 +48,8 @@ const CONTAINER = 'mirror'
 const PARTITION_KEY = 'demo'
 /** The container's `defaultTtl`: long enough to write on one side and watch the other. */
 const DEFAULT_TTL = 60
+/** The container's REST path: the only one the proxy signs for, beside the account read (`/`). */
+const CONTAINER_PATH = `/dbs/${DATABASE}/colls/${CONTAINER}`
 /** The embedded server checks no signature, but the proxy signs every request all the same. */
 const EMBEDDED_KEY = 'ZW1iZWRkZWQ='
 /** Headers of the page's request that are the dev server's business, not the account's. */
@@ -145,14 +148,26 @@ export function cosmosServer(): Plugin {
     upstream.then((up) => {
       if (route === 'info') return json(res, 200, { database: DATABASE, container: CONTAINER, partitionKey: PARTITION_KEY, account: up.account, online } satisfies CosmosInfo)
       if (route === 'network') {
-        if (req.method !== 'POST') return json(res, 200, { online })
+        if (req.method !== 'POST') return json(res, 405, { message: 'POST { online: boolean }' })
         let body = ''
         req.on('data', (chunk: Buffer) => (body += chunk))
         req.on('end', () => {
-          online = (JSON.parse(body || '{}') as { online?: unknown }).online !== false
+          const wanted = (() => {
+            try {
+              return (JSON.parse(body) as { online?: unknown }).online
+            } catch {
+              return undefined
+            }
+          })()
+          if (typeof wanted !== 'boolean') return json(res, 400, { message: 'POST { online: boolean }' })
+          online = wanted
           json(res, 200, { online })
         })
         return
+      }
+      // The key signs for the demo's container only, not for the rest of a real account.
+      if (rest !== '/' && !rest.startsWith(`${CONTAINER_PATH}/`) && rest !== CONTAINER_PATH) {
+        return json(res, 403, { code: 'Forbidden', message: `The demo's proxy passes requests for ${CONTAINER_PATH} only` })
       }
       // A cut network answers nothing: the browser's fetch fails as it would offline.
       if (route === 'mirror' && !online) return void res.destroy()

@@ -6,9 +6,9 @@
  */
 import { bulkControl } from './bulk.js'
 import { CountChart } from './chart.js'
+import { mountCosmos } from './cosmos-panel.js'
 import { DB_VERSION, openDemoDB, readParams, resetDemo, STORES, TOUR_STORE, TOUR_TTL, type DemoDB } from './database.js'
 import { h, setText } from './dom.js'
-import { mountCosmos } from './cosmos-panel.js'
 import { ExpireLog } from './expire-log.js'
 import { fillControl } from './fill.js'
 import { mountFrameMeter, type FrameMeter } from './frame-meter.js'

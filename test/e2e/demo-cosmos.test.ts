@@ -3,8 +3,9 @@
  * starts the embedded Cosmos DB server (demo/cosmos-server.ts), the page shows the container and
  * its mirror side by side; an item written on the server reaches the mirror, expiring at the same
  * instant on both sides; with the network cut the mirror reports offline and keeps a local write
- * queued; restored, the write reaches the server. And the proxy's signature, which only a real
- * account checks, is the SDK's own.
+ * queued; restored, the write reaches the server. And the proxy, which holds the key: it passes
+ * on requests for the demo's container only, and its signature, which only a real account checks,
+ * is the SDK's own.
  */
 import { HTTPMethod, ResourceType } from '@azure/cosmos'
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
@@ -21,7 +22,10 @@ const POLL = { timeout: 30_000, interval: 100 }
 let server: ViteDevServer
 let browser: Browser
 let page: Page
+let url: string
 const pageErrors: string[] = []
+/** Console errors: the only ones expected are the requests the cut network left unanswered. */
+const consoleErrors: string[] = []
 
 /** A row of a side whose item is there (not lingering as "gone"). */
 function row(side: 'server' | 'mirror', id: string): Locator {
@@ -44,12 +48,13 @@ const sync = () => page.getByTestId('cosmos-sync')
 beforeAll(async () => {
   server = await createServer({ configFile: 'vite.config.ts', server: { port: 0 }, logLevel: 'warn', clearScreen: false })
   await server.listen()
-  const url = server.resolvedUrls?.local[0]
+  url = server.resolvedUrls?.local[0] ?? ''
   if (!url) throw new Error('the vite dev server did not report a URL')
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true })
   page = await browser.newPage({ viewport: { width: 1300, height: 1000 } })
   page.setDefaultTimeout(30_000)
   page.on('pageerror', (error) => pageErrors.push(error.message))
+  page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()))
   await page.goto(`${url}?db=${DB}`)
   await page.locator('[data-testid="status"][data-state="ready"]').waitFor()
 })
@@ -92,6 +97,15 @@ test('cut off, the mirror reports offline and keeps its local write queued; rest
   // After the push the mirror's copy carries the server's _ts: one expiry on both sides.
   await expect.poll(async () => (await expiry('mirror', 'from-mirror')) === (await expiry('server', 'from-mirror')), POLL).toBe(true)
   expect(pageErrors).toEqual([])
+  expect(consoleErrors.filter((text) => !text.includes('net::ERR_EMPTY_RESPONSE'))).toEqual([])
+})
+
+test("the proxy passes on the demo's container only: the key signs for nothing else of an account", async () => {
+  for (const path of ['dbs', 'dbs/idb-ttl-demo', 'dbs/idb-ttl-demo/colls/other/docs']) {
+    const response = await page.request.get(`${url}__cosmos/server/${path}`)
+    expect(response.status(), path).toBe(403)
+  }
+  expect((await page.request.get(`${url}__cosmos/server/dbs/idb-ttl-demo/colls/mirror`)).status()).toBe(200)
 })
 
 test("the proxy signs a request as the SDK signs it with the account's key", async () => {
