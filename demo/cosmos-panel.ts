@@ -161,6 +161,8 @@ function start(root: HTMLElement, db: DemoDB, account: DemoAccount): CosmosPanel
   })
 
   let timer: ReturnType<typeof setTimeout> | undefined
+  /** The first expiry among the server's items shown: the next read comes no later. */
+  let nextExpiry = Infinity
   let stopped = false
   const readServer = serial(async () => {
     try {
@@ -176,6 +178,7 @@ function start(root: HTMLElement, db: DemoDB, account: DemoAccount): CosmosPanel
         .sort((a, b) => (a.item.id! < b.item.id! ? -1 : 1))
         .slice(0, SHOWN)
       serverSide.show(shown, serverTtl)
+      nextExpiry = Math.min(Infinity, ...shown.map((entry) => entry.expiresAt!))
       setText(serverError, '')
     } catch (error) {
       setText(serverError, `Reading the container failed: ${(error as Error).message}`)
@@ -184,7 +187,8 @@ function start(root: HTMLElement, db: DemoDB, account: DemoAccount): CosmosPanel
   const poll = () => {
     timer = undefined
     void readServer().finally(() => {
-      if (!stopped) timer = setTimeout(poll, SERVER_POLL_MS)
+      // At an item's expiry too, so that it leaves this side at the same second as the mirror's.
+      if (!stopped) timer = setTimeout(poll, Math.max(0, Math.min(SERVER_POLL_MS, nextExpiry - Date.now())))
     })
   }
   poll()

@@ -2,7 +2,7 @@
  * The demo's section 7 end to end, in Debian's Chromium through playwright-core: the dev server
  * starts the embedded Cosmos DB server (demo/cosmos-server.ts), the page shows the container and
  * its mirror side by side; an item written on the server reaches the mirror, expiring at the same
- * instant on both sides; with the network cut the mirror reports offline and keeps a local write
+ * instant on both sides; the server side hides an expired item the embedded server keeps; with the network cut the mirror reports offline and keeps a local write
  * queued; restored, the write reaches the server. And the proxy, which holds the key: it passes
  * on requests for the demo's container only, and its signature, which only a real account checks,
  * is the SDK's own.
@@ -76,6 +76,21 @@ test('the page shows the container and its mirror; a write on the server reaches
   const onServer = await expiry('server', 'from-server')
   expect(onServer).toBeGreaterThan(Date.now())
   expect(await expiry('mirror', 'from-server')).toBe(onServer)
+})
+
+test('the server side applies TTL itself: an item leaves it at its expiry while the embedded server still holds it', async () => {
+  await page.getByTestId('ttl-cosmos-server').fill('3')
+  await write('server', 'short-lived', 'ttl 3')
+  await page.getByTestId('ttl-cosmos-server').fill('')
+  await row('server', 'short-lived').waitFor()
+  const at = await expiry('server', 'short-lived')
+  await expect.poll(() => row('server', 'short-lived').count(), POLL).toBe(0)
+  expect(Date.now()).toBeGreaterThanOrEqual(at)
+  // The mirror's copy, if a pull brought it in time, went at the same instant.
+  await expect.poll(() => row('mirror', 'short-lived').count(), POLL).toBe(0)
+  const stored = await page.request.get(`${url}__cosmos/server/dbs/idb-ttl-demo/colls/mirror/docs/short-lived`, { headers: { 'x-ms-documentdb-partitionkey': '["demo"]' } })
+  expect(stored.status()).toBe(200)
+  expect(await stored.json()).toMatchObject({ id: 'short-lived', ttl: 3 })
 })
 
 test('cut off, the mirror reports offline and keeps its local write queued; restored, the write reaches the server with the same expiry', async () => {
