@@ -115,6 +115,15 @@ test('cut off, the mirror reports offline and keeps its local write queued; rest
   expect(consoleErrors.filter((text) => !text.includes('net::ERR_EMPTY_RESPONSE'))).toEqual([])
 })
 
+test('a delete on either side reaches the other (as a tombstone, which neither side shows)', async () => {
+  await row('server', 'from-mirror').getByTestId('delete').click()
+  await expect.poll(() => row('server', 'from-mirror').count(), POLL).toBe(0)
+  await expect.poll(() => row('mirror', 'from-mirror').count(), POLL).toBe(0)
+  await row('mirror', 'from-server').getByTestId('delete').click()
+  await expect.poll(() => row('mirror', 'from-server').count(), POLL).toBe(0)
+  await expect.poll(() => row('server', 'from-server').count(), POLL).toBe(0)
+})
+
 test("the proxy passes on the demo's container only: the key signs for nothing else of an account", async () => {
   for (const path of ['dbs', 'dbs/idb-ttl-demo', 'dbs/idb-ttl-demo/colls/other/docs']) {
     const response = await page.request.get(`${url}__cosmos/server/${path}`)
