@@ -200,6 +200,7 @@ function start(root: HTMLElement, db: DemoDB, account: DemoAccount): CosmosPanel
     const shown: Shown = await Promise.all(items.map(async (item) => ({ item, expiresAt: await db.expiresAt(MIRROR_STORE, item.id!) })))
     mirrorSide.show(shown, defaultTtl)
   })
+  // A read that fails (the database closing for a reset) leaves the side as it was.
   const unfollow = live.subscribe(() => void readMirror().catch(ignore))
   void readMirror().catch(ignore)
 
