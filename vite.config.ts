@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { defineConfig, type Plugin } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
+import { cosmosServer } from './demo/cosmos-server.js'
 
 /**
  * The demo's API, the "network" its service worker (demo/sw.ts) refreshes from: GET
@@ -43,6 +44,8 @@ export default defineConfig({
   build: { outDir: '../dist-demo', emptyOutDir: true },
   plugins: [
     demoApi(),
+    // The demo's Cosmos DB account for section 7 (embedded, or COSMOS_CONNECTION_STRING's).
+    cosmosServer(),
     // An installable PWA: a web app manifest, and a service worker built from demo/sw.ts with the
     // precache manifest injected. demo/main.ts registers it (virtual:pwa-register).
     VitePWA({

@@ -1,6 +1,6 @@
 /**
- * The demo's database: the first screen's `tour` store, the six stores of the live panels, options
- * read from the query string, and reset.
+ * The demo's database: the first screen's `tour` store, the six stores of the live panels, the
+ * offline mirror of section 7's Cosmos DB container, options read from the query string, and reset.
  */
 import { deleteDB } from 'idb'
 import { openTtlDB, type TtlDB } from '../src/index.js'
@@ -16,8 +16,13 @@ export interface DemoItem {
 /** The store of the first screen's tour (demo/tour.ts): one item at a time, living 10 s. */
 export const TOUR_STORE = 'tour'
 export const TOUR_TTL = 10
-/** Raised with each store the demo adds (4: `tour`). */
-export const DB_VERSION = 4
+/**
+ * Section 7's mirror of a Cosmos DB container (demo/cosmos-panel.ts): keyed by `id`, keeping the
+ * server's `_ts`; its `defaultTtl` becomes the container's at the first pull.
+ */
+export const MIRROR_STORE = 'mirror'
+/** Raised with each store the demo adds (4: `tour`; 5: `mirror` and the mirror's own stores). */
+export const DB_VERSION = 5
 
 export interface StoreInfo {
   name: 'sessions' | 'events' | 'prefs' | 'active' | 'recent' | 'cache'
@@ -79,6 +84,7 @@ export function openDemoDB(params: DemoParams, purgeMode: 'worker' | 'off' = 'wo
       active: { keyPath: 'id', defaultTtl: 15, touchOnRead: true },
       recent: { keyPath: 'id', defaultTtl: 600, maxEntries: 5 },
       cache: { keyPath: 'id', defaultTtl: 3600, evictOnQuota: true },
+      [MIRROR_STORE]: { keyPath: 'id', keepTs: true },
     },
     purge: { mode: purgeMode, ...purge },
   })

@@ -1,10 +1,12 @@
 /**
  * The demo page: wires the first screen's tour (the life of one item), the live stores, the expiry
  * event logs of two frames, the purge log, the chart and the load tools, and the rules
- * playground, and the service worker's panel. With `?view=second` it is the compact second frame instead.
+ * playground, the service worker's panel, and a Cosmos DB container beside its offline mirror. With
+ * `?view=second` it is the compact second frame instead.
  */
 import { bulkControl } from './bulk.js'
 import { CountChart } from './chart.js'
+import { mountCosmos } from './cosmos-panel.js'
 import { DB_VERSION, openDemoDB, readParams, resetDemo, STORES, TOUR_STORE, TOUR_TTL, type DemoDB } from './database.js'
 import { h, setText } from './dom.js'
 import { ExpireLog } from './expire-log.js'
@@ -68,6 +70,7 @@ function start(db: DemoDB, tour: Tour, meter: FrameMeter): void {
   $('load').replaceChildren(bulkControl(db, refresh), fillControl(db, params.fill, refresh))
   $('purge').replaceChildren(log.el, chart.el)
   tour.start(db)
+  const cosmos = mountCosmos($('cosmos'), db)
 
   const expired = new ExpireLog('This page: db.onExpire')
   db.onExpire((event) => {
@@ -141,6 +144,7 @@ function start(db: DemoDB, tour: Tour, meter: FrameMeter): void {
       const now = Date.now()
       tour.frame(now)
       for (const p of panels) p.frame(now)
+      cosmos.frame(now)
     }
     requestAnimationFrame(frame)
   }
@@ -154,6 +158,7 @@ function start(db: DemoDB, tour: Tour, meter: FrameMeter): void {
     unfollow.forEach((off) => off())
     clearInterval(statsTimer)
     tour.stop()
+    cosmos.stop()
     await inFlight
     second.remove()
     setText(status, 'Deleting the database…')

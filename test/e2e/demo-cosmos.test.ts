@@ -1,0 +1,150 @@
+/**
+ * The demo's section 7 end to end, in Debian's Chromium through playwright-core: the dev server
+ * starts the embedded Cosmos DB server (demo/cosmos-server.ts), the page shows the container and
+ * its mirror side by side; an item written on the server reaches the mirror, expiring at the same
+ * instant on both sides; the server side hides an expired item the embedded server keeps; with the network cut the mirror reports offline and keeps a local write
+ * queued; restored, the write reaches the server. And the proxy, which holds the key: it passes
+ * on requests for the demo's container only, and its signature, which only a real account checks,
+ * is the SDK's own.
+ */
+import { HTTPMethod, ResourceType } from '@azure/cosmos'
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
+import { createServer, type ViteDevServer } from 'vite'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs'
+import { sign } from '../../demo/cosmos-server.js'
+// The SDK's own signing, not part of its public API.
+import { generateHeaders } from '../../node_modules/@azure/cosmos/dist/esm/utils/headers.js'
+
+const DB = `e2e-cosmos-${Date.now()}`
+const POLL = { timeout: 30_000, interval: 100 }
+
+let server: ViteDevServer
+let browser: Browser
+let page: Page
+let url: string
+const pageErrors: string[] = []
+/** Console errors: the only ones expected are the requests the cut network left unanswered. */
+const consoleErrors: string[] = []
+
+/** A row of a side whose item is there (not lingering as "gone"). */
+function row(side: 'server' | 'mirror', id: string): Locator {
+  return page.locator(`[data-testid="rows-cosmos-${side}"] [data-key="${id}"]:not([data-state="gone"])`)
+}
+
+async function write(side: 'server' | 'mirror', id: string, note: string): Promise<void> {
+  await page.getByTestId(`key-cosmos-${side}`).fill(id)
+  await page.getByTestId(`note-cosmos-${side}`).fill(note)
+  await page.getByTestId(`add-cosmos-${side}`).click()
+}
+
+/** When a side's row says its item expires, epoch ms. */
+async function expiry(side: 'server' | 'mirror', id: string): Promise<number> {
+  return Number(await row(side, id).getByTestId('countdown').getAttribute('data-expires-at'))
+}
+
+const sync = () => page.getByTestId('cosmos-sync')
+
+beforeAll(async () => {
+  server = await createServer({ configFile: 'vite.config.ts', server: { port: 0 }, logLevel: 'warn', clearScreen: false })
+  await server.listen()
+  url = server.resolvedUrls?.local[0] ?? ''
+  if (!url) throw new Error('the vite dev server did not report a URL')
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true })
+  page = await browser.newPage({ viewport: { width: 1300, height: 1000 } })
+  page.setDefaultTimeout(30_000)
+  page.on('pageerror', (error) => pageErrors.push(error.message))
+  page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()))
+  await page.goto(`${url}?db=${DB}`)
+  await page.locator('[data-testid="status"][data-state="ready"]').waitFor()
+})
+
+afterAll(async () => {
+  await page?.evaluate((name) => indexedDB.deleteDatabase(name), DB).catch(() => {})
+  await browser?.close()
+  await server?.close()
+})
+
+test('the page shows the container and its mirror; a write on the server reaches the mirror, expiring at the same instant on both sides', async () => {
+  await page.getByTestId('cosmos-server').waitFor()
+  await page.getByTestId('cosmos-mirror').waitFor()
+  await expect.poll(() => page.getByTestId('cosmos-server-note').textContent()).toContain('never deletes an item')
+  await write('server', 'from-server', 'written on the server')
+  await row('server', 'from-server').waitFor()
+  await row('mirror', 'from-server').waitFor()
+  await expect(row('mirror', 'from-server').locator('.note').textContent()).resolves.toBe('written on the server')
+  const onServer = await expiry('server', 'from-server')
+  expect(onServer).toBeGreaterThan(Date.now())
+  expect(await expiry('mirror', 'from-server')).toBe(onServer)
+})
+
+test('the server side applies TTL itself: an item leaves it at its expiry while the embedded server still holds it', async () => {
+  await page.getByTestId('ttl-cosmos-server').fill('3')
+  await write('server', 'short-lived', 'ttl 3')
+  await page.getByTestId('ttl-cosmos-server').fill('')
+  await row('server', 'short-lived').waitFor()
+  const at = await expiry('server', 'short-lived')
+  await expect.poll(() => row('server', 'short-lived').count(), POLL).toBe(0)
+  expect(Date.now()).toBeGreaterThanOrEqual(at)
+  // The mirror's copy, if a pull brought it in time, went at the same instant.
+  await expect.poll(() => row('mirror', 'short-lived').count(), POLL).toBe(0)
+  const stored = await page.request.get(`${url}__cosmos/server/dbs/idb-ttl-demo/colls/mirror/docs/short-lived`, { headers: { 'x-ms-documentdb-partitionkey': '["demo"]' } })
+  expect(stored.status()).toBe(200)
+  expect(await stored.json()).toMatchObject({ id: 'short-lived', ttl: 3 })
+})
+
+test('cut off, the mirror reports offline and keeps its local write queued; restored, the write reaches the server with the same expiry', async () => {
+  await page.getByTestId('cosmos-network').click()
+  await page.locator('[data-testid="cosmos-network"][data-online="false"]').waitFor()
+  await write('mirror', 'from-mirror', 'written offline')
+  await row('mirror', 'from-mirror').waitFor()
+  // A round ran after the write and could not reach the server: the write is still owed.
+  await expect.poll(async () => [await sync().getAttribute('data-state'), await sync().getAttribute('data-pending')], POLL).toEqual(['offline', '1'])
+  // The server side still reads the container, and the write is not there.
+  await row('server', 'from-server').waitFor()
+  expect(await row('server', 'from-mirror').count()).toBe(0)
+
+  await page.getByTestId('cosmos-network').click()
+  await page.locator('[data-testid="cosmos-network"][data-online="true"]').waitFor()
+  await row('server', 'from-mirror').waitFor()
+  await expect(row('server', 'from-mirror').locator('.note').textContent()).resolves.toBe('written offline')
+  await expect.poll(async () => [await sync().getAttribute('data-state'), await sync().getAttribute('data-pending')], POLL).toEqual(['idle', '0'])
+  // After the push the mirror's copy carries the server's _ts: one expiry on both sides.
+  await expect.poll(async () => (await expiry('mirror', 'from-mirror')) === (await expiry('server', 'from-mirror')), POLL).toBe(true)
+  expect(pageErrors).toEqual([])
+  expect(consoleErrors.filter((text) => !text.includes('net::ERR_EMPTY_RESPONSE'))).toEqual([])
+})
+
+test('a delete on either side reaches the other (as a tombstone, which neither side shows)', async () => {
+  await row('server', 'from-mirror').getByTestId('delete').click()
+  await expect.poll(() => row('server', 'from-mirror').count(), POLL).toBe(0)
+  await expect.poll(() => row('mirror', 'from-mirror').count(), POLL).toBe(0)
+  await row('mirror', 'from-server').getByTestId('delete').click()
+  await expect.poll(() => row('mirror', 'from-server').count(), POLL).toBe(0)
+  await expect.poll(() => row('server', 'from-server').count(), POLL).toBe(0)
+})
+
+test("the proxy passes on the demo's container only: the key signs for nothing else of an account", async () => {
+  for (const path of ['dbs', 'dbs/idb-ttl-demo', 'dbs/idb-ttl-demo/colls/other/docs']) {
+    const response = await page.request.get(`${url}__cosmos/server/${path}`)
+    expect(response.status(), path).toBe(403)
+  }
+  expect((await page.request.get(`${url}__cosmos/server/dbs/idb-ttl-demo/colls/mirror`)).status()).toBe(200)
+})
+
+test("the proxy signs a request as the SDK signs it with the account's key", async () => {
+  const key = Buffer.from('a key the page never sees').toString('base64')
+  const date = new Date()
+  // Method, REST path; what the SDK signs: resource type and link.
+  const cases: [HTTPMethod, string, ResourceType, string][] = [
+    [HTTPMethod.get, '/', ResourceType.none, ''],
+    [HTTPMethod.get, '/dbs/d/colls/c', ResourceType.container, 'dbs/d/colls/c'],
+    [HTTPMethod.post, '/dbs/d/colls/c/docs', ResourceType.item, 'dbs/d/colls/c'],
+    [HTTPMethod.put, '/dbs/d/colls/c/docs/a%20b', ResourceType.item, 'dbs/d/colls/c/docs/a b'],
+    [HTTPMethod.get, '/dbs/d/colls/c/pkranges', ResourceType.pkranges, 'dbs/d/colls/c'],
+  ]
+  for (const [method, path, type, link] of cases) {
+    const { authorization } = await generateHeaders(key, method, type, link, date)
+    expect(sign(key, method, path, date.toUTCString()), `${method} ${path}`).toBe(authorization)
+  }
+})
