@@ -12,8 +12,10 @@
  * at the same instant (the local clock's now), tombstones left out, `_ts` and `_etag` included.
  *
  * Time. The server stamps `_ts` from the real clock, so the local clock is real time plus an
- * offset that only grows (a step ahead), read once per step: it stands still while a step runs
- * (a pull or a push and the model see one instant) and catches up with real time at the next.
+ * offset (behind or ahead at the start) that only grows (a step ahead), read once per step: it
+ * stands still while a step runs (a pull or a push and the model see one instant) and catches up
+ * with real time at the next. Real time itself passes without sleeping (`wait`: `Date.now`, which
+ * the in-process server stamps from, moves ahead), so that server writes fall in distinct seconds.
  * A step back is not generated: within one connection `now` never runs backwards (SPEC §6), so a
  * step back would only hold the clock still until real time caught up, which the frozen clock
  * between steps already does.
@@ -64,6 +66,7 @@ type Command =
   | { kind: 'pull' }
   | { kind: 'push' }
   | { kind: 'step'; ms: number }
+  | { kind: 'wait'; ms: number }
 
 // ---------------------------------------------------------------------------------------------
 // The model
@@ -204,6 +207,7 @@ class Model {
   settlePush(after: Map<Key, Outcome>, nowMs: number): void {
     for (const [key, outcome] of after) {
       const doc = this.sampled.get(key)
+      expect(outcome === 'none' || doc !== undefined, `the server's copy of ${key} after the push (${outcome})`).toBe(true)
       if (outcome === 'none') this.base.delete(key)
       else this.base.set(key, doc!._etag as string)
       if (outcome === 'server') this.local.set(key, { value: doc!, dead: false })
@@ -236,6 +240,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('pull' as const) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('push' as const) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('step' as const), ms: fc.oneof(fc.integer({ min: 0, max: 15 }).map((s) => s * 1000), fc.integer({ min: 0, max: 15_000 })) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 1, max: 3000 }) }) },
 )
 
 /**
@@ -286,6 +291,7 @@ async function sample(container: Container): Promise<Map<Key, Doc>> {
 async function run(world: World, cmd: Command): Promise<void> {
   const { db, sync, container, model, clock } = world
   const now = clock()
+  model.settle(now)
   switch (cmd.kind) {
     case 'serverUpsert': {
       const body: Doc = { id: cmd.key, tenant: TENANT, n: cmd.n }
@@ -348,6 +354,9 @@ async function run(world: World, cmd: Command): Promise<void> {
     case 'step':
       clock.step(cmd.ms)
       return
+    case 'wait':
+      realTime.pass(cmd.ms)
+      return
   }
 }
 
@@ -380,12 +389,36 @@ async function expectInStep(world: World, step: string): Promise<void> {
   expect((await db.getAll('items')).map(strip), `in step with the server after ${step}`).toEqual(model.serverLive().map(strip))
 }
 
+/**
+ * Real time passing without a sleep: `Date.now`, which the server stamps `_ts` from (it runs in
+ * this process) and the local clock follows, moves ahead by `pass(ms)`, for everyone at once.
+ * A history then has server writes in distinct seconds (which pulls' checkpoints and conflicts
+ * turn on) without waiting for them.
+ */
+const realTime = {
+  now: Date.now,
+  skew: 0,
+  install() {
+    Date.now = () => realTime.now() + realTime.skew
+  },
+  pass(ms: number) {
+    realTime.skew += ms
+  },
+  restore() {
+    Date.now = realTime.now
+  },
+}
+
 let port: number
 beforeAll(async () => {
   keepItemsOnReplace()
+  realTime.install()
   port = await cosmosServer()
 })
-afterAll(stopCosmosServer)
+afterAll(async () => {
+  realTime.restore()
+  await stopCosmosServer()
+})
 
 test('random interleavings of server writes, local writes, pulls, pushes and clock steps end in step with the server', { timeout: 120_000 }, async () => {
   let synced = 0
@@ -402,7 +435,6 @@ test('random interleavings of server writes, local writes, pulls, pushes and clo
       try {
         for (const [i, cmd] of commands.entries()) {
           clock.tick()
-          model.settle(clock())
           await run(world, cmd)
           await check(world, `step ${i} ${JSON.stringify(cmd)}`)
           if (cmd.kind === 'pull' && model.queued.size === 0) {
@@ -493,14 +525,9 @@ test('a local delete of a never-pushed item, over one created on the server mean
       await db.delete('items', 'b')
       await container.items.create({ id: 'b', tenant: TENANT, n: 2 })
       await sync.pull()
-      // An item two seconds later (the server stamps _ts from Date.now): the checkpoint passes b.
-      const now = Date.now
-      Date.now = () => now() + 2000
-      try {
-        await container.items.create({ id: 'a', tenant: TENANT })
-      } finally {
-        Date.now = now
-      }
+      // An item two seconds later: the checkpoint passes b.
+      realTime.pass(2000)
+      await container.items.create({ id: 'a', tenant: TENANT })
       clock.tick()
       await sync.pull()
       expect(await db.getAllKeys('items')).toEqual(['a'])
