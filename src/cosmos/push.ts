@@ -56,7 +56,7 @@ async function pushOne(mirror: Mirror, record: Queued): Promise<Outcome> {
   const id = String(record.key)
   try {
     if (local) return await sendPut(mirror, local, etag)
-    if (etag === undefined) return { item: undefined }
+    if (etag === undefined) return await deleteUnseen(mirror, id, record.at)
     return await sendDelete(mirror, id, etag)
   } catch (error) {
     const status = statusOf(error)
@@ -102,6 +102,18 @@ async function sendDelete(mirror: Mirror, id: string, etag: string | undefined):
     if (statusOf(error) !== 404) throw error
   }
   return { item: undefined }
+}
+
+/**
+ * A delete of an item the mirror has no server copy of (written and deleted locally, never
+ * pushed). Nothing to send, unless the server has an item of that key now: one a pull skipped
+ * while this write was queued, and, its checkpoint past it, will not read again. That is a
+ * conflict, as a create over it would be.
+ */
+async function deleteUnseen(mirror: Mirror, id: string, at: number): Promise<Outcome> {
+  const { resource } = await call(mirror, () => mirror.container.item(id, partitionKeyOf(mirror, { id })).read<CosmosItem>())
+  if (resource === undefined || isTombstone(mirror, resource)) return { item: resource }
+  return resolve(mirror, id, undefined, at)
 }
 
 /** A conflict: the server copy now, the app's (or the default) decision, and what it leaves. */

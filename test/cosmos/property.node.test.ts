@@ -1,0 +1,554 @@
+/**
+ * SPEC §12 as a property: random interleavings of a remote client's writes to the container
+ * (upserts with every kind of `ttl`, tombstones as another mirror pushes them), local writes
+ * (put, update, delete, with every kind of `ttl`), pulls, pushes, clock steps and changes of the
+ * container's `defaultTtl`, run against the in-process Cosmos DB server with the real SDK, and
+ * checked against an independent model of the mirror written from SPEC §1–3 and §12 and
+ * docs/cosmos.md (it shares no code with src/: its own TTL matrix, its own conflict rule).
+ *
+ * After every step the local store (each key, `getAll`), the outbox and the server's contents
+ * must be what the model says; after every pull with nothing queued, and at the end after a push
+ * and a pull ("once synced"), the local live view must equal the server's items with TTL applied
+ * at the same instant (the local clock's now), tombstones left out, `_ts` and `_etag` included.
+ *
+ * Time. The server stamps `_ts` from the real clock, so the local clock is real time plus an
+ * offset (behind or ahead at the start) that only grows (a step ahead), read once per step: it
+ * stands still while a step runs (a pull or a push and the model see one instant) and catches up
+ * with real time at the next. Real time itself passes without sleeping (`wait`: `Date.now`, which
+ * the in-process server stamps from, moves ahead), so that server writes fall in distinct seconds.
+ * A step back is not generated: within one connection `now` never runs backwards (SPEC §6), so a
+ * step back would only hold the clock still until real time caught up, which the frozen clock
+ * between steps already does.
+ *
+ * The server never expires an item (server.ts): "with TTL applied" is the model's, from the
+ * server's own `_ts` and `ttl` and the container's `defaultTtl`, and dead stays dead (SPEC §3: a
+ * version of an item that has expired never comes back, whatever the container's setting does
+ * later), as in Cosmos DB, which deletes it. The model samples the server after every step (one
+ * query of a container of at most five items) to learn the `_ts` and `_etag` it stamped.
+ *
+ * Conflicts (docs/cosmos.md): a push sends each queued write with `If-Match` on the `_etag` of the
+ * server copy the mirror was last in step with (a create when it has none); when that copy has
+ * changed (412, 409), last writer wins on `_ts`: the local write wins when the second of the
+ * (last) local write is the server copy's `_ts` or later. The model knows both numbers (the
+ * frozen clock at the local write, the `_ts` the server stamped), so it decides every conflict
+ * itself; no restriction on the commands is needed.
+ */
+import fc from 'fast-check'
+import { deleteDB } from 'idb'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import type { Container } from '@azure/cosmos'
+import { syncCosmos, type CosmosSync } from '../../src/cosmos/index.js'
+import type { TtlDB } from '../../src/index.js'
+import { uniqueName } from '../helpers.js'
+import { keepItemsOnReplace, setContainerTtl } from './container-ttl.js'
+import { cosmosServer, newContainer, stopCosmosServer } from './server.js'
+import { openMirror, outbox } from './support.js'
+
+const POOL = ['a', 'b', 'c', 'd'] as const
+type Key = (typeof POOL)[number]
+type Doc = Record<string, unknown>
+/** The container's and the store's `defaultTtl` (`null`: TTL off). */
+type Default = number | null
+/** An item's `ttl`; `undefined` is no field. */
+type ItemTtl = number | undefined
+
+/** The mirror's soft-delete field and its tombstones' ttl (the defaults). */
+const TOMBSTONE = { field: 'deleted', ttl: 60 }
+const TENANT = 't1'
+
+type Command =
+  | { kind: 'serverUpsert'; key: Key; n: number; ttl: ItemTtl }
+  | { kind: 'serverTombstone'; key: Key }
+  | { kind: 'containerTtl'; value: Default }
+  | { kind: 'put'; key: Key; n: number; ttl: ItemTtl }
+  | { kind: 'update'; key: Key; n: number }
+  | { kind: 'delete'; key: Key }
+  | { kind: 'pull' }
+  | { kind: 'push' }
+  | { kind: 'step'; ms: number }
+  | { kind: 'wait'; ms: number }
+
+// ---------------------------------------------------------------------------------------------
+// The model
+
+/** Seconds an item lives after its `_ts` (SPEC §1's matrix), or null when it never expires. */
+function lifetime(ttl: unknown, defaultTtl: Default): number | null {
+  if (defaultTtl === null) return null
+  if (ttl === -1) return null
+  if (typeof ttl === 'number' && Number.isInteger(ttl) && ttl >= 1) return ttl
+  return defaultTtl === -1 ? null : defaultTtl
+}
+
+/** Whether `doc` (with `_ts`) has expired at `nowMs` under `defaultTtl` (SPEC §2: now ≥ _ts + ttl). */
+function expiredAt(doc: Doc, defaultTtl: Default, nowMs: number): boolean {
+  const life = lifetime(doc.ttl, defaultTtl)
+  return life !== null && nowMs / 1000 >= (doc._ts as number) + life
+}
+
+/** What a push leaves of a key in the mirror (see {@link Model.push}). */
+type Outcome = 'server' | 'tombstone' | 'none'
+
+const isTombstone = (doc: Doc | undefined) => doc?.[TOMBSTONE.field] === true
+
+/** The server's own fields that the comparisons leave out (the SDK's bookkeeping). */
+const strip = ({ _rid, _self, _attachments, _lsn, ...rest }: Doc) => rest
+/** What a client sends: no system fields at all. */
+const content = ({ _rid, _self, _attachments, _lsn, _ts, _etag, ...rest }: Doc) => rest
+
+const byId = (x: Doc, y: Doc) => String(x.id).localeCompare(String(y.id))
+
+/**
+ * The mirror as docs/cosmos.md describes it, and the server as Cosmos DB would hold it.
+ * `local` is the store's disk (dead items stay until deleted: the purge is off), `queued` the
+ * outbox (one record per key, the time of its last write), `base` the `_etag` of the server copy
+ * the mirror was last in step with, `server` what the server must hold (contents only), `sampled`
+ * what it holds (with `_ts`, `_etag`), `serverDead` the server versions (by `_etag`) that expired.
+ */
+class Model {
+  readonly local = new Map<Key, { value: Doc; dead: boolean }>()
+  readonly queued = new Map<Key, { op: 'put' | 'delete'; at: number }>()
+  readonly base = new Map<Key, string>()
+  readonly server = new Map<Key, Doc>()
+  sampled = new Map<Key, Doc>()
+  readonly serverDead = new Set<string>()
+  localDefault: Default = null
+  /** The container's `defaultTtl` as the mirror last read it (undefined: never read). */
+  described: Default | undefined = undefined
+  /** What the histories exercised: conflicts each way, shortened container settings, server versions that expired. */
+  readonly seen = { localWon: 0, serverWon: 0, containerTtl: 0, expired: 0 }
+
+  constructor(public containerDefault: Default) {}
+
+  /** Marks dead what has expired at `nowMs` under the settings now in force, locally and on the server. */
+  settle(nowMs: number): void {
+    for (const item of this.local.values()) if (expiredAt(item.value, this.localDefault, nowMs)) item.dead = true
+    for (const doc of this.sampled.values()) {
+      if (!isTombstone(doc) && expiredAt(doc, this.containerDefault, nowMs)) this.serverDead.add(doc._etag as string)
+    }
+  }
+
+  liveLocal(key: Key): Doc | undefined {
+    const item = this.local.get(key)
+    return item && !item.dead ? item.value : undefined
+  }
+
+  /** The server's items with TTL applied: no tombstones, no expired versions. */
+  serverLive(): Doc[] {
+    return [...this.sampled.values()].filter((doc) => !isTombstone(doc) && !this.serverDead.has(doc._etag as string)).sort(byId)
+  }
+
+  /** The mirror reads the container: the store's default becomes the container's (settled before and after). */
+  describe(nowMs: number): void {
+    this.settle(nowMs)
+    this.localDefault = this.described = this.containerDefault
+    this.settle(nowMs)
+  }
+
+  /** A local write of `value` at `nowMs`: stamped, live, queued. */
+  write(key: Key, value: Doc, nowMs: number): void {
+    this.local.set(key, { value: { ...value, _ts: Math.floor(nowMs / 1000) }, dead: false })
+    this.queued.set(key, { op: 'put', at: nowMs })
+  }
+
+  /** A pull: every server copy the mirror is not in step with comes in, unless a local write is queued. */
+  pull(nowMs: number): void {
+    this.describe(nowMs)
+    for (const [key, doc] of this.sampled) {
+      if (this.queued.has(key) || this.base.get(key) === doc._etag) continue
+      if (isTombstone(doc)) this.local.delete(key)
+      else this.local.set(key, { value: doc, dead: false })
+      this.base.set(key, doc._etag as string)
+    }
+    this.settle(nowMs)
+  }
+
+  /**
+   * A push, before it runs: what each queued write leaves on the server (contents), and what it
+   * leaves of the key in the mirror: the server's copy as the local item and the base
+   * (`'server'`), no local item and the tombstone as the base (`'tombstone'`), or neither (`'none'`).
+   */
+  push(nowMs: number): Map<Key, Outcome> {
+    if (this.described === undefined) this.describe(nowMs)
+    const after = new Map<Key, Outcome>()
+    // Deletes are tombstones, unless the container's TTL is off (as the mirror last read it).
+    const remove = (key: Key): Outcome => {
+      if (this.described === null) return this.server.delete(key), 'none'
+      this.server.set(key, { id: key, tenant: TENANT, [TOMBSTONE.field]: true, ttl: TOMBSTONE.ttl })
+      return 'tombstone'
+    }
+    for (const [key, { at }] of this.queued) {
+      // A put whose item is no longer live is pushed as a delete.
+      const local = this.liveLocal(key)
+      const base = this.base.get(key)
+      const current = this.sampled.get(key)
+      const serverCopy: Outcome = isTombstone(current) ? 'tombstone' : 'server'
+      if (!local && current === undefined) {
+        // A delete of what the server does not have: nothing is sent.
+        after.set(key, 'none')
+        continue
+      }
+      // A write over a server copy other than its base (a create or a delete of an item the
+      // mirror never had over one the server has now, a replace or a delete over a changed one)
+      // is a conflict.
+      const conflict = current !== undefined && current._etag !== base
+      const localWins = !conflict || Math.floor(at / 1000) >= (current._ts as number)
+      if (conflict) this.seen[localWins ? 'localWon' : 'serverWon']++
+      if (!localWins) after.set(key, serverCopy)
+      else if (local) {
+        this.server.set(key, { ...content(local), tenant: TENANT })
+        after.set(key, 'server')
+      } else after.set(key, conflict && serverCopy === 'tombstone' ? 'tombstone' : remove(key))
+    }
+    this.queued.clear()
+    return after
+  }
+
+  /** After a push ran and the server was sampled: the local items and bases it left. */
+  settlePush(after: Map<Key, Outcome>, nowMs: number): void {
+    for (const [key, outcome] of after) {
+      const doc = this.sampled.get(key)
+      expect(outcome === 'none' || doc !== undefined, `the server's copy of ${key} after the push (${outcome})`).toBe(true)
+      if (outcome === 'none') this.base.delete(key)
+      else this.base.set(key, doc!._etag as string)
+      if (outcome === 'server') this.local.set(key, { value: doc!, dead: false })
+      else this.local.delete(key)
+    }
+    this.settle(nowMs)
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The commands
+
+const key = fc.constantFrom(...POOL)
+const n = fc.integer({ min: 0, max: 99 })
+/** Short lives, so that clock steps and real time expire items; -1 and none as well. */
+const itemTtl: fc.Arbitrary<ItemTtl> = fc.oneof(fc.constant(undefined), fc.constant(-1), fc.integer({ min: 1, max: 12 }))
+const containerTtl: fc.Arbitrary<Default> = fc.oneof(fc.constant(null), fc.constant(-1), fc.integer({ min: 2, max: 20 }))
+/**
+ * Where the local clock starts from the server's: behind (a device whose clock is slow: the
+ * server's later writes win conflicts) or ahead.
+ */
+const offset = fc.oneof({ weight: 1, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.integer({ min: -20_000, max: 5_000 }) })
+const command: fc.Arbitrary<Command> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('serverUpsert' as const), key, n, ttl: itemTtl }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('serverTombstone' as const), key }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('containerTtl' as const), value: containerTtl }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('put' as const), key, n, ttl: itemTtl }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('update' as const), key, n }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), key }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('pull' as const) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('push' as const) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('step' as const), ms: fc.oneof(fc.integer({ min: 0, max: 15 }).map((s) => s * 1000), fc.integer({ min: 0, max: 15_000 })) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 1, max: 3000 }) }) },
+)
+
+/**
+ * Whether a change of the container's `defaultTtl` from `from` to `to` lengthens no item's life:
+ * TTL turned on (from off), `-1` → n, n → m ≤ n. Only those are run. A change that lengthens
+ * lives (to off, to -1, n → m > n) breaks SPEC §12 today, and the histories would find it at
+ * once: the store learns the change at the next pull and applies it with SPEC §3's watermarks,
+ * which keep dead every item whose `_ts` is old enough to have died under the old setting at
+ * that instant: the items that died locally between the change and the pull, and the copies a
+ * pull brings in (`keepTs`) with such a `_ts`, although the container keeps them alive. The
+ * tests after this one show it on two short histories.
+ */
+function shortens(from: Default, to: Default): boolean {
+  if (from === null) return true
+  if (to === null || to === -1) return false
+  return from === -1 || to <= from
+}
+
+/**
+ * Real time (the server's) plus an offset that starts at `start` and only grows, read when told:
+ * `tick()` catches up with real time, `step(ms)` moves ahead. Between the two it stands still.
+ */
+function frozenClock(start: number) {
+  let offset = start
+  let now = Date.now() + start
+  const clock = () => now
+  clock.tick = () => void (now = Math.max(now, Date.now() + offset))
+  clock.step = (ms: number) => ((offset += ms), clock.tick())
+  return clock
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running a history
+
+interface World {
+  db: TtlDB<any>
+  sync: CosmosSync
+  container: Container
+  model: Model
+  clock: ReturnType<typeof frozenClock>
+}
+
+async function sample(container: Container): Promise<Map<Key, Doc>> {
+  const { resources } = await container.items.query<Doc>('SELECT * FROM c').fetchAll()
+  return new Map(resources.map((doc) => [doc.id as Key, doc]))
+}
+
+async function run(world: World, cmd: Command): Promise<void> {
+  const { db, sync, container, model, clock } = world
+  const now = clock()
+  model.settle(now)
+  switch (cmd.kind) {
+    case 'serverUpsert': {
+      const body: Doc = { id: cmd.key, tenant: TENANT, n: cmd.n }
+      if (cmd.ttl !== undefined) body.ttl = cmd.ttl
+      await container.items.upsert(body)
+      model.server.set(cmd.key, body)
+      return
+    }
+    case 'serverTombstone': {
+      const body = { id: cmd.key, tenant: TENANT, [TOMBSTONE.field]: true, ttl: TOMBSTONE.ttl }
+      await container.items.upsert(body)
+      model.server.set(cmd.key, body)
+      return
+    }
+    case 'containerTtl':
+      if (!shortens(model.containerDefault, cmd.value)) return
+      await setContainerTtl(container, cmd.value)
+      model.seen.containerTtl++
+      // The server's items expired under the old setting stay dead (Cosmos DB deleted them).
+      model.settle(now)
+      model.containerDefault = cmd.value
+      return
+    case 'put': {
+      const value: Doc = { id: cmd.key, n: cmd.n }
+      if (cmd.ttl !== undefined) value.ttl = cmd.ttl
+      await db.put('items', value)
+      model.write(cmd.key, value, now)
+      return
+    }
+    case 'update': {
+      const live = model.liveLocal(cmd.key)
+      const outcome = await db.update('items', cmd.key, { n: cmd.n }).then(
+        () => 'ok',
+        (error: { code?: string }) => error.code,
+      )
+      expect(outcome, `update of ${cmd.key}`).toBe(live ? 'ok' : 'NOT_FOUND')
+      if (live) model.write(cmd.key, { ...live, n: cmd.n }, now)
+      return
+    }
+    case 'delete':
+      await db.delete('items', cmd.key)
+      // The outbox hears a delete of what is on the disk (live or not), and of nothing else.
+      if (model.local.has(cmd.key)) model.queued.set(cmd.key, { op: 'delete', at: now })
+      model.local.delete(cmd.key)
+      return
+    case 'pull': {
+      await sync.pull()
+      model.pull(now)
+      return
+    }
+    case 'push': {
+      const after = model.push(now)
+      await sync.push()
+      // Without faults a push leaves nothing queued.
+      expect(sync.status.pending, 'pending after a push').toBe(0)
+      model.sampled = await sample(container)
+      model.settlePush(after, now)
+      return
+    }
+    case 'step':
+      clock.step(cmd.ms)
+      return
+    case 'wait':
+      realTime.pass(cmd.ms)
+      return
+  }
+}
+
+async function check(world: World, step: string): Promise<void> {
+  const { db, container, model, clock } = world
+  model.sampled = await sample(container)
+  model.settle(clock())
+  // The server holds what the model says, contents only (its _ts and _etag are the server's).
+  const onServer = [...model.sampled.values()].map(content).sort(byId)
+  expect(onServer, `server after ${step}`).toEqual([...model.server.values()].map((doc) => ({ ...doc })).sort(byId))
+  // The outbox: one record per key written since its last push.
+  const records = (await outbox(db)) as { key: string; op: string }[]
+  expect(records.map((r) => `${r.key} ${r.op}`).sort(), `outbox after ${step}`).toEqual([...model.queued].map(([k, { op }]) => `${k} ${op}`).sort())
+  // Each key, and the live view.
+  for (const k of POOL) {
+    const got = await db.get('items', k)
+    const want = model.liveLocal(k)
+    expect(got && strip(got), `get(${k}) after ${step}`).toEqual(want && strip(want))
+  }
+  const live = POOL.map((k) => model.liveLocal(k)).filter((doc) => doc !== undefined)
+  expect((await db.getAll('items')).map(strip), `getAll after ${step}`).toEqual(live.map(strip))
+  expect(await db.getDefaultTtl('items'), `store defaultTtl after ${step}`).toBe(model.localDefault)
+}
+
+/** SPEC §12's last rule: the live view is the server's items with TTL applied at the local clock's now. */
+async function expectInStep(world: World, step: string): Promise<void> {
+  const { db, container, model, clock } = world
+  model.sampled = await sample(container)
+  model.settle(clock())
+  expect((await db.getAll('items')).map(strip), `in step with the server after ${step}`).toEqual(model.serverLive().map(strip))
+}
+
+/**
+ * Real time passing without a sleep: `Date.now`, which the server stamps `_ts` from (it runs in
+ * this process) and the local clock follows, moves ahead by `pass(ms)`, for everyone at once.
+ * A history then has server writes in distinct seconds (which pulls' checkpoints and conflicts
+ * turn on) without waiting for them.
+ */
+const realTime = {
+  now: Date.now,
+  skew: 0,
+  install() {
+    Date.now = () => realTime.now() + realTime.skew
+  },
+  pass(ms: number) {
+    realTime.skew += ms
+  },
+  restore() {
+    Date.now = realTime.now
+  },
+}
+
+let port: number
+beforeAll(async () => {
+  keepItemsOnReplace()
+  realTime.install()
+  port = await cosmosServer()
+})
+afterAll(async () => {
+  realTime.restore()
+  await stopCosmosServer()
+})
+
+test('random interleavings of server writes, local writes, pulls, pushes and clock steps end in step with the server', { timeout: 120_000 }, async () => {
+  let synced = 0
+  const seen = { localWon: 0, serverWon: 0, containerTtl: 0, expired: 0 }
+  await fc.assert(
+    fc.asyncProperty(fc.option(containerTtl, { nil: undefined }), offset, fc.array(command, { minLength: 6, maxLength: 20 }), async (initial, start, commands) => {
+      const { container } = await newContainer(port, initial ?? undefined)
+      const clock = frozenClock(start)
+      const name = uniqueName('cosmos-prop')
+      const db = await openMirror(clock, name)
+      const sync = syncCosmos(db, 'items', container, { partitionKey: TENANT })
+      const model = new Model(initial ?? null)
+      const world: World = { db, sync, container, model, clock }
+      try {
+        for (const [i, cmd] of commands.entries()) {
+          clock.tick()
+          await run(world, cmd)
+          await check(world, `step ${i} ${JSON.stringify(cmd)}`)
+          if (cmd.kind === 'pull' && model.queued.size === 0) {
+            await expectInStep(world, `step ${i} (a pull with nothing queued)`)
+            synced++
+          }
+        }
+        // Once synced: a push, then a pull.
+        clock.tick()
+        await run(world, { kind: 'push' })
+        await check(world, 'the last push')
+        await run(world, { kind: 'pull' })
+        await check(world, 'the last pull')
+        await expectInStep(world, 'the last push and pull')
+        synced++
+        model.seen.expired = model.serverDead.size
+        for (const [what, count] of Object.entries(model.seen)) seen[what as keyof typeof seen] += count
+      } finally {
+        sync.stop()
+        db.close()
+        await deleteDB(name)
+        await container.delete()
+      }
+    }),
+    { numRuns: 60 },
+  )
+  // The histories reach what the property is about (each is several per run on average).
+  expect(synced, 'checks in step with the server').toBeGreaterThan(40)
+  expect(seen.localWon + seen.serverWon, 'conflicts settled by a push').toBeGreaterThan(0)
+  expect(seen.containerTtl, "changes of the container's defaultTtl").toBeGreaterThan(0)
+  expect(seen.expired, 'server versions expired').toBeGreaterThan(0)
+})
+
+/**
+ * Known bug, found by the property above with lengthening changes allowed (see `shortens`): a
+ * container whose TTL is turned off (or lengthened, or set to -1) between two pulls. The pull
+ * applies the change with SPEC §3's watermarks at its own instant, so every inheriting item with
+ * `_ts` up to (pull time − old default) is dead locally for good: the items that died locally
+ * after the change, and the copies the pull brings in, whose kept `_ts` (SPEC §7) falls under
+ * the watermark although they were written after the change and the container keeps them alive.
+ * The root is in the core (a `keepTs` write is judged by the watermarks whatever its `_ts`; the
+ * semantics model, test/semantics/model.ts, encodes the same), not in src/cosmos. `test.fails`:
+ * remove it when the bug is fixed.
+ */
+test.fails("a container's TTL turned off between pulls: the next pull leaves its items alive", async () => {
+  const { container } = await newContainer(port, 2)
+  const clock = frozenClock(0)
+  const name = uniqueName('cosmos-prop')
+  const db = await openMirror(clock, name)
+  const sync = syncCosmos(db, 'items', container, { partitionKey: TENANT })
+  try {
+    await container.items.create({ id: 'a', tenant: TENANT })
+    clock.tick()
+    await sync.pull()
+    expect(await db.getAllKeys('items')).toEqual(['a'])
+    // Both alive on the server from now on: a was when TTL went off, b is written after.
+    await setContainerTtl(container, null)
+    await container.items.create({ id: 'b', tenant: TENANT })
+    // The mirror pulls ten seconds later (the server's _ts is real time: the local clock steps).
+    clock.step(10_000)
+    await sync.pull()
+    expect(await db.getDefaultTtl('items')).toBe(null)
+    expect(await db.getAllKeys('items')).toEqual(['a', 'b'])
+  } finally {
+    sync.stop()
+    db.close()
+    await deleteDB(name)
+    await container.delete()
+  }
+})
+
+/**
+ * Found by the property: an item created on the server while a local delete of the same key
+ * (written and deleted locally, never pushed) is queued. The pull skips it (a local write is
+ * queued) and moves its checkpoint past it once a later second comes in; the push used to send
+ * nothing for a delete of an item it never had on the server, so the item never came in. It is
+ * a conflict, as a create over it is: last writer wins.
+ */
+test('a local delete of a never-pushed item, over one created on the server meanwhile, is a conflict', async () => {
+  for (const [start, winner] of [[-10_000, 'server'], [10_000, 'local']] as const) {
+    const { container } = await newContainer(port, -1)
+    const clock = frozenClock(start)
+    const name = uniqueName('cosmos-prop')
+    const db = await openMirror(clock, name)
+    const sync = syncCosmos(db, 'items', container, { partitionKey: TENANT })
+    try {
+      await db.put('items', { id: 'b', n: 1 })
+      await db.delete('items', 'b')
+      await container.items.create({ id: 'b', tenant: TENANT, n: 2 })
+      await sync.pull()
+      // An item two seconds later: the checkpoint passes b.
+      realTime.pass(2000)
+      await container.items.create({ id: 'a', tenant: TENANT })
+      clock.tick()
+      await sync.pull()
+      expect(await db.getAllKeys('items')).toEqual(['a'])
+      await sync.push()
+      await sync.pull()
+      const b = (await container.item('b', TENANT).read()).resource
+      if (winner === 'server') {
+        // The server's write is the later: it stays, and comes in.
+        expect(b).toMatchObject({ n: 2 })
+        expect(await db.getAllKeys('items')).toEqual(['a', 'b'])
+        expect(await db.get('items', 'b')).toMatchObject({ n: 2, _etag: b._etag })
+      } else {
+        // The local delete is the later: the server's b is deleted (a tombstone).
+        expect(b).toMatchObject({ [TOMBSTONE.field]: true })
+        expect(await db.getAllKeys('items')).toEqual(['a'])
+      }
+    } finally {
+      sync.stop()
+      db.close()
+      await deleteDB(name)
+      await container.delete()
+    }
+  }
+})
