@@ -26,7 +26,11 @@ export interface Conflict {
   local: CosmosItem | undefined
   /** When the local write happened, epoch ms (the connection's clock). */
   localAt: number
-  /** The server's copy now (`undefined`: deleted on the server). */
+  /**
+   * The server's copy now: `undefined` when it was deleted there outright, a tombstone (an item
+   * with the `softDelete` field `true`) when another replica deleted it softly. The default
+   * policy treats a tombstone as the write it is: a delete at its `_ts`.
+   */
   server: CosmosItem | undefined
 }
 
