@@ -132,10 +132,13 @@ export class Transaction {
   }
 
   private reading<T>(store: string, read: (scope: ReadScope) => Promise<T>): Promise<T> {
-    return this.guard(store, (objectStore) => {
-      const owe = (touched: Promise<void>) => void this.effects.touched.push(touched)
-      return read(new ReadScope(objectStore, this.stateOf(store), this.setup.now, this.setup.touches, owe))
-    })
+    return this.guard(store, (objectStore) => read(this.scope(store, objectStore)))
+  }
+
+  /** Reads of `store` in the transaction, at its instant; touches they owe are written after the commit. */
+  private scope(store: string, objectStore: IDBObjectStore): ReadScope {
+    const owe = (touched: Promise<void>) => void this.effects.touched.push(touched)
+    return new ReadScope(objectStore, this.stateOf(store), this.setup.now, this.setup.touches, owe)
   }
 
   private writing<T>(store: string, write: (target: WriteTarget) => Promise<T>): Promise<T> {
@@ -149,6 +152,7 @@ export class Transaction {
         keepTs: keepTs(store),
         observers: observers?.of(store) ?? [],
         wrote: (stored, claimed) => this.effects.wrote(store, stored, claimed),
+        liveKeys: (query) => getKeys(this.scope(store, objectStore), objectStore, query ?? undefined),
       }),
     )
   }

@@ -24,6 +24,8 @@ export interface WriteTarget {
   observers: readonly WriteObserver[]
   /** Hears what was stored and the dead items claimed for it. */
   wrote(stored: Item[], claimed: DeletedItem[]): void
+  /** The keys of the live items in `query` (every live item: `null`), judged in the transaction. */
+  liveKeys(query: IDBValidKey | IDBKeyRange | null): Promise<IDBValidKey[]>
 }
 
 /**
@@ -73,10 +75,15 @@ export async function updateIn(target: WriteTarget, key: IDBValidKey, changes: C
   return item
 }
 
-/** Deletes by key or range (every item when `query` is null); observers hear each key deleted. */
+/**
+ * Deletes by key or range (every item when `query` is null); observers hear each live key
+ * deleted. An expired item's delete is a no-op (SPEC §2): the dead copy goes from the disk, and
+ * no observer hears of it (a mirror would otherwise push the delete of a copy the server may
+ * still hold alive).
+ */
 export async function deleteIn(target: WriteTarget, query: IDBValidKey | IDBKeyRange | null): Promise<void> {
   const { store, observers } = target
-  const keys = observers.length > 0 ? await req(store.getAllKeys(query ?? undefined)) : []
+  const keys = observers.length > 0 ? await target.liveKeys(query) : []
   await req(query === null ? store.clear() : store.delete(query))
   for (const key of keys) for (const observer of observers) observer.delete(store.transaction, key)
   target.wrote([], [])

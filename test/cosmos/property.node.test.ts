@@ -333,8 +333,8 @@ async function run(world: World, cmd: Command): Promise<void> {
     }
     case 'delete':
       await db.delete('items', cmd.key)
-      // The outbox hears a delete of what is on the disk (live or not), and of nothing else.
-      if (model.local.has(cmd.key)) model.queued.set(cmd.key, { op: 'delete', at: now })
+      // The outbox hears a delete of a live item only: deleting an expired one is a no-op (SPEC §2).
+      if (model.liveLocal(cmd.key)) model.queued.set(cmd.key, { op: 'delete', at: now })
       model.local.delete(cmd.key)
       return
     case 'pull': {

@@ -66,3 +66,17 @@ test('an unobserved transaction (the observer’s own writes) is not recorded; s
   expect(await ops(db)).toEqual(['put local'])
   expect(await rawKeys(db, 's')).toEqual(['after', 'local', 'pulled'])
 })
+
+test('deleting an expired item is a no-op to observers (SPEC §2): a delete, a range delete and a clear report live keys only', async () => {
+  const clock = manualClock(T0)
+  const db: TtlDB<any> = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 60 }, log: { autoIncrement: true } } })
+  observeWrites(db, 's', logger())
+  await db.putAll('s', [{ id: 'dead', ttl: 1 }, { id: 'dead2', ttl: 1 }, { id: 'live' }, { id: 'live2' }])
+  clock.set(T0 + 2_000)
+  await db.delete('s', 'dead')
+  await db.delete('s', IDBKeyRange.bound('dead2', 'live'))
+  await db.clear('s')
+  expect((await ops(db)).filter((op) => op.startsWith('delete'))).toEqual(['delete live', 'delete live2'])
+  // The dead copies went from the disk all the same.
+  expect(await rawKeys(db, 's')).toEqual([])
+})
