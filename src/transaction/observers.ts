@@ -11,7 +11,7 @@ export interface WriteObserver {
   readonly stores: readonly string[]
   /** A write stored `item` (as reads now return it, `_ts` included) at `key`. */
   put(tx: IDBTransaction, key: IDBValidKey, item: Record<string, unknown>): void
-  /** The item at `key` (live or dead) was deleted by a delete or a clear. */
+  /** The live item at `key` was deleted by a delete or a clear (deleting an expired one is a no-op, SPEC §2). */
   delete(tx: IDBTransaction, key: IDBValidKey): void
 }
 
