@@ -62,7 +62,7 @@ async function pushOne(mirror: Mirror, record: Queued): Promise<Outcome> {
     const status = statusOf(error)
     if (status !== 412 && status !== 409) throw error
   }
-  return resolve(mirror, id, local, record.at)
+  return resolve(mirror, id, local, record.at, await readServer(mirror, id, local))
 }
 
 function call<T>(mirror: Mirror, run: () => Promise<T>): Promise<T> {
@@ -111,22 +111,25 @@ async function sendDelete(mirror: Mirror, id: string, etag: string | undefined):
  * conflict, as a create over it would be.
  */
 async function deleteUnseen(mirror: Mirror, id: string, at: number): Promise<Outcome> {
-  const { resource } = await call(mirror, () => mirror.container.item(id, partitionKeyOf(mirror, { id })).read<CosmosItem>())
-  if (resource === undefined || isTombstone(mirror, resource)) return { item: resource }
-  return resolve(mirror, id, undefined, at)
+  const server = await readServer(mirror, id, undefined)
+  if (server === undefined || isTombstone(mirror, server)) return { item: server }
+  return resolve(mirror, id, undefined, at, server)
 }
 
-/** A conflict: the server copy now, the app's (or the default) decision, and what it leaves. */
-async function resolve(mirror: Mirror, id: string, local: CosmosItem | undefined, at: number): Promise<Outcome> {
-  const { container } = mirror
-  const read = await call(mirror, () => container.item(id, partitionKeyOf(mirror, local ?? { id })).read<CosmosItem>())
-  const server = read.resource && !isTombstone(mirror, read.resource) ? read.resource : undefined
+/** The server's copy of `id` now (`undefined`: it has none). */
+async function readServer(mirror: Mirror, id: string, local: CosmosItem | undefined): Promise<CosmosItem | undefined> {
+  return (await call(mirror, () => mirror.container.item(id, partitionKeyOf(mirror, local ?? { id })).read<CosmosItem>())).resource
+}
+
+/** A conflict over `server`, the server's copy now: the app's (or the default) decision, and what it leaves. */
+async function resolve(mirror: Mirror, id: string, local: CosmosItem | undefined, at: number, server: CosmosItem | undefined): Promise<Outcome> {
+  const live = server && !isTombstone(mirror, server) ? server : undefined
   const decide = mirror.options.onConflict ?? lastWriterWins
-  const resolution: Resolution = await decide({ key: id, local, localAt: at, server: read.resource })
-  if (resolution === 'server') return { item: read.resource }
-  if (resolution === 'local' && local === undefined) return server ? sendDelete(mirror, id, undefined) : { item: read.resource }
+  const resolution: Resolution = await decide({ key: id, local, localAt: at, server })
+  if (resolution === 'server') return { item: server }
+  if (resolution === 'local' && local === undefined) return live ? sendDelete(mirror, id, undefined) : { item: server }
   const body = toServer(mirror, resolution === 'local' ? local! : resolution)
-  return { item: (await call(mirror, () => container.items.upsert<ItemDefinition>(body))).resource as CosmosItem }
+  return { item: (await call(mirror, () => mirror.container.items.upsert<ItemDefinition>(body))).resource as CosmosItem }
 }
 
 /**
