@@ -8,24 +8,19 @@
  * is the SDK's own.
  */
 import { HTTPMethod, ResourceType } from '@azure/cosmos'
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
-import { createServer, type ViteDevServer } from 'vite'
+import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs'
 import { sign } from '../../demo/cosmos-server.js'
+import { openDemo, type DemoPage } from './demo-page.js'
 // The SDK's own signing, not part of its public API.
 import { generateHeaders } from '../../node_modules/@azure/cosmos/dist/esm/utils/headers.js'
 
 const DB = `e2e-cosmos-${Date.now()}`
 const POLL = { timeout: 30_000, interval: 100 }
 
-let server: ViteDevServer
-let browser: Browser
+let demo: DemoPage | undefined
 let page: Page
 let url: string
-const pageErrors: string[] = []
-/** Console errors: the only ones expected are the requests the cut network left unanswered. */
-const consoleErrors: string[] = []
 
 /** A row of a side whose item is there (not lingering as "gone"). */
 function row(side: 'server' | 'mirror', id: string): Locator {
@@ -46,23 +41,15 @@ async function expiry(side: 'server' | 'mirror', id: string): Promise<number> {
 const sync = () => page.getByTestId('cosmos-sync')
 
 beforeAll(async () => {
-  server = await createServer({ configFile: 'vite.config.ts', server: { port: 0 }, logLevel: 'warn', clearScreen: false })
-  await server.listen()
-  url = server.resolvedUrls?.local[0] ?? ''
-  if (!url) throw new Error('the vite dev server did not report a URL')
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true })
-  page = await browser.newPage({ viewport: { width: 1300, height: 1000 } })
-  page.setDefaultTimeout(30_000)
-  page.on('pageerror', (error) => pageErrors.push(error.message))
-  page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()))
+  demo = await openDemo()
+  ;({ page, url } = demo)
   await page.goto(`${url}?db=${DB}`)
   await page.locator('[data-testid="status"][data-state="ready"]').waitFor()
 })
 
 afterAll(async () => {
   await page?.evaluate((name) => indexedDB.deleteDatabase(name), DB).catch(() => {})
-  await browser?.close()
-  await server?.close()
+  await demo?.close()
 })
 
 test('the page shows the container and its mirror; a write on the server reaches the mirror, expiring at the same instant on both sides', async () => {
@@ -111,8 +98,9 @@ test('cut off, the mirror reports offline and keeps its local write queued; rest
   await expect.poll(async () => [await sync().getAttribute('data-state'), await sync().getAttribute('data-pending')], POLL).toEqual(['idle', '0'])
   // After the push the mirror's copy carries the server's _ts: one expiry on both sides.
   await expect.poll(async () => (await expiry('mirror', 'from-mirror')) === (await expiry('server', 'from-mirror')), POLL).toBe(true)
-  expect(pageErrors).toEqual([])
-  expect(consoleErrors.filter((text) => !text.includes('net::ERR_EMPTY_RESPONSE'))).toEqual([])
+  expect(demo!.pageErrors).toEqual([])
+  // The only console errors expected: the requests the cut network left unanswered.
+  expect(demo!.consoleErrors.filter((text) => !text.includes('net::ERR_EMPTY_RESPONSE'))).toEqual([])
 })
 
 test('a delete on either side reaches the other (as a tombstone, which neither side shows)', async () => {

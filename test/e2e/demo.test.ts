@@ -6,10 +6,9 @@
  * stats figures, a capped store evicting its oldest item, and "Fill the disk". Leaves a
  * screenshot at test-results/demo.png.
  */
-import { chromium, type Browser, type FrameLocator, type Locator, type Page } from 'playwright-core'
-import { createServer, type ViteDevServer } from 'vite'
+import type { FrameLocator, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs'
+import { openDemo, type DemoPage } from './demo-page.js'
 
 const DB = `e2e-demo-${Date.now()}`
 const POLL = { timeout: 30_000, interval: 50 }
@@ -18,12 +17,9 @@ const FILL = 40
 
 const SCREENSHOT = 'test-results/demo.png'
 
-let server: ViteDevServer
-let browser: Browser
+let demo: DemoPage | undefined
 let page: Page
 let screenshotTaken = false
-const pageErrors: string[] = []
-const consoleErrors: string[] = []
 
 /** The whole page in one picture: the viewport grows to the page so the sticky header stays on top. */
 async function screenshot(): Promise<void> {
@@ -86,17 +82,9 @@ function rawGet(store: string, key: string): Promise<unknown> {
 }
 
 beforeAll(async () => {
-  server = await createServer({ configFile: 'vite.config.ts', server: { port: 0 }, logLevel: 'warn', clearScreen: false })
-  await server.listen()
-  const url = server.resolvedUrls?.local[0]
-  if (!url) throw new Error('the vite dev server did not report a URL')
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true })
-  page = await browser.newPage({ viewport: { width: 1300, height: 1000 } })
-  page.setDefaultTimeout(30_000)
-  page.on('pageerror', (error) => pageErrors.push(error.message))
-  // Both frames' console messages arrive here.
-  page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()))
-  await page.goto(`${url}?db=${DB}&maxIntervalMs=500&fill=${FILL}`)
+  demo = await openDemo()
+  page = demo.page
+  await page.goto(`${demo.url}?db=${DB}&maxIntervalMs=500&fill=${FILL}`)
   await page.locator('[data-testid="status"][data-state="ready"]').waitFor()
   await secondFrame().locator('[data-testid="status"][data-state="ready"]').waitFor()
 })
@@ -107,8 +95,7 @@ afterAll(async () => {
     if (!screenshotTaken) await screenshot().catch(() => {})
     await page.evaluate((name) => indexedDB.deleteDatabase(name), DB).catch(() => {})
   }
-  await browser?.close()
-  await server?.close()
+  await demo?.close()
 })
 
 describe('the first screen', () => {
@@ -386,7 +373,7 @@ describe('load, reload and reset', () => {
     await expect.poll(() => page.getByTestId('disk-count-sessions').textContent(), POLL).toBe('0')
     await expect.poll(() => page.getByTestId('disk-count-events').textContent(), POLL).toBe('0')
     expect(await page.locator('link[rel="icon"]').count()).toBe(1)
-    expect(pageErrors).toEqual([])
-    expect(consoleErrors).toEqual([])
+    expect(demo!.pageErrors).toEqual([])
+    expect(demo!.consoleErrors).toEqual([])
   })
 })
