@@ -5,9 +5,9 @@
  * CORS. A port that refuses the connection drops the page's request unanswered: the page sees a
  * network error, as it would offline, where an answer such as 502 would read as a server error.
  */
-import { request } from 'node:http'
 import type { Plugin } from 'vite'
 import { COSMOS_PATH } from './endpoint.js'
+import { forward } from './listen.js'
 
 export function cosmosDevProxy(): Plugin {
   return {
@@ -16,12 +16,7 @@ export function cosmosDevProxy(): Plugin {
       server.middlewares.use(COSMOS_PATH, (req, res) => {
         const [, port, path] = /^\/(\d+)(\/.*)?$/.exec(req.url ?? '') ?? []
         if (!port) return void res.writeHead(404).end(`not a ${COSMOS_PATH}/<port>/ path: ${req.url}`)
-        const upstream = request({ host: 'localhost', port: Number(port), path: path ?? '/', method: req.method, headers: req.headers }, (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers)
-          answer.pipe(res)
-        })
-        upstream.on('error', () => res.destroy())
-        req.pipe(upstream)
+        forward(req, res, Number(port), path ?? '/')
       })
     },
   }

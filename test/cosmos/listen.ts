@@ -1,6 +1,12 @@
 /**
  * A Cosmos DB server (`@vercel/cosmosdb-server`) and a proxy in front of it that can refuse
  * connections or answer 429 and 5xx, each on a free port of its own. Node only.
+ *
+ * The server's limits, which the tests state where they matter: it stores `ttl` but never expires
+ * an item (so the tests compare with "the server's items with TTL applied at the same instant"),
+ * accepts any key, ignores the partition key of a query (the mirror filters in SQL), its change
+ * feed has no continuation, and replacing a container's definition empties it (see
+ * container-ttl.ts).
  */
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -16,6 +22,19 @@ export async function listenCosmos(): Promise<{ port: number; stop(): Promise<vo
     port: (http.address() as AddressInfo).port,
     stop: () => new Promise((resolve) => (http.closeAllConnections(), http.close(() => resolve()))),
   }
+}
+
+/**
+ * Passes `req` on to `http://localhost:<port><path>` and the answer back. A port that refuses the
+ * connection leaves `req` unanswered (its connection dropped), as a network that is down would.
+ */
+export function forward(req: IncomingMessage, res: ServerResponse, port: number, path: string): void {
+  const upstream = request({ host: 'localhost', port, path, method: req.method, headers: req.headers }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers)
+    answer.pipe(res)
+  })
+  upstream.on('error', () => res.destroy())
+  req.pipe(upstream)
 }
 
 /** What the proxy does with the next requests. */
@@ -51,12 +70,7 @@ export async function startProxy(target: number): Promise<Proxy> {
     const partitionKey = req.headers['x-ms-documentdb-partitionkey']
     const queryPlan = req.headers['x-ms-cosmos-is-query-plan-request'] === 'True' || req.headers['x-ms-cosmos-is-query-plan-request'] === 'true'
     proxy.passed.push({ method: req.method ?? '', url: req.url ?? '', at: performance.now(), ...(typeof partitionKey === 'string' && { partitionKey }), ...(queryPlan && { queryPlan }) })
-    const upstream = request({ host: 'localhost', port: target, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers)
-      answer.pipe(res)
-    })
-    upstream.on('error', () => res.destroy())
-    req.pipe(upstream)
+    forward(req, res, target, req.url ?? '/')
   })
   await new Promise<void>((resolve) => http.listen(0, 'localhost', resolve))
   proxy.port = (http.address() as AddressInfo).port

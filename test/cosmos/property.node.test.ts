@@ -20,7 +20,7 @@
  * step back would only hold the clock still until real time caught up, which the frozen clock
  * between steps already does.
  *
- * The server never expires an item (server.ts): "with TTL applied" is the model's, from the
+ * The server never expires an item (listen.ts): "with TTL applied" is the model's, from the
  * server's own `_ts` and `ttl` and the container's `defaultTtl`, and dead stays dead (SPEC §3: a
  * version of an item that has expired never comes back, whatever the container's setting does
  * later), as in Cosmos DB, which deletes it. The model samples the server after every step (one
@@ -41,7 +41,8 @@ import { syncCosmos, type CosmosSync } from '../../src/cosmos/index.js'
 import type { TtlDB } from '../../src/index.js'
 import { uniqueName } from '../helpers.js'
 import { keepItemsOnReplace, setContainerTtl } from './container-ttl.js'
-import { cosmosServer, newContainer, stopCosmosServer } from './server.js'
+import { newContainer } from './containers.js'
+import { startServer, stopServer } from './harness.js'
 import { openMirror, outbox } from './support.js'
 
 const POOL = ['a', 'b', 'c', 'd'] as const
@@ -413,11 +414,11 @@ let port: number
 beforeAll(async () => {
   keepItemsOnReplace()
   realTime.install()
-  port = await cosmosServer()
+  port = await startServer()
 })
 afterAll(async () => {
   realTime.restore()
-  await stopCosmosServer()
+  await stopServer(port)
 })
 
 test('random interleavings of server writes, local writes, pulls, pushes and clock steps end in step with the server', { timeout: 120_000 }, async () => {
