@@ -6,7 +6,7 @@
  */
 import { CosmosClient, type Container, type ItemDefinition, type OperationInput } from '@azure/cosmos'
 import { item } from '../data.js'
-import { committed, STORE, type RawItem } from './raw.js'
+import { putMany, type RawItem } from './raw.js'
 
 /** Every bench item's partition key value (the containers are partitioned on `/tenant`). */
 export const TENANT = 'bench'
@@ -68,9 +68,6 @@ export async function readAll(container: Container, maxItemCount: number): Promi
  * The items written to raw IndexedDB in one transaction, each with the `expiresAt` a hand-rolled
  * mirror keeps (the server's `_ts` + the container's TTL): the least a mirror must do with them.
  */
-export async function writeRaw(db: IDBDatabase, items: CosmosBenchItem[]): Promise<void> {
-  const tx = db.transaction(STORE, 'readwrite')
-  const store = tx.objectStore(STORE)
-  for (const value of items) store.put({ ...value, expiresAt: ((value._ts ?? 0) + CONTAINER_TTL) * 1000 } as unknown as RawItem)
-  await committed(tx)
+export function writeRaw(db: IDBDatabase, items: CosmosBenchItem[]): Promise<void> {
+  return putMany(db, items.map((value) => ({ ...value, expiresAt: ((value._ts ?? 0) + CONTAINER_TTL) * 1000 }) as unknown as RawItem))
 }
