@@ -9,6 +9,7 @@ import { fmt, formatSeconds, h, setText } from './dom.js'
 import type { DemoDB, DemoItem, StoreInfo } from './database.js'
 import { RowList, type RowData } from './rows.js'
 import { parseTtlInput } from './ttl-input.js'
+import { WriteForm } from './write-form.js'
 
 /** Rows shown per column; counts are always exact. */
 const SHOWN = 25
@@ -26,11 +27,6 @@ function describeDefault(d: DefaultTtl): string {
   return d === -1 ? '-1 (on, no default expiry)' : `${fmt.format(d)} s`
 }
 
-function message(error: unknown): string {
-  const e = error as { name?: string; code?: string; message?: string }
-  return [e?.name, e?.code].filter(Boolean).join(' ') + (e?.message ? `: ${e.message}` : '')
-}
-
 export class StorePanel {
   readonly el: HTMLElement
   liveCount = 0
@@ -41,22 +37,21 @@ export class StorePanel {
   private readonly defaultBadge: HTMLElement
   private readonly defaultInput: HTMLInputElement
   private readonly toggle: HTMLButtonElement
-  private readonly error: HTMLElement
+  private readonly writes: WriteForm
   private readonly readsCount: HTMLElement
   private readonly diskCount_: HTMLElement
   private readonly readsMore: HTMLElement
   private readonly diskMore: HTMLElement
   private readonly stats: Record<'live' | 'expired' | 'next', HTMLElement>
-  private counter = 0
   /** The column's items; a live query never touches, so a sliding store's sessions are not kept alive by being shown. */
   private readonly liveItems: LiveQuery<DemoItem>
 
   constructor(private readonly db: DemoDB, readonly info: StoreInfo, private readonly hooks: PanelHooks) {
     const name = info.name
     const actions = {
-      rewrite: (key: IDBValidKey) => this.run(() => db.touch(name, key)),
-      remove: (key: IDBValidKey) => this.run(() => db.delete(name, key)),
-      read: info.sliding ? (key: IDBValidKey) => this.run(() => db.get(name, key)) : undefined,
+      rewrite: (key: IDBValidKey) => this.writes.run(() => db.touch(name, key)),
+      remove: (key: IDBValidKey) => this.writes.run(() => db.delete(name, key)),
+      read: info.sliding ? (key: IDBValidKey) => this.writes.run(() => db.get(name, key)) : undefined,
     }
     this.liveItems = db.live(name, { count: SHOWN }) as LiveQuery<DemoItem>
     this.reads = new RowList(`reads-${name}`, 'reads', actions)
@@ -64,7 +59,6 @@ export class StorePanel {
     this.defaultBadge = h('span', { class: 'default-badge', 'data-testid': `default-${name}` })
     this.defaultInput = h('input', { type: 'text', class: 'num', value: String(info.declared ?? 60), 'aria-label': `new default for ${name}`, 'data-testid': `default-input-${name}` })
     this.toggle = h('button', { type: 'button', 'data-testid': `toggle-ttl-${name}`, onclick: () => this.toggleTtl() }, 'Disable TTL')
-    this.error = h('p', { class: 'error', role: 'alert', 'data-testid': `error-${name}` })
     this.readsCount = h('span', { class: 'count', 'data-testid': `reads-count-${name}` }, '0')
     this.diskCount_ = h('span', { class: 'count', 'data-testid': `disk-count-${name}` }, '0')
     this.readsMore = h('p', { class: 'more' })
@@ -74,30 +68,17 @@ export class StorePanel {
     const statsLine = h('p', { class: 'stats', 'data-testid': `stats-${name}`, title: 'db.stats, polled every second' },
       h('small', {}, 'db.stats'), ' live ', this.stats.live, ' · expired on disk ', this.stats.expired, ' · next expiry ', this.stats.next)
     const readAll = info.sliding
-      ? h('button', { type: 'button', 'data-testid': `read-all-${name}`, title: 'db.getAll: every item returned gets a new countdown', onclick: () => this.run(() => db.getAll(name)) }, 'Read all')
+      ? h('button', { type: 'button', 'data-testid': `read-all-${name}`, title: 'db.getAll: every item returned gets a new countdown', onclick: () => this.writes.run(() => db.getAll(name)) }, 'Read all')
       : null
 
-    const keyInput = info.keyPath === 'id' ? h('input', { type: 'text', name: 'key', placeholder: 'auto', 'aria-label': 'key', 'data-testid': `key-${name}`, spellcheck: 'false' }) : null
-    const noteInput = h('input', { type: 'text', name: 'note', placeholder: 'optional', 'aria-label': 'note', 'data-testid': `note-${name}` })
-    const ttlInput = h('input', { type: 'text', name: 'ttl', class: 'num', placeholder: 'absent', 'aria-label': 'ttl', 'data-testid': `ttl-${name}`, spellcheck: 'false' })
-    const form = h('form', { class: 'add-form', onsubmit: (event) => {
-      event.preventDefault()
-      const item: DemoItem = {}
-      if (keyInput) item.id = keyInput.value.trim() || this.autoKey()
-      if (noteInput.value) item.note = noteInput.value
-      const ttl = parseTtlInput(ttlInput.value)
-      if (ttl !== undefined) item.ttl = ttl
-      this.run(async () => {
-        await db.put(name, item)
-        // Not a key typed in the meantime, while this write was in flight.
-        if (keyInput && keyInput.value.trim() === item.id) keyInput.value = ''
-      })
-    } },
-      keyInput && h('label', {}, h('span', {}, info.keyPath), keyInput),
-      h('label', {}, h('span', {}, 'note'), noteInput),
-      h('label', {}, h('span', {}, 'ttl'), ttlInput),
-      h('button', { type: 'submit', class: 'primary', 'data-testid': `add-${name}` }, 'Add item'),
-      readAll)
+    this.writes = new WriteForm({
+      id: name,
+      ...(info.keyPath === 'id' && { key: { label: info.keyPath, ariaLabel: 'key' } }),
+      keyPrefix: name[0],
+      submit: 'Add item',
+      write: (item) => db.put(name, item),
+      changed: () => hooks.changed(),
+    }, readAll)
 
     this.el = h('article', { class: 'store', 'data-testid': `store-${name}` },
       h('header', { class: 'store-head' },
@@ -106,29 +87,17 @@ export class StorePanel {
           h('span', { class: 'label' }, 'defaultTtl'), this.defaultBadge,
           h('form', { class: 'inline', onsubmit: (event) => {
             event.preventDefault()
-            this.run(() => this.setDefault(parseTtlInput(this.defaultInput.value) as DefaultTtl))
+            this.writes.run(() => this.setDefault(parseTtlInput(this.defaultInput.value) as DefaultTtl))
           } }, this.defaultInput, h('button', { type: 'submit', 'data-testid': `set-default-${name}` }, 'Set default')),
           this.toggle)),
       statsLine,
-      form,
-      this.error,
+      this.writes.form,
+      this.writes.error,
       h('div', { class: 'columns' },
         h('section', { class: 'column' }, info.sliding
           ? h('h4', {}, 'Live ', h('small', {}, 'db.live, no touch'), this.readsCount)
           : h('h4', {}, 'Reads return ', h('small', {}, 'db.live'), this.readsCount), this.reads.el, this.readsMore),
         h('section', { class: 'column disk' }, h('h4', {}, 'On disk ', h('small', {}, 'db.raw'), this.diskCount_), this.disk.el, this.diskMore)))
-  }
-
-  private autoKey(): string {
-    return `${this.info.name[0]}-${(Date.now() % 1e7).toString(36)}${(this.counter++).toString(36)}`
-  }
-
-  /** Runs a write, shows its error (as text) or clears the last one, then refreshes. */
-  private run(action: () => Promise<unknown>): void {
-    action().then(
-      () => setText(this.error, ''),
-      (error) => setText(this.error, message(error)),
-    ).finally(() => this.hooks.changed())
   }
 
   private async setDefault(value: DefaultTtl): Promise<void> {
@@ -139,10 +108,10 @@ export class StorePanel {
   private toggleTtl(): void {
     if (this.defaultTtl !== null) {
       this.hooks.storage.setItem(this.hooks.storageKey, String(this.defaultTtl))
-      this.run(() => this.db.setDefaultTtl(this.info.name, null))
+      this.writes.run(() => this.db.setDefaultTtl(this.info.name, null))
     } else {
       const remembered = Number(this.hooks.storage.getItem(this.hooks.storageKey) ?? this.info.declared ?? -1)
-      this.run(() => this.db.setDefaultTtl(this.info.name, remembered))
+      this.writes.run(() => this.db.setDefaultTtl(this.info.name, remembered))
     }
   }
 
