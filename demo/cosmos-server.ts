@@ -26,8 +26,6 @@ import { createHmac } from 'node:crypto'
 import { request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { CosmosClient } from '@azure/cosmos'
-import { createHttpServer } from '@vercel/cosmosdb-server'
 import type { Plugin } from 'vite'
 
 /** What `__cosmos/info` answers: the page's side of the account (demo/cosmos-account.ts). */
@@ -74,6 +72,9 @@ function parseConnectionString(text: string | undefined): { endpoint: URL; key: 
 }
 
 async function startUpstream(): Promise<Upstream> {
+  // Loaded by the first request for the account, not with vite.config.ts: a build, a preview or
+  // a dev server that never shows section 7 does not pay for the SDK and the server (about 1 s).
+  const [{ CosmosClient }, { createHttpServer }] = await Promise.all([import('@azure/cosmos'), import('@vercel/cosmosdb-server')])
   const real = parseConnectionString(process.env.COSMOS_CONNECTION_STRING)
   let upstream: Upstream
   if (real) upstream = { ...real, account: real.endpoint.host, close: async () => {} }
