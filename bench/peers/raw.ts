@@ -40,13 +40,20 @@ export function expiring(item: Item, writtenMs: number): RawItem {
 /** A second raw store like the first, for writes across two stores. */
 export const OTHER = 'other'
 
-/** A fresh raw store (keyPath `id`, index on `expiresAt`) seeded with `data`; with `pair`, {@link OTHER} beside it. */
-export async function openRaw(data: Dataset, pair = false): Promise<Fresh<IDBDatabase>> {
+/** A store of settings beside the items, holding the items store's default TTL under its name. */
+export const SETTINGS = 'settings'
+
+/**
+ * A fresh raw store (keyPath `id`, index on `expiresAt`) seeded with `data`; with `pair`,
+ * {@link OTHER} beside it; with `settings`, {@link SETTINGS} beside it.
+ */
+export async function openRaw(data: Dataset, pair = false, settings = false): Promise<Fresh<IDBDatabase>> {
   const name = freshName('raw')
   const db = await new Promise<IDBDatabase>((resolve, reject) => {
     const r = indexedDB.open(name, 1)
     r.onupgradeneeded = () => {
       for (const store of pair ? [STORE, OTHER] : [STORE]) r.result.createObjectStore(store, { keyPath: 'id' }).createIndex(EXPIRES_AT, EXPIRES_AT)
+      if (settings) r.result.createObjectStore(SETTINGS).put({ defaultTtl: DEFAULT_TTL }, STORE)
     }
     r.onsuccess = () => resolve(r.result)
     r.onerror = () => reject(r.error)
@@ -63,6 +70,18 @@ export async function openRaw(data: Dataset, pair = false): Promise<Fresh<IDBDat
 export async function getLive(db: IDBDatabase, key: IDBValidKey, nowMs: number): Promise<RawItem | undefined> {
   const value: RawItem | undefined = await request(db.transaction(STORE).objectStore(STORE).get(key))
   return value && value.expiresAt > nowMs ? value : undefined
+}
+
+/**
+ * `get` judged by settings read in the same transaction, as a store whose default TTL another
+ * tab may change at any moment must judge: the item and the settings, two requests.
+ */
+export async function getJudged(db: IDBDatabase, key: IDBValidKey, nowMs: number): Promise<RawItem | undefined> {
+  const tx = db.transaction([STORE, SETTINGS])
+  const settings = request<{ defaultTtl: number }>(tx.objectStore(SETTINGS).get(STORE))
+  const value: RawItem | undefined = await request(tx.objectStore(STORE).get(key))
+  const { defaultTtl } = await settings
+  return value && value.expiresAt - DEFAULT_TTL * 1000 + defaultTtl * 1000 > nowMs ? value : undefined
 }
 
 export async function put(db: IDBDatabase, value: RawItem): Promise<void> {

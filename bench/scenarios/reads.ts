@@ -13,10 +13,12 @@ export async function getLive(): Promise<Row[]> {
   const ours = trial(() => openOurs(data), (db) => medianTime(keys.length, (i) => db.get(STORE, keys[i]), found))
   const floor = trial(() => raw.openRaw(data), (db) => medianTime(keys.length, (i) => raw.getLive(db, keys[i], NOW), found))
   const dexieGet = trial(() => dexie.openDexie(data), (db) => medianTime(keys.length, (i) => dexie.getLive(db, keys[i], NOW), found))
-  const [vsRaw, vsDexie] = await compareAll(ours, [floor, dexieGet], { maxPairs: 30 })
+  const judged = trial(() => raw.openRaw(data, false, true), (db) => medianTime(keys.length, (i) => raw.getJudged(db, keys[i], NOW), found))
+  const [vsRaw, vsDexie, vsJudged] = await compareAll(ours, [floor, dexieGet, judged], { maxPairs: 30 })
   return [
     ratioRow('get-live', 'raw get + expiresAt check', 'ms p50', vsRaw, atMost(1.15, 'raw')),
     ratioRow('get-live', 'Dexie table.get + expiresAt check', 'ms p50', vsDexie, atMost(1.1, 'Dexie')),
+    ratioRow('get-live', 'raw get + settings get, 1 transaction', 'ms p50', vsJudged, atMost(1.15, 'raw judged')),
   ]
 }
 

@@ -93,7 +93,7 @@ export interface Stash {
 const usage = new WeakMap<IDBDatabase, Map<string, boolean>>()
 
 /** Whether the store keeps its values in generations (it has the generation index). */
-export async function usesGenerations(db: IDBDatabase, storeName: string): Promise<boolean> {
+export function usesGenerations(db: IDBDatabase, storeName: string): boolean {
   let known = usage.get(db)
   if (!known) usage.set(db, (known = new Map()))
   let uses = known.get(storeName)
@@ -283,7 +283,7 @@ export async function dropGenerationsOf(db: IDBDatabase, stores: readonly string
   // Reads of this realm still under way in a generation (an expiry event's values) come first.
   await valuesRead(db.name)
   let dropped: number | undefined
-  for (const store of stores) if (await usesGenerations(db, store)) dropped = (dropped ?? 0) + (await dropUnreferenced(db, store))
+  for (const store of stores) if (usesGenerations(db, store)) dropped = (dropped ?? 0) + (await dropUnreferenced(db, store))
   return dropped
 }
 

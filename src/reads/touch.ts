@@ -38,6 +38,11 @@ const realm = new Map<string, Set<Touches>>()
 /** The member a purger asks other tabs from, one per database and realm. */
 const asking = new Map<string, Member>()
 
+/** Whether some handle of this realm may owe touches of database `dbName` (it slides a store). */
+export function keepsTouches(dbName: string): boolean {
+  return realm.has(dbName)
+}
+
 /** Writes what every handle of database `dbName` in this realm owes (of `store`, or all stores). */
 export async function settleTouches(dbName: string, store?: string): Promise<void> {
   await Promise.all([...(realm.get(dbName) ?? [])].map((touches) => touches.flush(store)))

@@ -43,7 +43,7 @@ export async function writeAll(
   const checked = Array.from(values, (value, i) => check(value, ctx.mode, where(i), ctx.keepTs))
   const watermarks = knownWatermarks(ctx.db.name, storeName)
   const stored = checked.map((value) => stampAt(value, now, watermarks))
-  if (await usesGenerations(ctx.db, storeName)) return unlessClosed(ctx.db, () => writeStashed(ctx, storeName, stored, method, keys, now, where))
+  if (usesGenerations(ctx.db, storeName)) return unlessClosed(ctx.db, () => writeStashed(ctx, storeName, stored, method, keys, now, where))
   const { tx, committed } = begin(ctx, [storeName])
   const store = tx.objectStore(storeName)
   const requests: IDBRequest<IDBValidKey>[] = []
@@ -103,7 +103,7 @@ async function writeClaiming(
  */
 export async function update(ctx: WriteContext, storeName: string, key: IDBValidKey, changes: Changes): Promise<Written<Item>> {
   checkChanges(storeName, key, changes)
-  if (await usesGenerations(ctx.db, storeName)) return unlessClosed(ctx.db, () => updateStashed(ctx, storeName, key, changes))
+  if (usesGenerations(ctx.db, storeName)) return unlessClosed(ctx.db, () => updateStashed(ctx, storeName, key, changes))
   const now = ctx.clock()
   const { tx, committed } = begin(ctx, [storeName, META_STORE])
   const store = tx.objectStore(storeName)
