@@ -14,7 +14,7 @@ import { dropGenerationsOf } from '../generations/stash.js'
 import { storageUsage } from '../platform/storage.js'
 import { evictRound, withQuotaRelief, type Spare } from '../purge/quota.js'
 import { ReadScope } from '../reads/reads.js'
-import { keepsTouches, settleTouches } from '../reads/touch.js'
+import { settleTouches } from '../reads/touch.js'
 import { describeError, TtlError } from '../rules/errors.js'
 import type { TtlValues } from '../rules/ttl.js'
 import type { WriteContext, Written } from '../writes/writes.js'
@@ -81,7 +81,7 @@ export class Routes {
   /** The connection for work that judges `store` by what is on disk: owed touches written first. */
   async settled(store: string): Promise<IDBDatabase> {
     this.check(store)
-    if (keepsTouches(this.options.name)) await settleTouches(this.options.name, store)
+    await settleTouches(this.options.name, store)
     // Asked for last: an upgrade elsewhere may close the connection while touches are written.
     return this.db(store)
   }

@@ -38,14 +38,12 @@ const realm = new Map<string, Set<Touches>>()
 /** The member a purger asks other tabs from, one per database and realm. */
 const asking = new Map<string, Member>()
 
-/** Whether some handle of this realm may owe touches of database `dbName` (it slides a store). */
-export function keepsTouches(dbName: string): boolean {
-  return realm.has(dbName)
-}
-
 /** Writes what every handle of database `dbName` in this realm owes (of `store`, or all stores). */
-export async function settleTouches(dbName: string, store?: string): Promise<void> {
-  await Promise.all([...(realm.get(dbName) ?? [])].map((touches) => touches.flush(store)))
+export function settleTouches(dbName: string, store?: string): Promise<void> {
+  const handles = realm.get(dbName)
+  // Not async: every write settles first, and where no handle slides a store it pays no promise chain.
+  if (!handles) return Promise.resolve()
+  return Promise.all([...handles].map((touches) => touches.flush(store))).then(() => {})
 }
 
 /**
