@@ -12,10 +12,7 @@ const servers = new Map<number, () => Promise<void>>()
 const proxies = new Map<number, Proxy>()
 
 /** What a proxy saw: the requests it answered with a fault and those it passed on, with when (performance.now() in Node). */
-export interface ProxyLog {
-  faults: { status: number; at: number }[]
-  passed: { method: string; url: string; at: number; partitionKey?: string; queryPlan?: true }[]
-}
+export type ProxyLog = Pick<Proxy, 'faults' | 'passed'>
 
 function proxyAt(port: number): Proxy {
   const proxy = proxies.get(port)
