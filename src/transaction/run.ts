@@ -47,6 +47,7 @@ export async function runTransaction<T>(options: RunOptions, callback: (tx: Tran
   } catch (error) {
     // Firefox at its quota may leave some writes of a refused transaction behind: none may stay.
     if (isQuotaError(error)) for (const [store, items] of tx.effects.stored) await undoLeaked(db, store, items).catch(() => {})
+    if (tx.abandoned) throw tx.abandoned.error
     throw asClosed(db, error)
   }
   await afterCommit(tx.effects)

@@ -13,6 +13,7 @@ import type { TtlValues } from '../rules/ttl.js'
 import type { Changes, Item } from '../writes/write-steps.js'
 import type { Observers } from './observers.js'
 import { deleteIn, putIn, updateIn, type WriteTarget } from './tx-writes.js'
+import { abortQuietly } from '../platform/request.js'
 
 type Key = IDBValidKey
 type Query = IDBValidKey | IDBKeyRange | null | undefined
@@ -46,8 +47,14 @@ export class Transaction {
   readonly effects = new Effects()
   /** Set once a call found the transaction ended by IndexedDB. */
   inactive: TtlError | undefined
+  /** The error of a call that aborted the transaction to leave nothing of itself written. */
+  abandoned: { error: unknown } | undefined
   private readonly states = new Map<string, Promise<StoreState>>()
   private ended: 'committed' | 'aborted' | undefined
+  /** Settles once every call issued so far has settled: the next write starts after it. */
+  private calls: Promise<unknown> = Promise.resolve()
+  /** Settles once every write issued so far has settled: the next read starts after it. */
+  private writes: Promise<unknown> = Promise.resolve()
 
   constructor(private readonly setup: TxSetup) {
     const { tx } = setup
@@ -132,7 +139,21 @@ export class Transaction {
   }
 
   private reading<T>(store: string, read: (scope: ReadScope) => Promise<T>): Promise<T> {
-    return this.guard(store, (objectStore) => read(this.scope(store, objectStore)))
+    return this.inTurn(false, () => this.guard(store, (objectStore) => read(this.scope(store, objectStore))))
+  }
+
+  /**
+   * Runs `call` once the calls issued before it that it must follow have settled (SPEC §11:
+   * calls issued together behave as if issued one after another): a write follows every call, a
+   * read every write, so reads issued together still overlap. Each call is several requests with
+   * awaits between them; two updates of one item would otherwise both read the old item.
+   */
+  private inTurn<T>(write: boolean, call: () => Promise<T>): Promise<T> {
+    const result = (write ? this.calls : this.writes).then(call)
+    const settled = result.then(noop, noop)
+    this.calls = Promise.all([this.calls, settled])
+    if (write) this.writes = settled
+    return result
   }
 
   /** Reads of `store` in the transaction, at its instant; touches they owe are written after the commit. */
@@ -143,7 +164,7 @@ export class Transaction {
 
   private writing<T>(store: string, write: (target: WriteTarget) => Promise<T>): Promise<T> {
     const { now, mode, keepTs, observers } = this.setup
-    return this.guard(store, (objectStore) =>
+    return this.inTurn(true, () => this.guard(store, (objectStore) =>
       write({
         store: objectStore,
         state: () => this.stateOf(store),
@@ -153,8 +174,12 @@ export class Transaction {
         observers: observers?.of(store) ?? [],
         wrote: (stored, claimed) => this.effects.wrote(store, stored, claimed),
         liveKeys: (query) => getKeys(this.scope(store, objectStore), objectStore, query ?? undefined),
+        abandon: (error) => {
+          this.abandoned ??= { error }
+          abortQuietly(this.setup.tx)
+        },
       }),
-    )
+    ))
   }
 
   /** Runs a call on `store`, turning IndexedDB's "this transaction has ended" into `TRANSACTION_INACTIVE`. */
@@ -163,6 +188,7 @@ export class Transaction {
       const named = this.setup.stores.map((name) => `"${name}"`).join(', ')
       throw new TtlError('UNKNOWN_STORE', `"${String(store)}" is not a store of this transaction (it names ${named})`)
     }
+    if (this.abandoned) throw this.abandoned.error
     if (this.inactive) throw this.inactive
     try {
       return await call(this.setup.tx.objectStore(store))
@@ -183,3 +209,5 @@ export class Transaction {
     return this.inactive
   }
 }
+
+function noop(): void {}

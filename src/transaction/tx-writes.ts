@@ -6,11 +6,11 @@
 import type { DeletedItem } from '../events/listeners.js'
 import { check, stampAt, unstamp } from '../layout/stamp.js'
 import { knownWatermarks } from '../layout/watermarks.js'
-import { req } from '../platform/request.js'
+import { keyPathValue, req } from '../platform/request.js'
 import { cutoffs, type StoreState } from '../rules/policy.js'
 import type { TtlValues } from '../rules/ttl.js'
 import { putClaiming } from '../writes/claim.js'
-import { checkChanges, itemAt, updated, type Changes, type Item } from '../writes/write-steps.js'
+import { checkChanges, itemAt, refusedAt, updated, type Changes, type Item } from '../writes/write-steps.js'
 import type { WriteObserver } from './observers.js'
 
 /** One store of a transaction, as its writes see it. */
@@ -26,6 +26,11 @@ export interface WriteTarget {
   wrote(stored: Item[], claimed: DeletedItem[]): void
   /** The keys of the live items in `query` (every live item: `null`), judged in the transaction. */
   liveKeys(query: IDBValidKey | IDBKeyRange | null): Promise<IDBValidKey[]>
+  /**
+   * Aborts the transaction for a call that failed after some of its requests were issued: a call
+   * that rejects leaves nothing of itself written (SPEC §11), and IndexedDB has no savepoint.
+   */
+  abandon(error: unknown): void
 }
 
 /**
@@ -44,18 +49,51 @@ export async function putIn(
 ): Promise<IDBValidKey[]> {
   const checked = Array.from(values, (value, i) => check(value, target.mode, where(i), target.keepTs))
   const { store, now } = target
+  checked.forEach((value, i) => checkKey(store, value.fields, keys?.[i], where(i)))
   const cut = async () => cutoffs(await target.state(), now)
   const written: IDBValidKey[] = []
   const claimed: DeletedItem[] = []
   const watermarks = knownWatermarks(store.transaction.db.name, store.name)
   const stored = checked.map((value) => stampAt(value, now, watermarks))
-  for (const [i, value] of stored.entries()) {
-    const key = await putClaiming(store, method, value, keys?.[i], cut, (items) => claimed.push(...items), where(i))
-    for (const observer of target.observers) observer.put(store.transaction, key, unstamp(value))
-    written.push(key)
+  try {
+    for (const [i, value] of stored.entries()) {
+      const key = await putClaiming(store, method, value, keys?.[i], cut, (items) => claimed.push(...items), where(i))
+      for (const observer of target.observers) observer.put(store.transaction, key, unstamp(value))
+      written.push(key)
+    }
+  } catch (error) {
+    // What IndexedDB refused only once asked (a value it cannot clone, an observer's refusal)
+    // must not leave the items before it written.
+    if (written.length > 0) target.abandon(error)
+    throw error
   }
   target.wrote(stored, claimed)
   return written
+}
+
+/**
+ * Throws the `DataError` IndexedDB would throw for `value`'s key in `store` (none, or not a valid
+ * key), before any request of the call is issued: such a refusal, caught by the callback, leaves
+ * the transaction going and nothing of the call written.
+ */
+function checkKey(store: IDBObjectStore, value: unknown, key: IDBValidKey | undefined, where: string): void {
+  const { keyPath, autoIncrement } = store
+  const inline = keyPath === null ? key : keyPathValue(value, keyPath)
+  let problem: string | undefined
+  if (keyPath !== null && key !== undefined) problem = 'a key was given to a store with a key path'
+  // An autoIncrement store generates the missing key (in-line: only with a single key path).
+  else if (inline === undefined) problem = autoIncrement && !Array.isArray(keyPath) ? undefined : 'there is no key'
+  else if (!isValidKey(inline)) problem = 'the key is not a valid IndexedDB key'
+  if (problem !== undefined) throw refusedAt(new DOMException(problem, 'DataError'), where, keyPath)
+}
+
+function isValidKey(key: unknown): boolean {
+  try {
+    indexedDB.cmp(key, key)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** `update` in the transaction: `changes` merged into the live item at `key`, stamped at its instant. */
@@ -70,7 +108,12 @@ export async function updateIn(target: WriteTarget, key: IDBValidKey, changes: C
   const claimed: DeletedItem[] = []
   const written = await putClaiming(store, 'put', next, store.keyPath === null ? key : undefined, cutoffs(state, now), (items) => claimed.push(...items), itemAt(store.name, key))
   const item = unstamp(next)
-  for (const observer of target.observers) observer.put(store.transaction, written, item)
+  try {
+    for (const observer of target.observers) observer.put(store.transaction, written, item)
+  } catch (error) {
+    target.abandon(error)
+    throw error
+  }
   target.wrote([next], claimed)
   return item
 }
@@ -85,6 +128,11 @@ export async function deleteIn(target: WriteTarget, query: IDBValidKey | IDBKeyR
   const { store, observers } = target
   const keys = observers.length > 0 ? await target.liveKeys(query) : []
   await req(query === null ? store.clear() : store.delete(query))
-  for (const key of keys) for (const observer of observers) observer.delete(store.transaction, key)
+  try {
+    for (const key of keys) for (const observer of observers) observer.delete(store.transaction, key)
+  } catch (error) {
+    target.abandon(error)
+    throw error
+  }
   target.wrote([], [])
 }

@@ -80,6 +80,90 @@ describe('all or nothing', () => {
   })
 })
 
+describe('calls issued together', () => {
+  test('two adds of one key that a dead item holds: the first claims it, the second is ConstraintError, the dead item is heard once', async () => {
+    const { db, clock } = await open()
+    await db.put('sessions', { id: 'a', ttl: 1 })
+    clock.advance(2_000)
+    const events: ExpireEvent[] = []
+    db.onExpire((e) => events.push(e))
+    const seen: PromiseSettledResult<unknown>[] = []
+    await db.transaction('sessions', 'readwrite', async (tx) => {
+      seen.push(...(await Promise.allSettled([tx.add('sessions', { id: 'a', v: 1 }), tx.add('sessions', { id: 'a', v: 2 })])))
+    }).catch(() => {})
+    expect(seen[0]).toEqual({ status: 'fulfilled', value: 'a' })
+    expect(seen[1]).toMatchObject({ status: 'rejected', reason: { name: 'ConstraintError' } })
+    // The refused add aborts the transaction as a failed request does: nothing of it is written.
+    expect(await rawGet(db, 'sessions', 'a')).not.toHaveProperty('v')
+    const committed = await db.transaction('sessions', 'readwrite', (tx) => Promise.all([tx.add('sessions', { id: 'a', v: 1 }), tx.put('sessions', { id: 'b' })]))
+    expect(committed).toEqual(['a', 'b'])
+    expect(await db.get('sessions', 'a')).toMatchObject({ v: 1 })
+    await db.put('sessions', { id: 'flush' }) // events of the commit above are heard before this write's
+    await vi.waitFor(() => expect(events.flatMap((e) => e.items.map((i) => i.key))).toEqual(['a']))
+  })
+
+  test('two updates of one item both apply, in the order they were called, as through the handle', async () => {
+    const { db } = await open()
+    await db.put('sessions', { id: 'a', n: 0, tags: [] })
+    const results = await db.transaction('sessions', 'readwrite', (tx) =>
+      Promise.all([
+        tx.update('sessions', 'a', (v: any) => ({ ...v, n: v.n + 1, tags: [...v.tags, 'x'] })),
+        tx.update('sessions', 'a', (v: any) => ({ ...v, n: v.n + 1, tags: [...v.tags, 'y'] })),
+        tx.get('sessions', 'a'),
+      ]),
+    )
+    expect(results.map((v: any) => v.n)).toEqual([1, 2, 2])
+    expect(await db.get('sessions', 'a')).toMatchObject({ n: 2, tags: ['x', 'y'] })
+  })
+
+  test('a read issued together after a write sees it, one issued before does not', async () => {
+    const { db } = await open()
+    const seen = await db.transaction('sessions', 'readwrite', (tx) =>
+      Promise.all([tx.count('sessions'), tx.put('sessions', { id: 'a' }), tx.count('sessions'), tx.get('sessions', 'a')]),
+    )
+    expect(seen).toEqual([0, 'a', 1, { id: 'a', _ts: T0 / SECOND }])
+  })
+
+  test('a putAll refused for one item (no key) writes none of them; caught, the transaction goes on and commits the rest', async () => {
+    const { db } = await open()
+    const result = await db.transaction(['sessions', 'events'], 'readwrite', async (tx) => {
+      const refused = await tx.putAll('sessions', [{ id: 'a' }, { id: 'b' }, { user: 'no id' }]).catch((e: unknown) => e)
+      await tx.put('events', { kind: 'after' })
+      return refused
+    })
+    expect(result).toMatchObject({ name: 'DataError' })
+    expect((result as Error).message).toContain('store "sessions", item 2')
+    expect(await rawKeys(db, 'sessions')).toEqual([])
+    expect(await db.getAll('events')).toMatchObject([{ kind: 'after' }])
+  })
+
+  test('an invalid key, or a key given to a store with a key path, is refused before anything of the call is written', async () => {
+    const { db } = await open({ loose: { defaultTtl: 60 } })
+    const refused = await db.transaction(['sessions', 'loose'], 'readwrite', async (tx) => [
+      await tx.putAll('sessions', [{ id: 'a' }, { id: { not: 'a key' } }]).catch((e: unknown) => e),
+      await tx.put('sessions', { id: 'b' }, 'b').catch((e: unknown) => e),
+      await tx.put('loose', { v: 1 }).catch((e: unknown) => e),
+      await tx.put('loose', { v: 1 }, 'k'),
+    ])
+    expect(refused.slice(0, 3)).toMatchObject([{ name: 'DataError' }, { name: 'DataError' }, { name: 'DataError' }])
+    expect(await rawKeys(db, 'sessions')).toEqual([])
+    expect(await rawKeys(db, 'loose')).toEqual(['k'])
+  })
+
+  test('a value IndexedDB cannot clone, refused after items before it were written, aborts the transaction with its error', async () => {
+    const { db } = await open()
+    const failed = db.transaction(['sessions', 'events'], 'readwrite', async (tx) => {
+      await tx.put('events', { kind: 'before' })
+      const refused = await tx.putAll('sessions', [{ id: 'a' }, { id: 'b', f: () => 1 }]).catch((e: unknown) => e)
+      expect(refused).toMatchObject({ name: 'DataCloneError' })
+      await tx.put('events', { kind: 'after' })
+    })
+    await expectDomError(failed, 'DataCloneError')
+    expect(await rawKeys(db, 'sessions')).toEqual([])
+    expect(await rawKeys(db, 'events')).toEqual([])
+  })
+})
+
 test('live queries hear a committed transaction once, and never an undone one', async () => {
   const { db } = await open()
   const seen: string[][] = []
