@@ -24,7 +24,7 @@ type Command =
   | { kind: 'setDefaultTtl'; value: DefaultTtl }
   | { kind: 'purge' }
   | { kind: 'advance'; ms: number }
-  | { kind: 'tx'; ops: TxOp[]; abort: boolean }
+  | { kind: 'tx'; ops: TxOp[]; abort: boolean; together: boolean }
 
 /** A write a transaction can hold. */
 type TxOp = Extract<Command, { kind: 'put' | 'add' | 'update' | 'touch' | 'delete' }>
@@ -143,7 +143,7 @@ const txOp: fc.Arbitrary<TxOp> = fc.oneof(
 )
 
 const command: fc.Arbitrary<Command> = fc.oneof(
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('tx' as const), ops: fc.array(txOp, { minLength: 1, maxLength: 4 }), abort: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('tx' as const), ops: fc.array(txOp, { minLength: 1, maxLength: 4 }), abort: fc.boolean(), together: fc.boolean() }) },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('put' as const), key, ttl: itemTtl }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('add' as const), key, ttl: itemTtl }) },
   {
@@ -229,7 +229,8 @@ function valueOf(op: TxOp): Record<string, unknown> {
  * The writes of `cmd` in one transaction, the clock moving meanwhile: the transaction keeps its
  * instant, and the model, settled after the step, sees the clock where the transaction left it.
  * Inside, reads see the transaction's own writes; a failing write, or a callback that throws,
- * leaves nothing of it.
+ * leaves nothing of it. Calls issued together (`Promise.all`) behave as if issued one after
+ * another: the same model, and the first failing call's error.
  */
 async function runTransaction(db: TtlDB<any>, model: Model, clock: ReturnType<typeof manualClock>, cmd: Extract<Command, { kind: 'tx' }>) {
   const now = clock.now
@@ -237,13 +238,15 @@ async function runTransaction(db: TtlDB<any>, model: Model, clock: ReturnType<ty
   let failure: string | undefined
   for (const op of cmd.ops) if ((failure = draft.apply(op, now))) break
   const outcome = db.transaction('s', 'readwrite', async (tx) => {
-    for (const op of cmd.ops) {
+    const call = (op: TxOp): Promise<unknown> => {
       clock.advance(700)
-      if (op.kind === 'put' || op.kind === 'add') await tx[op.kind]('s', valueOf(op))
-      else if (op.kind === 'update') await tx.update('s', op.key, { ttl: op.ttl })
-      else if (op.kind === 'touch') await tx.touch('s', op.key)
-      else await tx.delete('s', op.key)
+      if (op.kind === 'put' || op.kind === 'add') return tx[op.kind]('s', valueOf(op))
+      if (op.kind === 'update') return tx.update('s', op.key, { ttl: op.ttl })
+      if (op.kind === 'touch') return tx.touch('s', op.key)
+      return tx.delete('s', op.key)
     }
+    if (cmd.together) await Promise.all(cmd.ops.map(call))
+    else for (const op of cmd.ops) await call(op)
     expect(await tx.getAll('s'), 'getAll inside the transaction').toEqual(draft.liveKeys().map((k) => draft.expected(k)))
     if (cmd.abort) throw new Error('abort')
   })
