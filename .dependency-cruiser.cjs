@@ -31,6 +31,20 @@ module.exports = {
       to: { path: '^src/cosmos/' },
     },
     {
+      name: 'tanstack-on-top',
+      severity: 'error',
+      comment: 'src/tanstack/ is the entry idb-ttl/tanstack: no other part of src/ may use it.',
+      from: { path: '^src/', pathNot: '^src/tanstack/' },
+      to: { path: '^src/tanstack/' },
+    },
+    {
+      name: 'tanstack-public-calls-only',
+      severity: 'error',
+      comment: 'src/tanstack/ works through the handle\'s public calls: it may use rules/ (TtlError) and the handle\'s type, nothing else of src/.',
+      from: { path: '^src/tanstack/' },
+      to: { path: '^src/(?!tanstack/|rules/|db\\.ts$)' },
+    },
+    {
       name: 'cosmos-sdk-types-only',
       severity: 'error',
       comment: '@azure/cosmos is an optional peer: the app passes its Container, src/ imports its types only.',

@@ -1,5 +1,6 @@
-// Builds the library into dist/: the ESM entries of src/index.ts (`idb-ttl.js`) and of
-// src/cosmos/index.ts (`cosmos.js`, `idb-ttl/cosmos`), which share their common modules through a
+// Builds the library into dist/: the ESM entries of src/index.ts (`idb-ttl.js`), of
+// src/cosmos/index.ts (`cosmos.js`, `idb-ttl/cosmos`) and of src/tanstack/index.ts
+// (`tanstack.js`, `idb-ttl/tanstack`), which share their common modules through a
 // chunk both import statically (`idb-ttl-shared-*.js`; idb, comlink and @azure/cosmos stay
 // external; no `import()`, which service workers forbid: an app that wants the library later
 // splits it with its own bundler), each Web Worker it starts as a file of its own beside it, all
@@ -78,12 +79,19 @@ await build({
     sourcemap: true,
     // Two entries in one build: `idb-ttl/cosmos` shares the main entry's modules (the handle's
     // registry of routes, TtlError) through a chunk both import, rather than a copy of its own.
-    lib: { entry: { 'idb-ttl': path.join(root, 'src/index.ts'), cosmos: path.join(root, 'src/cosmos/index.ts') }, formats: ['es'], fileName: (_, name) => `${name}.js` },
+    lib: {
+      entry: { 'idb-ttl': path.join(root, 'src/index.ts'), cosmos: path.join(root, 'src/cosmos/index.ts'), tanstack: path.join(root, 'src/tanstack/index.ts') },
+      formats: ['es'],
+      fileName: (_, name) => `${name}.js`,
+    },
     rolldownOptions: {
       // @azure/cosmos: an optional peer the app brings (src/ imports only its types).
       external: ['idb', 'comlink', '@azure/cosmos'],
       output: {
         chunkFileNames: 'idb-ttl-shared-[hash].js',
+        // One chunk for what the entries share, whatever subset each imports (idb-ttl/tanstack
+        // needs only TtlError): the main entry loads it anyway, so an app pays nothing for it.
+        codeSplitting: { groups: [{ name: 'shared', minShareCount: 2, test: /[\\/]src[\\/](?!cosmos[\\/]|tanstack[\\/])/ }] },
         // Whitespace too (Vite's library mode leaves it, for fear of losing the `@__PURE__`
         // annotations an app's bundler tree-shakes by: they are kept).
         ...MINIFIED,
@@ -172,4 +180,20 @@ export declare class OfflineError extends Error {
 `,
 )
 
-console.log(`dist/idb-ttl.js, dist/cosmos.js, dist/cosmos.d.ts, ${workers.map((w) => `dist/${w.name}.js`).join(', ')} and dist/index.d.ts written`)
+// dist/tanstack.d.ts: the same way, its types bundled from src/tanstack/types.ts.
+const [tanstackTypes] = generateDtsBundle(
+  [{ filePath: path.join(root, 'src/tanstack/types.ts'), output: { noBanner: true, exportReferencedTypes: false } }],
+  { preferredConfigPath: path.join(root, 'tsconfig.build.json') },
+)
+writeFileSync(
+  path.join(outDir, 'tanstack.d.ts'),
+  `import type { TtlDB } from 'idb-ttl'\n\n${tanstackTypes}
+/**
+ * TanStack Query's \`AsyncStorage\` (for \`experimental_createQueryPersister\`) over \`store\`, declared
+ * with no \`keyPath\` (docs/tanstack.md).
+ */
+export declare function ttlStorage<TStorageValue = string>(db: TtlDB<any>, store: string, options?: TtlStorageOptions): TtlAsyncStorage<TStorageValue>
+`,
+)
+
+console.log(`dist/idb-ttl.js, dist/cosmos.js, dist/cosmos.d.ts, dist/tanstack.js, dist/tanstack.d.ts, ${workers.map((w) => `dist/${w.name}.js`).join(', ')} and dist/index.d.ts written`)

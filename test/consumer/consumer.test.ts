@@ -44,8 +44,8 @@ afterAll(async () => {
 /** The chunk both entries import, named by content: `dist/idb-ttl-shared-<hash>.js`. */
 const SHARED = /^dist\/idb-ttl-shared-[\w-]+\.js$/
 
-test('the tarball holds the two entries (idb-ttl, idb-ttl/cosmos), the one chunk they share, the worker, their source maps, one .d.ts per entry, README, LICENSE and package.json, nothing else', async () => {
-  const allowed = /^(dist\/(idb-ttl|cosmos|purge-worker|idb-ttl-shared-[\w-]+)\.js(\.map)?|dist\/(index|cosmos)\.d\.ts|README\.md|LICENSE|package\.json)$/
+test('the tarball holds the three entries (idb-ttl, idb-ttl/cosmos, idb-ttl/tanstack), the one chunk they share, the worker, their source maps, one .d.ts per entry, README, LICENSE and package.json, nothing else', async () => {
+  const allowed = /^(dist\/(idb-ttl|cosmos|tanstack|purge-worker|idb-ttl-shared-[\w-]+)\.js(\.map)?|dist\/(index|cosmos|tanstack)\.d\.ts|README\.md|LICENSE|package\.json)$/
   expect(packed.files.filter((file) => !allowed.test(file))).toEqual([])
   expect(packed.files).toEqual(
     expect.arrayContaining([
@@ -56,32 +56,36 @@ test('the tarball holds the two entries (idb-ttl, idb-ttl/cosmos), the one chunk
       'dist/idb-ttl.js.map',
       'dist/cosmos.js',
       'dist/cosmos.js.map',
+      'dist/tanstack.js',
+      'dist/tanstack.js.map',
       'dist/purge-worker.js',
       'dist/purge-worker.js.map',
       'dist/index.d.ts',
       'dist/cosmos.d.ts',
+      'dist/tanstack.d.ts',
     ]),
   )
   expect(packed.files.filter((file) => SHARED.test(file))).toHaveLength(1)
-  expect(packed.files.filter((file) => file.endsWith('.d.ts'))).toEqual(['dist/cosmos.d.ts', 'dist/index.d.ts'])
+  expect(packed.files.filter((file) => file.endsWith('.d.ts'))).toEqual(['dist/cosmos.d.ts', 'dist/index.d.ts', 'dist/tanstack.d.ts'])
   const { copied } = await scratch.installed(app)
   expect(copied).toBe(true)
 })
 
-test('the entries import only the shared chunk, idb and comlink: no import() (service workers forbid it), and idb-ttl/cosmos not @azure/cosmos (the app passes its own Container)', async () => {
+test('the entries import only the shared chunk, idb and comlink: no import() (service workers forbid it), idb-ttl/cosmos not @azure/cosmos (the app passes its own Container), idb-ttl/tanstack nothing of TanStack', async () => {
   const { dir } = await scratch.installed(app)
   const shared = packed.files.find((file) => SHARED.test(file))!
   const imports = async (file: string) => [...(await scratch.readText(dir, file)).matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)].map((m) => m[1]).sort()
   const chunk = `./${shared.slice('dist/'.length)}`
   expect(await imports('dist/idb-ttl.js')).toEqual([chunk, 'comlink', 'idb'].sort())
   expect(await imports('dist/cosmos.js')).toEqual([chunk])
-  for (const file of ['dist/idb-ttl.js', 'dist/cosmos.js', shared]) expect(await scratch.readText(dir, file), file).not.toMatch(/\bimport\s*\(/)
+  expect(await imports('dist/tanstack.js')).toEqual([chunk])
+  for (const file of ['dist/idb-ttl.js', 'dist/cosmos.js', 'dist/tanstack.js', shared]) expect(await scratch.readText(dir, file), file).not.toMatch(/\bimport\s*\(/)
 })
 
 test('the code is minified, and each file has a source map that holds its sources, so a stack trace or breakpoint shows them', async () => {
   const { dir } = await scratch.installed(app)
   const scripts = packed.files.filter((file) => file.endsWith('.js'))
-  expect(scripts.length).toBe(4)
+  expect(scripts.length).toBe(5)
   for (const file of scripts) {
     const code = await scratch.readText(dir, file)
     // A few lines (licence comments of what the worker bundles), none indented, no JSDoc.
@@ -113,6 +117,13 @@ test('dist/cosmos.d.ts declares exactly what src/cosmos/index.ts exports (its ty
   const { dir } = await scratch.installed(app)
   const declarations = await scratch.readText(dir, 'dist/cosmos.d.ts')
   expect(await scratch.exportsOf(`${dir}/dist/cosmos.d.ts`)).toEqual(await scratch.exportsOf(new URL('../../src/cosmos/index.ts', import.meta.url).pathname))
+  expect(declarations).not.toMatch(/from '\.\.?\//)
+})
+
+test('dist/tanstack.d.ts declares exactly what src/tanstack/index.ts exports (TtlDB from the package by name)', async () => {
+  const { dir } = await scratch.installed(app)
+  const declarations = await scratch.readText(dir, 'dist/tanstack.d.ts')
+  expect(await scratch.exportsOf(`${dir}/dist/tanstack.d.ts`)).toEqual(await scratch.exportsOf(new URL('../../src/tanstack/index.ts', import.meta.url).pathname))
   expect(declarations).not.toMatch(/from '\.\.?\//)
 })
 

@@ -1,0 +1,2 @@
+export { ttlStorage } from './storage.js'
+export type { TtlAsyncStorage, TtlStorageOptions } from './types.js'

@@ -1,0 +1,82 @@
+/**
+ * SPEC §13 `ttlStorage`: TanStack Query's per-query persister over a TTL store. A persisted query
+ * is restored by a new QueryClient (a reload), never once expired, and leaves the disk through
+ * the purge, with no `persisterGc`.
+ */
+import { QueryClient } from '@tanstack/query-core'
+import { experimental_createQueryPersister } from '@tanstack/query-persist-client-core'
+import { expect, test } from 'vitest'
+import type { TtlDB } from '../../src/index.js'
+import { ttlStorage } from '../../src/tanstack/index.js'
+import { freshDB, manualClock } from '../helpers.js'
+import { expectTtlError, rawKeys, SECOND, T0 } from '../semantics/support.js'
+
+const DAY = 86_400
+
+async function open() {
+  const clock = manualClock(T0)
+  const db: TtlDB<any> = await freshDB({ clock, stores: { queries: { defaultTtl: DAY }, keyed: { keyPath: 'id' } } })
+  return { db, clock }
+}
+
+/** A page's query client whose queries persist through `storage`; `fetched` counts the network. */
+function page(storage: ReturnType<typeof ttlStorage>) {
+  const persister = experimental_createQueryPersister({ storage, maxAge: 365 * DAY * SECOND })
+  const client = new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn, staleTime: Infinity } } })
+  let fetched = 0
+  const todos = () => client.fetchQuery({ queryKey: ['todos'], queryFn: async () => ['from the network', ++fetched] })
+  return { client, persister, todos, fetches: () => fetched }
+}
+
+/** Lets the persister's write, scheduled after the fetch, happen. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
+
+test('a persisted query is restored after a reload, and not once the store’s default says it expired', async () => {
+  const { db, clock } = await open()
+  const first = page(ttlStorage(db, 'queries'))
+  expect(await first.todos()).toEqual(['from the network', 1])
+  await settle()
+  expect(await rawKeys(db, 'queries')).toEqual(['tanstack-query-["todos"]'])
+
+  const reload = page(ttlStorage(db, 'queries'))
+  expect(await reload.todos()).toEqual(['from the network', 1])
+  expect(reload.fetches()).toBe(0)
+
+  clock.advance(DAY * SECOND)
+  const later = page(ttlStorage(db, 'queries'))
+  expect(await later.todos()).toEqual(['from the network', 1])
+  expect(later.fetches()).toBe(1)
+  await settle()
+})
+
+test('an expired entry is never returned by getItem or entries, and the purge takes it off the disk with no persisterGc', async () => {
+  const { db, clock } = await open()
+  const storage = ttlStorage(db, 'queries', { ttl: 60 })
+  await storage.setItem('q-a', 'A')
+  clock.advance(30 * SECOND)
+  await storage.setItem('q-b', 'B')
+  expect(await storage.entries()).toEqual([['q-a', 'A'], ['q-b', 'B']])
+  clock.advance(30 * SECOND)
+  expect(await storage.getItem('q-a')).toBeNull()
+  expect(await storage.getItem('q-b')).toBe('B')
+  expect(await storage.entries()).toEqual([['q-b', 'B']])
+  expect(await db.purgeExpired('queries')).toBe(1)
+  expect(await rawKeys(db, 'queries')).toEqual(['q-b'])
+  await storage.removeItem('q-b')
+  expect(await storage.entries()).toEqual([])
+})
+
+test('values other than strings (a persister with its own serialize) are kept as they are', async () => {
+  const { db } = await open()
+  const storage = ttlStorage<{ state: { data: number[] } }>(db, 'queries')
+  await storage.setItem('k', { state: { data: [1, 2] } })
+  expect(await storage.getItem('k')).toEqual({ state: { data: [1, 2] } })
+})
+
+test('a store with a key path, an undeclared store or an unknown option is refused at once, naming it', async () => {
+  const { db } = await open()
+  expect(() => ttlStorage(db, 'keyed')).toThrow(/ttlStorage\("keyed"\): the store has the key path "id"/)
+  await expectTtlError(Promise.resolve().then(() => ttlStorage(db, 'keyed')), 'INVALID_OPTION')
+  await expectTtlError(Promise.resolve().then(() => ttlStorage(db, 'nope')), 'UNKNOWN_STORE')
+  await expectTtlError(Promise.resolve().then(() => ttlStorage(db, 'queries', { maxAge: 5 } as never)), 'INVALID_OPTION')
+})
