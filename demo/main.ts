@@ -1,7 +1,8 @@
 /**
  * The demo page: wires the first screen's tour (the life of one item), the live stores, the expiry
  * event logs of two frames, the purge log, the chart and the load tools, and the rules
- * playground, the service worker's panel, and a Cosmos DB container beside its offline mirror. With
+ * playground, the service worker's panel, a Cosmos DB container beside its offline mirror, and
+ * TanStack Query's persisted queries. With
  * `?view=second` it is the compact second frame instead.
  */
 import { bulkControl } from './bulk.js'
@@ -15,6 +16,7 @@ import { mountFrameMeter, type FrameMeter } from './frame-meter.js'
 import { mountOffline } from './offline.js'
 import { mountPlayground } from './playground.js'
 import { PurgeLog } from './purge-log.js'
+import { mountQueries, openQueriesDB } from './queries-panel.js'
 import { mountSecondFrame } from './second-frame.js'
 import { StorePanel } from './store-panel.js'
 import { Tour } from './tour.js'
@@ -39,6 +41,7 @@ else {
   const meter = mountFrameMeter($('meter'))
   mountPlayground($('playground'))
   mountOffline($('offline'))
+  openQueriesDB(params.dbName).then((queries) => mountQueries($('queries'), queries), (error: Error) => setText($('queries'), `Could not open the database: ${error.name}: ${error.message}`))
   setText(status, `Opening IndexedDB database "${params.dbName}"…`)
   openDemoDB(params).then((db) => start(db, tour, meter), (error: Error) => {
     status.dataset.state = 'error'
