@@ -68,6 +68,36 @@ test('the tarball holds the two entries (idb-ttl, idb-ttl/cosmos), the one chunk
   expect(copied).toBe(true)
 })
 
+/** A heading's anchor as GitHub and npm make it: lower case, punctuation dropped, spaces as hyphens. */
+const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-')
+const anchorsOf = (markdown: string) => new Set([...markdown.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1])))
+
+test("every link of the packed README works on the npm page: to a heading of its own, to a file and heading of the repository at package.json's repository (homepage and bugs there too), or to another site", async () => {
+  const { dir } = await scratch.installed(app)
+  const readme = await scratch.readText(dir, 'README.md')
+  const manifest = JSON.parse(await scratch.readText(dir, 'package.json')) as { repository: { url: string }; homepage: string; bugs: { url: string } }
+  const repository = manifest.repository.url.replace(/^git\+/, '').replace(/\.git$/, '')
+  expect(repository).toMatch(/^https:\/\/github\.com\/[\w-]+\/[\w-]+$/)
+  expect(manifest.homepage).toBe(`${repository}#readme`)
+  expect(manifest.bugs.url).toBe(`${repository}/issues`)
+  const files = `${repository}/blob/HEAD/`
+  const root = new URL('../../', import.meta.url).pathname
+  const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1])
+  expect(links.filter((link) => link.startsWith(files)).length).toBeGreaterThan(10)
+  const broken: string[] = []
+  for (const link of links) {
+    const [target, hash] = link.split('#') as [string, string | undefined]
+    if (target === '') {
+      if (!anchorsOf(readme).has(hash!)) broken.push(link)
+    } else if (target.startsWith(files)) {
+      const file = target.slice(files.length)
+      if (!scratch.exists(root, file)) broken.push(link)
+      else if (hash !== undefined && !anchorsOf(await scratch.readText(root, file)).has(hash)) broken.push(link)
+    } else if (!target.startsWith('https://')) broken.push(link)
+  }
+  expect(broken).toEqual([])
+})
+
 test('the entries import only the shared chunk, idb and comlink: no import() (service workers forbid it), and idb-ttl/cosmos not @azure/cosmos (the app passes its own Container)', async () => {
   const { dir } = await scratch.installed(app)
   const shared = packed.files.find((file) => SHARED.test(file))!
