@@ -158,6 +158,12 @@ test('a Node program using idb-ttl/cosmos type-checks against the installed pack
   expect(result.code).toBe(0)
 })
 
+test('both entries type-check with moduleResolution "node" (node10, no exports map), as attw --pack checks them', async () => {
+  const result = await scratch.tsc(app, 'tsconfig.node10.json')
+  expect(result.stdout + result.stderr).toBe('')
+  expect(result.code).toBe(0)
+})
+
 test('idb-ttl/cosmos, installed with @azure/cosmos, mirrors a container of the in-process Cosmos DB server: a pull brings the server item with its _ts and ttl and the container defaultTtl; a push upserts a local item and its _ts and _etag come back', async () => {
   const server = createHttpServer()
   await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve))
