@@ -6,10 +6,9 @@
 // splits it with its own bundler), each Web Worker it starts as a file of its own beside it, all
 // minified, and the declarations of the public API (dist/index.d.ts, dist/cosmos.d.ts).
 //
-// Source maps: each .js has one, with the TypeScript sources inlined (`sourcesContent`; src/ is
-// not published), so that a user's devtools, bundler and error tracker show the library's own
-// code in stack traces and breakpoints instead of minified lines. They cost the tarball, not the
-// user's bundle.
+// No source maps. Useful ones must carry the TypeScript sources (`sourcesContent`: src/ is not
+// published), which made them 80% of the tarball; without the sources, a user's Vite and webpack
+// warn of the missing files. The app's bundler minifies the library again anyway.
 //
 // Declarations: dts-bundle-generator bundles the public API from src/index.ts into one file.
 // tsconfig.build.json strips `@internal` members: TtlDB's constructor, which takes internal
@@ -76,7 +75,7 @@ await build({
     outDir,
     emptyOutDir: true,
     minify: true,
-    sourcemap: true,
+    sourcemap: false,
     // Two entries in one build: `idb-ttl/cosmos` shares the main entry's modules (the handle's
     // registry of routes, TtlError) through a chunk both import, rather than a copy of its own.
     lib: {
@@ -102,7 +101,7 @@ await build({
 if (workers.length === 0) throw new Error('no `new Worker(new URL(...))` found in src: the worker would be missing')
 
 // The minifier prints the worker's URL as a template literal; every bundler that ships workers
-// knows the quoted form, so it gets its quotes back (the same length: the source maps still hold).
+// knows the quoted form, so it gets its quotes back.
 for (const file of readdirSync(outDir).filter((f) => f.endsWith('.js'))) {
   const code = readFileSync(path.join(outDir, file), 'utf8')
   const quoted = code.replace(/new Worker\(new URL\(`(\.\/[\w-]+\.js)`,import\.meta\.url\)/g, 'new Worker(new URL("$1",import.meta.url)')
@@ -119,7 +118,7 @@ for (const { entry, name } of workers) {
       outDir,
       emptyOutDir: false,
       minify: true,
-      sourcemap: true,
+      sourcemap: false,
       lib: { entry, formats: ['es'], fileName: () => `${name}.js` },
       rolldownOptions: { output: MINIFIED },
     },

@@ -9,6 +9,7 @@ import { Routes } from './handle/routes.js'
 import { Connection } from './layout/connection.js'
 import { applyDeclaredDefaults, checkStoreConfigs } from './layout/schema.js'
 import { follow } from './layout/watermarks.js'
+import { requireIndexedDB } from './platform/available.js'
 import { monotonic } from './rules/clock.js'
 import { TtlError } from './rules/errors.js'
 import { checkPurgeOptions } from './rules/purge-options.js'
@@ -17,9 +18,11 @@ import type { OpenTtlDBOptions } from './rules/types.js'
 
 /**
  * Opens (creating or upgrading) a database whose declared stores have time to live.
- * @throws TtlError `INVALID_OPTION`, `INVALID_TTL`, `SCHEMA_MISMATCH`; IndexedDB `VersionError`
+ * @throws TtlError `INVALID_OPTION`, `INVALID_TTL`, `SCHEMA_MISMATCH`, `UNSUPPORTED` (no IndexedDB here);
+ * IndexedDB `VersionError`
  */
 export async function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
+  requireIndexedDB(`openTtlDB(${JSON.stringify(name)})`)
   if (options === null || typeof options !== 'object') throw new TtlError('INVALID_OPTION', 'openTtlDB needs an options object: { version, stores }')
   checkKnownOptions('openTtlDB', options, 'openTtlDB')
   const stores = checkStoreConfigs(options.stores)

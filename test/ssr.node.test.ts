@@ -22,7 +22,13 @@ try {
   await lib.openTtlDB('app', { version: 1, stores: { s: { keyPath: 'id', defaultTtl: 60 } } })
   out.open = 'opened'
 } catch (error) {
-  out.open = { name: error.name, message: error.message }
+  out.open = { name: error.name, code: error.code, message: error.message }
+}
+try {
+  await lib.deleteTtlDB('app')
+  out.delete = 'deleted'
+} catch (error) {
+  out.delete = { name: error.name, code: error.code, message: error.message }
 }
 console.log(JSON.stringify(out))
 `
@@ -38,7 +44,7 @@ function runChild(): Promise<Record<string, unknown>> {
   })
 }
 
-test('with no indexedDB global, the entry imports, the resolver works, and openTtlDB rejects naming indexedDB', async () => {
+test('with no indexedDB global, the entry imports, the resolver works, and openTtlDB and deleteTtlDB reject with TtlError UNSUPPORTED saying what to install', async () => {
   const out = await runChild()
   expect(out.before).toBe('undefined')
   expect(out.after).toBe('undefined')
@@ -46,5 +52,8 @@ test('with no indexedDB global, the entry imports, the resolver works, and openT
   expect(out.isExpired).toBe(true)
   expect(out.ttlUntil).toBe(60)
   // A rejection, not a throw at import or a hang: a server render can catch it.
-  expect(out.open).toEqual({ name: 'ReferenceError', message: expect.stringMatching(/indexedDB/i) })
+  for (const [call, error] of [['openTtlDB', out.open], ['deleteTtlDB', out.delete]]) {
+    expect(error, String(call)).toEqual({ name: 'TtlError', code: 'UNSUPPORTED', message: expect.stringContaining(`${call}("app") needs IndexedDB`) })
+    expect(error, String(call)).toMatchObject({ message: expect.stringContaining("install fake-indexeddb and import 'fake-indexeddb/auto'") })
+  }
 }, 90_000)

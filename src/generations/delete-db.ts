@@ -1,4 +1,5 @@
 /** Deleting a TTL database whole: the database and the generations its stores keep values in. */
+import { requireIndexedDB } from '../platform/available.js'
 import { generationPrefix } from './values.js'
 
 function deleteDatabase(name: string): Promise<void> {
@@ -21,8 +22,10 @@ function deleteDatabase(name: string): Promise<void> {
  * listed after that may hold its values. A write that lands before the database is deleted
  * goes with it; one that started a generation after the listing leaves that generation behind,
  * unreferenced, for the sweep of strays.
+ * @throws TtlError `UNSUPPORTED` where there is no IndexedDB (Node)
  */
 export async function deleteTtlDB(name: string): Promise<void> {
+  requireIndexedDB(`deleteTtlDB(${JSON.stringify(name)})`)
   const listed = (await indexedDB.databases?.().catch(() => undefined)) ?? []
   const generations = listed.map((database) => database.name).filter((other) => other?.startsWith(generationPrefix(name)))
   await Promise.all(generations.map((generation) => deleteDatabase(generation!)))

@@ -75,6 +75,7 @@ export async function upgradeSchema(db: IDBDatabase, tx: IDBTransaction, stores:
     const store = db.objectStoreNames.contains(name)
       ? tx.objectStore(name)
       : db.createObjectStore(name, { keyPath: config.keyPath ?? null, autoIncrement: config.autoIncrement ?? false })
+    checkKeyShape(db.name, store, config)
     if (!store.indexNames.contains(EXPIRY_INDEX)) {
       store.createIndex(EXPIRY_INDEX, MARK_FIELD)
       await stampExisting(store, nowMs)
@@ -126,21 +127,53 @@ async function deleteDead(store: IDBObjectStore, state: StoreState, nowMs: numbe
   for (const key of lists.flat()) store.delete(key)
 }
 
-/** After opening: every declared store must exist with its expiry index (and `$ts`, with a capacity). */
+/**
+ * After opening: every declared store must exist with its declared indexes and its key path, and
+ * with its expiry index (and `$ts`, with a capacity).
+ * @throws TtlError `SCHEMA_MISMATCH`
+ */
 export function checkSchema(db: IDBDatabase, stores: StoreConfigs): void {
   const missing = [META_STORE, ...Object.keys(stores)].filter((name) => !db.objectStoreNames.contains(name))
   if (missing.length === 0) {
     const tx = db.transaction(Object.keys(stores).length ? Object.keys(stores) : [META_STORE])
-    const untracked = Object.keys(stores).filter((name) => !tx.objectStore(name).indexNames.contains(EXPIRY_INDEX))
-    const uncapped = Object.keys(stores).filter((name) => capacityOf(stores[name]) && !tx.objectStore(name).indexNames.contains(TS_INDEX))
-    abortQuietly(tx)
-    if (untracked.length + uncapped.length === 0) return
-    missing.push(...untracked, ...uncapped.map((name) => `${name} (its capacity needs an index over _ts)`))
+    try {
+      for (const [name, config] of Object.entries(stores)) {
+        const store = tx.objectStore(name)
+        checkKeyShape(db.name, store, config)
+        if (!store.indexNames.contains(EXPIRY_INDEX)) missing.push(name)
+        if (capacityOf(config) && !store.indexNames.contains(TS_INDEX)) missing.push(`${name} (its capacity needs an index over _ts)`)
+        for (const index of Object.keys(config.indexes ?? {})) if (!store.indexNames.contains(index)) missing.push(`index "${index}" of store "${name}"`)
+      }
+    } finally {
+      abortQuietly(tx)
+    }
+    if (missing.length === 0) return
   }
   throw new TtlError(
     'SCHEMA_MISMATCH',
     `database "${db.name}" version ${db.version} lacks TTL stores or indexes for ${missing.join(', ')}: ` +
-      'open it with a higher version',
+      `open it with a higher version (${db.version + 1}) to create them`,
+  )
+}
+
+/**
+ * A store's key path and key generator are fixed when IndexedDB creates it: a declaration that
+ * differs would be ignored and its writes fail later with a `DataError`, so it is refused here, in
+ * the upgrade (which then changes nothing) or at an open without one.
+ * @throws TtlError `SCHEMA_MISMATCH` naming the store, the key path on disk and the declared one
+ */
+function checkKeyShape(database: string, store: IDBObjectStore, config: StoreConfig): void {
+  // A compound key path is an array, or a DOMStringList in older engines.
+  const shape = (keyPath: string | Iterable<string> | null | undefined, autoIncrement: boolean | undefined) =>
+    `keyPath ${JSON.stringify(typeof keyPath === 'string' || !keyPath ? (keyPath ?? null) : [...keyPath])}${autoIncrement ? ' with autoIncrement' : ''}`
+  const onDisk = shape(store.keyPath, store.autoIncrement)
+  const declared = shape(config.keyPath, config.autoIncrement)
+  if (onDisk === declared) return
+  throw new TtlError(
+    'SCHEMA_MISMATCH',
+    `store "${store.name}" of database "${database}" has ${onDisk}, declared with ${declared}: ` +
+      'IndexedDB cannot change the key of a store that exists, at any version. Declare it as it is on disk, ' +
+      'or declare a store of another name (created with the new key) and copy the items into it.',
   )
 }
 

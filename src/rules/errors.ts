@@ -19,7 +19,7 @@ export type TtlErrorCode =
   | 'SCHEMA_MISMATCH'
   /** A call in `db.transaction` made after IndexedDB ended the transaction (the callback awaited something else). */
   | 'TRANSACTION_INACTIVE'
-  /** A request the library cannot carry out as asked (a store with `evictOnQuota` in a transaction). */
+  /** A request the library cannot carry out as asked (a store with `evictOnQuota` in a transaction; no IndexedDB in Node). */
   | 'UNSUPPORTED'
   /** The handle was closed with `close()`. */
   | 'CLOSED'

@@ -6,6 +6,7 @@ export interface Run {
 export interface Packed {
   tarball: string
   files: string[]
+  unpackedSize: number
 }
 export interface TscError {
   file: string
@@ -20,6 +21,8 @@ export declare function pack(dir: string): Promise<Packed>
 export declare function scratchApp(base: string, tarball: string): Promise<string>
 export declare function installed(app: string): Promise<{ dir: string; copied: boolean }>
 export declare function readText(dir: string, file: string): Promise<string>
+/** The markdown files under the repo's docs/, as `docs/<name>.md`, the generated API reference aside. */
+export declare function docsFiles(): Promise<string[]>
 export declare function exists(dir: string, file: string): boolean
 export interface MarkdownBlock {
   /** Line of the opening fence, 1-based. */

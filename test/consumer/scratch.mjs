@@ -49,12 +49,12 @@ export async function remove(dir) {
   await rm(dir, { recursive: true, force: true })
 }
 
-/** `npm pack` of the repo into `dir`: the tarball's path and the sorted list of its files. */
+/** `npm pack` of the repo into `dir`: the tarball's path, the sorted list of its files and their bytes. */
 export async function pack(dir) {
   const stdout = await runOk('npm', ['pack', '--json', '--pack-destination', dir], ROOT)
   // prepack's own output may come first on stdout: the report is the JSON array at the end.
   const [report] = JSON.parse(stdout.slice(stdout.lastIndexOf('\n[\n') + 1))
-  return { tarball: path.join(dir, report.filename), files: report.files.map((file) => file.path).sort() }
+  return { tarball: path.join(dir, report.filename), files: report.files.map((file) => file.path).sort(), unpackedSize: report.unpackedSize }
 }
 
 /**
@@ -153,7 +153,7 @@ export function tsBlocks(markdown) {
 }
 
 /** The markdown files under the repo's docs/ (recursively), the generated API reference aside. */
-async function docsFiles(dir = 'docs') {
+export async function docsFiles(dir = 'docs') {
   const files = []
   for (const entry of await readdir(path.join(ROOT, dir), { withFileTypes: true })) {
     const file = `${dir}/${entry.name}`
@@ -247,10 +247,10 @@ export async function esbuildBuild(app) {
   return { dir: outdir, warnings: result.warnings.map((w) => w.text) }
 }
 
-/** Copies the package's dist/purge-worker.js (and its map) into `dir`, as the docs tell esbuild's users to. */
+/** Copies the package's dist/purge-worker.js into `dir`, as the docs tell esbuild's users to. */
 export async function copyWorker(app, dir) {
   const { dir: installedDir } = await installed(app)
-  for (const file of ['purge-worker.js', 'purge-worker.js.map']) await cp(path.join(installedDir, 'dist', file), path.join(dir, file))
+  await cp(path.join(installedDir, 'dist', 'purge-worker.js'), path.join(dir, 'purge-worker.js'))
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The demo page end to end, in Debian's Chromium through playwright-core: the first screen playing
- * the life of one item with no click, the rules matrix, an
+ * the life of one item with no click, the page on a phone, the rules matrix, an
  * item expiring and being purged by the real background worker, a changed store default,
  * invalid input, expiry events heard in both frames, a sliding session kept alive by reads, the
  * stats figures, a capped store evicting its oldest item, and "Fill the disk". Leaves a
@@ -133,6 +133,19 @@ describe('the first screen', () => {
     await page.getByTestId('tour-again').click()
     await expect.poll(() => data('key'), POLL).not.toBe(key)
     await expect.poll(() => page.getByTestId('tour-countdown').textContent(), POLL).toMatch(/^\d\.\d s left$/)
+    await page.setViewportSize({ width: 1300, height: 1000 })
+  })
+})
+
+describe('on a phone', () => {
+  test('at 390 × 844 the page is no wider than the screen, and each of the four tour steps is within it', async () => {
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.evaluate(() => window.scrollTo(0, 0))
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    for (const id of ['tour-write', 'tour-live', 'tour-expired', 'tour-purged']) {
+      const box = (await page.getByTestId(id).boundingBox())!
+      expect([box.x >= 0, box.x + box.width <= 390], id).toEqual([true, true])
+    }
     await page.setViewportSize({ width: 1300, height: 1000 })
   })
 })

@@ -748,4 +748,45 @@ describe('opening and upgrading (SPEC §3, §5)', () => {
     const again = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10 } } }, name)
     expect(await again.get('s', 'a')).toEqual({ id: 'a', _ts: TS0 })
   })
+
+  test('opening at the same version with a newly declared index rejects SCHEMA_MISMATCH naming the index and the version to open, not UNKNOWN_INDEX at its first use', async () => {
+    const clock = manualClock(T0)
+    const name = uniqueName('missing-index')
+    const v1 = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10 } } }, name)
+    await v1.put('s', { id: 'a', user: 'u1' })
+    v1.close()
+    const indexed = { s: { keyPath: 'id', defaultTtl: 10, indexes: { byUser: { keyPath: 'user' } } } }
+    await expect(freshDB({ clock, stores: indexed }, name)).rejects.toMatchObject({
+      name: 'TtlError',
+      code: 'SCHEMA_MISMATCH',
+      message: expect.stringMatching(/index "byUser" of store "s".*open it with a higher version \(2\)/),
+    })
+    const v2 = await freshDB({ clock, version: 2, stores: indexed }, name)
+    expect(await v2.getAllFromIndex('s', 'byUser', 'u1')).toEqual([{ id: 'a', user: 'u1', _ts: TS0 }])
+  })
+
+  test.each([
+    { change: 'keyPath', declared: { keyPath: 'key' }, words: 'has keyPath "id", declared with keyPath "key"' },
+    { change: 'compound keyPath', declared: { keyPath: ['id', 'user'] }, words: 'has keyPath "id", declared with keyPath ["id","user"]' },
+    { change: 'autoIncrement', declared: { keyPath: 'id', autoIncrement: true }, words: 'has keyPath "id", declared with keyPath "id" with autoIncrement' },
+  ])('a changed $change is refused at open with SCHEMA_MISMATCH naming the store and both keys, at the same version and at a higher one, which then changes nothing', async ({ declared, words }) => {
+    const clock = manualClock(T0)
+    const name = uniqueName('key-path')
+    const v1 = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10 } } }, name)
+    await v1.put('s', { id: 'a', key: 'k', user: 'u1' })
+    v1.close()
+    // At version 2 with a new store too: the upgrade, refused, creates it not.
+    const changed = { s: { ...declared, defaultTtl: 10 } }
+    for (const [version, stores] of [[1, changed], [2, { ...changed, t: { keyPath: 'id' } }]] as const) {
+      await expect(freshDB({ clock, version, stores }, name), `version ${version}`).rejects.toMatchObject({
+        name: 'TtlError',
+        code: 'SCHEMA_MISMATCH',
+        message: expect.stringContaining(`store "s" of database "${name}" ${words}: IndexedDB cannot change the key`),
+      })
+    }
+    const after = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10 } } }, name)
+    expect(after.raw.version).toBe(1)
+    expect([...after.raw.objectStoreNames]).not.toContain('t')
+    expect(await after.get('s', 'a')).toEqual({ id: 'a', key: 'k', user: 'u1', _ts: TS0 })
+  })
 })
