@@ -271,3 +271,21 @@ test('a change through another handle of the database in this realm reaches the 
   await second.put('s', { id: 'a' })
   await until(() => expect(seen).toEqual([[], ['a']]))
 })
+
+test.each([
+  ['an hour', 3600],
+  ['-1 (never)', -1],
+])('a default lowered by a handle that opens with another declaration (old default %s) reaches the query at once', async (_, old) => {
+  const clock = manualClock()
+  const declared = (defaultTtl: number) => ({ s: { ...stores.s, defaultTtl } })
+  const first = await freshDB({ clock, stores: declared(old) })
+  await first.putAll('s', [{ id: 'inherits' }, { id: 'own', ttl: 600 }])
+  const { seen } = watch(first.live('s'))
+  await until(() => expect(seen).toEqual([['inherits', 'own']]))
+  clock.advance(60_000)
+  // A newer app version (another tab, in the browser tests) declares a default of 10 s.
+  const newer = await freshDB({ clock, stores: declared(10) }, first.raw.name)
+  expect(await newer.getDefaultTtl('s')).toBe(10)
+  await until(() => expect(seen).toEqual([['inherits', 'own'], ['own']]))
+  expect(seen.at(-1)).toEqual((await first.getAll('s')).map((item) => item.id))
+})
