@@ -4,6 +4,7 @@
  * when the handle closes.
  */
 import { kindOf, TtlError } from '../rules/errors.js'
+import { checkKnownOptions } from '../rules/known-options.js'
 import { Presence } from './notices.js'
 import { LiveQuery } from './query.js'
 import { readLive, type LiveOptions } from './result.js'
@@ -22,10 +23,10 @@ export class LiveHub {
 
   /**
    * A live query of `store` on the connection `connect` gives (which checks the store).
-   * @throws TtlError `INVALID_OPTION` for malformed options
+   * @throws TtlError `INVALID_OPTION` for malformed options or an unknown option name
    */
   query<T>(store: string, connect: () => Promise<IDBDatabase>, options: LiveOptions = {}): LiveQuery<T> {
-    const { index, query, count } = checkOptions(options)
+    const { index, query, count } = checkOptions(store, options)
     const { dbName, clock } = this
     const read = async () => readLive(await connect(), store, clock, { index, query, count })
     return new LiveQuery<T>({ dbName, store, clock, read, owner: this })
@@ -53,11 +54,12 @@ export class LiveHub {
   }
 }
 
-/** `db.live` options as TypeScript would have them. */
-function checkOptions(options: unknown): LiveOptions {
+/** `db.live` options as TypeScript would have them, and no others: a misspelt `index` would read the whole store. */
+function checkOptions(store: string, options: unknown): LiveOptions {
   if (options === null || typeof options !== 'object') {
     throw new TtlError('INVALID_OPTION', `db.live options must be an object ({ index, query, count }); got ${kindOf(options)}`)
   }
+  checkKnownOptions(`db.live("${store}") options`, options, 'live')
   const { index, query, count } = options as LiveOptions
   if (index !== undefined && typeof index !== 'string') {
     throw new TtlError('INVALID_OPTION', `db.live options.index must be an index name; got ${kindOf(index)}`)

@@ -192,10 +192,14 @@ test('as an async iterator: the first result, then each change; breaking out uns
   expect(seen).toEqual([['a'], ['a', 'b']])
 })
 
-test('an observer gets next, then error for an unknown index (and the subscription ends); an unknown store throws at once', async () => {
+test('an observer gets next, then error for an unknown index (and the subscription ends); an unknown store or option name throws at once', async () => {
   const { db } = await opened()
   expect(() => db.live('nope')).toThrow(expect.objectContaining({ name: 'TtlError', code: 'UNKNOWN_STORE' }))
   expect(() => db.live('s', { count: -1 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }))
+  // A misspelt option would otherwise make a primary-key query for 'u1' that emits [] for ever.
+  expect(() => db.live('s', { indx: 'byUser', query: 'u1' } as never)).toThrow(
+    expect.objectContaining({ name: 'TtlError', code: 'INVALID_OPTION', message: expect.stringMatching(/db\.live\("s"\).*"indx".*did you mean index\?/) }),
+  )
   const errors: unknown[] = []
   const next = vi.fn()
   db.live('s', { index: 'nope' }).subscribe({ next, error: (error) => errors.push(error) })
