@@ -1,11 +1,12 @@
 /**
  * One handle's live queries: it makes them (`db.live`), tells every live query of the database
- * that stores changed once a change of this handle committed (`Routes.changed`), and stops its own
- * when the handle closes.
+ * that stores changed once a change of this handle committed (`Routes.changed`) or its reads
+ * touched items, and stops its own when the handle closes.
  */
 import { kindOf, TtlError } from '../rules/errors.js'
 import { checkKnownOptions } from '../rules/known-options.js'
-import { Presence } from './notices.js'
+import type { Touches } from '../reads/touch.js'
+import { Presence, tellRealm } from './notices.js'
 import { LiveQuery } from './query.js'
 import { readLive, type LiveOptions } from './result.js'
 
@@ -17,6 +18,7 @@ export class LiveHub {
   constructor(
     private readonly dbName: string,
     private readonly clock: () => number,
+    private readonly touches: Touches,
   ) {
     this.presence = new Presence(dbName)
   }
@@ -27,14 +29,23 @@ export class LiveHub {
    */
   query<T>(store: string, connect: () => Promise<IDBDatabase>, options: LiveOptions = {}): LiveQuery<T> {
     const { index, query, count } = checkOptions(store, options)
-    const { dbName, clock } = this
-    const read = async () => readLive(await connect(), store, clock, { index, query, count })
+    const { dbName, clock, touches } = this
+    const read = async () => readLive(await connect(), store, clock, { index, query, count }, touches)
     return new LiveQuery<T>({ dbName, store, clock, read, owner: this })
   }
 
   /** Committed changes of `stores`: every live query of the database hears of them, in every realm. */
   changed(stores: readonly string[]): void {
     if (stores.length > 0) this.presence.changed(stores)
+  }
+
+  /**
+   * Reads of this realm touched items of `stores` (owed, not yet written): the live queries of
+   * this realm, which count owed touches, read again. Other realms learn of the touches once
+   * they are written ({@link changed}).
+   */
+  touched(stores: readonly string[]): void {
+    tellRealm(this.dbName, stores)
   }
 
   close(): void {
