@@ -43,7 +43,7 @@ import { deleteDB, openDB, unwrap, type IDBPDatabase } from 'idb'
 import { expect, test, vi } from 'vitest'
 import { openTtlDB, type TtlDB } from '../../src/index.js'
 import { tellRealm } from '../../src/live/notices.js'
-import { captureExpiryTimers } from '../live/timers.js'
+import { captureExpiryTimers, captureTimers } from '../live/timers.js'
 import { resolveRows } from '../../src/generations/values.js'
 import { NO_COURTESY } from '../../src/purge/purge.js'
 import { createPurgeApi } from '../../src/background/worker/purge-api.js'
@@ -398,6 +398,12 @@ const STORE_CONFIG = (declared: Record<StoreName, DefaultTtl>, keepTs: boolean, 
 })
 
 type Clock = ReturnType<typeof manualClock>
+/** The timers of live queries' expiries and of owed touches' writes, which the test holds and runs. */
+interface LiveTimers {
+  expiry: ReturnType<typeof captureExpiryTimers>
+  touchWrites: ReturnType<typeof captureTimers>
+}
+
 interface Handle {
   db: TtlDB<any> | undefined
   clock: Clock
@@ -508,10 +514,13 @@ class World {
   /**
    * Each open connection's live query of each store has emitted the model's live items at that
    * connection's `now`, once it heard of the step (at most a few readings later). The expiry
-   * timers, which the test holds, run first: the clock may have reached an item's expiry.
+   * timers, which the test holds, run first: the clock may have reached an item's expiry. So do
+   * the timers that write owed touches, but only after the check: the live queries must show the
+   * touches the page's reads made before they are written (a write then tells them again, seen
+   * at the next check); meanwhile touches are written by what settles them (writes, counts, slices).
    */
-  async checkLive(timers: ReturnType<typeof captureExpiryTimers>, where: string): Promise<void> {
-    timers.fire()
+  async checkLive(timers: LiveTimers, where: string): Promise<void> {
+    timers.expiry.fire()
     for (const i of [0, 1] as const) {
       const handle = this.handles[i]
       if (!handle.db) continue
@@ -527,6 +536,7 @@ class World {
         tally('live checks')
       }
     }
+    timers.touchWrites.fire()
   }
 
   private async newSlicer(now = -Infinity): Promise<void> {
@@ -1104,7 +1114,7 @@ test('random histories over two stores, two connections and purge slices agree w
           sliceMs: setup.sliceMs,
         }, setup.keepTs, setup.slides, setup.cap, setup.gens)
         const quotaBack = setup.gens ? tinyQuota() : undefined
-        const timers = captureExpiryTimers()
+        const timers: LiveTimers = { expiry: captureExpiryTimers(), touchWrites: captureTimers('reads/touch') }
         try {
           if (setup.cap) tally(`capped runs (${setup.cap.evict})`)
           if (setup.gens) tally('runs keeping values in generations')
@@ -1124,7 +1134,8 @@ test('random histories over two stores, two connections and purge slices agree w
             steps++
           }
         } finally {
-          timers.restore()
+          timers.touchWrites.restore()
+          timers.expiry.restore()
           quotaBack?.()
           await world.close()
           await deleteDB(name)
