@@ -3,7 +3,7 @@
  * two readings the same, and when the first of the items expires, all from one read-only
  * transaction, so the expiry is judged by the settings committed with the items.
  */
-import { ORDER_FIELD } from '../layout/stamp.js'
+import { ORDER_FIELD, WRITER_FIELD } from '../layout/stamp.js'
 import { MARK_FIELD } from '../layout/expiry-index.js'
 import { keyId, req, walk } from '../platform/request.js'
 import { ReadScope } from '../reads/reads.js'
@@ -63,9 +63,10 @@ export async function readLive(db: IDBDatabase, store: string, clock: () => numb
 
 /**
  * `_ts` alone is whole seconds: two writes of an item in one second share it. The write order
- * (`ORDER_FIELD`, epoch ms) tells them apart, and the mark a change of `ttl` alone.
+ * (`ORDER_FIELD`, epoch ms) and its writer (`WRITER_FIELD`: two tabs may write in one
+ * millisecond) tell them apart, and the mark a change of `ttl` alone.
  */
 function fieldsOf(value: unknown): unknown[] {
   const item = (value ?? {}) as Record<string, unknown>
-  return [item._ts, item[ORDER_FIELD], item[MARK_FIELD]]
+  return [item._ts, item[ORDER_FIELD], item[WRITER_FIELD], item[MARK_FIELD]]
 }

@@ -10,7 +10,7 @@ import { holdLock, lockNames, uniqueId, webLocks } from '../platform/lock.js'
 import { MARK_FIELD, META_STORE } from '../layout/expiry-index.js'
 import { isDeadMark, markExpiryMs, markOf, type ExpiryMark, type StoreState } from '../rules/policy.js'
 import { done, keyId, keyPathValue, req } from '../platform/request.js'
-import { markOfStored, ORDER_FIELD, writeOrder } from '../layout/stamp.js'
+import { markOfStored, ORDER_FIELD, writeOrder, WRITER, WRITER_FIELD } from '../layout/stamp.js'
 import { itemTtl, stampOf } from '../rules/ttl.js'
 import { learn } from '../layout/watermarks.js'
 
@@ -258,9 +258,9 @@ async function write(db: IDBDatabase, storeName: string, touches: readonly Touch
   await committed
 }
 
-/** A stored value with its touch applied: the new `_ts`, write order and expiry mark. */
+/** A stored value with its touch applied: the new `_ts`, write order (of this realm) and expiry mark. */
 function touched(value: Item, touch: Touch): Item {
   const mark = markOf(itemTtl(value.ttl, 'lenient'), touch.ts)
-  const out = { ...value, _ts: touch.ts, [ORDER_FIELD]: touch.at }
+  const out = { ...value, _ts: touch.ts, [ORDER_FIELD]: touch.at, [WRITER_FIELD]: WRITER }
   return mark === undefined ? out : { ...out, [MARK_FIELD]: mark }
 }

@@ -29,7 +29,7 @@ async function twoRealms() {
   const other = (await import('../../src/index.js')) as typeof import('../../src/index.js')
   const there = await other.openTtlDB(name, { version: 1, clock, purge: { mode: 'off' }, stores })
   handles.push(here, there as unknown as TtlDB)
-  return { here, there }
+  return { here, there, clock }
 }
 
 test("a write in another realm reaches this realm's live query", async () => {
@@ -96,4 +96,17 @@ test("a touch another realm's read owed reaches this realm's live query once it 
   // Written within a second by 'there' (MAX_DEFER_MS), which then tells the other realms.
   const read = await there.get('s', 'a')
   await until(() => expect(seen).toEqual([seen[0], read!._ts]))
+})
+
+test("two realms writing one key in the same millisecond: the second write reaches this realm's live query", async () => {
+  const { here, there, clock } = await twoRealms()
+  // Past every write order either realm gave before: both stamp this very millisecond.
+  clock.set(1_800_000_000_000)
+  const seen: unknown[][] = []
+  here.live('s').subscribe((items) => seen.push(items.map((item: any) => item.n)))
+  await until(() => expect(seen).toEqual([[]]))
+  await here.put('s', { id: 'a', n: 1 })
+  await until(() => expect(seen).toEqual([[], [1]]))
+  await there.put('s', { id: 'a', n: 2 })
+  await until(() => expect(seen).toEqual([[], [1], [2]]))
 })
