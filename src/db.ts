@@ -204,8 +204,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    * @throws TtlError `INVALID_TTL`
    */
   async setDefaultTtl<N extends StoreNames<S>>(store: N, defaultTtl: DefaultTtl): Promise<void> {
-    await this.route.change(store, (ctx) => writes.setDefaultTtl(ctx, store, defaultTtl))
-    this.route.options.parts.background.due(store)
+    await this.route.changeSettings(store, (ctx) => writes.setDefaultTtl(ctx, store, defaultTtl))
   }
 
   /** The store's default as persisted in the database. */

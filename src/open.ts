@@ -1,6 +1,7 @@
 /**
  * `openTtlDB`: checks the options, opens (creating or upgrading) the database, writes the declared
- * defaults, and assembles the handle.
+ * defaults (telling live queries and the purger, in every tab, when that changed one), and
+ * assembles the handle.
  */
 import type { DBSchema, IDBPDatabase } from 'idb'
 import { TtlDB } from './db.js'
@@ -36,13 +37,16 @@ export async function openTtlDB<S extends DBSchema | unknown = unknown>(name: st
   const connection = new Connection({ name, version: options.version, stores, clock, upgrade })
   const db = await connection.native()
   const unfollow = follow(name)
+  let redeclared: string[]
   try {
-    await applyDeclaredDefaults(db, () => connection.native(), stores, clock(), options.durability)
+    redeclared = await applyDeclaredDefaults(db, () => connection.native(), stores, clock(), options.durability)
   } catch (error) {
     unfollow()
     connection.close()
     throw error
   }
   const parts = new Parts({ name, stores, purge, clock, connection })
-  return new TtlDB<S>(new Routes({ name, connection, stores, clock, mode, durability: options.durability, parts }), unfollow)
+  const routes = new Routes({ name, connection, stores, clock, mode, durability: options.durability, parts })
+  routes.settingsChanged(redeclared)
+  return new TtlDB<S>(routes, unfollow)
 }

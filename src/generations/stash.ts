@@ -12,7 +12,7 @@ import { EXPIRY_INDEX, MARK_FIELD, META_STORE } from '../layout/expiry-index.js'
 import { GEN_FIELD, GEN_INDEX, hasGenerations } from '../layout/generation-index.js'
 import { closeGeneration, generationName, generationTransaction, storeGenerationPrefix, valuesRead, VALUES_STORE, type GenRef } from './values.js'
 import { storageEstimate } from '../platform/storage.js'
-import { ORDER_FIELD } from '../layout/stamp.js'
+import { ORDER_FIELD, WRITER_FIELD } from '../layout/stamp.js'
 import { abortQuietly, done, req } from '../platform/request.js'
 import { TS_INDEX } from '../rules/capacity.js'
 
@@ -193,7 +193,7 @@ export const ROW_FIELD_BYTES = 256
  * such a field finds it in rows written before.
  */
 export function rowsOf(store: IDBObjectStore, values: readonly Item[], stash: Stash): Item[] {
-  const read = new Set<string>(['_ts', MARK_FIELD, ORDER_FIELD, 'ttl'])
+  const read = new Set<string>(['_ts', MARK_FIELD, ORDER_FIELD, WRITER_FIELD, 'ttl'])
   const add = (keyPath: string | string[] | null) => {
     for (const path of Array.isArray(keyPath) ? keyPath : keyPath === null ? [] : [keyPath]) read.add(path.split('.')[0])
   }

@@ -12,7 +12,7 @@
  * holds its value itself (stores without `evictOnQuota`, and ones created before this layout).
  */
 import { MARK_FIELD } from '../layout/expiry-index.js'
-import { ORDER_FIELD } from '../layout/stamp.js'
+import { ORDER_FIELD, WRITER_FIELD } from '../layout/stamp.js'
 import { req } from '../platform/request.js'
 import { GEN_FIELD } from '../layout/generation-index.js'
 
@@ -161,7 +161,7 @@ async function readRows(dbName: string, storeName: string, rows: readonly unknow
 
 function withBookkeeping(value: Item, row: Item): Item {
   const full: Item = { ...value, _ts: row._ts }
-  for (const field of [MARK_FIELD, ORDER_FIELD]) {
+  for (const field of [MARK_FIELD, ORDER_FIELD, WRITER_FIELD]) {
     if (row[field] === undefined) delete full[field]
     else full[field] = row[field]
   }

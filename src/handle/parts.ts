@@ -33,7 +33,6 @@ export class Parts {
   constructor(options: PartsOptions) {
     const { name, stores, purge, clock, connection } = options
     this.expiry = new ExpiryListeners(name)
-    this.live = new LiveHub(name, clock)
     this.unhear = hearRequests(() => {
       this.activity.note()
       this.background.purger.noteActivity?.()
@@ -41,7 +40,9 @@ export class Parts {
     const sliding = Object.entries(stores).filter(([, config]) => config.touchOnRead)
     const connect = () => connection.native()
     const keyPaths = new Map(sliding.map(([store, config]) => [store, config.keyPath!]))
-    this.touches = new Touches(name, connect, keyPaths, (error) => this.reports.failure(error))
+    const touched = (store: string, written: boolean) => (written ? this.live.changed([store]) : this.live.touched([store]))
+    this.touches = new Touches(name, connect, keyPaths, (error) => this.reports.failure(error), touched)
+    this.live = new LiveHub(name, clock, this.touches)
     const onReport = (report: Parameters<PurgeReports['emit']>[0]) => {
       this.reports.emit(report)
       // A background slice (here or in the purge worker) committed these deletions.

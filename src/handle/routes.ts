@@ -115,6 +115,12 @@ export class Routes {
     return result
   }
 
+  /** Changes the settings of `store` (`setDefaultTtl`): see {@link settingsChanged}. */
+  async changeSettings(store: string, run: (ctx: WriteContext) => Promise<unknown>): Promise<void> {
+    await run(await this.writer(store))
+    this.settingsChanged([store])
+  }
+
   /**
    * Tells the live queries of the database, in this realm and every other, that `stores` changed:
    * called once the change committed. Live queries reading them read again, and emit if their
@@ -122,6 +128,16 @@ export class Routes {
    */
   changed(stores: readonly string[]): void {
     this.options.parts.live.changed(stores)
+  }
+
+  /**
+   * The settings of `stores` changed (a new default, by `setDefaultTtl` or by this handle's
+   * declarations at open): live queries read again, and the purger, here or in another tab,
+   * wakes for what the change made due.
+   */
+  settingsChanged(stores: readonly string[]): void {
+    this.changed(stores)
+    for (const store of stores) this.options.parts.background.due(store)
   }
 
   /** What a write of `store` runs with, on the connection {@link settled} gives. */

@@ -191,9 +191,10 @@ function redeclared(config: StoreConfig, stored: StoreState | undefined, nowMs: 
 }
 
 /**
- * Applies every declared `defaultTtl` and capacity that differs from the one last declared. The
- * settings are read in a read-only transaction first: at most opens nothing changed, and a
- * read-write one would cost about as much again as the open itself.
+ * Applies every declared `defaultTtl` and capacity that differs from the one last declared, and
+ * resolves to the stores whose settings it changed: their live queries and the purger are to be
+ * told, as after `setDefaultTtl`. The settings are read in a read-only transaction first: at most
+ * opens nothing changed, and a read-write one would cost about as much again as the open itself.
  */
 export async function applyDeclaredDefaults(
   db: IDBDatabase,
@@ -201,12 +202,12 @@ export async function applyDeclaredDefaults(
   stores: StoreConfigs,
   nowMs: number,
   durability: IDBTransactionDurability | undefined,
-): Promise<void> {
+): Promise<string[]> {
   const names = Object.keys(stores)
   const read = (meta: IDBObjectStore) => Promise.all(names.map((name) => req<StoreState | undefined>(meta.get(name))))
   const stored = await read(db.transaction(META_STORE).objectStore(META_STORE))
   names.forEach((name, i) => learn(db.name, name, stored[i]))
-  if (names.every((name, i) => !redeclared(stores[name], stored[i], nowMs))) return
+  if (names.every((name, i) => !redeclared(stores[name], stored[i], nowMs))) return []
   // Asked for again: an upgrade elsewhere may have closed the connection since the read.
   const tx = (await connect()).transaction(META_STORE, 'readwrite', { durability })
   const meta = tx.objectStore(META_STORE)
@@ -223,4 +224,5 @@ export async function applyDeclaredDefaults(
   })
   await committed
   for (const [name, state] of changed) announce(db.name, name, state)
+  return [...changed.keys()]
 }

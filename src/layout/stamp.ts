@@ -19,6 +19,17 @@ export const ORDER_FIELD = '$at'
 const ORDER_STEP = 2 ** -8
 let lastOrder = -Infinity
 
+/**
+ * The field naming the realm (page or worker, this copy of the library) that wrote a stored value.
+ * A write order is unique only within its realm: two tabs writing one key in the same millisecond
+ * would otherwise store values that nothing tells apart, which a live query would take for the
+ * same write and the undoing of a leaked write (`purge/quota.ts`) for its own. A random number
+ * drawn once per realm (52 bits: two realms share one about once in 2^52).
+ */
+export const WRITER_FIELD = '$by'
+/** This realm, as {@link WRITER_FIELD} names it. */
+export const WRITER = Math.floor(Math.random() * 2 ** 52)
+
 /** The order of a write at `nowMs` (epoch ms): above every one this realm gave before. */
 export function writeOrder(nowMs: number): number {
   return (lastOrder = Math.max(nowMs, lastOrder + ORDER_STEP))
@@ -86,7 +97,7 @@ function describeTs(ts: unknown): string {
 export function stampAt(checked: Checked, nowMs: number, watermarks?: Watermarks): Item {
   // A kept _ts is the server's: the copy expires with the original, even if born dead.
   const ts = checked.keptTs ?? Math.max(stampOf(nowMs), watermarks ? lowestLiveTs(watermarks, checked.ttl) : -Infinity)
-  const stored: Item = { ...checked.fields, _ts: ts, [ORDER_FIELD]: writeOrder(nowMs) }
+  const stored: Item = { ...checked.fields, _ts: ts, [ORDER_FIELD]: writeOrder(nowMs), [WRITER_FIELD]: WRITER }
   const mark = markOf(checked.ttl, ts)
   if (mark === undefined) delete stored[MARK_FIELD]
   else stored[MARK_FIELD] = mark
@@ -103,6 +114,7 @@ export function unstamp<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value
   if (MARK_FIELD in value) delete (value as Item)[MARK_FIELD]
   if (ORDER_FIELD in value) delete (value as Item)[ORDER_FIELD]
+  if (WRITER_FIELD in value) delete (value as Item)[WRITER_FIELD]
   return value
 }
 
@@ -110,4 +122,10 @@ export function unstamp<T>(value: T): T {
 export function orderOfStored(value: unknown): number {
   const order = value !== null && typeof value === 'object' ? (value as Item)[ORDER_FIELD] : undefined
   return typeof order === 'number' ? order : -Infinity
+}
+
+/** Which write stored a value: its write order and its writer, which no write of another realm shares. */
+export function writeOfStored(value: unknown): string {
+  const writer = value !== null && typeof value === 'object' ? (value as Item)[WRITER_FIELD] : undefined
+  return `${orderOfStored(value)}:${String(writer)}`
 }

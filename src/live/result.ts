@@ -3,10 +3,11 @@
  * two readings the same, and when the first of the items expires, all from one read-only
  * transaction, so the expiry is judged by the settings committed with the items.
  */
-import { ORDER_FIELD } from '../layout/stamp.js'
+import { ORDER_FIELD, WRITER_FIELD } from '../layout/stamp.js'
 import { MARK_FIELD } from '../layout/expiry-index.js'
 import { keyId, req, walk } from '../platform/request.js'
 import { ReadScope } from '../reads/reads.js'
+import type { Touches } from '../reads/touch.js'
 
 /** Which items a live query follows: those `getAll` or `getAllFromIndex` would return with these arguments. */
 export interface LiveOptions<Q = IDBValidKey | IDBKeyRange> {
@@ -30,23 +31,29 @@ export interface LiveResult {
 type Row = [primaryKey: IDBValidKey, stored: unknown]
 
 /**
- * Reads the live items. Without the handle's pending touches: a live query watches, it does not
- * use, so it neither touches a `touchOnRead` store's items nor keeps them alive by being on screen.
+ * Reads the live items. On a `touchOnRead` store the touches the page owes count, as the page's
+ * reads count them: each value is taken as they will write it (`touches.asWritten`), so an item
+ * read before its old expiry stays, and shows its new `_ts`. A live query watches, it does not
+ * use: it touches nothing, and does not keep items alive by being on screen.
  * @throws TtlError `UNKNOWN_INDEX`
  */
-export async function readLive(db: IDBDatabase, store: string, clock: () => number, options: LiveOptions): Promise<LiveResult> {
+export async function readLive(db: IDBDatabase, store: string, clock: () => number, options: LiveOptions, touches?: Touches): Promise<LiveResult> {
   const scope = ReadScope.open(db, store, clock)
+  const owed = touches?.slides(store) ? (value: unknown) => touches.asWritten(store, value) : (value: unknown) => value
   const source = options.index === undefined ? scope.store : scope.index(options.index)
   const query = options.query ?? undefined
   const { count } = options
   const keys = req(source.getAllKeys(query, count))
-  const values = await req(source.getAll(query, count))
+  const values = (await req(source.getAll(query, count))).map(owed)
   const isLive = scope.live(await scope.cut())
   const primaryKeys = await keys
   let rows: Row[] = values.flatMap((value, i) => (isLive(value) ? [[primaryKeys[i], value] as Row] : []))
   // As getAll does: when dead items took places under `count`, walk on past them.
   if (count && values.length === count && rows.length < count) {
-    rows = await walk<IDBCursorWithValue, Row>(source.openCursor(query), count, (c) => (isLive(c.value) ? [c.primaryKey, c.value] : undefined))
+    rows = await walk<IDBCursorWithValue, Row>(source.openCursor(query), count, (c) => {
+      const value = owed(c.value)
+      return isLive(value) ? [c.primaryKey, value] : undefined
+    })
   }
   const stored = rows.map(([, value]) => value)
   const signature = JSON.stringify(rows.map(([key, value]) => [keyId(key), ...fieldsOf(value)]))
@@ -56,9 +63,10 @@ export async function readLive(db: IDBDatabase, store: string, clock: () => numb
 
 /**
  * `_ts` alone is whole seconds: two writes of an item in one second share it. The write order
- * (`ORDER_FIELD`, epoch ms) tells them apart, and the mark a change of `ttl` alone.
+ * (`ORDER_FIELD`, epoch ms) and its writer (`WRITER_FIELD`: two tabs may write in one
+ * millisecond) tell them apart, and the mark a change of `ttl` alone.
  */
 function fieldsOf(value: unknown): unknown[] {
   const item = (value ?? {}) as Record<string, unknown>
-  return [item._ts, item[ORDER_FIELD], item[MARK_FIELD]]
+  return [item._ts, item[ORDER_FIELD], item[WRITER_FIELD], item[MARK_FIELD]]
 }

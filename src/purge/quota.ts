@@ -18,7 +18,7 @@ import { EXPIRY_INDEX, META_STORE } from '../layout/expiry-index.js'
 import { cutoffs, type StoreState } from '../rules/policy.js'
 import type { DeletedItem } from '../events/listeners.js'
 import { done, req } from '../platform/request.js'
-import { markOfStored, orderOfStored } from '../layout/stamp.js'
+import { markOfStored, writeOfStored } from '../layout/stamp.js'
 import type { PurgeReport } from '../events/reports.js'
 import { isQuotaError } from '../platform/storage.js'
 
@@ -177,17 +177,17 @@ const UNDO_CHUNK = 10
  * Deletes what a transaction refused for lack of space left behind of `stored` (the values it
  * wrote). Firefox ESR 153, at its quota, keeps part of such a transaction's writes although it
  * reports the abort (docs/capacity-and-quota.md). Its copies are found by their expiry mark in the
- * expiry index and told from the other items of that second by their write order (`$at`, unique
- * in a realm), then deleted, a few per transaction; values that never expire carry no mark and
+ * expiry index and told from the other items of that second by their write (`$at`, the write
+ * order, with `$by`, the realm that wrote it), then deleted, a few per transaction; values that never expire carry no mark and
  * cannot be found this way.
  */
 export async function undoLeaked(db: IDBDatabase, storeName: string, stored: readonly object[]): Promise<void> {
   const marks = [...new Set(stored.map(markOfStored).filter((mark) => mark !== undefined))]
   if (marks.length === 0) return
-  const orders = new Set(stored.map(orderOfStored))
+  const writes = new Set(stored.map(writeOfStored))
   const index = db.transaction(storeName).objectStore(storeName).index(EXPIRY_INDEX)
   const found = await Promise.all(marks.map((mark) => Promise.all([req(index.getAllKeys(IDBKeyRange.only(mark))), req(index.getAll(IDBKeyRange.only(mark)))])))
-  const keys = found.flatMap(([keys, values]) => keys.filter((_, i) => orders.has(orderOfStored(values[i]))))
+  const keys = found.flatMap(([keys, values]) => keys.filter((_, i) => writes.has(writeOfStored(values[i]))))
   for (let i = 0; i < keys.length; i += UNDO_CHUNK) {
     const tx = db.transaction(storeName, 'readwrite')
     const committed = done(tx)

@@ -10,7 +10,7 @@ import { holdLock, lockNames, uniqueId, webLocks } from '../platform/lock.js'
 import { MARK_FIELD, META_STORE } from '../layout/expiry-index.js'
 import { isDeadMark, markExpiryMs, markOf, type ExpiryMark, type StoreState } from '../rules/policy.js'
 import { done, keyId, keyPathValue, req } from '../platform/request.js'
-import { markOfStored, ORDER_FIELD, writeOrder } from '../layout/stamp.js'
+import { markOfStored, ORDER_FIELD, writeOrder, WRITER, WRITER_FIELD } from '../layout/stamp.js'
 import { itemTtl, stampOf } from '../rules/ttl.js'
 import { learn } from '../layout/watermarks.js'
 
@@ -84,11 +84,17 @@ export class Touches {
   private held: Promise<void> | undefined
   private readonly asked: Member | undefined
 
+  /**
+   * `onTouched` hears of the stores whose items a read touched (`written: false`: owed, counted
+   * by this page's reads) and of those whose touches were written (`written: true`): live
+   * queries read again, as after any change of `_ts`.
+   */
   constructor(
     private readonly dbName: string,
     private readonly connect: () => Promise<IDBDatabase>,
     private readonly keyPaths: ReadonlyMap<string, string | string[]>,
     private readonly onError: (error: unknown) => void,
+    private readonly onTouched: (store: string, written: boolean) => void = () => {},
   ) {
     if (keyPaths.size === 0) return
     realm.set(dbName, (realm.get(dbName) ?? new Set()).add(this))
@@ -119,6 +125,15 @@ export class Touches {
     return touch ? markOf(itemTtl(touch.ttl, 'lenient'), touch.ts) : markOfStored(value)
   }
 
+  /**
+   * A stored value of `store` as the touches the page owes will write it (a copy), or the value
+   * itself when none is owed: what a live query, which touches nothing, shows and compares.
+   */
+  asWritten(store: string, value: unknown): unknown {
+    const touch = this.find(store, value)
+    return touch ? touched(value as Item, touch) : value
+  }
+
   /** The latest touch any handle of the page owes this stored value, if newer than its `_ts`. */
   private find(store: string, value: unknown): Touch | undefined {
     let latest: Touch | undefined
@@ -147,6 +162,7 @@ export class Touches {
     let touches = this.pending.get(store)
     if (!touches) this.pending.set(store, (touches = new Map()))
     let due = nowMs + MAX_DEFER_MS
+    let news = false
     for (const value of values as Item[]) {
       const oldExpiry = markExpiryMs(state, this.markOf(store, value))
       const current = this.find(store, value)?.ts ?? (value._ts as number)
@@ -159,9 +175,11 @@ export class Touches {
       touches.set(keyId(key), { key, ts, ttl: value.ttl, at: writeOrder(nowMs) })
       value._ts = ts
       due = Math.min(due, oldExpiry - URGENT_MS)
+      news = true
     }
     this.owe()
     this.flushBy(due, nowMs)
+    if (news) this.onTouched(store, false)
     return this.held
   }
 
@@ -194,6 +212,7 @@ export class Touches {
     const taken = [...touches]
     try {
       await write(db, name, taken.map(([, touch]) => touch))
+      this.onTouched(name, true)
     } finally {
       // A touch that a newer read replaced meanwhile stays for the next flush.
       for (const [id, touch] of taken) if (touches.get(id) === touch) touches.delete(id)
@@ -234,9 +253,14 @@ async function write(db: IDBDatabase, storeName: string, touches: readonly Touch
   for (const [i, touch] of touches.entries()) {
     const value = await values[i]
     if (!value || (value._ts as number) >= touch.ts || isDeadMark(markOfStored(value), killed)) continue
-    const mark = markOf(itemTtl(value.ttl, 'lenient'), touch.ts)
-    const touched = { ...value, _ts: touch.ts, [ORDER_FIELD]: touch.at }
-    store.put(mark === undefined ? touched : { ...touched, [MARK_FIELD]: mark })
+    store.put(touched(value, touch))
   }
   await committed
+}
+
+/** A stored value with its touch applied: the new `_ts`, write order (of this realm) and expiry mark. */
+function touched(value: Item, touch: Touch): Item {
+  const mark = markOf(itemTtl(value.ttl, 'lenient'), touch.ts)
+  const out = { ...value, _ts: touch.ts, [ORDER_FIELD]: touch.at, [WRITER_FIELD]: WRITER }
+  return mark === undefined ? out : { ...out, [MARK_FIELD]: mark }
 }

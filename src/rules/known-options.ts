@@ -4,12 +4,13 @@
  */
 import { TtlError } from './errors.js'
 
-/** The options each object of `openTtlDB` takes, by where it appears. */
+/** The options each object of `openTtlDB` (and of `db.live`) takes, by where it appears. */
 export const KNOWN_OPTIONS = {
   openTtlDB: ['version', 'stores', 'clock', 'purge', 'ttlValues', 'durability', 'upgrade'],
   store: ['keyPath', 'autoIncrement', 'defaultTtl', 'indexes', 'keepTs', 'touchOnRead', 'maxEntries', 'evict', 'evictOnQuota'],
   index: ['keyPath', 'unique', 'multiEntry'],
   purge: ['mode', 'batchSize', 'sliceMs', 'maxIntervalMs', 'idleTimeoutMs'],
+  live: ['index', 'query', 'count'],
 } as const
 
 /**

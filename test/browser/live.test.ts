@@ -1,11 +1,13 @@
 // SPEC §11 live queries in a real browser: changes made in another page (its own copy of the
-// library) reach this page's live query, whichever page opened first; an eviction by the
+// library) reach this page's live query, whichever page opened first, a default lowered by the
+// declarations another page opens with included (which wakes this page's purger), and a write of
+// one key by each page in the same millisecond; an eviction by the
 // background purge in its worker reaches it; and with the real clock, an item of the result
 // expires and the query emits at that instant (a real timer: what the Node tests take by hand).
 import { afterEach, expect, test, vi } from 'vitest'
 import { type TtlDB } from '../../src/index.js'
 import { lockNames } from '../../src/platform/lock.js'
-import { freshDB, uniqueName } from '../helpers.js'
+import { freshDB, manualClock, uniqueName } from '../helpers.js'
 import { openPage } from './pages.js'
 
 const until = (check: () => Promise<void> | void, timeout = 15_000) => vi.waitFor(check, { timeout, interval: 10 })
@@ -57,6 +59,42 @@ test('a page opened before any live query existed posts its changes once one sta
   await until(() => expect(seen).toEqual([[]]))
   await there.put('s', { id: 'a' })
   await until(() => expect(seen).toEqual([[], ['a']]))
+})
+
+test("a default lowered by another page's declarations at open reaches the live query at once, and wakes this page's purger", async () => {
+  const clock = manualClock()
+  const name = uniqueName('live-redeclared')
+  const here = await freshDB({ clock, stores, purge: { mode: 'worker', maxIntervalMs: 600_000 } }, name)
+  await until(() => expect(here.isPurger).toBe(true))
+  const expired: string[] = []
+  here.onExpire((event) => expired.push(...event.items.map((item) => item.key as string)))
+  await here.putAll('s', [{ id: 'inherits' }, { id: 'own', ttl: 600 }])
+  const seen = watch(here, 's')
+  await until(() => expect(seen).toEqual([['inherits', 'own']]))
+  clock.advance(60_000)
+  // A newer version of the app, in another tab, declares a default of 10 s: 'inherits' is dead.
+  const page = await openPage()
+  others.push(await page.lib.openTtlDB(name, { version: 1, clock, purge: { mode: 'off' }, stores: { ...stores, s: { keyPath: 'id', defaultTtl: 10 } } }))
+  await until(() => expect(seen).toEqual([['inherits', 'own'], ['own']]))
+  // Without a wake-up the purger would sleep on for up to maxIntervalMs (10 minutes).
+  await until(() => expect(expired).toEqual(['inherits']))
+})
+
+test('two pages writing one key in the same millisecond: the second write reaches the live query', async () => {
+  // Past every write order either page gave before: both stamp this very millisecond.
+  const clock = manualClock(1_800_000_000_000)
+  const name = uniqueName('live-same-ms')
+  const here = await freshDB({ clock, stores }, name)
+  const page = await openPage()
+  const there = await page.lib.openTtlDB(name, { version: 1, clock, purge: { mode: 'off' }, stores })
+  others.push(there)
+  const seen: unknown[][] = []
+  offs.push(here.live('s').subscribe((items) => seen.push(items.map((item) => (item as { n: number }).n))))
+  await until(() => expect(seen).toEqual([[]]))
+  await here.put('s', { id: 'a', n: 1 })
+  await until(() => expect(seen).toEqual([[], [1]]))
+  await there.put('s', { id: 'a', n: 2 })
+  await until(() => expect(seen).toEqual([[], [1], [2]]))
 })
 
 test("an eviction by the background purge in this page's worker reaches the live query", async () => {

@@ -1,6 +1,7 @@
 // undoLeaked (src/purge/quota.ts): Firefox, at its quota, keeps part of a transaction it reports
 // aborted. The copies it kept are found by their expiry mark and told from the other items of
-// their second, which share the mark, by their write order: only the leaked ones are deleted.
+// their second, which share the mark, by their write order and writer (the realm): only the leaked
+// ones are deleted.
 import { unwrap } from 'idb'
 import { expect, test } from 'vitest'
 import { check, stampAt } from '../../src/layout/stamp.js'
@@ -19,4 +20,15 @@ test('the copies a refused write left behind are deleted; items written in the s
 
   await undoLeaked(unwrap(db.raw), 's', leaked)
   expect((await db.raw.getAllKeys('s')).sort()).toEqual(['after', 'also-before', 'before'])
+})
+
+test("an item another realm (tab) wrote in the same millisecond is not taken for a leaked copy", async () => {
+  const clock = manualClock()
+  const db = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 60 } } })
+  const [leaked] = [{ id: 'leaked' }].map((value) => stampAt(check(value, 'strict', 'store "s"'), clock.now))
+  // Another realm's write of the same millisecond: the same second, mark and write order.
+  const theirs = { ...stampAt(check({ id: 'theirs' }, 'strict', 'store "s"'), clock.now), $at: leaked.$at, $by: (leaked.$by as number) + 1 }
+  for (const value of [leaked, theirs]) await db.raw.put('s', value as never)
+  await undoLeaked(unwrap(db.raw), 's', [leaked])
+  expect(await db.raw.getAllKeys('s')).toEqual(['theirs'])
 })

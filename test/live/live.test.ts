@@ -192,10 +192,14 @@ test('as an async iterator: the first result, then each change; breaking out uns
   expect(seen).toEqual([['a'], ['a', 'b']])
 })
 
-test('an observer gets next, then error for an unknown index (and the subscription ends); an unknown store throws at once', async () => {
+test('an observer gets next, then error for an unknown index (and the subscription ends); an unknown store or option name throws at once', async () => {
   const { db } = await opened()
   expect(() => db.live('nope')).toThrow(expect.objectContaining({ name: 'TtlError', code: 'UNKNOWN_STORE' }))
   expect(() => db.live('s', { count: -1 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }))
+  // A misspelt option would otherwise make a primary-key query for 'u1' that emits [] for ever.
+  expect(() => db.live('s', { indx: 'byUser', query: 'u1' } as never)).toThrow(
+    expect.objectContaining({ name: 'TtlError', code: 'INVALID_OPTION', message: expect.stringMatching(/db\.live\("s"\).*"indx".*did you mean index\?/) }),
+  )
   const errors: unknown[] = []
   const next = vi.fn()
   db.live('s', { index: 'nope' }).subscribe({ next, error: (error) => errors.push(error) })
@@ -270,4 +274,22 @@ test('a change through another handle of the database in this realm reaches the 
   await until(() => expect(seen).toEqual([[]]))
   await second.put('s', { id: 'a' })
   await until(() => expect(seen).toEqual([[], ['a']]))
+})
+
+test.each([
+  ['an hour', 3600],
+  ['-1 (never)', -1],
+])('a default lowered by a handle that opens with another declaration (old default %s) reaches the query at once', async (_, old) => {
+  const clock = manualClock()
+  const declared = (defaultTtl: number) => ({ s: { ...stores.s, defaultTtl } })
+  const first = await freshDB({ clock, stores: declared(old) })
+  await first.putAll('s', [{ id: 'inherits' }, { id: 'own', ttl: 600 }])
+  const { seen } = watch(first.live('s'))
+  await until(() => expect(seen).toEqual([['inherits', 'own']]))
+  clock.advance(60_000)
+  // A newer app version (another tab, in the browser tests) declares a default of 10 s.
+  const newer = await freshDB({ clock, stores: declared(10) }, first.raw.name)
+  expect(await newer.getDefaultTtl('s')).toBe(10)
+  await until(() => expect(seen).toEqual([['inherits', 'own'], ['own']]))
+  expect(seen.at(-1)).toEqual((await first.getAll('s')).map((item) => item.id))
 })

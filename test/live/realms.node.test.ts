@@ -29,7 +29,7 @@ async function twoRealms() {
   const other = (await import('../../src/index.js')) as typeof import('../../src/index.js')
   const there = await other.openTtlDB(name, { version: 1, clock, purge: { mode: 'off' }, stores })
   handles.push(here, there as unknown as TtlDB)
-  return { here, there }
+  return { here, there, clock }
 }
 
 test("a write in another realm reaches this realm's live query", async () => {
@@ -77,4 +77,36 @@ test('a realm posts its changes only while another realm has live queries', asyn
   } finally {
     BroadcastChannel.prototype.postMessage = post
   }
+})
+
+test("a touch another realm's read owed reaches this realm's live query once it is written", async () => {
+  const name = deleteAfter(uniqueName('live-realms-touch'))
+  const clock = manualClock()
+  const sliding = { s: { keyPath: 'id', defaultTtl: 10, touchOnRead: true } }
+  const here = await openTtlDB(name, { version: 1, clock, purge: { mode: 'off' }, stores: sliding })
+  vi.resetModules()
+  const other = (await import('../../src/index.js')) as typeof import('../../src/index.js')
+  const there = await other.openTtlDB(name, { version: 1, clock, purge: { mode: 'off' }, stores: sliding })
+  handles.push(here, there as unknown as TtlDB)
+  await here.put('s', { id: 'a' })
+  const seen: number[] = []
+  here.live('s').subscribe((items) => seen.push(...items.map((item: any) => item._ts)))
+  await until(() => expect(seen).toHaveLength(1))
+  clock.advance(5_000)
+  // Written within a second by 'there' (MAX_DEFER_MS), which then tells the other realms.
+  const read = await there.get('s', 'a')
+  await until(() => expect(seen).toEqual([seen[0], read!._ts]))
+})
+
+test("two realms writing one key in the same millisecond: the second write reaches this realm's live query", async () => {
+  const { here, there, clock } = await twoRealms()
+  // Past every write order either realm gave before: both stamp this very millisecond.
+  clock.set(1_800_000_000_000)
+  const seen: unknown[][] = []
+  here.live('s').subscribe((items) => seen.push(items.map((item: any) => item.n)))
+  await until(() => expect(seen).toEqual([[]]))
+  await here.put('s', { id: 'a', n: 1 })
+  await until(() => expect(seen).toEqual([[], [1]]))
+  await there.put('s', { id: 'a', n: 2 })
+  await until(() => expect(seen).toEqual([[], [1], [2]]))
 })

@@ -4,16 +4,21 @@
  * `fire()`. Every other timer runs as usual (fake-indexeddb's included).
  */
 export function captureExpiryTimers() {
+  return captureTimers('expiry-timer')
+}
+
+/** The same for the timers set by the source files named (`'reads/touch'`: when owed touches are written). */
+export function captureTimers(...files: string[]) {
   const g = globalThis as any
   const original = { setTimeout: g.setTimeout, clearTimeout: g.clearTimeout }
   const pending: { id: object; delay: number; run: () => void }[] = []
-  // Set by expiry-timer.ts itself: the frame under this file's. (A timer it leads to, the query's
-  // next reading, has it deeper in the stack and runs as usual.) Stacks differ by engine: V8's
-  // start with a line "Error", Firefox's and WebKit's do not.
+  // Set by one of those files itself: the frame under this file's. (A timer it leads to, the
+  // query's next reading, has it deeper in the stack and runs as usual.) Stacks differ by engine:
+  // V8's start with a line "Error", Firefox's and WebKit's do not.
   const ours = () => {
     const frames = (new Error().stack ?? '').split('\n').filter((frame) => frame.includes('/'))
     const caller = frames.find((frame) => !frame.includes('live/timers'))
-    return caller?.includes('expiry-timer') ?? false
+    return files.some((file) => caller?.includes(file))
   }
   g.setTimeout = (run: () => void, delay: number, ...rest: unknown[]) => {
     if (!ours()) return original.setTimeout.call(g, run, delay, ...rest)

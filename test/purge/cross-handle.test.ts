@@ -67,3 +67,15 @@ test('a change of default by a handle that is not the purger wakes the purger', 
   await until(() => expect(deleted(reports, 's')).toBe(2))
   expect(await other.raw.count('s')).toBe(0)
 })
+
+test('a default lowered by a handle that opens with another declaration wakes the purger', async () => {
+  const { clock, purger, reports } = await purgerAsleep()
+  clock.advance(5_000)
+  const expired: string[] = []
+  purger.onExpire((event) => expired.push(...event.items.map((item) => item.key as string)))
+  const newer = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 2 } }, purge: { mode: 'inline', maxIntervalMs: 600_000 } }, purger.raw.name)
+  expect(newer.isPurger).toBe(false)
+  await until(() => expect(deleted(reports, 's')).toBe(2))
+  expect(expired).toEqual(['long'])
+  expect(await newer.raw.count('s')).toBe(0)
+})

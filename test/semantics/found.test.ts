@@ -26,7 +26,7 @@ describe('putAll is its puts in order, in one transaction', () => {
     ])
 
     expect(await db.get('s', 'a')).toEqual({ id: 'a', u: 'z', _ts: T0 / 1000 + 1 })
-    expect((await rawAll(db, 's')).map(({ $ttl: _, $at: __, ...v }) => v)).toEqual([{ id: 'a', u: 'z', _ts: T0 / 1000 + 1 }])
+    expect((await rawAll(db, 's')).map(({ $ttl: _, $at: __, $by: ___, ...v }) => v)).toEqual([{ id: 'a', u: 'z', _ts: T0 / 1000 + 1 }])
   })
 
   test('a value clashing with a live item written earlier in the same batch is refused, whatever comes after it', async () => {

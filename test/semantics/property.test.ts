@@ -276,7 +276,7 @@ async function check(db: TtlDB<any>, model: Model, step: string) {
   for (const key of live) expect(onDisk, `live ${key} on disk after ${step}`).toContain(key)
   for (const key of onDisk) expect(model.items.has(key as Key), `unknown ${String(key)} on disk after ${step}`).toBe(true)
   for (const stored of (await db.raw.getAll('s')) as Record<string, unknown>[]) {
-    const { $ttl: _mark, $at: _order, ...asWritten } = stored
+    const { $ttl: _mark, $at: _order, $by: _writer, ...asWritten } = stored
     expect(asWritten, `${String(stored.id)} as stored after ${step}`).toEqual(model.written(stored.id as Key))
   }
   model.forgetGone(onDisk)

@@ -1,7 +1,8 @@
 /**
  * Random histories over two stores (different defaults, a non-unique and a unique index; store
  * `t` keeps a value's own `_ts` in half the runs, SPEC §7), two connections with clocks of their
- * own (stepping forward and back, closed and reopened, declarations changed at open), strict or
+ * own (stepping forward and back, closed and reopened, declarations changed at open while the
+ * other connection's live queries run), strict or
  * lenient mode, every write kind (put, putAll with holes, add, update in both forms, touch,
  * delete by key and range, clear, setDefaultTtl, bad values), explicit purges and background
  * purge slices whose resume state is carried from slice to slice as the scheduler does, checked
@@ -17,6 +18,10 @@
  * at a quota that reads so small that a history spans many generations:
  *
  * - every read kind of every open connection equals the model at that connection's `now`;
+ * - each open connection runs a live query of each store (SPEC §11): after every step its latest
+ *   emission equals the model's live items at that connection's `now` (its expiry timers are
+ *   taken by the test and run after each step, as the clock has moved; live queries touch nothing,
+ *   but show the touches the reads of the page made);
  * - what is physically on disk equals the model's disk, except items the step was allowed to
  *   remove (dead ones, at the `now` of whoever purged): nothing live is ever missing, but for the
  *   items a purge of a capped store evicted; on a sliding store a value's `_ts` on disk may lag
@@ -35,8 +40,10 @@
  */
 import fc from 'fast-check'
 import { deleteDB, openDB, unwrap, type IDBPDatabase } from 'idb'
-import { expect, test } from 'vitest'
+import { expect, test, vi } from 'vitest'
 import { openTtlDB, type TtlDB } from '../../src/index.js'
+import { tellRealm } from '../../src/live/notices.js'
+import { captureExpiryTimers, captureTimers } from '../live/timers.js'
 import { resolveRows } from '../../src/generations/values.js'
 import { NO_COURTESY } from '../../src/purge/purge.js'
 import { createPurgeApi } from '../../src/background/worker/purge-api.js'
@@ -391,11 +398,19 @@ const STORE_CONFIG = (declared: Record<StoreName, DefaultTtl>, keepTs: boolean, 
 })
 
 type Clock = ReturnType<typeof manualClock>
+/** The timers of live queries' expiries and of owed touches' writes, which the test holds and runs. */
+interface LiveTimers {
+  expiry: ReturnType<typeof captureExpiryTimers>
+  touchWrites: ReturnType<typeof captureTimers>
+}
+
 interface Handle {
   db: TtlDB<any> | undefined
   clock: Clock
   /** The connection's `now` (SPEC §6): the largest clock value it has used. */
   now: number
+  /** Per store, the latest emission of the connection's live query of the whole store. */
+  live: Partial<Record<StoreName, unknown[]>>
 }
 
 interface Slicer {
@@ -458,8 +473,8 @@ class World {
     this.model = new DbModel(mode, declared, { s: false, t: keepTs }, slides, capsOf(cap))
     this.declared = declared
     this.handles = [
-      { db: undefined, clock: manualClock(startMs), now: -Infinity },
-      { db: undefined, clock: manualClock(startMs + h1OffsetMs), now: -Infinity },
+      { db: undefined, clock: manualClock(startMs), now: -Infinity, live: {} },
+      { db: undefined, clock: manualClock(startMs + h1OffsetMs), now: -Infinity, live: {} },
     ]
     // Without steps back, both connections share one clock (a lagging clock is a step back for writes).
     if (AVOID.has('back')) this.handles[1].clock = this.handles[0].clock
@@ -486,9 +501,42 @@ class World {
       stores: STORE_CONFIG(declared, this.keepTs, this.slides, this.cap, this.gens),
     })
     handle.now = handle.clock.now
+    const other = this.handles[1 - i]
+    if (other.db && STORES.some((name) => declared[name] !== this.declared[name])) tally('declarations changed at open while live queries ran')
     this.model.declare(declared, handle.now)
     this.declared = declared
+    // The handle's close() ended the live queries of the one before.
+    handle.live = {}
+    for (const name of STORES) handle.db.live(name).subscribe((items) => (handle.live[name] = items))
     if (i === 0) await this.newSlicer()
+  }
+
+  /**
+   * Each open connection's live query of each store has emitted the model's live items at that
+   * connection's `now`, once it heard of the step (at most a few readings later). The expiry
+   * timers, which the test holds, run first: the clock may have reached an item's expiry. So do
+   * the timers that write owed touches, but only after the check: the live queries must show the
+   * touches the page's reads made before they are written (a write then tells them again, seen
+   * at the next check); meanwhile touches are written by what settles them (writes, counts, slices).
+   */
+  async checkLive(timers: LiveTimers, where: string): Promise<void> {
+    timers.expiry.fire()
+    for (const i of [0, 1] as const) {
+      const handle = this.handles[i]
+      if (!handle.db) continue
+      for (const name of STORES) {
+        const expected = this.model.stores[name].live(handle.now)
+        const at = `${where}: live query of "${name}" on H${i} now ${handle.now}`
+        try {
+          await vi.waitFor(() => expect(handle.live[name], at).toEqual(expected), { timeout: liveWaitMs, interval: 1 })
+        } catch (error) {
+          liveWaitMs = SHRINK_LIVE_WAIT_MS
+          throw error
+        }
+        tally('live checks')
+      }
+    }
+    timers.touchWrites.fire()
   }
 
   private async newSlicer(now = -Infinity): Promise<void> {
@@ -718,6 +766,9 @@ class World {
         const now = slicer.now
         const before = await this.disk()
         const reports = await slicer.api.slice(now)
+        // As the scheduler's reports do (handle/parts.ts): live queries hear of what a slice deleted.
+        const purged = reports.filter((r) => r.deleted > 0).map((r) => r.store)
+        if (purged.length > 0) tellRealm(this.name, purged)
         const after = await this.disk()
         for (const name of STORES) {
           const store = model.stores[name]
@@ -780,6 +831,7 @@ class World {
       case 'close1':
         this.handles[1].db?.close()
         this.handles[1].db = undefined
+        this.handles[1].live = {}
         return []
       case 'badUpdate': {
         const i = this.pick(cmd.h)
@@ -1007,6 +1059,14 @@ async function collect<T>(iterator: AsyncIterable<T>): Promise<T[]> {
 // ---------------------------------------------------------------- the property
 
 const RUNS = ENV.PROP_RUNS ? Number(ENV.PROP_RUNS) : IN_BROWSER ? 25 : 200
+/**
+ * How long a live query may take to emit what a step changed: a few readings, on a loaded
+ * machine. Once a live check has failed, shrinking tries many histories that fail the same way:
+ * each waits only the shorter time, or shrinking would outlast the test's timeout.
+ */
+const LIVE_WAIT_MS = 3_000
+const SHRINK_LIVE_WAIT_MS = 250
+let liveWaitMs = LIVE_WAIT_MS
 
 const someCap: fc.Arbitrary<CapSetup> = fc.record({
   store: storeName,
@@ -1054,6 +1114,7 @@ test('random histories over two stores, two connections and purge slices agree w
           sliceMs: setup.sliceMs,
         }, setup.keepTs, setup.slides, setup.cap, setup.gens)
         const quotaBack = setup.gens ? tinyQuota() : undefined
+        const timers: LiveTimers = { expiry: captureExpiryTimers(), touchWrites: captureTimers('reads/touch') }
         try {
           if (setup.cap) tally(`capped runs (${setup.cap.evict})`)
           if (setup.gens) tally('runs keeping values in generations')
@@ -1061,6 +1122,7 @@ test('random histories over two stores, two connections and purge slices agree w
           world.observeClocks()
           await world.checkDisk([], 'start')
           await world.checkReads([], setup.pageSize, 'start')
+          await world.checkLive(timers, 'start')
           const sliding = setup.slides.s || setup.slides.t
           for (const [i, { cmd, probes, quiet }] of history.entries()) {
             const where = `step ${i} ${show(cmd)}`
@@ -1068,9 +1130,12 @@ test('random histories over two stores, two connections and purge slices agree w
             world.observeClocks()
             await world.checkDisk(removals, where)
             await world.checkReads(probes, setup.pageSize, where, sliding && quiet)
+            await world.checkLive(timers, where)
             steps++
           }
         } finally {
+          timers.touchWrites.restore()
+          timers.expiry.restore()
           quotaBack?.()
           await world.close()
           await deleteDB(name)
@@ -1085,7 +1150,7 @@ test('random histories over two stores, two connections and purge slices agree w
   // Floors only where the runs are many enough for them to be certain (Chromium runs fewer).
   if (ENV.PROP_SEED || IN_BROWSER) return
   expect(steps).toBeGreaterThanOrEqual(RUNS * 10)
-  for (const what of ['reads that touched', 'quiet checks', 'disk checks of touched items', 'checks with dead on disk', 'slice more: true', 'rejected ConstraintError', 'put over a dead holder', 'purgeExpired deleted', 'slice deleted']) {
+  for (const what of ['declarations changed at open while live queries ran', 'reads that touched', 'quiet checks', 'disk checks of touched items', 'checks with dead on disk', 'slice more: true', 'rejected ConstraintError', 'put over a dead holder', 'purgeExpired deleted', 'slice deleted']) {
     expect(stats[what] ?? 0, `histories never reached: ${what}`).toBeGreaterThan(0)
   }
   if (CAP_RUNS !== 'never') {
