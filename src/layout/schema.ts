@@ -192,8 +192,8 @@ function redeclared(config: StoreConfig, stored: StoreState | undefined, nowMs: 
 
 /**
  * Applies every declared `defaultTtl` and capacity that differs from the one last declared, and
- * resolves to the stores whose settings it changed: their live queries and the purger are to be
- * told, as after `setDefaultTtl`. The settings are read in a read-only transaction first: at most
+ * resolves to the stores whose settings it changed (not a store declared for the first time):
+ * their live queries and the purger are to be told, as after `setDefaultTtl`. The settings are read in a read-only transaction first: at most
  * opens nothing changed, and a read-write one would cost about as much again as the open itself.
  */
 export async function applyDeclaredDefaults(
@@ -214,15 +214,18 @@ export async function applyDeclaredDefaults(
   const committed = done(tx)
   const states = await read(meta)
   const changed = new Map<string, StoreState>()
+  // A store's first settings change nothing anyone reads: no live query or purge knows the store yet.
+  const news: string[] = []
   names.forEach((name, i) => {
     learn(db.name, name, states[i])
     const next = redeclared(stores[name], states[i], nowMs)
     if (next) {
       changed.set(name, next)
       meta.put(next, name)
+      if (states[i] !== undefined) news.push(name)
     }
   })
   await committed
   for (const [name, state] of changed) announce(db.name, name, state)
-  return [...changed.keys()]
+  return news
 }
