@@ -60,3 +60,28 @@ test('a budget that is not a positive number of ms is refused, naming it; waitUn
     await expect(purging).rejects.toMatchObject({ name: 'TtlError', code: 'INVALID_OPTION', message: expect.stringContaining("purgeDuring's budgetMs") })
   }
 })
+
+test('purgeDuring without an event (none, a budget in its place, an object without waitUntil) is refused, naming the event, and purges nothing', async () => {
+  const db = await expiredOnDisk(20, {})
+  for (const event of [undefined, null, 2000, {}, { waitUntil: true }]) {
+    await expect(db.purgeDuring(event as never)).rejects.toMatchObject({ name: 'TtlError', code: 'INVALID_OPTION', message: expect.stringContaining('purgeDuring needs the service worker event') })
+  }
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  expect(await db.raw.count('s')).toBe(21)
+})
+
+test('an event whose dispatch is over (waitUntil throws InvalidStateError) is refused with the reason, and nothing is purged unprotected', async () => {
+  const db = await expiredOnDisk(20, {})
+  const over = {
+    waitUntil() {
+      throw new DOMException("Failed to execute 'waitUntil' on 'ExtendableEvent': The event handler is already finished and no extend lifetime promises are outstanding.", 'InvalidStateError')
+    },
+  }
+  await expect(db.purgeDuring(over)).rejects.toMatchObject({ name: 'TtlError', code: 'INVALID_OPTION', message: expect.stringMatching(/can no longer be kept alive \(waitUntil threw InvalidStateError.*nothing was purged/) })
+  // Long enough for a purge of 20 items, had one started.
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  expect(await db.raw.count('s')).toBe(21)
+  // The same event handed over in time purges.
+  await db.purgeDuring({ waitUntil() {} })
+  expect(await db.raw.getAllKeys('s')).toEqual(['live'])
+})
