@@ -27,7 +27,7 @@ export interface BackgroundOptions {
 }
 
 /** What `purgeDuring` needs of a service worker's event (an `ExtendableEvent`). */
-export interface WaitUntilEvent {
+interface WaitUntilEvent {
   waitUntil(promise: Promise<unknown>): void
 }
 
@@ -129,8 +129,8 @@ export class Background {
     try {
       event.waitUntil(purged)
     } catch (error) {
-      const refusal = `${describeError(error).name}: ${describeError(error).message}`
-      return Promise.reject(new TtlError('INVALID_OPTION', `purgeDuring's event can no longer be kept alive (waitUntil threw ${refusal}); nothing was purged. Hand the event over while it is dispatched, or inside a promise already given to its waitUntil`))
+      const { name, message } = describeError(error)
+      return Promise.reject(new TtlError('INVALID_OPTION', `purgeDuring's event can no longer be kept alive (waitUntil threw ${name}: ${message}); nothing was purged. Hand the event over while it is dispatched, or inside a promise already given to its waitUntil`))
     }
     start()
     return purged
