@@ -223,12 +223,11 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
   /**
    * Purges inside a service worker's event, kept alive for it with `event.waitUntil`: slices until
    * nothing is due or `budgetMs` is spent, if this connection is the purger (docs/service-workers.md).
+   * @throws TtlError `INVALID_OPTION` (as a rejection, nothing purged) for anything but an event whose
+   * `waitUntil` takes the purge (one whose dispatch is over refuses it), or a budget that is not a positive number of ms
    */
   purgeDuring(event: { waitUntil(promise: Promise<unknown>): void }, budgetMs = 10_000): Promise<void> {
-    const purged = this.route.open.background.during(budgetMs)
-    // After its dispatch an event may refuse (InvalidStateError): the purge runs while the worker lives.
-    try { event.waitUntil(purged) } catch {}
-    return purged
+    return this.route.open.background.during(event, budgetMs)
   }
 
   /** Stops the background purge, ends the worker and closes the connection; later calls reject with TtlError `CLOSED`. */

@@ -22,15 +22,28 @@ export function webLocks(): LockManager | undefined {
 
 /** A lock asked for and held until released. */
 export interface HeldLock {
-  /** Resolves once the lock is held (or will never be: released before, or refused). */
+  /** Resolves once the lock is held (or will never be: released before, or refused by Web Locks for good). */
   granted: Promise<void>
   /** Lets the lock go, or stops waiting for it. */
   release(): void
 }
 
+/** The first wait before a lock whose callback the browser would not run is asked for again; it doubles with each refusal in a row. */
+const RETRY_MS = 10
+/** The longest wait between two requests for one lock. */
+const MAX_RETRY_MS = 1000
+
 /**
  * Asks for the Web Lock `name` and holds it until {@link HeldLock.release}; `undefined` where
  * there are no Web Locks. `onGranted` runs once it is held; returning `false` lets it go at once.
+ *
+ * A grant can come to nothing: Chromium does not run the callback of a lock granted while the
+ * page is inside `window.open` (a synchronous call that opens the window); it rejects the request
+ * with a plain `Error` ("The provided callback is no longer runnable") and passes the lock on.
+ * Such a lock is asked for again, until held or released: given up, it would leave the page
+ * without its purge, or its listeners unseen by other tabs, for good. Web Locks' own refusals
+ * are `DOMException`s (`SecurityError` in an opaque origin, `InvalidStateError` in a document no
+ * longer active, `AbortError` once released) and final.
  */
 export function holdLock(name: string, onGranted?: () => boolean | void): HeldLock | undefined {
   const locks = webLocks()
@@ -40,14 +53,20 @@ export function holdLock(name: string, onGranted?: () => boolean | void): HeldLo
   let granted!: () => void
   const released = new Promise<void>((resolve) => (release = resolve))
   const held = new Promise<void>((resolve) => (granted = resolve))
-  locks
-    .request(name, { signal: waiting.signal }, async () => {
-      granted()
-      if (onGranted?.() === false) return
-      await released
-    })
-    // AbortError: released while still waiting for the lock.
-    .catch(() => granted())
+  const ask = (retryMs: number) => {
+    locks
+      .request(name, { signal: waiting.signal }, async () => {
+        granted()
+        if (onGranted?.() === false) return
+        await released
+      })
+      .catch((error: unknown) => {
+        if (error instanceof DOMException) return granted()
+        // After a wait, not at once: a refusal that lasts costs a request per wait, not a busy loop.
+        setTimeout(() => ask(Math.min(retryMs * 2, MAX_RETRY_MS)), retryMs)
+      })
+  }
+  ask(RETRY_MS)
   return {
     granted: held,
     release() {

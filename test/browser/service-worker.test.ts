@@ -60,6 +60,22 @@ test.skipIf(unavailable)("db.purgeDuring(event) in a message event purges every 
   await until(() => expect(heardKeys(here.heard).sort()).toEqual(dead))
 })
 
+// That nothing is purged then is test/purge/during.test.ts's: here the background purge may run too.
+test.skipIf(unavailable)('purgeDuring with a budget for its event, or with an event whose dispatch is over, rejects with INVALID_OPTION', async () => {
+  const sw = await registerServiceWorker()
+  const db = await openIn(sw, { batchSize: 10, maxIntervalMs: 600_000 })
+  await seed(db, 50, 1)
+  await until(async () => expect(await sw.ask({ op: 'isPurger', name: db.name })).toBe(true))
+  expect(await sw.ask({ op: 'purgeDuring', name: db.name, store: 's', budgetMs: 2000, handOver: 'budget' })).toEqual({ waitUntilCalls: 0, returnedPromiseAwaited: false })
+  // waitUntil after the handler returned with no promise pending: InvalidStateError, in every engine.
+  await sw.ask({ op: 'purgeDuring', name: db.name, store: 's', handOver: 'late' })
+  const refused = { outcome: 'rejected', code: 'INVALID_OPTION' }
+  await until(async () => expect(await purgesDuring(sw)).toMatchObject([refused, refused]))
+  // Handed over in time, the same purge runs.
+  await sw.ask({ op: 'purgeDuring', name: db.name, store: 's' })
+  await until(async () => expect(await purgesDuring(sw)).toMatchObject([refused, refused, { outcome: 'resolved', left: 1 }]))
+})
+
 test.skipIf(unavailable)("purge: { mode: 'worker' } in a service worker opens, warns once per handle, and purges inline: in the background, purgeExpired, purgeDuring", async () => {
   const sw = await registerServiceWorker()
   await purgesInWorkerMode(sw)

@@ -1,7 +1,8 @@
 // db.purgeDuring(event) (SPEC §10): in a service worker the purge runs inside the events the app
 // hands it, under event.waitUntil, in bounded slices that the next event resumes. Here any
 // object with waitUntil stands in for the event; in real service workers: test/browser/.
-import { expect, test } from 'vitest'
+import { expect, test, vi } from 'vitest'
+import { PurgeScheduler } from '../../src/background/scheduler.js'
 import { freshDB, manualClock } from '../helpers.js'
 
 const HOUR = 3_600_000
@@ -59,4 +60,39 @@ test('a budget that is not a positive number of ms is refused, naming it; waitUn
     expect(waited).toEqual([purging])
     await expect(purging).rejects.toMatchObject({ name: 'TtlError', code: 'INVALID_OPTION', message: expect.stringContaining("purgeDuring's budgetMs") })
   }
+})
+
+test('purgeDuring without an event (none, a budget in its place, an object without waitUntil) is refused, naming the event, and purges nothing', async () => {
+  const db = await expiredOnDisk(20, {})
+  const purges = vi.spyOn(PurgeScheduler.prototype, 'during')
+  try {
+    for (const event of [undefined, null, 2000, {}, { waitUntil: true }]) {
+      await expect(db.purgeDuring(event as never)).rejects.toMatchObject({ name: 'TtlError', code: 'INVALID_OPTION', message: expect.stringContaining('purgeDuring needs the service worker event') })
+    }
+    // No purge was begun (one begun with the call would have been by now: it starts within it).
+    expect(purges).not.toHaveBeenCalled()
+  } finally {
+    purges.mockRestore()
+  }
+  expect(await db.raw.count('s')).toBe(21)
+})
+
+test('an event whose dispatch is over (waitUntil throws InvalidStateError) is refused with the reason, and nothing is purged unprotected', async () => {
+  const db = await expiredOnDisk(20, {})
+  const over = {
+    waitUntil() {
+      throw new DOMException("Failed to execute 'waitUntil' on 'ExtendableEvent': The event handler is already finished and no extend lifetime promises are outstanding.", 'InvalidStateError')
+    },
+  }
+  const purges = vi.spyOn(PurgeScheduler.prototype, 'during')
+  try {
+    await expect(db.purgeDuring(over)).rejects.toMatchObject({ name: 'TtlError', code: 'INVALID_OPTION', message: expect.stringMatching(/can no longer be kept alive \(waitUntil threw InvalidStateError.*nothing was purged/) })
+    expect(purges).not.toHaveBeenCalled()
+  } finally {
+    purges.mockRestore()
+  }
+  expect(await db.raw.count('s')).toBe(21)
+  // The same event handed over in time purges.
+  await db.purgeDuring({ waitUntil() {} })
+  expect(await db.raw.getAllKeys('s')).toEqual(['live'])
 })

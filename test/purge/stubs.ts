@@ -145,3 +145,39 @@ export function neverIdle(): () => void {
     else g.cancelIdleCallback = original.cancel
   }
 }
+
+/**
+ * Wraps `navigator.locks` (real, or {@link ensureLocks}'s) so that the first `times` grants of
+ * each lock whose name starts with `prefix` come to nothing, as Chromium does for a lock granted
+ * while the page is inside `window.open`: the lock is granted, its callback is not run, and the
+ * request rejects with a plain `Error`. Returns how many were refused so far, and a function that
+ * puts `navigator.locks` back.
+ */
+export function refuseGrants(prefix: string, times = 1) {
+  const nav = globalThis.navigator as Navigator & { locks: LockManager }
+  const real = nav.locks
+  const own = Object.getOwnPropertyDescriptor(nav, 'locks')
+  const refusedOf = new Map<string, number>()
+  const counts = { refused: 0 }
+  const locks = {
+    request(name: string, ...args: [LockGrantedCallback<unknown>] | [LockOptions, LockGrantedCallback<unknown>]) {
+      const [options, callback] = args.length === 1 ? [{}, args[0]] : args
+      const refused = refusedOf.get(name) ?? 0
+      if (!name.startsWith(prefix) || refused >= times) return real.request(name, options, callback)
+      refusedOf.set(name, refused + 1)
+      counts.refused++
+      return real.request(name, options, async () => {
+        throw new Error("Failed to execute 'open' on 'Window': The provided callback is no longer runnable.")
+      })
+    },
+    query: () => real.query(),
+  }
+  Object.defineProperty(nav, 'locks', { value: locks, configurable: true })
+  return {
+    counts,
+    restore() {
+      if (own) Object.defineProperty(nav, 'locks', own)
+      else delete (nav as { locks?: unknown }).locks
+    },
+  }
+}

@@ -26,8 +26,10 @@ export type Request =
   /**
    * Service worker only (store-sw.ts): `db.purgeDuring(event, budgetMs)` on this message's event;
    * answers at once. When it settles, the realm counts what is left in `store` on the disk.
+   * `handOver: 'late'` hands the event over a task after its handler returned (its dispatch is
+   * over, nothing extends it); `'budget'` passes the budget where the event goes, `purgeDuring(budgetMs)`.
    */
-  | { op: 'purgeDuring'; name: string; store: string; budgetMs?: number }
+  | { op: 'purgeDuring'; name: string; store: string; budgetMs?: number; handOver?: 'late' | 'budget' }
   /** Service worker only: how the promises purgeDuring returned settled so far, after how long, and what they left. */
   | { op: 'purgesDuring' }
 

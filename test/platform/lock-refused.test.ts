@@ -1,0 +1,59 @@
+/**
+ * A lock granted while the page cannot run its callback (Chromium, inside `window.open`) comes to
+ * nothing: the request rejects and the lock passes on. `holdLock` asks again, so that the page
+ * still purges and its listeners are still seen; Web Locks' own refusals stay final.
+ */
+import { afterEach, expect, test, vi } from 'vitest'
+import { holdLock } from '../../src/platform/lock.js'
+import { freshDB, uniqueName } from '../helpers.js'
+import { ensureLocks, refuseGrants } from '../purge/stubs.js'
+
+const restore: (() => void)[] = []
+afterEach(() => restore.splice(0).reverse().forEach((undo) => undo()))
+
+const heldNames = async () => ((await navigator.locks.query()).held ?? []).map((lock) => lock.name)
+
+test('a lock whose grants come to nothing is asked for again until held, and let go on release', async () => {
+  restore.push(ensureLocks())
+  const name = uniqueName('refused')
+  const refusing = refuseGrants(name, 3)
+  restore.push(refusing.restore)
+  const lock = holdLock(name)!
+  await lock.granted
+  expect(refusing.counts.refused).toBe(3)
+  expect(await heldNames()).toContain(name)
+  lock.release()
+  await vi.waitFor(async () => expect(await heldNames()).not.toContain(name), { timeout: 5000, interval: 5 })
+})
+
+test('the purger election survives a grant that came to nothing: the handle becomes the purger', async () => {
+  restore.push(ensureLocks())
+  const refusing = refuseGrants('idb-ttl:purge:')
+  restore.push(refusing.restore)
+  const db = await freshDB({ purge: { mode: 'inline' }, stores: { s: { keyPath: 'id', defaultTtl: 60 } } })
+  await vi.waitFor(() => expect(db.isPurger).toBe(true), { timeout: 5000, interval: 5 })
+  expect(refusing.counts.refused).toBe(1)
+})
+
+test("Web Locks' own refusal (a DOMException) is final: granted resolves and nothing is asked again", async () => {
+  restore.push(ensureLocks())
+  const nav = navigator as Navigator & { locks: LockManager }
+  const own = Object.getOwnPropertyDescriptor(nav, 'locks')
+  let requests = 0
+  const refusing = {
+    request: async () => {
+      requests++
+      throw new DOMException('Access to the Locks API is denied in this context.', 'SecurityError')
+    },
+    query: () => nav.locks.query(),
+  }
+  Object.defineProperty(nav, 'locks', { value: refusing, configurable: true })
+  restore.push(() => (own ? Object.defineProperty(nav, 'locks', own) : delete (nav as { locks?: unknown }).locks))
+  const lock = holdLock(uniqueName('denied'))!
+  await lock.granted
+  // Longer than the first waits before a retry (10 ms, then 20 ms).
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  expect(requests).toBe(1)
+  lock.release()
+})
+
