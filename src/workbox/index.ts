@@ -1,0 +1,9 @@
+export { TtlExpirationPlugin } from './plugin.js'
+export type {
+  CacheDidUpdateParams,
+  CachedResponseWillBeUsedParams,
+  HandlerDidCompleteParams,
+  ResponseContext,
+  StrategyEvent,
+  TtlExpirationPluginOptions,
+} from './types.js'
