@@ -4,9 +4,7 @@
  * when the purge deletes an entry (expired, or evicted by `maxEntries`), `onExpire` hears it and
  * the response leaves Cache Storage, inside the event that ran the purge.
  */
-import type { TtlDB } from '../db.js'
-import { deleteTtlDB } from '../generations/delete-db.js'
-import { openTtlDB } from '../open.js'
+import { deleteTtlDB, openTtlDB, type TtlDB } from '../index.js'
 import type { Settings } from './options.js'
 import type { StrategyEvent } from './types.js'
 

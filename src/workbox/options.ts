@@ -3,9 +3,7 @@
  * store. Names of Workbox's and Serwist's `ExpirationPlugin` are accepted where they mean the same
  * thing; every other unknown name is refused, as `openTtlDB` refuses them.
  */
-import { TtlError, kindOf } from '../rules/errors.js'
-import { checkDefaultTtl } from '../rules/ttl.js'
-import type { StoreConfig } from '../rules/types.js'
+import { checkDefaultTtl, TtlError, type StoreConfig } from '../index.js'
 import type { TtlExpirationPluginOptions } from './types.js'
 
 const KNOWN = ['defaultTtl', 'maxAgeSeconds', 'ttl', 'touchOnRead', 'maxAgeFrom', 'maxEntries', 'evictOnQuota', 'purgeOnQuotaError', 'matchOptions', 'clock'] as const
@@ -21,6 +19,9 @@ export interface Settings {
 }
 
 const where = 'TtlExpirationPlugin'
+
+/** What a value is, for messages. */
+const kindOf = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value)
 
 /** @throws TtlError `INVALID_OPTION` naming the option; `INVALID_TTL` for a bad lifetime */
 export function checkOptions(options: TtlExpirationPluginOptions): Settings {

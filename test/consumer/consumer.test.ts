@@ -44,8 +44,8 @@ afterAll(async () => {
 /** The chunk both entries import, named by content: `dist/idb-ttl-shared-<hash>.js`. */
 const SHARED = /^dist\/idb-ttl-shared-[\w-]+\.js$/
 
-test('the tarball holds the three entries (idb-ttl, idb-ttl/cosmos, idb-ttl/tanstack), the one chunk they share, the worker, their source maps, one .d.ts per entry, README, LICENSE and package.json, nothing else', async () => {
-  const allowed = /^(dist\/(idb-ttl|cosmos|tanstack|purge-worker|idb-ttl-shared-[\w-]+)\.js(\.map)?|dist\/(index|cosmos|tanstack)\.d\.ts|README\.md|LICENSE|package\.json)$/
+test('the tarball holds the four entries (idb-ttl, idb-ttl/cosmos, idb-ttl/tanstack, idb-ttl/workbox), the one chunk the first three share, the worker, their source maps, one .d.ts per entry, README, LICENSE and package.json, nothing else', async () => {
+  const allowed = /^(dist\/(idb-ttl|cosmos|tanstack|workbox|purge-worker|idb-ttl-shared-[\w-]+)\.js(\.map)?|dist\/(index|cosmos|tanstack|workbox)\.d\.ts|README\.md|LICENSE|package\.json)$/
   expect(packed.files.filter((file) => !allowed.test(file))).toEqual([])
   expect(packed.files).toEqual(
     expect.arrayContaining([
@@ -58,20 +58,23 @@ test('the tarball holds the three entries (idb-ttl, idb-ttl/cosmos, idb-ttl/tans
       'dist/cosmos.js.map',
       'dist/tanstack.js',
       'dist/tanstack.js.map',
+      'dist/workbox.js',
+      'dist/workbox.js.map',
       'dist/purge-worker.js',
       'dist/purge-worker.js.map',
       'dist/index.d.ts',
       'dist/cosmos.d.ts',
       'dist/tanstack.d.ts',
+      'dist/workbox.d.ts',
     ]),
   )
   expect(packed.files.filter((file) => SHARED.test(file))).toHaveLength(1)
-  expect(packed.files.filter((file) => file.endsWith('.d.ts'))).toEqual(['dist/cosmos.d.ts', 'dist/index.d.ts', 'dist/tanstack.d.ts'])
+  expect(packed.files.filter((file) => file.endsWith('.d.ts'))).toEqual(['dist/cosmos.d.ts', 'dist/index.d.ts', 'dist/tanstack.d.ts', 'dist/workbox.d.ts'])
   const { copied } = await scratch.installed(app)
   expect(copied).toBe(true)
 })
 
-test('the entries import only the shared chunk, idb and comlink: no import() (service workers forbid it), idb-ttl/cosmos not @azure/cosmos (the app passes its own Container), idb-ttl/tanstack nothing of TanStack', async () => {
+test('the entries import only the shared chunk, idb and comlink: no import() (service workers forbid it), idb-ttl/cosmos not @azure/cosmos (the app passes its own Container), idb-ttl/tanstack nothing of TanStack, idb-ttl/workbox only the package itself (one copy of the library), nothing of Workbox', async () => {
   const { dir } = await scratch.installed(app)
   const shared = packed.files.find((file) => SHARED.test(file))!
   const imports = async (file: string) => [...(await scratch.readText(dir, file)).matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)].map((m) => m[1]).sort()
@@ -79,13 +82,14 @@ test('the entries import only the shared chunk, idb and comlink: no import() (se
   expect(await imports('dist/idb-ttl.js')).toEqual([chunk, 'comlink', 'idb'].sort())
   expect(await imports('dist/cosmos.js')).toEqual([chunk])
   expect(await imports('dist/tanstack.js')).toEqual([chunk])
-  for (const file of ['dist/idb-ttl.js', 'dist/cosmos.js', 'dist/tanstack.js', shared]) expect(await scratch.readText(dir, file), file).not.toMatch(/\bimport\s*\(/)
+  expect(await imports('dist/workbox.js')).toEqual(['idb-ttl'])
+  for (const file of ['dist/idb-ttl.js', 'dist/cosmos.js', 'dist/tanstack.js', 'dist/workbox.js', shared]) expect(await scratch.readText(dir, file), file).not.toMatch(/\bimport\s*\(/)
 })
 
 test('the code is minified, and each file has a source map that holds its sources, so a stack trace or breakpoint shows them', async () => {
   const { dir } = await scratch.installed(app)
   const scripts = packed.files.filter((file) => file.endsWith('.js'))
-  expect(scripts.length).toBe(5)
+  expect(scripts.length).toBe(6)
   for (const file of scripts) {
     const code = await scratch.readText(dir, file)
     // A few lines (licence comments of what the worker bundles), none indented, no JSDoc.
@@ -125,6 +129,13 @@ test('dist/tanstack.d.ts declares exactly what src/tanstack/index.ts exports (Tt
   const declarations = await scratch.readText(dir, 'dist/tanstack.d.ts')
   expect(await scratch.exportsOf(`${dir}/dist/tanstack.d.ts`)).toEqual(await scratch.exportsOf(new URL('../../src/tanstack/index.ts', import.meta.url).pathname))
   expect(declarations).not.toMatch(/from '\.\.?\//)
+})
+
+test('dist/workbox.d.ts declares exactly what src/workbox/index.ts exports, and needs nothing to compile (its callback types are structural)', async () => {
+  const { dir } = await scratch.installed(app)
+  const declarations = await scratch.readText(dir, 'dist/workbox.d.ts')
+  expect(await scratch.exportsOf(`${dir}/dist/workbox.d.ts`)).toEqual(await scratch.exportsOf(new URL('../../src/workbox/index.ts', import.meta.url).pathname))
+  expect(declarations).not.toMatch(/^import /m)
 })
 
 test('a typed consumer type-checks against the installed package', async () => {
@@ -378,7 +389,7 @@ async function purgesInServiceWorker(url: string): Promise<ServiceWorkerRun> {
   }
 }
 
-test('a service worker that imports the package type-checks with lib WebWorker alone (no DOM)', async () => {
+test("a service worker that imports the package, and one that gives Workbox's strategies idb-ttl/workbox's plugin, type-check with lib WebWorker alone (no DOM)", async () => {
   const result = await scratch.tsc(app, 'tsconfig.sw.json')
   expect(result.stdout + result.stderr).toBe('')
   expect(result.code).toBe(0)
