@@ -236,11 +236,13 @@ writeFileSync(
  */
 export declare class TtlExpirationPlugin {
 \tconstructor(options?: TtlExpirationPluginOptions)
+\t/** Announces a write before the strategy puts a response in the cache; the cache key is left as it is. */
+\tcacheKeyWillBeUsed: (params: CacheKeyWillBeUsedParams) => Promise<Request>
 \t/** Serves the cached response only while its entry is live; \`null\` sends the strategy to the network. */
 \tcachedResponseWillBeUsed: (params: CachedResponseWillBeUsedParams) => Promise<Response | null>
 \t/** Records the response just cached, with its lifetime. */
 \tcacheDidUpdate: (params: CacheDidUpdateParams) => Promise<void>
-\t/** After a cache write refused at a full disk, with \`evictOnQuota\`: each cache of the plugin gives up a share. */
+\t/** Ends the writes of the strategy run; after a cache write refused at a full disk, with \`evictOnQuota\`, each cache of the plugin gives up a share. */
 \thandlerDidComplete: (params: HandlerDidCompleteParams) => Promise<void>
 \t/** Deletes every cache this plugin has handled, and the databases of their entries. */
 \tdeleteCacheAndMetadata(): Promise<void>

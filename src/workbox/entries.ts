@@ -7,6 +7,7 @@
 import { deleteTtlDB, openTtlDB, type TtlDB } from '../index.js'
 import type { Settings } from './options.js'
 import type { StrategyEvent } from './types.js'
+import type { WriteGuard } from './writes.js'
 
 /** The store of each cache's database. */
 export const STORE = 'entries'
@@ -28,6 +29,7 @@ export class CacheEntries {
     readonly cacheName: string,
     readonly db: TtlDB<any>,
     private readonly settings: Settings,
+    private readonly guard: WriteGuard,
   ) {
     db.onExpire(({ items }) => this.track(this.dropResponses(items.map((item) => item.key as string))))
   }
@@ -36,7 +38,7 @@ export class CacheEntries {
    * Opens the entries of `cacheName` as `settings` declare them. A cap declared for a cache whose
    * database predates it needs an index the database lacks: it is opened one version up.
    */
-  static async open(cacheName: string, settings: Settings): Promise<CacheEntries> {
+  static async open(cacheName: string, settings: Settings, guard: WriteGuard): Promise<CacheEntries> {
     const name = databaseName(cacheName)
     const options = { stores: { [STORE]: settings.store }, ...(settings.clock && { clock: settings.clock }) }
     let db: TtlDB<any>
@@ -46,7 +48,7 @@ export class CacheEntries {
       if ((error as { code?: unknown }).code !== 'SCHEMA_MISMATCH') throw error
       db = await openTtlDB(name, { ...options, version: (await versionOf(name)) + 1 })
     }
-    return new CacheEntries(cacheName, db, settings)
+    return new CacheEntries(cacheName, db, settings, guard)
   }
 
   /** Whether the entry of `url` is live: reading it restarts its countdown in a sliding store. */
@@ -110,12 +112,14 @@ export class CacheEntries {
   }
 
   /**
-   * The responses of purged entries leave the cache, unless the URL was cached again since (its
-   * entry is live again): that response is new.
+   * The responses of purged entries leave the cache, unless the URL is being cached again, or was
+   * since (its entry is live again): that response is new.
    */
-  private async dropResponses(urls: readonly string[]): Promise<void> {
-    const replaced = await Promise.all(urls.map((url) => this.db.expiresAt(STORE, url)))
-    await this.deleteResponses(urls.filter((_, i) => replaced[i] === undefined))
+  private dropResponses(urls: readonly string[]): Promise<void> {
+    return this.guard.delete(urls, async (free) => {
+      const replaced = await Promise.all(free.map((url) => this.db.expiresAt(STORE, url)))
+      await this.deleteResponses(free.filter((_, i) => replaced[i] === undefined))
+    })
   }
 
   private async deleteResponses(urls: readonly string[]): Promise<void> {

@@ -1,8 +1,10 @@
 export { TtlExpirationPlugin } from './plugin.js'
 export type {
   CacheDidUpdateParams,
+  CacheKeyWillBeUsedParams,
   CachedResponseWillBeUsedParams,
   HandlerDidCompleteParams,
+  PluginState,
   ResponseContext,
   StrategyEvent,
   TtlExpirationPluginOptions,

@@ -7,7 +7,8 @@ import { CacheEntries } from './entries.js'
 import { responseTtl } from './lifetime.js'
 import { checkOptions, type Settings } from './options.js'
 import { makeRoom } from './quota.js'
-import type { CacheDidUpdateParams, CachedResponseWillBeUsedParams, HandlerDidCompleteParams, TtlExpirationPluginOptions } from './types.js'
+import type { CacheDidUpdateParams, CachedResponseWillBeUsedParams, CacheKeyWillBeUsedParams, HandlerDidCompleteParams, TtlExpirationPluginOptions } from './types.js'
+import { WriteGuard, writesOf } from './writes.js'
 
 /**
  * A strategy plugin that expires cached responses with idb-ttl (docs/workbox.md): a response whose
@@ -24,12 +25,22 @@ export class TtlExpirationPlugin {
   private readonly settings: Settings
   /** Each cache's entries, opened on the first callback that names the cache. */
   private readonly caches = new Map<string, Promise<CacheEntries>>()
+  private readonly guard = new WriteGuard()
 
   constructor(options: TtlExpirationPluginOptions = {}) {
     this.settings = checkOptions(options)
   }
 
   // The callbacks are properties, not methods: strategies call them without `this`.
+
+  /** Announces a write before the strategy puts a response in the cache; the cache key is left as it is. */
+  cacheKeyWillBeUsed = async ({ request, mode, state }: CacheKeyWillBeUsedParams): Promise<Request> => {
+    if (mode === 'write' && state) {
+      await this.guard.begin(request.url)
+      writesOf(state).add(request.url)
+    }
+    return request
+  }
 
   /** Serves the cached response only while its entry is live; `null` sends the strategy to the network. */
   cachedResponseWillBeUsed = async ({ cacheName, request, cachedResponse, event }: CachedResponseWillBeUsedParams): Promise<Response | null> => {
@@ -47,8 +58,12 @@ export class TtlExpirationPlugin {
     entries.purgeDuring(event)
   }
 
-  /** After a cache write refused at a full disk, with `evictOnQuota`: each cache of the plugin gives up a share. */
-  handlerDidComplete = async ({ error, event }: HandlerDidCompleteParams): Promise<void> => {
+  /**
+   * Ends the writes of the strategy run; after a cache write refused at a full disk, with
+   * `evictOnQuota`, each cache of the plugin gives up a share.
+   */
+  handlerDidComplete = async ({ error, event, state }: HandlerDidCompleteParams): Promise<void> => {
+    if (state) for (const url of writesOf(state)) this.guard.end(url)
     if (!this.settings.evictOnQuota || error?.name !== 'QuotaExceededError') return
     const room = Promise.all([...this.caches.values()].map(async (entries) => makeRoom(await entries)))
     try {
@@ -69,7 +84,7 @@ export class TtlExpirationPlugin {
   private entries(cacheName: string): Promise<CacheEntries> {
     let opened = this.caches.get(cacheName)
     if (!opened) {
-      opened = CacheEntries.open(cacheName, this.settings)
+      opened = CacheEntries.open(cacheName, this.settings, this.guard)
       this.caches.set(cacheName, opened)
       // A failed open is tried again by the next callback.
       opened.catch(() => this.caches.get(cacheName) === opened && this.caches.delete(cacheName))

@@ -7,6 +7,19 @@ export interface StrategyEvent {
   waitUntil(promise: Promise<unknown>): void
 }
 
+/** What a strategy keeps for each plugin during one run (`state` of the callbacks' parameters). */
+export interface PluginState {
+  [key: string]: unknown
+}
+
+/** What a strategy passes to `cacheKeyWillBeUsed` (the fields the plugin reads). */
+export interface CacheKeyWillBeUsedParams {
+  request: Request
+  /** `'write'` right before the strategy puts a response in the cache. */
+  mode: string
+  state?: PluginState
+}
+
 /** What a strategy passes to `cachedResponseWillBeUsed` (the fields the plugin reads). */
 export interface CachedResponseWillBeUsedParams {
   cacheName: string
@@ -29,6 +42,7 @@ export interface HandlerDidCompleteParams {
   /** What the strategy's work failed with, a cache write at a full disk among it. */
   error?: Error
   event?: StrategyEvent
+  state?: PluginState
 }
 
 /** What the `ttl` option's function is given: the request as cached, and the response. */

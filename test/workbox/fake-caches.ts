@@ -6,6 +6,10 @@
 class FakeCache {
   readonly responses = new Map<string, Response>()
   full = false
+  /** While set, each `delete` waits for it. */
+  hold: Promise<void> | undefined
+  /** How many `delete` calls are waiting for {@link hold}. */
+  held = 0
 
   async match(request: Request | string): Promise<Response | undefined> {
     return this.responses.get(urlOf(request))?.clone()
@@ -17,6 +21,11 @@ class FakeCache {
   }
 
   async delete(request: Request | string): Promise<boolean> {
+    if (this.hold) {
+      this.held++
+      await this.hold
+      this.held--
+    }
     return this.responses.delete(urlOf(request))
   }
 

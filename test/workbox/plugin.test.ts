@@ -3,7 +3,7 @@
  * (strategy.ts) over a Cache Storage stand-in (fake-caches.ts), under a clock moved by hand.
  * test/browser/workbox.test.ts runs it in a real service worker with Workbox's strategies.
  */
-import { afterEach, beforeEach, expect, test } from 'vitest'
+import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import { TtlExpirationPlugin, type TtlExpirationPluginOptions } from '../../src/workbox/index.js'
 import { manualClock, uniqueName } from '../helpers.js'
 import { expectTtlError, SECOND, T0 } from '../semantics/support.js'
@@ -113,6 +113,52 @@ test("an expired response leaves Cache Storage when the purge deletes its entry,
   // The request for c purges a and b (its event is kept alive until their responses are gone).
   expect(await get('c')).toEqual({ body: '/api/c #3', from: 'cache' })
   expect(cached()).toEqual([API + 'c'])
+})
+
+test('a response cached while the purge deletes the expired entry of its URL is kept: the deletion leaves a URL being written alone', async () => {
+  const { plugin, clock, cacheName, get, cached } = setup({ defaultTtl: 60 })
+  await get('a')
+  clock.advance(60 * SECOND)
+  // A strategy writing a new response for a: announced, put, not yet recorded.
+  const request = new Request(API + 'a')
+  const state = {}
+  await plugin.cacheKeyWillBeUsed({ request, mode: 'write', state })
+  await storage.cache(cacheName).put(request, new Response('new a'))
+  // Meanwhile another request's event purges the old entry of a.
+  await get('b')
+  expect(cached()).toContain(API + 'a')
+  const event = new FakeEvent()
+  await plugin.cacheDidUpdate({ cacheName, request, newResponse: new Response('new a'), event })
+  await plugin.handlerDidComplete({ event, state })
+  await event.done()
+  expect(await get('a')).toEqual({ body: 'new a', from: 'cache' })
+})
+
+test('a write of a URL whose old response is being deleted waits for the deletion, then puts its own', async () => {
+  const { plugin, clock, cacheName, get } = setup({ defaultTtl: 60 })
+  const cache = storage.cache(cacheName)
+  await get('a')
+  clock.advance(60 * SECOND)
+  let release = () => {}
+  cache.hold = new Promise((resolve) => (release = resolve))
+  // Another request's event purges the old entry of a: the deletion of its response is held.
+  const purging = get('b')
+  await vi.waitFor(() => expect(cache.held).toBe(1))
+  const request = new Request(API + 'a')
+  const state = {}
+  let begun = false
+  const announced = plugin.cacheKeyWillBeUsed({ request, mode: 'write', state }).then(() => (begun = true))
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  expect(begun).toBe(false)
+  cache.hold = undefined
+  release()
+  await announced
+  await cache.put(request, new Response('new a'))
+  const event = new FakeEvent()
+  await plugin.cacheDidUpdate({ cacheName, request, newResponse: new Response('new a'), event })
+  await plugin.handlerDidComplete({ event, state })
+  await purging
+  expect(await get('a')).toEqual({ body: 'new a', from: 'cache' })
 })
 
 test('maxEntries: the least recently cached responses leave the cache, and are not served', async () => {

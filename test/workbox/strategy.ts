@@ -1,7 +1,8 @@
 /**
  * What Workbox's `CacheFirst` does with a plugin's callbacks, in the same order, for Node tests of
- * the plugin: match in the cache, `cachedResponseWillBeUsed`, else the network, `cache.put` and
- * `cacheDidUpdate` under the event's `waitUntil`, then `handlerDidComplete` with what failed.
+ * the plugin: match in the cache, `cachedResponseWillBeUsed`, else the network, then under the
+ * event's `waitUntil` `cacheKeyWillBeUsed` (mode `'write'`), `cache.put` and `cacheDidUpdate`,
+ * then `handlerDidComplete` with what failed; one `state` object for the plugin through the run.
  * The browser tests (test/browser/workbox.test.ts) run Workbox's own strategies.
  */
 import type { TtlExpirationPlugin } from '../../src/workbox/index.js'
@@ -29,6 +30,7 @@ export function network(headersFor: (url: string) => HeadersInit = () => ({})) {
 /** Answers `url` cache first through `plugin`; resolves, once the event's work is done, to the body and where it came from. */
 export async function cacheFirst(plugin: TtlExpirationPlugin, cacheName: string, fetch: (request: Request) => Promise<Response>, url: string) {
   const event = new FakeEvent()
+  const state = {}
   const request = new Request(url)
   const cache = await caches.open(cacheName)
   const cachedResponse = await cache.match(request)
@@ -43,13 +45,14 @@ export async function cacheFirst(plugin: TtlExpirationPlugin, cacheName: string,
     response = await fetch(request)
     from = 'network'
     const put = (async () => {
+      await plugin.cacheKeyWillBeUsed({ request, mode: 'write', state })
       await cache.put(request, response.clone())
       await plugin.cacheDidUpdate({ cacheName, request, newResponse: response.clone(), event })
     })()
     event.waitUntil(put)
     await put.catch((e: Error) => void (error = e))
   }
-  await plugin.handlerDidComplete({ error, event })
+  await plugin.handlerDidComplete({ error, event, state })
   await event.done()
   return { body: await response.text(), from }
 }
