@@ -1,6 +1,6 @@
 /**
  * One cache's entries: the idb-ttl database `idb-ttl-workbox:<cache name>`, store `entries`, an
- * item `{ url, ttl? }` per cached request. A response is served only while its entry is live;
+ * item `{ url, at, ttl? }` per cached request (`at`: when it was cached, in epoch ms). A response is served only while its entry is live;
  * when the purge deletes an entry (expired, or evicted by `maxEntries`), `onExpire` hears it and
  * the response leaves Cache Storage, inside the event that ran the purge.
  */
@@ -63,7 +63,8 @@ export class CacheEntries {
    */
   async record(url: string, ttl: number | undefined): Promise<void> {
     if (ttl !== 0) {
-      await this.db.put(STORE, ttl === undefined ? { url } : { url, ttl })
+      const at = (this.settings.clock ?? Date.now)()
+      await this.db.put(STORE, ttl === undefined ? { url, at } : { url, at, ttl })
       const { maxEntries } = this.settings.store
       if (maxEntries !== undefined && (await this.db.count(STORE)) > maxEntries) await this.db.purgeExpired(STORE)
       return

@@ -14,10 +14,10 @@ export async function makeRoom(entries: CacheEntries): Promise<number> {
   const { db } = entries
   await db.purgeExpired(STORE)
   // getAllKeys reads the live keys without touching them (touches owed are written first), then
-  // the rows give each its _ts: the order to give them up in.
+  // the rows give each its _ts, whole seconds, and its `at` within them: the order to give them up in.
   const live = new Set(await db.getAllKeys(STORE))
-  const rows = ((await db.raw.getAll(STORE)) as { url: string; _ts: number }[]).filter((row) => live.has(row.url))
-  rows.sort((a, b) => a._ts - b._ts)
+  const rows = ((await db.raw.getAll(STORE)) as { url: string; _ts: number; at: number }[]).filter((row) => live.has(row.url))
+  rows.sort((a, b) => a._ts - b._ts || a.at - b.at)
   const given = rows.slice(0, Math.max(1, Math.ceil(rows.length * SHARE))).map((row) => row.url)
   await entries.remove(given)
   await entries.settled()

@@ -177,20 +177,21 @@ test.each([{ evictOnQuota: true }, { purgeOnQuotaError: true }])('%o: a cache wr
   await other.get('kept')
   await get('dies')
   clock.advance(SECOND)
-  for (const path of ['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8']) {
+  // Eight responses within one second (one _ts), cached in the reverse of their keys' order.
+  for (const path of ['p8', 'p7', 'p6', 'p5', 'p4', 'p3', 'p2', 'p1']) {
     await get(path)
-    clock.advance(SECOND)
+    clock.advance(100)
   }
-  clock.advance(3600 * SECOND - 9 * SECOND)
+  clock.advance(3600 * SECOND - 1800)
   expect(cached()).toHaveLength(9)
   storage.cache(cacheName).full = true
   expect((await get('refused')).from).toBe('network')
-  // At the full disk the expired response leaves, then p1 and p2 (a quarter of the 8 live ones).
-  expect(cached().sort()).toEqual(['p3', 'p4', 'p5', 'p6', 'p7', 'p8'].map((path) => API + path))
+  // At the full disk the expired response leaves, then p8 and p7 (the first quarter of the 8 live ones).
+  expect(cached().sort()).toEqual(['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].map((path) => API + path))
   expect(other.cached()).toEqual([API + 'kept'])
   storage.cache(cacheName).full = false
-  expect((await get('p1')).from).toBe('network')
-  expect((await get('p3')).from).toBe('cache')
+  expect((await get('p8')).from).toBe('network')
+  expect((await get('p1')).from).toBe('cache')
 })
 
 test('a cap added to a cache whose database was created without one opens it one version up', async () => {
