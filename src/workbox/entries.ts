@@ -1,8 +1,9 @@
 /**
  * One cache's entries: the idb-ttl database `idb-ttl-workbox:<cache name>`, store `entries`, an
- * item `{ url, at, ttl? }` per cached request (`at`: when it was cached, in epoch ms). A response is served only while its entry is live;
- * when the purge deletes an entry (expired, or evicted by `maxEntries`), `onExpire` hears it and
- * the response leaves Cache Storage, inside the event that ran the purge.
+ * item `{ url, at, ttl? }` per cached request (`at`: when it was cached, in epoch ms). A response
+ * is served only while its entry is live; when the purge deletes an entry (expired, or evicted by
+ * `maxEntries`), `onExpire` hears it and the response leaves Cache Storage, inside the event that
+ * ran the purge.
  */
 import { deleteTtlDB, openTtlDB, type TtlDB } from '../index.js'
 import type { Settings } from './options.js'

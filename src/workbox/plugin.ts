@@ -42,11 +42,21 @@ export class TtlExpirationPlugin {
     return request
   }
 
-  /** Serves the cached response only while its entry is live; `null` sends the strategy to the network. */
+  /**
+   * Serves the cached response only while its entry is live; `null` sends the strategy to the
+   * network, as does an entry that cannot be read (IndexedDB failing).
+   */
   cachedResponseWillBeUsed = async ({ cacheName, request, cachedResponse, event }: CachedResponseWillBeUsedParams): Promise<Response | null> => {
     if (!cachedResponse) return null
-    const entries = await this.entries(cacheName)
-    const live = await entries.isLive(request.url)
+    let entries: CacheEntries
+    let live: boolean
+    try {
+      entries = await this.entries(cacheName)
+      live = await entries.isLive(request.url)
+    } catch {
+      // Not served, rather than a strategy that fails where the network could answer.
+      return null
+    }
     entries.purgeDuring(event)
     return live ? cachedResponse : null
   }

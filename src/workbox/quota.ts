@@ -9,8 +9,8 @@ import { STORE, type CacheEntries } from './entries.js'
 /** The share of live responses given up per refused write: the same quarter as the store's own. */
 const SHARE = 0.25
 
-/** Purges `entries` and gives up a share of its live responses (at least one); resolves to how many. */
-export async function makeRoom(entries: CacheEntries): Promise<number> {
+/** Purges `entries` and gives up a share of its live responses (at least one). */
+export async function makeRoom(entries: CacheEntries): Promise<void> {
   const { db } = entries
   await db.purgeExpired(STORE)
   // getAllKeys reads the live keys without touching them (touches owed are written first), then
@@ -21,5 +21,4 @@ export async function makeRoom(entries: CacheEntries): Promise<number> {
   const given = rows.slice(0, Math.max(1, Math.ceil(rows.length * SHARE))).map((row) => row.url)
   await entries.remove(given)
   await entries.settled()
-  return given.length
 }

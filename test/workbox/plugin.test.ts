@@ -206,6 +206,19 @@ test('a cap added to a cache whose database was created without one opens it one
   expect(storage.cache(cacheName).urls()).toEqual([API + 'b'])
 })
 
+test('where the entries cannot be read (IndexedDB failing), a cached response is not served: the network answers', async () => {
+  const { cacheName, get } = setup({ defaultTtl: 60 })
+  await storage.cache(cacheName).put(API + 'a', new Response('cached'))
+  const open = vi.spyOn(indexedDB, 'open').mockImplementation(() => {
+    throw new DOMException('IndexedDB is broken', 'UnknownError')
+  })
+  try {
+    expect(await get('a')).toEqual({ body: '/api/a #1', from: 'network' })
+  } finally {
+    open.mockRestore()
+  }
+})
+
 test('deleteCacheAndMetadata deletes the caches the plugin handled and their databases', async () => {
   const { plugin, get, cacheName } = setup({ defaultTtl: 60 })
   await get('a')
