@@ -6,8 +6,8 @@
  * handed to that event's `waitUntil` has settled: what the answer shows was done inside the event.
  *
  * The network is a stand-in (`fetch` is replaced): each answer is a new body, `<path> #<n>`, with a
- * `Date` header when the URL asks for one (`?date`), padded with spaces to `?bytes=<n>`, or a
- * failure while `offline`. The clock is
+ * `Date` header when the URL asks for one (`?date`), followed by a line of `?bytes=<n>` random
+ * bytes (which no engine can compress away), or a failure while `offline`. The clock is
  * the worker's, moved by the page: `Date.now` for workbox-expiration, the plugin's `clock` option
  * for idb-ttl, the same function. A full disk is Cache Storage's `put` refusing with a
  * `QuotaExceededError`, as browsers do; a slow disk, its `delete` taking a while.
@@ -60,7 +60,13 @@ self.fetch = async (input: RequestInfo | URL) => {
   if (network.offline) throw new TypeError('Failed to fetch (offline)')
   const url = new URL(input instanceof Request ? input.url : String(input))
   const headers: Record<string, string> = url.searchParams.has('date') ? { date: new Date(clock()).toUTCString() } : {}
-  return new Response(`${url.pathname} #${++network.fetched}`.padEnd(Number(url.searchParams.get('bytes') ?? 0)), { headers })
+  return new Response(new Blob([`${url.pathname} #${++network.fetched}\n`, randomBytes(Number(url.searchParams.get('bytes') ?? 0))]), { headers })
+}
+
+function randomBytes(length: number): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(length)
+  for (let i = 0; i < length; i += 65_536) crypto.getRandomValues(bytes.subarray(i, Math.min(length, i + 65_536)))
+  return bytes
 }
 const put = Cache.prototype.put
 Cache.prototype.put = function (this: Cache, ...args: Parameters<Cache['put']>) {
@@ -91,7 +97,7 @@ async function answer(request: WorkboxRequest, event: ExtendableEvent): Promise<
       const [response, done] = strategyFor(request).handleAll({ request: new Request(new URL(request.url, self.location.href)), event })
       const answer: Answer = { fetched: 0 }
       await response.then(
-        async (served) => void (answer.body = (await served.text()).trimEnd()),
+        async (served) => void (answer.body = (await served.text()).split('\n')[0]),
         (error: Error) => void (answer.error = error.name),
       )
       await done.catch((error: Error) => void (answer.failed = error.name))
