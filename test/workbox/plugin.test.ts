@@ -4,6 +4,7 @@
  * test/browser/workbox.test.ts runs it in a real service worker with Workbox's strategies.
  */
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
+import { openTtlDB } from '../../src/index.js'
 import { TtlExpirationPlugin, type TtlExpirationPluginOptions } from '../../src/workbox/index.js'
 import { manualClock, uniqueName } from '../helpers.js'
 import { expectTtlError, SECOND, T0 } from '../semantics/support.js'
@@ -195,15 +196,15 @@ test.each([{ evictOnQuota: true }, { purgeOnQuotaError: true }])('%o: a cache wr
 })
 
 test('a cap added to a cache whose database was created without one opens it one version up', async () => {
-  const { plugin, get, cacheName, fetch } = setup({ defaultTtl: 60 })
-  await get('a')
-  // Closed as a new version of the worker would find it; the cache and database stay.
-  await (plugin as unknown as { caches: Map<string, Promise<{ db: { close(): void } }>> }).caches.get(cacheName)!.then((entries) => entries.db.close())
-  const capped = new TtlExpirationPlugin({ defaultTtl: 60, maxEntries: 1, clock: manualClock(T0) })
-  plugins.push(capped)
-  expect(await cacheFirst(capped, cacheName, fetch, API + 'a')).toEqual({ body: '/api/a #1', from: 'cache' })
-  await cacheFirst(capped, cacheName, fetch, API + 'b')
-  expect(storage.cache(cacheName).urls()).toEqual([API + 'b'])
+  const { get, cacheName, cached } = setup({ defaultTtl: 60, maxEntries: 1 })
+  // The cache and its entries as a version of the worker without the cap left them.
+  const before = await openTtlDB(`idb-ttl-workbox:${cacheName}`, { clock: manualClock(T0), stores: { entries: { keyPath: 'url', defaultTtl: 60 } } })
+  await before.put('entries', { url: API + 'a', at: T0 })
+  before.close()
+  await storage.cache(cacheName).put(API + 'a', new Response('cached before'))
+  expect(await get('a')).toEqual({ body: 'cached before', from: 'cache' })
+  await get('b')
+  expect(cached()).toEqual([API + 'b'])
 })
 
 test('where the entries cannot be read (IndexedDB failing), a cached response is not served: the network answers', async () => {
