@@ -10,6 +10,8 @@ class FakeCache {
   hold: Promise<void> | undefined
   /** How many `delete` calls are waiting for {@link hold}. */
   held = 0
+  /** The options of every `delete` call, in order. */
+  readonly deletedWith: (CacheQueryOptions | undefined)[] = []
 
   async match(request: Request | string): Promise<Response | undefined> {
     return this.responses.get(urlOf(request))?.clone()
@@ -20,7 +22,8 @@ class FakeCache {
     this.responses.set(urlOf(request), response.clone())
   }
 
-  async delete(request: Request | string): Promise<boolean> {
+  async delete(request: Request | string, options?: CacheQueryOptions): Promise<boolean> {
+    this.deletedWith.push(options)
     if (this.hold) {
       this.held++
       await this.hold

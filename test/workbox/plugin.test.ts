@@ -162,6 +162,14 @@ test('a write of a URL whose old response is being deleted waits for the deletio
   expect(await get('a')).toEqual({ body: 'new a', from: 'cache' })
 })
 
+test("matchOptions are the plugin's cache.delete options, as in Workbox", async () => {
+  const { clock, get, cacheName } = setup({ defaultTtl: 60, matchOptions: { ignoreVary: true } })
+  await get('a')
+  clock.advance(60 * SECOND)
+  await get('b')
+  expect(storage.cache(cacheName).deletedWith).toEqual([{ ignoreVary: true }])
+})
+
 test('maxEntries: the least recently cached responses leave the cache, and are not served', async () => {
   const { clock, get, cached } = setup({ maxEntries: 3 })
   for (const path of ['a', 'b', 'c', 'd']) {
