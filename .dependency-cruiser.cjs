@@ -45,6 +45,27 @@ module.exports = {
       to: { path: '^src/(?!tanstack/|rules/|db\\.ts$)' },
     },
     {
+      name: 'workbox-on-top',
+      severity: 'error',
+      comment: 'src/workbox/ is the entry idb-ttl/workbox: no other part of src/ may use it.',
+      from: { path: '^src/', pathNot: '^src/workbox/' },
+      to: { path: '^src/workbox/' },
+    },
+    {
+      name: 'workbox-public-api-only',
+      severity: 'error',
+      comment: 'src/workbox/ uses the public API only, src/index.ts, which its bundle imports as the package itself (scripts/build-lib.mjs): one copy of the library in a service worker.',
+      from: { path: '^src/workbox/' },
+      to: { path: '^src/(?!workbox/|index\\.ts$)' },
+    },
+    {
+      name: 'workbox-imports-no-workbox',
+      severity: 'error',
+      comment: 'workbox-core and serwist are optional peers: src/workbox/ types its callbacks structurally (types.ts) and imports neither.',
+      from: { path: '^src/' },
+      to: { path: '(^|/)node_modules/(workbox-|serwist|@serwist/)' },
+    },
+    {
       name: 'cosmos-sdk-types-only',
       severity: 'error',
       comment: '@azure/cosmos is an optional peer: the app passes its Container, src/ imports its types only.',

@@ -25,6 +25,16 @@ export default [
     limit: '1 kB',
     modifyEsbuildConfig: esm,
   },
+  {
+    name: 'idb-ttl/workbox: what TtlExpirationPlugin adds to a service worker that uses idb-ttl',
+    path: 'dist/workbox.js',
+    import: { 'dist/workbox.js': '{ TtlExpirationPlugin }' },
+    // It imports the library as the package, `idb-ttl`: the row above.
+    ignore: ['idb-ttl'],
+    gzip: true,
+    limit: '3 kB',
+    modifyEsbuildConfig: esm,
+  },
   { name: "idb-ttl's purge worker (the worker loads it, not the page)", path: 'dist/purge-worker.js', gzip: true, limit: '12 kB', modifyEsbuildConfig: esm },
   peer('Dexie', 'node_modules/dexie/import-wrapper.mjs'),
   peer('localForage', 'node_modules/localforage/dist/localforage.js'),

@@ -15,6 +15,9 @@ function browserProject(name: 'chromium' | 'firefox' | 'webkit' | 'webkit-disk')
   return {
     // test/cosmos: the page's SDK reaches the in-process Cosmos DB servers through this dev server.
     plugins: [cosmosDevProxy()],
+    // Imported by a service worker only (test/browser/realms/workbox-sw.ts), which the scan of the
+    // test files does not reach: found at run time, they would make Vite reload the tests.
+    optimizeDeps: { include: ['workbox-expiration', 'workbox-strategies'] },
     test: {
       name,
       include: ['test/**/*.test.ts'],

@@ -1,10 +1,12 @@
 // Builds the library into dist/: the ESM entries of src/index.ts (`idb-ttl.js`), of
-// src/cosmos/index.ts (`cosmos.js`, `idb-ttl/cosmos`) and of src/tanstack/index.ts
-// (`tanstack.js`, `idb-ttl/tanstack`), which share their common modules through a
-// chunk both import statically (`idb-ttl-shared-*.js`; idb, comlink and @azure/cosmos stay
-// external; no `import()`, which service workers forbid: an app that wants the library later
-// splits it with its own bundler), each Web Worker it starts as a file of its own beside it, all
-// minified, and the declarations of the public API (dist/index.d.ts, dist/cosmos.d.ts).
+// src/cosmos/index.ts (`cosmos.js`, `idb-ttl/cosmos`), of src/tanstack/index.ts
+// (`tanstack.js`, `idb-ttl/tanstack`) and of src/workbox/index.ts (`workbox.js`, `idb-ttl/workbox`).
+// The first three share their common modules through a chunk they import statically
+// (`idb-ttl-shared-*.js`); `workbox.js` imports the main entry as the package, `idb-ttl`. idb,
+// comlink and @azure/cosmos stay external, and there is no `import()`, which service workers
+// forbid (an app that wants the library later splits it with its own bundler). Each Web Worker it
+// starts is a file of its own beside them, all
+// minified, and the declarations of the public API (dist/index.d.ts and one .d.ts per other entry).
 //
 // No source maps. Useful ones must carry the TypeScript sources (`sourcesContent`: src/ is not
 // published), which made them 80% of the tarball; without the sources, a user's Vite and webpack
@@ -63,6 +65,24 @@ function workerFiles(workers) {
   }
 }
 
+/**
+ * `idb-ttl/workbox` uses the public API only (src/index.ts), which its bundle imports as the
+ * package itself, `idb-ttl`: a service worker then holds one copy of the library, whichever entry
+ * it imports first, and the main entry keeps its own code rather than sharing it all with this one.
+ */
+function workboxImportsThePackage() {
+  const main = path.join(root, 'src/index.ts')
+  return {
+    name: 'idb-ttl:workbox-imports-the-package',
+    enforce: 'pre',
+    async resolveId(source, importer) {
+      if (!importer?.startsWith(path.join(root, 'src/workbox') + path.sep)) return null
+      const resolved = await this.resolve(source, importer, { skipSelf: true })
+      return resolved?.id === main ? { id: 'idb-ttl', external: true } : null
+    },
+  }
+}
+
 const common = { configFile: false, root, publicDir: false, logLevel: 'info' }
 /** Fully minified output that keeps pure annotations and licence comments (the worker bundles comlink and idb). */
 const MINIFIED = { minify: true, comments: { annotation: true, legal: true, jsdoc: false } }
@@ -70,7 +90,7 @@ const MINIFIED = { minify: true, comments: { annotation: true, legal: true, jsdo
 const workers = []
 await build({
   ...common,
-  plugins: [workerFiles(workers)],
+  plugins: [workerFiles(workers), workboxImportsThePackage()],
   build: {
     outDir,
     emptyOutDir: true,
@@ -79,7 +99,12 @@ await build({
     // Two entries in one build: `idb-ttl/cosmos` shares the main entry's modules (the handle's
     // registry of routes, TtlError) through a chunk both import, rather than a copy of its own.
     lib: {
-      entry: { 'idb-ttl': path.join(root, 'src/index.ts'), cosmos: path.join(root, 'src/cosmos/index.ts'), tanstack: path.join(root, 'src/tanstack/index.ts') },
+      entry: {
+        'idb-ttl': path.join(root, 'src/index.ts'),
+        cosmos: path.join(root, 'src/cosmos/index.ts'),
+        tanstack: path.join(root, 'src/tanstack/index.ts'),
+        workbox: path.join(root, 'src/workbox/index.ts'),
+      },
       formats: ['es'],
       fileName: (_, name) => `${name}.js`,
     },
@@ -195,4 +220,33 @@ export declare function ttlStorage<TStorageValue = string>(db: TtlDB<any>, store
 `,
 )
 
-console.log(`dist/idb-ttl.js, dist/cosmos.js, dist/cosmos.d.ts, dist/tanstack.js, dist/tanstack.d.ts, ${workers.map((w) => `dist/${w.name}.js`).join(', ')} and dist/index.d.ts written`)
+// dist/workbox.d.ts: the same way, its types bundled from src/workbox/types.ts (structural: neither
+// workbox-core nor serwist is needed to compile against it).
+const [workboxTypes] = generateDtsBundle(
+  [{ filePath: path.join(root, 'src/workbox/types.ts'), output: { noBanner: true, exportReferencedTypes: false } }],
+  { preferredConfigPath: path.join(root, 'tsconfig.build.json') },
+)
+writeFileSync(
+  path.join(outDir, 'workbox.d.ts'),
+  `${workboxTypes}
+/**
+ * A Workbox 7 / Serwist 9 strategy plugin that expires cached responses with idb-ttl: a response
+ * whose entry expired is never served, not even once (docs/workbox.md).
+ */
+export declare class TtlExpirationPlugin {
+\tconstructor(options?: TtlExpirationPluginOptions)
+\t/** Announces a write before the strategy puts a response in the cache; the cache key is left as it is. */
+\tcacheKeyWillBeUsed: (params: CacheKeyWillBeUsedParams) => Promise<Request>
+\t/** Serves the cached response only while its entry is live; \`null\` sends the strategy to the network. */
+\tcachedResponseWillBeUsed: (params: CachedResponseWillBeUsedParams) => Promise<Response | null>
+\t/** Records the response just cached, with its lifetime. */
+\tcacheDidUpdate: (params: CacheDidUpdateParams) => Promise<void>
+\t/** Ends the writes of the strategy run; after a cache write refused at a full disk, with \`evictOnQuota\`, each cache of the plugin gives up a share. */
+\thandlerDidComplete: (params: HandlerDidCompleteParams) => Promise<void>
+\t/** Deletes every cache this plugin has handled, and the databases of their entries. */
+\tdeleteCacheAndMetadata(): Promise<void>
+}
+`,
+)
+
+console.log(`dist/idb-ttl.js, dist/cosmos.js, dist/cosmos.d.ts, dist/tanstack.js, dist/tanstack.d.ts, dist/workbox.js, dist/workbox.d.ts, ${workers.map((w) => `dist/${w.name}.js`).join(', ')} and dist/index.d.ts written`)

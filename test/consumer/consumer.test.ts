@@ -45,8 +45,8 @@ afterAll(async () => {
 /** The chunk both entries import, named by content: `dist/idb-ttl-shared-<hash>.js`. */
 const SHARED = /^dist\/idb-ttl-shared-[\w-]+\.js$/
 
-test('the tarball holds the three entries (idb-ttl, idb-ttl/cosmos, idb-ttl/tanstack), the one chunk they share, the worker, one .d.ts per entry, the docs, README, LICENSE and package.json, nothing else; under 400 kB unpacked', async () => {
-  const allowed = /^(dist\/(idb-ttl|cosmos|tanstack|purge-worker|idb-ttl-shared-[\w-]+)\.js|dist\/(index|cosmos|tanstack)\.d\.ts|docs\/[\w-]+\.md|README\.md|LICENSE|package\.json)$/
+test('the tarball holds the four entries (idb-ttl, idb-ttl/cosmos, idb-ttl/tanstack, idb-ttl/workbox), the one chunk the first three share, the worker, one .d.ts per entry, the docs, README, LICENSE and package.json, nothing else; under 400 kB unpacked', async () => {
+  const allowed = /^(dist\/(idb-ttl|cosmos|tanstack|workbox|purge-worker|idb-ttl-shared-[\w-]+)\.js|dist\/(index|cosmos|tanstack|workbox)\.d\.ts|docs\/[\w-]+\.md|README\.md|LICENSE|package\.json)$/
   expect(packed.files.filter((file) => !allowed.test(file))).toEqual([])
   expect(packed.files).toEqual(
     expect.arrayContaining([
@@ -56,15 +56,17 @@ test('the tarball holds the three entries (idb-ttl, idb-ttl/cosmos, idb-ttl/tans
       'dist/idb-ttl.js',
       'dist/cosmos.js',
       'dist/tanstack.js',
+      'dist/workbox.js',
       'dist/purge-worker.js',
       'dist/index.d.ts',
       'dist/cosmos.d.ts',
       'dist/tanstack.d.ts',
+      'dist/workbox.d.ts',
       ...(await scratch.docsFiles()),
     ]),
   )
   expect(packed.files.filter((file) => SHARED.test(file))).toHaveLength(1)
-  expect(packed.files.filter((file) => file.endsWith('.d.ts'))).toEqual(['dist/cosmos.d.ts', 'dist/index.d.ts', 'dist/tanstack.d.ts'])
+  expect(packed.files.filter((file) => file.endsWith('.d.ts'))).toEqual(['dist/cosmos.d.ts', 'dist/index.d.ts', 'dist/tanstack.d.ts', 'dist/workbox.d.ts'])
   expect(packed.unpackedSize).toBeLessThan(400_000)
   const { copied } = await scratch.installed(app)
   expect(copied).toBe(true)
@@ -95,7 +97,7 @@ test('every link of the packed README and docs works: to a heading of its own, t
   expect(broken).toEqual([])
 })
 
-test('the entries import only the shared chunk, idb and comlink: no import() (service workers forbid it), idb-ttl/cosmos not @azure/cosmos (the app passes its own Container), idb-ttl/tanstack nothing of TanStack', async () => {
+test('the entries import only the shared chunk, idb and comlink: no import() (service workers forbid it), idb-ttl/cosmos not @azure/cosmos (the app passes its own Container), idb-ttl/tanstack nothing of TanStack, idb-ttl/workbox only the package itself (one copy of the library), nothing of Workbox', async () => {
   const { dir } = await scratch.installed(app)
   const shared = packed.files.find((file) => SHARED.test(file))!
   const imports = async (file: string) => [...(await scratch.readText(dir, file)).matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)].map((m) => m[1]).sort()
@@ -103,13 +105,14 @@ test('the entries import only the shared chunk, idb and comlink: no import() (se
   expect(await imports('dist/idb-ttl.js')).toEqual([chunk, 'comlink', 'idb'].sort())
   expect(await imports('dist/cosmos.js')).toEqual([chunk])
   expect(await imports('dist/tanstack.js')).toEqual([chunk])
-  for (const file of ['dist/idb-ttl.js', 'dist/cosmos.js', 'dist/tanstack.js', shared]) expect(await scratch.readText(dir, file), file).not.toMatch(/\bimport\s*\(/)
+  expect(await imports('dist/workbox.js')).toEqual(['idb-ttl'])
+  for (const file of ['dist/idb-ttl.js', 'dist/cosmos.js', 'dist/tanstack.js', 'dist/workbox.js', shared]) expect(await scratch.readText(dir, file), file).not.toMatch(/\bimport\s*\(/)
 })
 
 test('the code is minified, with no source map (useful ones would carry the whole TypeScript source; ones without it make bundlers warn)', async () => {
   const { dir } = await scratch.installed(app)
   const scripts = packed.files.filter((file) => file.endsWith('.js'))
-  expect(scripts.length).toBe(5)
+  expect(scripts.length).toBe(6)
   for (const file of scripts) {
     const code = await scratch.readText(dir, file)
     // A few lines (licence comments of what the worker bundles), none indented, no JSDoc.
@@ -142,6 +145,13 @@ test('dist/tanstack.d.ts declares exactly what src/tanstack/index.ts exports (Tt
   const declarations = await scratch.readText(dir, 'dist/tanstack.d.ts')
   expect(await scratch.exportsOf(`${dir}/dist/tanstack.d.ts`)).toEqual(await scratch.exportsOf(new URL('../../src/tanstack/index.ts', import.meta.url).pathname))
   expect(declarations).not.toMatch(/from '\.\.?\//)
+})
+
+test('dist/workbox.d.ts declares exactly what src/workbox/index.ts exports, and needs nothing to compile (its callback types are structural)', async () => {
+  const { dir } = await scratch.installed(app)
+  const declarations = await scratch.readText(dir, 'dist/workbox.d.ts')
+  expect(await scratch.exportsOf(`${dir}/dist/workbox.d.ts`)).toEqual(await scratch.exportsOf(new URL('../../src/workbox/index.ts', import.meta.url).pathname))
+  expect(declarations).not.toMatch(/^import /m)
 })
 
 test('a typed consumer type-checks against the installed package', async () => {
@@ -364,13 +374,16 @@ interface ServiceWorkerRun {
   onDiskBefore: string[]
   afterPurgeDuring: string[]
   reports: { store: string; deleted: number; error?: unknown }[]
+  /** Whether idb-ttl/workbox's plugin served a cached response at once, and 61 s later (maxAgeSeconds: 60). */
+  plugin: boolean[]
 }
 
 /**
  * Opens `url` (a sw.html) in a fresh Chromium context: it registers the service worker, which,
  * asked by a message, opens a store, expires an item and deletes it with `purgeExpired`, then
- * expires another and deletes it with `purgeDuring` inside that message event. Resolves to what
- * the worker reported, once its deletions were checked.
+ * expires another and deletes it with `purgeDuring` inside that message event, then caches a
+ * response through idb-ttl/workbox's plugin. Resolves to what the worker reported, once its
+ * deletions and the plugin's answers were checked.
  */
 async function purgesInServiceWorker(url: string): Promise<ServiceWorkerRun> {
   browser ??= await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
@@ -394,6 +407,8 @@ async function purgesInServiceWorker(url: string): Promise<ServiceWorkerRun> {
     expect(run.afterPurgeDuring).toEqual(['kept'])
     expect(run.reports.filter((report) => report.error)).toEqual([])
     expect(run.reports.reduce((n, report) => n + report.deleted, 0)).toBe(2)
+    // idb-ttl/workbox, bundled with the package it imports: served while live, not once expired.
+    expect(run.plugin).toEqual([true, false])
     expect(uncaught).toEqual([])
     return run
   } finally {
@@ -401,7 +416,7 @@ async function purgesInServiceWorker(url: string): Promise<ServiceWorkerRun> {
   }
 }
 
-test('a service worker that imports the package type-checks with lib WebWorker alone (no DOM)', async () => {
+test("a service worker that imports the package, and one that gives Workbox's strategies idb-ttl/workbox's plugin, type-check with lib WebWorker alone (no DOM)", async () => {
   const result = await scratch.tsc(app, 'tsconfig.sw.json')
   expect(result.stdout + result.stderr).toBe('')
   expect(result.code).toBe(0)

@@ -58,12 +58,13 @@ export async function pack(dir) {
 }
 
 /**
- * What the app installs besides the package, at the repo's locked versions: `@azure/cosmos` and
- * `@tanstack/query-persist-client-core`, the optional peers a user of `idb-ttl/cosmos` and
- * `idb-ttl/tanstack` adds, and `fake-indexeddb`, which gives the app's Node script
- * (cosmos-node.ts) an IndexedDB.
+ * What the app installs besides the package, at the repo's locked versions: `@azure/cosmos`,
+ * `@tanstack/query-persist-client-core` and `workbox-core`, the optional peers a user of
+ * `idb-ttl/cosmos`, `idb-ttl/tanstack` and `idb-ttl/workbox` adds (with Workbox's strategies and
+ * routing, which the app's workbox.ts and the docs' blocks use), and `fake-indexeddb`, which gives
+ * the app's Node script (cosmos-node.ts) an IndexedDB.
  */
-const APP_DEPENDENCIES = ['@azure/cosmos', '@tanstack/query-persist-client-core', 'fake-indexeddb']
+const APP_DEPENDENCIES = ['@azure/cosmos', '@tanstack/query-persist-client-core', 'workbox-core', 'workbox-routing', 'workbox-strategies', 'fake-indexeddb']
 
 /**
  * The lockfile entry that `name`, required by the package at `from` (a lockfile path, '' for the

@@ -99,13 +99,14 @@ const swScript = () => new URL('./store-sw.ts', import.meta.url)
 const scopeOfItsOwn = (kind: string) => new URL(`__idb-ttl-sw-test/${kind}-${crypto.randomUUID()}/`, swScript()).href
 
 /**
- * Registers store-sw.ts as a module service worker with a scope of its own, under the script's
- * folder (Vite's dev server sends no Service-Worker-Allowed header, so a scope above it is
- * refused), which controls no page: the test page is elsewhere. Resolves once it is active.
+ * Registers store-sw.ts (or `script`, another service worker of this folder) as a module service
+ * worker with a scope of its own, under the script's folder (Vite's dev server sends no
+ * Service-Worker-Allowed header, so a scope above it is refused), which controls no page: the
+ * test page is elsewhere. Resolves once it is active.
  */
-export async function registerServiceWorker(): Promise<Realm & { registration: ServiceWorkerRegistration }> {
+export async function registerServiceWorker(script = swScript()): Promise<Realm & { registration: ServiceWorkerRegistration }> {
   const scope = scopeOfItsOwn('test')
-  const registration = await navigator.serviceWorker.register(swScript(), { type: 'module', scope })
+  const registration = await navigator.serviceWorker.register(script, { type: 'module', scope })
   const realm = talkTo(() => {
     if (!registration.active) throw new Error('the service worker is not active')
     return registration.active

@@ -1,9 +1,11 @@
 // A service worker using the installed package, built by the consumer test with vite-plugin-pwa
 // (injectManifest, which replaces self.__WB_MANIFEST) and with esbuild (which leaves it
 // undefined). sw.html registers it and posts it a message; the worker answers on the message's
-// port with what it saw. Type-checked with lib WebWorker, no DOM (tsconfig.sw.json).
+// port with what it saw, and whether idb-ttl/workbox's plugin served a cached response before
+// and after it expired. Type-checked with lib WebWorker, no DOM (tsconfig.sw.json).
 /// <reference lib="webworker" />
 import { openTtlDB, type DBSchema, type PurgeReport, type TtlFields } from 'idb-ttl'
+import { TtlExpirationPlugin } from 'idb-ttl/workbox'
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST?: ({ url: string; revision: string | null } | string)[] }
 
@@ -34,6 +36,23 @@ async function expireOne(key: string): Promise<void> {
   now += 5_000
 }
 
+/** Caches a response as a strategy would, through the plugin: served now, and not 61 s later? */
+async function servedBeforeAndAfter(event: ExtendableEvent): Promise<boolean[]> {
+  const plugin = new TtlExpirationPlugin({ maxAgeSeconds: 60, clock: () => now })
+  const cacheName = `consumer-api-${now}`
+  const request = new Request(new URL('api/quotes', self.registration.scope))
+  await (await caches.open(cacheName)).put(request, new Response('quotes'))
+  await plugin.cacheDidUpdate({ cacheName, request, newResponse: new Response('quotes'), event })
+  const served = []
+  for (const step of [0, 61_000]) {
+    now += step
+    const cachedResponse = await (await caches.open(cacheName)).match(request)
+    served.push((await plugin.cachedResponseWillBeUsed({ cacheName, request, cachedResponse, event })) !== null)
+  }
+  await plugin.deleteCacheAndMetadata()
+  return served
+}
+
 self.addEventListener('message', (event) => {
   const reply = async () => {
     const db = await opened
@@ -45,7 +64,8 @@ self.addEventListener('message', (event) => {
     const onDiskBefore = await db.raw.getAllKeys('responses')
     await db.purgeDuring(event)
     const afterPurgeDuring = await db.raw.getAllKeys('responses')
-    return { precache, isPurger: db.isPurger, hidden, purged, afterPurgeExpired, onDiskBefore, afterPurgeDuring, reports }
+    const plugin = await servedBeforeAndAfter(event)
+    return { precache, isPurger: db.isPurger, hidden, purged, afterPurgeExpired, onDiskBefore, afterPurgeDuring, reports, plugin }
   }
   const answered = reply().then(
     (result) => event.ports[0].postMessage(result),

@@ -1,0 +1,133 @@
+// SPEC §13 in a real service worker (realms/workbox-sw.ts): Workbox's own strategies with
+// idb-ttl's TtlExpirationPlugin never serve an expired response, with or without a `Date` header,
+// where workbox-expiration's ExpirationPlugin, under the same clock, serves it once more when it
+// has no `Date` header (its documented behaviour). Then sliding expiry, maxEntries, a full disk,
+// and expired responses deleted from Cache Storage inside the worker's events. The network is the
+// worker's stand-in; the clock is the worker's, moved by messages.
+import { expect, test, vi } from 'vitest'
+import type { TtlExpirationPluginOptions } from '../../src/workbox/index.js'
+import { registerServiceWorker, serviceWorkerUnavailable } from './realms/client.js'
+import type { Request as RealmRequest } from './realms/store-ops.js'
+import { until } from './realms/scenarios.js'
+import type { Answer, WorkboxRequest } from './realms/workbox-sw.js'
+
+vi.setConfig({ testTimeout: 60_000 })
+
+const unavailable = await serviceWorkerUnavailable()
+if (unavailable) console.warn(`Workbox service worker tests skipped: ${unavailable}`)
+
+const S = 1000
+
+/** The worker, and requests answered through `cacheName` with `strategy` and `plugin`. */
+async function start(plugin: 'ttl' | 'workbox', options: TtlExpirationPluginOptions, strategy: 'CacheFirst' | 'NetworkFirst' = 'CacheFirst') {
+  const realm = await registerServiceWorker(new URL('./realms/workbox-sw.ts', import.meta.url))
+  // The realm's messages are store-ops.ts's; this worker takes its own (realms/workbox-sw.ts).
+  const ask = <T>(request: WorkboxRequest) => realm.ask<T>(request as unknown as RealmRequest)
+  const cacheName = `api-${crypto.randomUUID()}`
+  return {
+    ask,
+    cacheName,
+    get: (path: string, cache = cacheName) => ask<Answer>({ op: 'get', cacheName: cache, url: `/api/${path}`, strategy, plugin, options }),
+    cached: (cache = cacheName) => ask<string[]>({ op: 'cached', cacheName: cache }),
+    advance: (ms: number) => ask({ op: 'advance', ms }),
+  }
+}
+
+for (const dated of [false, true]) {
+  const path = dated ? 'a?date' : 'a'
+  const header = dated ? 'with' : 'without'
+
+  test.skipIf(unavailable)(`CacheFirst with TtlExpirationPlugin never serves an expired response, ${header} a Date header`, async () => {
+    const sw = await start('ttl', { maxAgeSeconds: 60 })
+    expect(await sw.get(path)).toEqual({ body: '/api/a #1', fetched: 1 })
+    await sw.advance(59 * S)
+    expect(await sw.get(path)).toEqual({ body: '/api/a #1', fetched: 1 })
+    await sw.advance(2 * S)
+    expect(await sw.get(path)).toEqual({ body: '/api/a #2', fetched: 2 })
+    expect(await sw.get(path)).toEqual({ body: '/api/a #2', fetched: 2 })
+  })
+}
+
+test.skipIf(unavailable)("the contrast: workbox-expiration's ExpirationPlugin, under the same clock, serves the expired response once more without a Date header", async () => {
+  const sw = await start('workbox', { maxAgeSeconds: 60 })
+  expect(await sw.get('a')).toEqual({ body: '/api/a #1', fetched: 1 })
+  await sw.advance(61 * S)
+  // Expired a second ago, and served: its clean-up runs after the response was used.
+  expect(await sw.get('a')).toEqual({ body: '/api/a #1', fetched: 1 })
+  await until(async () => expect(await sw.cached()).toEqual([]))
+  expect(await sw.get('a')).toEqual({ body: '/api/a #2', fetched: 2 })
+  // With a Date header it checks the header first, and goes to the network.
+  expect(await sw.get('b?date')).toEqual({ body: '/api/b #3', fetched: 3 })
+  await sw.advance(61 * S)
+  expect(await sw.get('b?date')).toEqual({ body: '/api/b #4', fetched: 4 })
+})
+
+test.skipIf(unavailable)("the same sequence through TtlExpirationPlugin: the response expired a second ago is not served", async () => {
+  const sw = await start('ttl', { maxAgeSeconds: 60 })
+  expect(await sw.get('a')).toEqual({ body: '/api/a #1', fetched: 1 })
+  await sw.advance(61 * S)
+  expect(await sw.get('a')).toEqual({ body: '/api/a #2', fetched: 2 })
+})
+
+test.skipIf(unavailable)('NetworkFirst offline falls back to the cached response while it lives, and fails rather than serve it expired', async () => {
+  const sw = await start('ttl', { maxAgeSeconds: 60 }, 'NetworkFirst')
+  expect(await sw.get('a')).toEqual({ body: '/api/a #1', fetched: 1 })
+  await sw.ask({ op: 'network', offline: true })
+  await sw.advance(30 * S)
+  expect(await sw.get('a')).toEqual({ body: '/api/a #1', fetched: 1 })
+  await sw.advance(31 * S)
+  expect(await sw.get('a')).toMatchObject({ error: expect.any(String), fetched: 1 })
+  await sw.ask({ op: 'network', offline: false })
+})
+
+test.skipIf(unavailable)("an expired response leaves Cache Storage inside the event of the next request the strategy handles", async () => {
+  const sw = await start('ttl', { maxAgeSeconds: 60 })
+  await sw.get('a')
+  await sw.get('b')
+  await sw.advance(30 * S)
+  await sw.get('c')
+  await sw.advance(31 * S)
+  expect(await sw.cached()).toEqual(['/api/a', '/api/b', '/api/c'])
+  // The answer comes once every promise handed to the request's event settled, deletions that
+  // take a while included.
+  await sw.ask({ op: 'network', deleteMs: 300 })
+  expect(await sw.get('c')).toEqual({ body: '/api/c #3', fetched: 3 })
+  expect(await sw.cached()).toEqual(['/api/c'])
+})
+
+test.skipIf(unavailable)("maxAgeFrom: 'last-used' slides: each use restarts the countdown", async () => {
+  const sw = await start('ttl', { maxAgeSeconds: 60, maxAgeFrom: 'last-used' })
+  await sw.get('a')
+  for (let i = 0; i < 3; i++) {
+    await sw.advance(50 * S)
+    expect(await sw.get('a')).toEqual({ body: '/api/a #1', fetched: 1 })
+  }
+  await sw.advance(61 * S)
+  expect(await sw.get('a')).toEqual({ body: '/api/a #2', fetched: 2 })
+})
+
+test.skipIf(unavailable)('maxEntries: the least recently cached response leaves Cache Storage with the request that went past the cap', async () => {
+  const sw = await start('ttl', { maxEntries: 2 })
+  for (const path of ['a', 'b', 'c']) {
+    await sw.get(path)
+    await sw.advance(S)
+  }
+  expect((await sw.cached()).sort()).toEqual(['/api/b', '/api/c'])
+  expect(await sw.get('a')).toEqual({ body: '/api/a #4', fetched: 4 })
+})
+
+test.skipIf(unavailable)('purgeOnQuotaError: at a full disk the cache gives up its oldest quarter, not everything, and another cache keeps all of its responses', async () => {
+  const sw = await start('ttl', { maxAgeSeconds: 3600, purgeOnQuotaError: true })
+  const other = `other-${crypto.randomUUID()}`
+  await sw.get('kept', other)
+  for (const path of ['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8']) {
+    await sw.get(path)
+    await sw.advance(S)
+  }
+  await sw.ask({ op: 'network', full: true })
+  expect(await sw.get('refused')).toEqual({ body: '/api/refused #10', failed: 'QuotaExceededError', fetched: 10 })
+  await sw.ask({ op: 'network', full: false })
+  expect((await sw.cached()).sort()).toEqual(['p3', 'p4', 'p5', 'p6', 'p7', 'p8'].map((path) => `/api/${path}`))
+  expect(await sw.cached(other)).toEqual(['/api/kept'])
+  expect(await sw.get('p1')).toMatchObject({ body: '/api/p1 #11' })
+})
