@@ -89,7 +89,8 @@ export async function upgradeSchema(db: IDBDatabase, tx: IDBTransaction, stores:
     for (const [indexName, index] of added) {
       store.createIndex(indexName, index.keyPath, { unique: index.unique, multiEntry: index.multiEntry })
     }
-    if (state === undefined) meta.put(initialState(config.defaultTtl ?? null), name)
+    // With its capacity: a store's first settings, complete, leave the open nothing to announce.
+    if (state === undefined) meta.put(firstState(config), name)
   }
 }
 
@@ -175,6 +176,12 @@ function checkKeyShape(database: string, store: IDBObjectStore, config: StoreCon
       'IndexedDB cannot change the key of a store that exists, at any version. Declare it as it is on disk, ' +
       'or declare a store of another name (created with the new key) and copy the items into it.',
   )
+}
+
+/** A new store's settings: its declared default, and its capacity. */
+function firstState(config: StoreConfig): StoreState {
+  const capacity = capacityOf(config)
+  return capacity ? { ...initialState(config.defaultTtl ?? null), capacity } : initialState(config.defaultTtl ?? null)
 }
 
 /** The settings a store should have now, when its declaration differs from the one last applied. */
