@@ -125,8 +125,30 @@ export class ReadScope {
   }
 }
 
-/** The settings of `storeName` as `tx` reads them, learnt by the realm (watermarks). */
+/** Settings read before a transaction that does not hold the settings store began ({@link readSettings}). */
+const readBefore = new WeakMap<IDBTransaction, ReadonlyMap<string, StoreState>>()
+
+/**
+ * The settings of `stores`, read in a read-only transaction of their own and learnt by the realm,
+ * for a transaction that must not hold the settings store, which every read holds
+ * (`transaction/run.ts`): {@link judgeBy} gives them to it.
+ */
+export async function readSettings(db: IDBDatabase, stores: readonly string[]): Promise<ReadonlyMap<string, StoreState>> {
+  const meta = db.transaction(META_STORE, 'readonly').objectStore(META_STORE)
+  const states = await Promise.all(stores.map((store) => req<StoreState>(meta.get(store))))
+  stores.forEach((store, i) => learn(db.name, store, states[i]))
+  return new Map(stores.map((store, i) => [store, states[i]]))
+}
+
+/** Makes `settings` what {@link settingsOf} gives for `tx`, which does not hold the settings store. */
+export function judgeBy(tx: IDBTransaction, settings: ReadonlyMap<string, StoreState>): void {
+  readBefore.set(tx, settings)
+}
+
+/** The settings of `storeName` as `tx` reads them (or as they were read for it), learnt by the realm (watermarks). */
 export function settingsOf(tx: IDBTransaction, storeName: string): Promise<StoreState> {
+  const before = readBefore.get(tx)
+  if (before) return Promise.resolve(before.get(storeName) as StoreState)
   const state = req<StoreState>(tx.objectStore(META_STORE).get(storeName)).then((state) => (learn(tx.db.name, storeName, state), state))
   // A transaction undone before its reads needed the settings must not report them unhandled.
   state.catch(() => {})
