@@ -28,8 +28,9 @@ export async function runTransaction<T>(options: RunOptions, callback: (tx: Tran
   try {
     // The settings store is not in the transaction: every read holds it, and would wait for the
     // transaction (SPEC §11). Read before it opens, not beside it: in Firefox and WebKit on disk a
-    // read queued behind another writer waits for this one (test/engines/quirks.ts), so a
-    // transaction waiting for it would wait for ever. They are the settings of its instant.
+    // read-only transaction queued behind another writer may wait for this one to end
+    // (test/engines/quirks.ts), so waiting for it inside would wait for ever. They are the
+    // settings of the transaction's instant.
     const settings = await readSettings(db, stores)
     raw = db.transaction([...stores, ...extra], writable ? 'readwrite' : 'readonly', { durability })
     judgeBy(raw, settings)

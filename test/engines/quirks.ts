@@ -1,5 +1,6 @@
-// Engine bugs that some tests cannot pass over, each detected at run time by a probe, so that a
-// test is skipped only where the bug is there, and runs again once an engine fixes it.
+// Engine bugs and differences that some tests cannot pass over, each detected at run time by a
+// probe, so that a test is skipped only where the engine does it, and runs again once it no longer
+// does.
 
 /**
  * WebKit's on-disk IndexedDB (WebKitGTK 2.50.6, SQLite backend) fails a cursor with direction
@@ -11,27 +12,14 @@
  * now steps from key to key with 'next'.
  */
 export async function emptyIndexUniqueCursorFails(): Promise<boolean> {
-  if (typeof indexedDB === 'undefined') return false
-  const name = `probe-unique-cursor-${crypto.randomUUID()}`
-  const db = await new Promise<IDBDatabase>((resolve, reject) => {
-    const open = indexedDB.open(name, 1)
-    open.onupgradeneeded = () => open.result.createObjectStore('s').createIndex('i', 'i')
-    open.onsuccess = () => resolve(open.result)
-    open.onerror = () => reject(open.error)
-  })
-  try {
-    return await new Promise<boolean>((resolve) => {
+  const upgrade = (db: IDBDatabase) => db.createObjectStore('s').createIndex('i', 'i')
+  return withProbeDatabase('unique-cursor', upgrade, (db) =>
+    new Promise<boolean>((resolve) => {
       const request = db.transaction('s').objectStore('s').index('i').openKeyCursor(null, 'nextunique')
       request.onsuccess = () => resolve(false)
       request.onerror = (event) => (event.preventDefault(), resolve(request.error?.name === 'UnknownError'))
-    })
-  } finally {
-    db.close()
-    await new Promise((resolve) => {
-      const deletion = indexedDB.deleteDatabase(name)
-      deletion.onsuccess = deletion.onerror = resolve
-    })
-  }
+    }),
+  )
 }
 
 /**
@@ -50,7 +38,7 @@ export const HOLD_REQUESTS = 1000
  * transaction only where this is false.
  */
 export async function oneWriterAtATime(): Promise<boolean> {
-  return withProbeDatabase('one-writer', ['held', 'other'], async (db) => {
+  return withProbeDatabase('one-writer', twoStores, async (db) => {
     const held = db.transaction('held', 'readwrite')
     const beside = ended(db.transaction('other', 'readwrite'), (tx) => tx.objectStore('other').put(1, 1))
     const ranBeside = await holdUntil(held, 'held', () => beside.done)
@@ -68,7 +56,7 @@ export async function oneWriterAtATime(): Promise<boolean> {
  * (`src/transaction/run.ts`), never beside it.
  */
 export async function laterWriterHoldsUpEarlierOne(): Promise<boolean> {
-  return withProbeDatabase('writer-order', ['held', 'other'], async (db) => {
+  return withProbeDatabase('writer-order', twoStores, async (db) => {
     let readerReleased = false
     const reader = db.transaction('other', 'readonly')
     const readerEnded = holdUntil(reader, 'other', () => readerReleased)
@@ -107,13 +95,16 @@ function ended(tx: IDBTransaction, request: (tx: IDBTransaction) => void) {
   return state
 }
 
-/** Runs `probe` on a fresh database with `stores`, deleted after. */
-async function withProbeDatabase<T>(prefix: string, stores: string[], probe: (db: IDBDatabase) => Promise<T>): Promise<T | false> {
+/** The stores of the transaction probes: one held open, the other beside it. */
+const twoStores = (db: IDBDatabase) => ['held', 'other'].forEach((store) => db.createObjectStore(store))
+
+/** Runs `probe` on a fresh database that `upgrade` made, deleted after; `false` where there is no IndexedDB. */
+async function withProbeDatabase<T>(prefix: string, upgrade: (db: IDBDatabase) => void, probe: (db: IDBDatabase) => Promise<T>): Promise<T | false> {
   if (typeof indexedDB === 'undefined') return false
   const name = `probe-${prefix}-${crypto.randomUUID()}`
   const db = await new Promise<IDBDatabase>((resolve, reject) => {
     const open = indexedDB.open(name, 1)
-    open.onupgradeneeded = () => stores.forEach((store) => open.result.createObjectStore(store))
+    open.onupgradeneeded = () => upgrade(open.result)
     open.onsuccess = () => resolve(open.result)
     open.onerror = () => reject(open.error)
   })
