@@ -13,6 +13,7 @@ import { liveExpiryLateness } from './scenarios/live.js'
 import { purge, readsDuringPurge, readsOtherDatabaseDuringPurge, readsOtherStoreDuringPurge } from './scenarios/purge.js'
 import { countHalfExpired, getAllPartlyExpired, getLive } from './scenarios/reads.js'
 import { slidingGet } from './scenarios/sliding.js'
+import { readsOtherStoreDuringTransaction } from './scenarios/transaction.js'
 import { putBatch, putSingle, transactionWrites } from './scenarios/writes.js'
 
 const scenarios: Record<string, () => Promise<Row[]>> = {
@@ -20,6 +21,7 @@ const scenarios: Record<string, () => Promise<Row[]>> = {
   'put-single': putSingle,
   'put-batch-1000': putBatch,
   'transaction-10-writes': transactionWrites,
+  'reads-other-store-during-transaction': readsOtherStoreDuringTransaction,
   'getall-1000-20pct-expired': getAllPartlyExpired,
   'count-100k-half-expired': countHalfExpired,
   'purge-10k-of-50k': purge,

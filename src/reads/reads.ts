@@ -125,8 +125,20 @@ export class ReadScope {
   }
 }
 
+/**
+ * The settings of `stores`, read in a read-only transaction of their own and learnt by the realm,
+ * for a transaction that must not hold the settings store, which every read holds
+ * (`transaction/run.ts`).
+ */
+export async function readSettings(db: IDBDatabase, stores: readonly string[]): Promise<ReadonlyMap<string, StoreState>> {
+  const meta = db.transaction(META_STORE, 'readonly').objectStore(META_STORE)
+  const states = await Promise.all(stores.map((store) => req<StoreState>(meta.get(store))))
+  stores.forEach((store, i) => learn(db.name, store, states[i]))
+  return new Map(stores.map((store, i) => [store, states[i]]))
+}
+
 /** The settings of `storeName` as `tx` reads them, learnt by the realm (watermarks). */
-export function settingsOf(tx: IDBTransaction, storeName: string): Promise<StoreState> {
+function settingsOf(tx: IDBTransaction, storeName: string): Promise<StoreState> {
   const state = req<StoreState>(tx.objectStore(META_STORE).get(storeName)).then((state) => (learn(tx.db.name, storeName, state), state))
   // A transaction undone before its reads needed the settings must not report them unhandled.
   state.catch(() => {})

@@ -3,13 +3,13 @@
  * transaction committed, and handing what it did to `afterCommit` only then.
  */
 import { asClosed } from '../layout/connection.js'
-import { META_STORE } from '../layout/expiry-index.js'
 import { abortQuietly, done } from '../platform/request.js'
 import { undoLeaked } from '../purge/quota.js'
+import { readSettings } from '../reads/reads.js'
 import { isQuotaError } from '../platform/storage.js'
 import { Transaction, type Effects, type TxSetup } from './transaction.js'
 
-export interface RunOptions extends Omit<TxSetup, 'tx'> {
+export interface RunOptions extends Omit<TxSetup, 'tx' | 'settings'> {
   db: IDBDatabase
   /** The library's own stores the transaction also holds (observers' stores). */
   extra: readonly string[]
@@ -25,14 +25,21 @@ export interface RunOptions extends Omit<TxSetup, 'tx'> {
 export async function runTransaction<T>(options: RunOptions, callback: (tx: Transaction) => T | Promise<T>, afterCommit: (effects: Effects) => Promise<void>): Promise<T> {
   const { db, stores, extra, writable, durability } = options
   let raw: IDBTransaction
+  let settings: TxSetup['settings']
   try {
-    raw = db.transaction([...stores, META_STORE, ...extra], writable ? 'readwrite' : 'readonly', { durability })
+    // The settings store is not in the transaction: every read holds it, and would wait for the
+    // transaction (SPEC §11). Read before it opens, not beside it: in Firefox and WebKit on disk a
+    // read-only transaction queued behind another writer may wait for this one to end
+    // (test/engines/quirks.ts), so waiting for it inside would wait for ever. They are the
+    // settings of the transaction's instant.
+    settings = await readSettings(db, stores)
+    raw = db.transaction([...stores, ...extra], writable ? 'readwrite' : 'readonly', { durability })
   } catch (error) {
     throw asClosed(db, error)
   }
   const committed = done(raw)
   committed.catch(() => {})
-  const tx = new Transaction({ ...options, tx: raw })
+  const tx = new Transaction({ ...options, tx: raw, settings })
   let result: T
   try {
     result = await callback(tx)

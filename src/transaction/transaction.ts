@@ -1,11 +1,11 @@
 /**
  * The `tx` a callback of `db.transaction` receives (SPEC §11): the handle's reads and writes on
  * the stores it names, all in one IndexedDB transaction, judged at one instant by the settings
- * that transaction read. A call made after IndexedDB ended the transaction (the callback awaited
+ * read just before it opened (the transaction does not hold the settings store: `run.ts`). A call made after IndexedDB ended the transaction (the callback awaited
  * something else) is refused with `TRANSACTION_INACTIVE`, which the transaction keeps.
  */
 import type { DeletedItem } from '../events/listeners.js'
-import { countLive, getKeys, getMany, getOne, ReadScope, settingsOf } from '../reads/reads.js'
+import { countLive, getKeys, getMany, getOne, ReadScope } from '../reads/reads.js'
 import type { Touches } from '../reads/touch.js'
 import { TtlError } from '../rules/errors.js'
 import type { StoreState } from '../rules/policy.js'
@@ -21,6 +21,8 @@ type Query = IDBValidKey | IDBKeyRange | null | undefined
 /** What a transaction needs from the handle that runs it. */
 export interface TxSetup {
   tx: IDBTransaction
+  /** The settings of the named stores, read just before the transaction opened. */
+  settings: ReadonlyMap<string, StoreState>
   /** The declared stores the callback may use. */
   stores: readonly string[]
   now: number
@@ -49,7 +51,6 @@ export class Transaction {
   inactive: TtlError | undefined
   /** The error of a call that aborted the transaction to leave nothing of itself written. */
   abandoned: { error: unknown } | undefined
-  private readonly states = new Map<string, Promise<StoreState>>()
   private ended: 'committed' | 'aborted' | undefined
   /** Settles once every call issued so far has settled: the next write starts after it. */
   private calls: Promise<unknown> = Promise.resolve()
@@ -131,11 +132,9 @@ export class Transaction {
     return this.writing(store, (target) => deleteIn(target, null))
   }
 
-  /** The settings of `store`, read in the transaction when first needed (a call is running: it is active). */
+  /** The settings of `store`, as read for the transaction. */
   private stateOf(store: string): Promise<StoreState> {
-    let state = this.states.get(store)
-    if (!state) this.states.set(store, (state = settingsOf(this.setup.tx, store)))
-    return state
+    return Promise.resolve(this.setup.settings.get(store) as StoreState)
   }
 
   private reading<T>(store: string, read: (scope: ReadScope) => Promise<T>): Promise<T> {

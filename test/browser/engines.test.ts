@@ -5,7 +5,7 @@ import { afterEach, expect, test, vi } from 'vitest'
 import { commands, server } from 'vitest/browser'
 import { openTtlDB } from '../../src/index.js'
 import { Connection } from '../../src/layout/connection.js'
-import { emptyIndexUniqueCursorFails } from '../engines/quirks.js'
+import { emptyIndexUniqueCursorFails, laterWriterHoldsUpEarlierOne, oneWriterAtATime } from '../engines/quirks.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
 
 afterEach(() => void vi.unstubAllGlobals())
@@ -43,6 +43,14 @@ test('an open that must not create the database leaves none behind; WebKit alone
 
 test("only WebKit on disk fails a 'nextunique' cursor over an empty index (UnknownError: Unable to open cursor)", async () => {
   expect(await emptyIndexUniqueCursorFails()).toBe(server.provider === 'webkit-disk')
+})
+
+test('Chromium, Firefox and WebKit on disk run one readwrite transaction of a database at a time, whatever its stores; WebKit in memory runs them side by side', async () => {
+  expect(await oneWriterAtATime()).toBe(server.browser !== 'webkit' || server.provider === 'webkit-disk')
+})
+
+test('Firefox and WebKit on disk start a readwrite transaction before an earlier waiting one, then hold that one up; Chromium starts them in order', async () => {
+  expect(await laterWriterHoldsUpEarlierOne()).toBe(server.browser === 'firefox' || server.provider === 'webkit-disk')
 })
 
 /** Where WebKit keeps a database of this page's origin on disk: `<scheme>_<host>_<port>/<SHA-256 of its name>/`. */
