@@ -80,7 +80,9 @@ export class CacheEntries {
    */
   purgeDuring(event: StrategyEvent | undefined): void {
     if (!event) return
-    const purged = this.db.purgeDuring(event, PURGE_BUDGET_MS)
+    // An event that can no longer be kept alive purges nothing (TtlError INVALID_OPTION): the
+    // next event purges. A purge's own failures reach onPurge.
+    const purged = this.db.purgeDuring(event, PURGE_BUDGET_MS).catch(() => {})
     try {
       event.waitUntil(purged.then(() => this.settled()))
     } catch {
