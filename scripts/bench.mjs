@@ -87,7 +87,13 @@ async function startServer() {
       fs: { allow: [repo] },
       headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
     },
-    optimizeDeps: { include: ['dexie', 'idb', 'comlink', '@azure/cosmos'] },
+    // Workbox in production mode, as service workers ship it: in development its strategies log
+    // every request and assert every argument, which the workbox-* rows would time.
+    define: { 'process.env.NODE_ENV': '"production"' },
+    optimizeDeps: {
+      include: ['dexie', 'idb', 'comlink', '@azure/cosmos', 'workbox-strategies', 'workbox-expiration'],
+      rolldownOptions: { transform: { define: { 'process.env.NODE_ENV': '"production"' } } },
+    },
     // WebKit on disk reports over HTTP: the collector route, and the page's script that POSTs to it.
     plugins: [benchCollector()],
     worker: { format: 'es' },
