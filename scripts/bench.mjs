@@ -19,7 +19,7 @@ import { chromium } from 'playwright-core'
 import { createServer } from 'vite'
 import { measureSizes } from './bench-size.mjs'
 import { startCosmosServer } from './cosmos-server.mjs'
-import { ALL_ENGINE_IDS, ENGINE_NAMES, benchCollector, defaultIds, runInEngine } from './bench-engines.mjs'
+import { ALL_ENGINE_IDS, ENGINE_NAMES, NAMED_ENGINE_IDS, benchCollector, defaultIds, runInEngine } from './bench-engines.mjs'
 import { engineTable, markdownTable, writeResults } from './bench-report.mjs'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs'
 import { openAtQuota, startQuotaServer } from './quota.mjs'
@@ -178,7 +178,7 @@ if (only.length === 0 || pageIds.length > 0) {
       }
     }
     for (const engine of ENGINE_NAMES.filter((name) => engines.includes(name))) {
-      const ids = only.length === 0 ? defaultIds(engine) : pageIds.filter((id) => ALL_ENGINE_IDS.includes(id))
+      const ids = only.length === 0 ? defaultIds(engine) : pageIds.filter((id) => ALL_ENGINE_IDS.includes(id) || NAMED_ENGINE_IDS.includes(id))
       if (ids.length === 0) continue
       const started = Date.now()
       const result = await runInEngine(engine, server.url, ids)
