@@ -38,9 +38,11 @@ const scenarios: Record<string, () => Promise<Row[]>> = {
   'get-200k': get200k,
   'purge-heap-50k': purgeHeap,
   generations,
-  // Loaded when run: the other engines' pages never load the Cosmos DB SDK.
+  // Loaded when run: the other engines' pages never load the Cosmos DB SDK, nor Workbox.
   'cosmos-pull-10k': async () => (await import('./scenarios/cosmos.js')).cosmosPull(),
   'cosmos-push-1k': async () => (await import('./scenarios/cosmos.js')).cosmosPush(),
+  'workbox-cachefirst-hit': async () => (await import('./scenarios/workbox.js')).cachedHit(),
+  'workbox-purge-1k': async () => (await import('./scenarios/workbox.js')).purgeExpired(),
 }
 
 export interface PageResult {

@@ -1,8 +1,9 @@
 /// <reference types="vite-plugin-pwa/vanillajs" />
 /**
  * Section 6: the demo's service worker (demo/sw.ts). Registers it, and once it controls the page
- * fetches `api/quotes` through it: the panel shows who answered (the worker's idb-ttl store, the
- * network, or "offline"), the quotes, and how long the stored response stays fresh.
+ * fetches `api/quotes` through it: the panel shows who answered (the network, Cache Storage while
+ * the response's idb-ttl entry lives, or "offline"), the quotes, and how long the cached copy may
+ * still be served.
  */
 import { registerSW } from 'virtual:pwa-register'
 import { formatSeconds, h, setText } from './dom.js'
@@ -12,7 +13,7 @@ const API = './api/quotes'
 interface Answer {
   servedBy: string
   status: number
-  /** When the stored response expires, by the worker's clock, less its clock when it answered: ms left. */
+  /** When the cached copy expires, by the worker's clock, less its clock when it answered: ms left. */
   leftMs: number | undefined
   receivedAt: number
   body: { n?: number; quotes?: string[]; message?: string }
@@ -32,7 +33,7 @@ export function mountOffline(root: HTMLElement): void {
   const tick = () => {
     if (!answer || answer.leftMs === undefined) return setText(left, '')
     const ms = answer.leftMs - (performance.now() - answer.receivedAt)
-    setText(left, ms > 0 ? `Fresh in the store for ${formatSeconds(ms)} more` : 'Expired: reads no longer see it; the next fetch goes to the network')
+    setText(left, ms > 0 ? `Cached copy served for ${formatSeconds(ms)} more when the network fails` : 'Expired: the cached copy is never served again (it leaves Cache Storage with the next request)')
   }
 
   async function load(): Promise<void> {
@@ -70,7 +71,7 @@ export function mountOffline(root: HTMLElement): void {
 
   const controlled = () => {
     const shell = import.meta.env.DEV ? 'The dev server precaches nothing: build the demo to load it offline.' : 'It precached the page, which loads offline.'
-    setText(worker, `The service worker controls this page: it answers the API from its idb-ttl store. ${shell}`)
+    setText(worker, `The service worker controls this page: it answers the API with Workbox's NetworkFirst and idb-ttl's TtlExpirationPlugin, from Cache Storage when the network fails, while the copy's entry lives. ${shell}`)
     panel.dataset.worker = 'controlling'
     void load()
   }

@@ -1,61 +1,39 @@
 /// <reference lib="webworker" />
 /**
  * The demo's service worker (vite-plugin-pwa, `strategies: 'injectManifest'`): it precaches the
- * app shell, so the page loads offline, and answers GET `api/quotes` from an idb-ttl store. A
- * response stored there is fresh for the store's `defaultTtl` (20 s): while it is live it is
- * served from the store; once it has expired (reads no longer see it) the next request goes to
- * the network and stores the new response; offline with nothing live, it answers 503 with a JSON
- * body that says so. The purge runs inside the events the worker is given (`db.purgeDuring`).
+ * app shell, so the page loads offline, and answers GET `api/quotes` with Workbox's `NetworkFirst`
+ * and idb-ttl's `TtlExpirationPlugin` (docs/workbox.md): each response from the network is put in
+ * Cache Storage (cache `demo-api`) with an idb-ttl entry that lives 20 s. When the network fails,
+ * the cached response is served while its entry lives, and never once it has expired; offline with
+ * nothing live, the worker answers 503 with a JSON body that says so. The plugin purges inside the
+ * strategy's events and deletes the expired response from Cache Storage there.
  *
  * The "network" is the tiny API that vite.config.ts adds to the dev and preview servers (the demo
- * has no backend of its own). `{ advance: ms }` posted to the worker moves its clock on, so a test
- * sees a response expire without waiting.
+ * has no backend of its own). `{ advance: ms }` posted to the worker moves its clock on (the
+ * plugin's `clock` option), so a test sees a response expire without waiting.
  */
-import { openTtlDB, type DBSchema, type TtlFields } from '../src/index.js'
 import { cleanupOutdatedCaches, precacheAndRoute } from 'workbox-precaching'
+import { registerRoute } from 'workbox-routing'
+import { NetworkFirst } from 'workbox-strategies'
+import type { WorkboxPlugin } from 'workbox-core'
+import { expiresAt } from '../src/index.js'
+import { TtlExpirationPlugin } from '../src/workbox/index.js'
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] }
 
 /** The API route, relative to the worker's scope (the demo's base is `./`). */
 const API_PATH = 'api/quotes'
-/** Seconds a stored response stays fresh. */
+/** The Cache Storage cache of the API's responses. */
+const API_CACHE = 'demo-api'
+/** Seconds a cached response may be served. */
 const API_TTL = 20
-
-/** What the worker stores per URL: the response as received, and when (`_ts`, stamped by the store). */
-interface Stored {
-  url: string
-  status: number
-  contentType: string
-  body: string
-}
-
-interface SwDB extends DBSchema {
-  responses: { key: string; value: Stored & TtlFields }
-}
 
 /** The worker's clock: real time, plus what `{ advance }` messages added (tests only). */
 let offset = 0
 const clock = () => Date.now() + offset
 
-// Its own database: the page's stores are the page's. In a service worker the purge mode is
-// 'inline' by default (no Worker can be started there); it runs inside the events below.
-const opened = openTtlDB<SwDB>('idb-ttl-demo-sw', {
-  version: 1,
-  clock,
-  stores: { responses: { keyPath: 'url', defaultTtl: API_TTL } },
-})
-
-/**
- * Purges inside `event`. `waitUntil` must be called while the event is dispatched: the outer call
- * is, and keeps the event open while the store opens; `db.purgeDuring` then extends it again.
- */
-const purgeDuring = (event: ExtendableEvent) => event.waitUntil(opened.then((db) => db.purgeDuring(event)))
-
 self.skipWaiting()
-self.addEventListener('activate', (event) => {
-  event.waitUntil(self.clients.claim())
-  purgeDuring(event)
-})
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()))
 
 cleanupOutdatedCaches()
 // The app shell. The demo's query parameters (?db=…, ?view=second) name the same page: a
@@ -63,60 +41,53 @@ cleanupOutdatedCaches()
 // empty manifest: there the page comes from the server as usual.)
 precacheAndRoute(self.__WB_MANIFEST, { ignoreURLParametersMatching: [/.*/] })
 
-const json = (status: number, body: unknown, headers: Record<string, string>) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } })
-
-/** The stored response, with where it came from and how long it stays fresh (by the worker's clock). */
-async function fromStore(stored: Stored, source: 'store' | 'network', expiresAt: number | undefined): Promise<Response> {
-  const headers: Record<string, string> = { 'content-type': stored.contentType, 'x-served-by': source, 'x-now': String(clock()) }
-  if (expiresAt !== undefined) headers['x-expires-at'] = String(expiresAt)
-  return new Response(stored.body, { status: stored.status, headers })
+/** `response` with `headers` added (a fetched response's own headers cannot be changed). */
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  const all = new Headers(response.headers)
+  for (const [name, value] of Object.entries(headers)) all.set(name, value)
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers: all })
 }
-
-async function answer(request: Request): Promise<Response> {
-  const db = await opened
-  const url = new URL(request.url)
-  url.search = ''
-  const key = url.href
-  const live = await db.get('responses', key)
-  if (live) return fromStore(live, 'store', await db.expiresAt('responses', key))
-  let response: Response
-  try {
-    response = await fetch(request)
-  } catch {
-    return json(503, { offline: true, message: 'Offline, and no live copy of this response is stored.' }, { 'x-served-by': 'offline', 'x-now': String(clock()) })
-  }
-  if (!response.ok) return response
-  const stored: Stored = { url: key, status: response.status, contentType: response.headers.get('content-type') ?? 'application/json', body: await response.text() }
-  await db.put('responses', stored)
-  return fromStore(stored, 'network', await db.expiresAt('responses', key))
-}
-
-self.addEventListener('fetch', (event) => {
-  const url = new URL(event.request.url)
-  if (event.request.method !== 'GET' || url.pathname !== new URL(API_PATH, self.registration.scope).pathname) return
-  event.respondWith(answer(event.request))
-  // A fetch is the event a page sends most often.
-  purgeDuring(event)
-})
 
 /**
- * `{ advance: ms }` moves the clock on and purges; `{ raw: true }` asks what is on disk. Either
- * way the worker answers on the message's port with the keys on disk once the purge is done.
+ * For the panel: who answered (`x-served-by`), the worker's clock (`x-now`) and when the cached
+ * copy stops being served (`x-expires-at`). The entry's `_ts` is the whole second of its write,
+ * a few ms after the fetch: the expiry shown is the entry's, or a second earlier when the write
+ * fell in the next second. Placed after the expiration plugin, it sees only what that plugin serves.
+ */
+const labels: WorkboxPlugin = {
+  fetchDidSucceed: async ({ response }) => {
+    const now = clock()
+    const headers = { 'x-served-by': 'network', 'x-now': String(now) }
+    return withHeaders(response, response.ok ? { ...headers, 'x-expires-at': String(expiresAt({ _ts: Math.floor(now / 1000) }, API_TTL)) } : headers)
+  },
+  cachedResponseWillBeUsed: async ({ cachedResponse }) => cachedResponse && withHeaders(cachedResponse, { 'x-served-by': 'cache', 'x-now': String(clock()) }),
+}
+
+const api = new NetworkFirst({ cacheName: API_CACHE, plugins: [new TtlExpirationPlugin({ defaultTtl: API_TTL, clock }), labels] })
+
+const offline = () =>
+  new Response(JSON.stringify({ offline: true, message: 'Offline, and no live copy of this response is cached.' }), {
+    status: 503,
+    headers: { 'content-type': 'application/json', 'x-served-by': 'offline', 'x-now': String(clock()) },
+  })
+
+registerRoute(
+  ({ url, request }) => request.method === 'GET' && url.pathname === new URL(API_PATH, self.registration.scope).pathname,
+  // NetworkFirst fails when neither the network nor a live cached copy answers.
+  async ({ request, event }) => api.handle({ request, event }).catch(offline),
+)
+
+/**
+ * `{ advance: ms }` moves the clock on. Either way the worker answers on the message's port with
+ * its clock and the URLs in the API's cache.
  */
 self.addEventListener('message', (event) => {
-  const data = (event.data ?? {}) as { advance?: number; raw?: boolean }
+  const data = (event.data ?? {}) as { advance?: number }
   if (typeof data.advance === 'number' && Number.isFinite(data.advance)) offset += data.advance
   event.waitUntil(
-    opened.then(async (db) => {
-      await db.purgeDuring(event)
-      const reply = { now: clock(), onDisk: await db.raw.getAllKeys('responses'), live: await db.getAllKeys('responses') }
-      event.ports[0]?.postMessage(reply)
-    }),
+    (async () => {
+      const cached = (await (await caches.open(API_CACHE)).keys()).map((request) => request.url)
+      event.ports[0]?.postMessage({ now: clock(), cached })
+    })(),
   )
 })
-
-// Background Sync and Periodic Background Sync, where the browser has them (Chromium): their events also purge.
-for (const type of ['sync', 'periodicsync']) {
-  self.addEventListener(type, (event) => purgeDuring(event as ExtendableEvent))
-}

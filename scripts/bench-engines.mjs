@@ -20,6 +20,8 @@ import { indexedDBFiles, startWebKitOnDisk } from './webkit-disk.mjs'
 
 /** The scenarios that run in every engine: the rest are Chromium's alone. */
 export const ALL_ENGINE_IDS = ['get-live', 'put-single', 'put-batch-1000', 'getall-1000-20pct-expired', 'purge-10k-of-50k', 'reads-during-purge', 'reads-other-store-during-transaction', 'generations']
+/** Scenarios that run in another engine only when named (`node scripts/bench.mjs <id> --engines=firefox`), never in `npm run bench`. */
+export const NAMED_ENGINE_IDS = ['workbox-cachefirst-hit', 'workbox-purge-1k']
 
 /** Firefox prefs that turn off its rounding of timers (to 20 µs, also in cross-origin isolated pages). */
 const FULL_PRECISION_TIMERS = { 'privacy.reduceTimerPrecision': false, 'privacy.reduceTimerPrecision.unconditional': false }

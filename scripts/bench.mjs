@@ -20,7 +20,7 @@ import { chromium } from 'playwright-core'
 import { createServer } from 'vite'
 import { measureSizes } from './bench-size.mjs'
 import { startCosmosServer } from './cosmos-server.mjs'
-import { ALL_ENGINE_IDS, ENGINE_NAMES, benchCollector, defaultIds, runInEngine } from './bench-engines.mjs'
+import { ALL_ENGINE_IDS, ENGINE_NAMES, NAMED_ENGINE_IDS, benchCollector, defaultIds, runInEngine } from './bench-engines.mjs'
 import { engineTable, markdownTable, writeResults } from './bench-report.mjs'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs'
 import { openAtQuota, startQuotaServer } from './quota.mjs'
@@ -89,7 +89,13 @@ async function startServer() {
       fs: { allow: [repo] },
       headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
     },
-    optimizeDeps: { include: ['dexie', 'idb', 'comlink', '@azure/cosmos'] },
+    // Workbox in production mode, as service workers ship it: in development its strategies log
+    // every request and assert every argument, which the workbox-* rows would time.
+    define: { 'process.env.NODE_ENV': '"production"' },
+    optimizeDeps: {
+      include: ['dexie', 'idb', 'comlink', '@azure/cosmos', 'workbox-strategies', 'workbox-expiration'],
+      rolldownOptions: { transform: { define: { 'process.env.NODE_ENV': '"production"' } } },
+    },
     // WebKit on disk reports over HTTP: the collector route, and the page's script that POSTs to it.
     plugins: [benchCollector()],
     worker: { format: 'es' },
@@ -174,7 +180,7 @@ if (only.length === 0 || pageIds.length > 0) {
       }
     }
     for (const engine of ENGINE_NAMES.filter((name) => engines.includes(name))) {
-      const ids = only.length === 0 ? defaultIds(engine) : pageIds.filter((id) => ALL_ENGINE_IDS.includes(id))
+      const ids = only.length === 0 ? defaultIds(engine) : pageIds.filter((id) => ALL_ENGINE_IDS.includes(id) || NAMED_ENGINE_IDS.includes(id))
       if (ids.length === 0) continue
       const started = Date.now()
       const result = await runInEngine(engine, server.url, ids)

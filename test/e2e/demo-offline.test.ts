@@ -2,9 +2,10 @@
  * The demo as an installed PWA, in Debian's Chromium through playwright-core: built with
  * vite-plugin-pwa (injectManifest) into a scratch folder and served by `vite preview` with the
  * demo's API. The page installs (no installability error), its service worker takes control and
- * answers `api/quotes` from its idb-ttl store; with the network cut the page still loads and the
- * stored response is still served; moved past its expiry on the worker's clock (`{ advance }`,
- * no waiting) it leaves reads and the disk at once and the offline answer takes its place; back
+ * answers `api/quotes` with Workbox's NetworkFirst and TtlExpirationPlugin; with the network cut
+ * the page still loads and the cached response is served; moved past its expiry on the worker's
+ * clock (`{ advance }`, no waiting) it is never served again, the offline answer takes its place,
+ * and that request's event deletes it from Cache Storage and its entry from the disk; back
  * online, the next request refreshes it from the network.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -12,11 +13,11 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { build, preview, type PreviewServer } from 'vite'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, beforeAll, expect, test, vi } from 'vitest'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs'
 
 const DB = `e2e-offline-${Date.now()}`
-/** The worker's store keeps a response this long (demo/sw.ts). */
+/** The worker serves a cached response this long (demo/sw.ts). */
 const API_TTL_MS = 20_000
 
 let outDir: string | undefined
@@ -28,15 +29,14 @@ let page: Page
 let url: string
 const pageErrors: string[] = []
 
-/** What the worker says after a message: its clock, and the stored URLs on disk and live. */
+/** What the worker says after a message: its clock, and the URLs in the API's cache. */
 interface Reply {
   now: number
-  onDisk: string[]
-  live: string[]
+  cached: string[]
 }
 
-/** Posts `message` to the controlling service worker; resolves to its reply (sent after its purge). */
-function tellWorker(message: { advance?: number; raw?: boolean }): Promise<Reply> {
+/** Posts `message` to the controlling service worker; resolves to its reply. */
+function tellWorker(message: { advance?: number }): Promise<Reply> {
   return page.evaluate(
     (data) =>
       new Promise<Reply>((resolve, reject) => {
@@ -66,6 +66,29 @@ function fetchApi(): Promise<{ status: number; servedBy: string | null; n: numbe
     }
   })
 }
+
+/** The keys on disk of the plugin's entries (docs/workbox.md: database `idb-ttl-workbox:<cache name>`, store `entries`), read raw. */
+function entriesOnDisk(): Promise<string[]> {
+  return page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const open = indexedDB.open('idb-ttl-workbox:demo-api')
+        open.onerror = () => reject(open.error)
+        open.onsuccess = () => {
+          const db = open.result
+          const keys = db.transaction('entries').objectStore('entries').getAllKeys()
+          keys.onerror = () => reject(keys.error)
+          keys.onsuccess = () => {
+            db.close()
+            resolve(keys.result as string[])
+          }
+        }
+      }),
+  )
+}
+
+/** Retries `check` until it passes: what a worker's event does goes on after it answered. */
+const until = (check: () => Promise<void>) => vi.waitFor(check, { timeout: 10_000, interval: 50 })
 
 const panel = () => page.getByTestId('sw-panel')
 /** Clicks the panel's fetch button and waits for its answer. */
@@ -116,59 +139,67 @@ test('the built demo is installable: a web app manifest with a name, 192 and 512
   await cdp.detach()
 })
 
-test('offline: the page loads from the precache and the API answer from the store; past its ttl on the worker clock it vanishes and the offline answer appears; online again it is refreshed', async () => {
+test('offline: the page loads from the precache and the API answer from Cache Storage (NetworkFirst, TtlExpirationPlugin) while its entry lives; past its ttl on the worker clock it is never served, and leaves Cache Storage and its entry; online again it is refreshed', async () => {
   // The worker took control and the panel's first request went through it to the network.
   await panel().and(page.locator('[data-worker="controlling"][data-state="done"]')).waitFor()
   expect(await panel().getAttribute('data-served-by')).toBe('network')
   const first = Number(await panel().getAttribute('data-n'))
   expect(first).toBeGreaterThan(0)
   expect(await page.getByTestId('sw-quote').count()).toBe(3)
-  // While it lives, the store answers: the network is not asked again.
+  // Online, NetworkFirst asks the network every time, and caches its latest answer.
   await panelFetch()
-  expect(await panel().getAttribute('data-served-by')).toBe('store')
-  expect(await panel().getAttribute('data-n')).toBe(String(first))
-  expect(await page.getByTestId('sw-left').textContent()).toMatch(/^Fresh in the store for \d+\.\d s more$/)
+  expect(await panel().getAttribute('data-served-by')).toBe('network')
+  const latest = Number(await panel().getAttribute('data-n'))
+  expect(latest).toBeGreaterThan(first)
+  const key = new URL('api/quotes', url).href
+  await until(async () => expect((await tellWorker({})).cached).toEqual([key]))
+  expect(await entriesOnDisk()).toEqual([key])
 
   await context!.setOffline(true)
   await page.reload()
   await page.locator('[data-testid="status"][data-state="ready"]').waitFor()
   await panel().and(page.locator('[data-worker="controlling"][data-state="done"]')).waitFor()
-  expect(await panel().getAttribute('data-served-by')).toBe('store')
-  expect(await panel().getAttribute('data-n')).toBe(String(first))
+  expect(await panel().getAttribute('data-served-by')).toBe('cache')
+  expect(await panel().getAttribute('data-n')).toBe(String(latest))
   expect(await page.getByTestId('sw-quote').count()).toBe(3)
+  expect(await page.getByTestId('sw-left').textContent()).toMatch(/^Cached copy served for \d+\.\d s more when the network fails$/)
   // The second frame is the same page under another query: the precached shell too.
   await page.frameLocator('[data-testid="second-frame"]').locator('[data-testid="status"][data-state="ready"]').waitFor()
 
-  // Expiry on time, by the worker's clock: a second before it, still served from the store…
-  const stored = await fetchApi()
-  expect(stored).toMatchObject({ status: 200, servedBy: 'store', n: first })
-  expect(stored.expiresAt - stored.now).toBeLessThanOrEqual(API_TTL_MS)
-  const before = await tellWorker({ raw: true })
-  const key = new URL('api/quotes', url).href
-  expect(before).toMatchObject({ onDisk: [key], live: [key] })
-  const almost = await tellWorker({ advance: stored.expiresAt - 1000 - before.now })
-  expect(almost.now).toBeLessThan(stored.expiresAt)
-  expect(almost).toMatchObject({ onDisk: [key], live: [key] })
-  expect(await fetchApi()).toMatchObject({ status: 200, servedBy: 'store', n: first })
+  // Expiry on time, by the worker's clock: a second before it, still served from the cache…
+  const cached = await fetchApi()
+  expect(cached).toMatchObject({ status: 200, servedBy: 'cache', n: latest })
+  expect(cached.expiresAt - cached.now).toBeLessThanOrEqual(API_TTL_MS)
+  const before = await tellWorker({})
+  const almost = await tellWorker({ advance: cached.expiresAt - 1000 - before.now })
+  expect(almost.now).toBeLessThan(cached.expiresAt)
+  expect(await fetchApi()).toMatchObject({ status: 200, servedBy: 'cache', n: latest })
 
-  // …and at its expiry, gone from reads, and from the disk by the purge the message event ran.
-  const after = await tellWorker({ advance: 1000 })
-  expect(after.now).toBeGreaterThanOrEqual(stored.expiresAt)
-  expect(after).toMatchObject({ onDisk: [], live: [] })
+  // …and past it, never served: the offline answer. (The expiry shown is the fetch's whole
+  // second; the entry's is that one, or the next when its write fell there: a second more.)
+  const after = await tellWorker({ advance: 2000 })
+  expect(after.now).toBeGreaterThanOrEqual(cached.expiresAt + 1000)
+  expect(after.cached).toEqual([key])
   await panelFetch()
   expect(await panel().getAttribute('data-served-by')).toBe('offline')
   expect(await page.getByTestId('sw-source').textContent()).toContain('503')
   expect(await page.getByTestId('sw-source').textContent()).toContain('Offline, and no live copy')
   expect(await page.getByTestId('sw-quote').count()).toBe(0)
+  // That request's fetch event ran the purge: the response left Cache Storage, its entry the disk.
+  await until(async () => expect((await tellWorker({})).cached).toEqual([]))
+  expect(await entriesOnDisk()).toEqual([])
 
-  // Back online, the next request goes to the network and is stored again.
+  // Back online, the next request goes to the network and is cached again; cut off, it is served.
   await context!.setOffline(false)
   await panelFetch()
   expect(await panel().getAttribute('data-served-by')).toBe('network')
   const refreshed = Number(await panel().getAttribute('data-n'))
-  expect(refreshed).toBeGreaterThan(first)
+  expect(refreshed).toBeGreaterThan(latest)
+  await until(async () => expect((await tellWorker({})).cached).toEqual([key]))
+  await context!.setOffline(true)
   await panelFetch()
-  expect(await panel().getAttribute('data-served-by')).toBe('store')
+  expect(await panel().getAttribute('data-served-by')).toBe('cache')
   expect(await panel().getAttribute('data-n')).toBe(String(refreshed))
+  await context!.setOffline(false)
   expect(pageErrors).toEqual([])
 })
