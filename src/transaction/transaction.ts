@@ -12,7 +12,7 @@ import type { StoreState } from '../rules/policy.js'
 import type { TtlValues } from '../rules/ttl.js'
 import type { Changes, Item } from '../writes/write-steps.js'
 import type { Observers } from './observers.js'
-import { deleteIn, putIn, updateIn, type WriteTarget } from './tx-writes.js'
+import { deleteIn, mayConflict, putIn, updateIn, type WriteTarget } from './tx-writes.js'
 import { abortQuietly } from '../platform/request.js'
 
 type Key = IDBValidKey
@@ -52,10 +52,12 @@ export class Transaction {
   /** The error of a call that aborted the transaction to leave nothing of itself written. */
   abandoned: { error: unknown } | undefined
   private ended: 'committed' | 'aborted' | undefined
-  /** Settles once every call issued so far has settled: the next write starts after it. */
-  private calls: Promise<unknown> = Promise.resolve()
-  /** Settles once every write issued so far has settled: the next read starts after it. */
-  private writes: Promise<unknown> = Promise.resolve()
+  /** Settles once every call made so far has settled: the next write of several steps starts after it. */
+  private settled: Promise<unknown> = Promise.resolve()
+  /** Settles once every read made so far has settled. */
+  private reads: Promise<unknown> = Promise.resolve()
+  /** Settles once every write made so far has issued all its requests (a write of several steps: settled). */
+  private issued: Promise<unknown> = Promise.resolve()
 
   constructor(private readonly setup: TxSetup) {
     const { tx } = setup
@@ -101,22 +103,22 @@ export class Transaction {
   }
 
   async put(store: string, value: unknown, key?: Key): Promise<Key> {
-    return (await this.writing(store, (target) => putIn(target, [value], 'put', [key], () => `store "${store}"`)))[0]
+    return (await this.writing(store, true, (target) => putIn(target, [value], 'put', [key], () => `store "${store}"`)))[0]
   }
 
   putAll(store: string, values: readonly unknown[]): Promise<Key[]> {
-    return this.writing(store, (target) => {
+    return this.writing(store, true, (target) => {
       if (!Array.isArray(values)) throw new TtlError('INVALID_VALUE', `store "${store}": putAll takes an array of values`)
       return putIn(target, values, 'put', undefined, (i) => `store "${store}", item ${i}`)
     })
   }
 
   async add(store: string, value: unknown, key?: Key): Promise<Key> {
-    return (await this.writing(store, (target) => putIn(target, [value], 'add', [key], () => `store "${store}"`)))[0]
+    return (await this.writing(store, false, (target) => putIn(target, [value], 'add', [key], () => `store "${store}"`)))[0]
   }
 
   update(store: string, key: Key, changes: Changes): Promise<Item> {
-    return this.writing(store, (target) => updateIn(target, key, changes))
+    return this.writing(store, false, (target) => updateIn(target, key, changes))
   }
 
   /** Rewrites the live item at `key` unchanged, restarting its countdown. */
@@ -125,11 +127,11 @@ export class Transaction {
   }
 
   delete(store: string, query: Key | IDBKeyRange): Promise<void> {
-    return this.writing(store, (target) => deleteIn(target, query))
+    return this.writing(store, true, (target) => deleteIn(target, query))
   }
 
   clear(store: string): Promise<void> {
-    return this.writing(store, (target) => deleteIn(target, null))
+    return this.writing(store, true, (target) => deleteIn(target, null))
   }
 
   /** The settings of `store`, as read for the transaction. */
@@ -138,21 +140,48 @@ export class Transaction {
   }
 
   private reading<T>(store: string, read: (scope: ReadScope) => Promise<T>): Promise<T> {
-    return this.inTurn(false, () => this.guard(store, (objectStore) => read(this.scope(store, objectStore))))
+    return this.inTurn('read', () => this.guard(store, (objectStore) => read(this.scope(store, objectStore))))
   }
 
   /**
-   * Runs `call` once the calls issued before it that it must follow have settled (SPEC §11:
-   * calls issued together behave as if issued one after another): a write follows every call, a
-   * read every write, so reads issued together still overlap. Each call is several requests with
-   * awaits between them; two updates of one item would otherwise both read the old item.
+   * Runs `call` once the calls made before it that it must follow are far enough (SPEC §11: calls
+   * issued together behave as if issued one after another). IndexedDB runs a transaction's
+   * requests in the order they were made, so what matters is when each call makes its requests:
+   * - a `'read'` starts once every earlier write has made all its requests; reads overlap;
+   * - a `'put'`, a write that makes all its requests at once and never reads (see
+   *   {@link pipelined}), starts once earlier reads settled and earlier writes made theirs: a
+   *   `Promise.all` of puts costs one round trip, not one per put;
+   * - a `'write'` of several steps (a read, then a write: `update`, `add`, claims, observers)
+   *   starts once every earlier call settled, and every later one waits for it to settle: two
+   *   updates of one item would otherwise both read the old item.
    */
-  private inTurn<T>(write: boolean, call: () => Promise<T>): Promise<T> {
-    const result = (write ? this.calls : this.writes).then(call)
-    const settled = result.then(noop, noop)
-    this.calls = Promise.all([this.calls, settled])
-    if (write) this.writes = settled
-    return result
+  private inTurn<T>(kind: 'read' | 'put' | 'write', call: () => Promise<T>): Promise<T> {
+    const after = kind === 'read' ? this.issued : kind === 'put' ? Promise.all([this.issued, this.reads]) : this.settled
+    let made = noop
+    const making = new Promise<void>((resolve) => (made = resolve))
+    const started = after.then(() => {
+      try {
+        return call()
+      } finally {
+        made()
+      }
+    })
+    const done = started.then(noop, noop)
+    this.settled = Promise.all([this.settled, done])
+    if (kind === 'read') this.reads = Promise.all([this.reads, done])
+    else this.issued = Promise.all([this.issued, kind === 'put' ? making : done])
+    return started
+  }
+
+  /** Whether puts and deletes of `store` make every request at once and read nothing ({@link inTurn}'s `'put'`). */
+  private pipelined(store: string): boolean {
+    if (!this.setup.stores.includes(store) || (this.setup.observers?.of(store).length ?? 0) > 0) return false
+    try {
+      return !mayConflict(this.setup.tx.objectStore(store), 'put')
+    } catch {
+      // The transaction has ended: the call, run in turn, says so.
+      return false
+    }
   }
 
   /** Reads of `store` in the transaction, at its instant; touches they owe are written after the commit. */
@@ -161,9 +190,11 @@ export class Transaction {
     return new ReadScope(objectStore, this.stateOf(store), this.setup.now, this.setup.touches, owe)
   }
 
-  private writing<T>(store: string, write: (target: WriteTarget) => Promise<T>): Promise<T> {
+  /** A write of `store`; `simple`: one that {@link pipelined} stores may run as a `'put'`. */
+  private writing<T>(store: string, simple: boolean, write: (target: WriteTarget) => Promise<T>): Promise<T> {
     const { now, mode, keepTs, observers } = this.setup
-    return this.inTurn(true, () => this.guard(store, (objectStore) =>
+    const kind = simple && this.pipelined(store) ? 'put' : 'write'
+    return this.inTurn(kind, () => this.guard(store, (objectStore) =>
       write({
         store: objectStore,
         state: () => this.stateOf(store),

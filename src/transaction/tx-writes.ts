@@ -4,6 +4,7 @@
  * claimed in place (`writes/claim.ts`) and observers told in the same transaction.
  */
 import type { DeletedItem } from '../events/listeners.js'
+import { EXPIRY_INDEX } from '../layout/expiry-index.js'
 import { check, stampAt, unstamp } from '../layout/stamp.js'
 import { knownWatermarks } from '../layout/watermarks.js'
 import { keyPathValue, req } from '../platform/request.js'
@@ -55,20 +56,42 @@ export async function putIn(
   const claimed: DeletedItem[] = []
   const watermarks = knownWatermarks(store.transaction.db.name, store.name)
   const stored = checked.map((value) => stampAt(value, now, watermarks))
+  let made = 0
+  const putOne = (value: Item, i: number) => {
+    const put = putClaiming(store, method, value, keys?.[i], cut, (items) => claimed.push(...items), where(i))
+    made++
+    return put
+  }
   try {
-    for (const [i, value] of stored.entries()) {
-      const key = await putClaiming(store, method, value, keys?.[i], cut, (items) => claimed.push(...items), where(i))
-      for (const observer of target.observers) observer.put(store.transaction, key, unstamp(value))
-      written.push(key)
+    if (target.observers.length === 0 && !mayConflict(store, method)) {
+      // Nothing can refuse one of them for a holder: every put is made at once, in order.
+      written.push(...(await Promise.all(stored.map(putOne))))
+    } else {
+      // One after the other: a value written after claiming room must not land after a later one.
+      for (const [i, value] of stored.entries()) {
+        const key = await putOne(value, i)
+        for (const observer of target.observers) observer.put(store.transaction, key, unstamp(value))
+        written.push(key)
+      }
     }
   } catch (error) {
     // What IndexedDB refused only once asked (a value it cannot clone, an observer's refusal)
     // must not leave the items before it written.
-    if (written.length > 0) target.abandon(error)
+    if (made > 0) target.abandon(error)
     throw error
   }
   target.wrote(stored, claimed)
   return written
+}
+
+/**
+ * Whether a `method` of `store` may be refused with `ConstraintError` for a holder (an `add`'s
+ * key, a unique index's value), which a write then claims from dead holders in further steps.
+ */
+export function mayConflict(store: IDBObjectStore, method: 'put' | 'add'): boolean {
+  if (method === 'add') return true
+  for (const name of Array.from(store.indexNames)) if (name !== EXPIRY_INDEX && store.index(name).unique) return true
+  return false
 }
 
 /**

@@ -416,7 +416,7 @@ async function purgesInServiceWorker(url: string): Promise<ServiceWorkerRun> {
   }
 }
 
-test("a service worker that imports the package, and one that gives Workbox's strategies idb-ttl/workbox's plugin, type-check with lib WebWorker alone (no DOM)", async () => {
+test("a service worker that imports the package, and ones that give Workbox's and Serwist's strategies idb-ttl/workbox's plugin, type-check with lib WebWorker alone (no DOM)", async () => {
   const result = await scratch.tsc(app, 'tsconfig.sw.json')
   expect(result.stdout + result.stderr).toBe('')
   expect(result.code).toBe(0)

@@ -124,6 +124,32 @@ describe('calls issued together', () => {
     expect(seen).toEqual([0, 'a', 1, { id: 'a', _ts: T0 / SECOND }])
   })
 
+  test('puts and deletes issued together go at once, and still every call sees exactly the calls before it', async () => {
+    const { db } = await open()
+    await db.put('sessions', { id: 'a', n: 0 })
+    const seen = await db.transaction('sessions', 'readwrite', (tx) =>
+      Promise.all([
+        tx.get('sessions', 'a'),
+        tx.put('sessions', { id: 'a', n: 1 }),
+        tx.getAll('sessions'),
+        tx.update('sessions', 'a', (v: any) => ({ ...v, n: v.n * 10 })),
+        tx.put('sessions', { id: 'b', n: 2 }),
+        tx.count('sessions'),
+        tx.delete('sessions', 'a'),
+        tx.get('sessions', 'a'),
+        tx.putAll('sessions', [{ id: 'a', n: 3 }, { id: 'c', n: 4 }]),
+        tx.getAll('sessions'),
+      ]),
+    )
+    const ns = (items: any) => (items as { id: string; n: number }[]).map((v) => `${v.id}${v.n}`)
+    expect((seen[0] as any).n).toBe(0)
+    expect(ns(seen[2])).toEqual(['a1'])
+    expect((seen[3] as any).n).toBe(10)
+    expect(seen[5]).toBe(2)
+    expect(seen[7]).toBeUndefined()
+    expect(ns(seen[9])).toEqual(['a3', 'b2', 'c4'])
+  })
+
   test('a putAll refused for one item (no key) writes none of them; caught, the transaction goes on and commits the rest', async () => {
     const { db } = await open()
     const result = await db.transaction(['sessions', 'events'], 'readwrite', async (tx) => {
