@@ -1,8 +1,8 @@
 /**
  * SPEC §12 as a property: random interleavings of a remote client's writes to the container
  * (upserts with every kind of `ttl`, tombstones as another mirror pushes them), local writes
- * (put, update, delete, with every kind of `ttl`), pulls, pushes, clock steps and changes of the
- * container's `defaultTtl`, run against the in-process Cosmos DB server with the real SDK, and
+ * (put, update, an edit that puts back what it read with its `_ts`, delete, with every kind of
+ * `ttl`), pulls, pushes, clock steps and changes of the container's `defaultTtl`, run against the in-process Cosmos DB server with the real SDK, and
  * checked against an independent model of the mirror written from SPEC §1–3 and §12 and
  * docs/cosmos.md (it shares no code with src/: its own TTL matrix, its own conflict rule).
  *
@@ -63,6 +63,7 @@ type Command =
   | { kind: 'containerTtl'; value: Default }
   | { kind: 'put'; key: Key; n: number; ttl: ItemTtl }
   | { kind: 'update'; key: Key; n: number }
+  | { kind: 'edit'; key: Key; n: number }
   | { kind: 'delete'; key: Key }
   | { kind: 'pull' }
   | { kind: 'push' }
@@ -237,6 +238,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('containerTtl' as const), value: containerTtl }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('put' as const), key, n, ttl: itemTtl }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('update' as const), key, n }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('edit' as const), key, n }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), key }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('pull' as const) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('push' as const) }) },
@@ -330,6 +332,15 @@ async function run(world: World, cmd: Command): Promise<void> {
       )
       expect(outcome, `update of ${cmd.key}`).toBe(live ? 'ok' : 'NOT_FOUND')
       if (live) model.write(cmd.key, { ...live, n: cmd.n }, now)
+      return
+    }
+    case 'edit': {
+      // The app reads the item and puts it back changed, with the `_ts` it read (SPEC §12b: an edit
+      // restarts the countdown all the same).
+      const read = await db.get('items', cmd.key)
+      if (!read) return
+      await db.put('items', { ...read, n: cmd.n })
+      model.write(cmd.key, { ...read, n: cmd.n }, now)
       return
     }
     case 'delete':
