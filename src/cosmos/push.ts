@@ -8,14 +8,14 @@
  * A put whose local item is no longer live (it expired while offline) is sent as a delete: had
  * it reached the server in time, it would have expired there too.
  */
-import type { ItemDefinition, RequestOptions } from '@azure/cosmos'
+import type { ItemDefinition, PartitionKey, RequestOptions } from '@azure/cosmos'
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
 import { lastWriterWins } from './conflicts.js'
-import { describe, isTombstone, partitionKeyOf, readOnly, toServer, type Mirror } from './context.js'
+import { describe, inPartition, isTombstone, partitionKeyOf, readOnly, scopeOf, tombstoneOf, toServer, type Mirror } from './context.js'
 import { unobserved } from './hook.js'
 import { countQueued, nextQueued, queuedAt, unqueue, type Queued } from './outbox.js'
 import { statusOf, withRetry } from './remote.js'
-import { readEtag, writeEtag } from './state.js'
+import { readBase, writeBase } from './state.js'
 import type { CosmosItem, Resolution } from './types.js'
 
 /** Records read from the outbox at a time. */
@@ -26,7 +26,7 @@ type Outcome = { item: CosmosItem } | { item: undefined }
 
 /** Pushes once; resolves to how many writes were sent. */
 export async function pushRound(mirror: Mirror): Promise<number> {
-  if (!mirror.pkPath) await describe(mirror)
+  if (!mirror.pkPaths) await describe(mirror)
   let pushed = 0
   let after = 0
   for (;;) {
@@ -49,20 +49,26 @@ export function pendingOf(mirror: Mirror): Promise<number> {
 
 async function pushOne(mirror: Mirror, record: Queued): Promise<Outcome> {
   const { db, store } = mirror
-  const [local, etag] = await Promise.all([
+  const [local, base] = await Promise.all([
     record.op === 'put' ? (db.get(store, record.key) as Promise<CosmosItem | undefined>) : undefined,
-    readOnly(mirror, (tx) => readEtag(tx, store, record.key)),
+    readOnly(mirror, (tx) => readBase(tx, store, record.key)),
   ])
   const id = String(record.key)
+  // The item's partition: the local item's where there is one, else the server copy's it was
+  // last in step with (a delete: the local item is gone).
+  let pk = local ? partitionKeyOf(mirror, toServer(mirror, local)) : base?.pk
   try {
-    if (local) return await sendPut(mirror, local, etag)
-    if (etag === undefined) return await deleteUnseen(mirror, id, record.at)
-    return await sendDelete(mirror, id, etag)
+    if (local) return await sendPut(mirror, local, base?.etag)
+    if (base === undefined) return await deleteUnseen(mirror, id, record.at)
+    // A base kept by a version of the mirror before partition keys were: the server copy's.
+    pk ??= await readServer(mirror, id, undefined).then((server) => server && partitionKeyOf(mirror, server))
+    if (pk === undefined) return { item: undefined }
+    return await sendDelete(mirror, id, base.etag, pk)
   } catch (error) {
     const status = statusOf(error)
     if (status !== 412 && status !== 409) throw error
   }
-  return resolve(mirror, id, local, record.at, await readServer(mirror, id, local))
+  return resolve(mirror, id, local, record.at, await readServer(mirror, id, pk))
 }
 
 function call<T>(mirror: Mirror, run: () => Promise<T>): Promise<T> {
@@ -85,19 +91,22 @@ async function sendPut(mirror: Mirror, local: CosmosItem, etag: string | undefin
   }
 }
 
-async function sendDelete(mirror: Mirror, id: string, etag: string | undefined): Promise<Outcome> {
+/**
+ * Deletes `id` in partition `pk` (its own: a 404 then means the item is gone indeed), as a
+ * tombstone or a plain delete; `etag`: on the condition that the server copy is that one.
+ */
+async function sendDelete(mirror: Mirror, id: string, etag: string | undefined, pk: PartitionKey): Promise<Outcome> {
   const { container, options } = mirror
   const soft = options.softDelete
-  const key = partitionKeyOf(mirror, { id })
   const accessCondition = etag === undefined ? {} : ifMatch(etag)
   try {
     // A container with TTL off would keep a tombstone for ever.
     if (soft && mirror.containerTtl !== null) {
-      const tombstone = toServer(mirror, { id, [soft.field]: true, ttl: soft.ttl })
-      const write = () => (etag === undefined ? container.items.upsert<ItemDefinition>(tombstone) : container.item(id, key).replace<ItemDefinition>(tombstone, accessCondition))
+      const tombstone = tombstoneOf(mirror, id, pk, soft)
+      const write = () => (etag === undefined ? container.items.upsert<ItemDefinition>(tombstone) : container.item(id, pk).replace<ItemDefinition>(tombstone, accessCondition))
       return { item: (await call(mirror, write)).resource as CosmosItem }
     }
-    await call(mirror, () => container.item(id, key).delete(accessCondition))
+    await call(mirror, () => container.item(id, pk).delete(accessCondition))
   } catch (error) {
     if (statusOf(error) !== 404) throw error
   }
@@ -116,9 +125,17 @@ async function deleteUnseen(mirror: Mirror, id: string, at: number): Promise<Out
   return resolve(mirror, id, undefined, at, server)
 }
 
-/** The server's copy of `id` now (`undefined`: it has none). */
-async function readServer(mirror: Mirror, id: string, local: CosmosItem | undefined): Promise<CosmosItem | undefined> {
-  return (await call(mirror, () => mirror.container.item(id, partitionKeyOf(mirror, local ?? { id })).read<CosmosItem>())).resource
+/**
+ * The server's copy of `id` now (`undefined`: it has none): a point read in partition `pk`, or,
+ * where the mirror does not know the item's partition (an item it never had from the server, in a
+ * whole container or under a hierarchical key), a query by `id` within the mirror's scope.
+ */
+async function readServer(mirror: Mirror, id: string, pk: PartitionKey | undefined): Promise<CosmosItem | undefined> {
+  const { container } = mirror
+  if (pk !== undefined) return (await call(mirror, () => container.item(id, pk).read<CosmosItem>())).resource
+  const { where, parameters } = scopeOf(mirror)
+  const query = { query: `SELECT * FROM c WHERE ${['c.id = @idbTtlId', ...where].join(' AND ')}`, parameters: [{ name: '@idbTtlId', value: id }, ...parameters] }
+  return (await call(mirror, () => container.items.query<CosmosItem>(query, inPartition(mirror)).fetchAll())).resources[0]
 }
 
 /** A conflict over `server`, the server's copy now: the app's (or the default) decision, and what it leaves. */
@@ -127,7 +144,7 @@ async function resolve(mirror: Mirror, id: string, local: CosmosItem | undefined
   const decide = mirror.options.onConflict ?? lastWriterWins
   const resolution: Resolution = await decide({ key: id, local, localAt: at, server })
   if (resolution === 'server') return { item: server }
-  if (resolution === 'local' && local === undefined) return live ? sendDelete(mirror, id, undefined) : { item: server }
+  if (resolution === 'local' && local === undefined) return live ? sendDelete(mirror, id, undefined, partitionKeyOf(mirror, live)) : { item: server }
   const body = toServer(mirror, resolution === 'local' ? local! : resolution)
   return { item: (await call(mirror, () => mirror.container.items.upsert<ItemDefinition>(body))).resource as CosmosItem }
 }
@@ -142,10 +159,11 @@ async function settle(mirror: Mirror, record: Queued, outcome: Outcome): Promise
   return unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
     const current = await queuedAt(tx.raw, store, record.key)
     // Our own write is the base of the newer one, whatever becomes of the local item.
-    writeEtag(tx.raw, store, record.key, outcome.item?._etag)
+    const item = outcome.item
+    writeBase(tx.raw, store, record.key, item && { etag: item._etag!, pk: partitionKeyOf(mirror, item) })
     if (current?.seq === record.seq) {
       unqueue(tx.raw, record.seq)
-      if (outcome.item && !isTombstone(mirror, outcome.item)) tx.put(outcome.item)
+      if (item && !isTombstone(mirror, item)) tx.put(item)
       else tx.delete(record.key)
     }
     // Counted in the transaction that unqueued: a transaction less per record.

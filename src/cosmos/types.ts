@@ -45,7 +45,8 @@ export interface SyncOptions {
   /**
    * Mirror the items of this partition key value only (the usual case in a browser: one user's or
    * one tenant's items). Omitted: the whole container, whose `id`s must then be unique across
-   * partitions (the local key is the `id`). Local writes get it in the partition key field.
+   * partitions (the local key is the `id`). Local writes get it in the partition key field. With
+   * a hierarchical key, the first level's value (the mirror holds that prefix).
    */
   partitionKey?: string | number | boolean | null
   /**
@@ -59,7 +60,7 @@ export interface SyncOptions {
    * How local deletes reach other replicas, whose pulls never see a delete (the change feed in
    * latest-version mode and `_ts` queries show none): `{ field, ttl }` (default
    * `{ field: 'deleted', ttl: 60 }`) replaces the server's item with a tombstone `{ id, <field>: true,
-   * ttl }` that the server removes after `ttl` seconds, and every pull deletes the local copy of
+   * ttl }` (and the item's partition key fields) that the server removes after `ttl` seconds, and every pull deletes the local copy of
    * an item that carries the field. `false`: deletes are plain deletes. Either way a container
    * with TTL off gets plain deletes (it would keep a tombstone for ever).
    */
