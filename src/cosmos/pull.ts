@@ -15,6 +15,7 @@ import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
 import { describe, inPartition, isTombstone, partitionKeyOf, readOnly, scopeOf, type Mirror } from './context.js'
 import { unobserved } from './hook.js'
 import { queuedAt } from './outbox.js'
+import { dropRejected } from './rejected.js'
 import { withRetry } from './remote.js'
 import { keysWithEtags, readBase, readCheckpoint, writeBase, writeCheckpoint } from './state.js'
 import type { CosmosItem } from './types.js'
@@ -70,6 +71,8 @@ async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, fr
       const [queued, base] = known[i]
       // A queued local write is settled by the push, against the base it was made on.
       if (queued || base?.etag === item._etag) continue
+      // A newer server copy takes the place of a local write the server refused.
+      dropRejected(tx.raw, store, item.id)
       if (isTombstone(mirror, item)) tx.delete(item.id)
       else tx.put(item)
       writeBase(tx.raw, store, item.id, { etag: item._etag!, pk: partitionKeyOf(mirror, item) })

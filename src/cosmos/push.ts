@@ -6,7 +6,8 @@
  * record — unless the item was written again meanwhile, whose newer record the round sends next.
  *
  * A put whose local item is no longer live (it expired while offline) is sent as a delete: had
- * it reached the server in time, it would have expired there too.
+ * it reached the server in time, it would have expired there too. A record the server refuses
+ * for itself (400, 409, 413) is set aside (`rejected.ts`), and the round goes on with the next.
  */
 import type { ItemDefinition, PartitionKey, RequestOptions } from '@azure/cosmos'
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
@@ -15,6 +16,7 @@ import { describe, inPartition, isTombstone, partitionKeyOf, readOnly, scopeOf, 
 import { unobserved } from './hook.js'
 import { countQueued, nextQueued, queuedAt, unqueue, type Queued } from './outbox.js'
 import { statusOf, withRetry } from './remote.js'
+import { countRejected, dropRejected, isRefusal, setAside } from './rejected.js'
 import { readBase, writeBase } from './state.js'
 import type { CosmosItem, Resolution } from './types.js'
 
@@ -33,18 +35,25 @@ export async function pushRound(mirror: Mirror): Promise<number> {
     const batch = await readOnly(mirror, (tx) => nextQueued(tx, mirror.store, after, BATCH))
     if (batch.length === 0) break
     for (const record of batch) {
-      const outcome = await pushOne(mirror, record)
-      const pending = await settle(mirror, record, outcome)
+      const counts = await pushOne(mirror, record).then(
+        (outcome) => settle(mirror, record, outcome),
+        (error: unknown) => {
+          // Refused by the server for itself: set aside, and the round goes on with the next.
+          if (!isRefusal(error)) throw error
+          return putAside(mirror, record, error)
+        },
+      )
       after = record.seq
       pushed++
-      mirror.board.set('pushing', { pushed, pending })
+      mirror.board.set('pushing', { pushed, ...counts })
     }
   }
   return pushed
 }
 
-export function pendingOf(mirror: Mirror): Promise<number> {
-  return readOnly(mirror, (tx) => countQueued(tx, mirror.store))
+/** How many records of the store are queued, and how many set aside. */
+export function countsOf(mirror: Mirror): Promise<Counts> {
+  return readOnly(mirror, (tx) => countsIn(tx, mirror.store))
 }
 
 async function pushOne(mirror: Mirror, record: Queued): Promise<Outcome> {
@@ -130,7 +139,7 @@ async function deleteUnseen(mirror: Mirror, id: string, at: number): Promise<Out
  * where the mirror does not know the item's partition (an item it never had from the server, in a
  * whole container or under a hierarchical key), a query by `id` within the mirror's scope.
  */
-async function readServer(mirror: Mirror, id: string, pk: PartitionKey | undefined): Promise<CosmosItem | undefined> {
+export async function readServer(mirror: Mirror, id: string, pk: PartitionKey | undefined): Promise<CosmosItem | undefined> {
   const { container } = mirror
   if (pk !== undefined) return (await call(mirror, () => container.item(id, pk).read<CosmosItem>())).resource
   const { where, parameters } = scopeOf(mirror)
@@ -138,35 +147,79 @@ async function readServer(mirror: Mirror, id: string, pk: PartitionKey | undefin
   return (await call(mirror, () => container.items.query<CosmosItem>(query, inPartition(mirror)).fetchAll())).resources[0]
 }
 
-/** A conflict over `server`, the server's copy now: the app's (or the default) decision, and what it leaves. */
+/**
+ * A conflict over `server`, the server's copy now: the app's (or the default) decision, written on
+ * the condition that the server's copy is still the one it saw. If it changed meanwhile (412; a
+ * create that finds an item, 409; a replace that finds none, 404), the decision is taken again
+ * with the new copy; a refusal whose re-read shows no change is the server refusing the write.
+ */
 async function resolve(mirror: Mirror, id: string, local: CosmosItem | undefined, at: number, server: CosmosItem | undefined): Promise<Outcome> {
-  const live = server && !isTombstone(mirror, server) ? server : undefined
   const decide = mirror.options.onConflict ?? lastWriterWins
-  const resolution: Resolution = await decide({ key: id, local, localAt: at, server })
-  if (resolution === 'server') return { item: server }
-  if (resolution === 'local' && local === undefined) return live ? sendDelete(mirror, id, undefined, partitionKeyOf(mirror, live)) : { item: server }
-  const body = toServer(mirror, resolution === 'local' ? local! : resolution)
-  return { item: (await call(mirror, () => mirror.container.items.upsert<ItemDefinition>(body))).resource as CosmosItem }
+  for (;;) {
+    const resolution: Resolution = await decide({ key: id, local, localAt: at, server })
+    try {
+      return await write(mirror, id, resolution === 'local' ? local : resolution === 'server' ? server : resolution, resolution === 'server', server)
+    } catch (error) {
+      if (![412, 409, 404].includes(statusOf(error) as number)) throw error
+      const now = await readServer(mirror, id, server ? partitionKeyOf(mirror, server) : undefined)
+      if (now?._etag === server?._etag) throw error
+      server = now
+    }
+  }
+}
+
+/** Writes `wanted` (`undefined`: a delete) over `server`, on the condition that it is still that copy. */
+async function write(mirror: Mirror, id: string, wanted: CosmosItem | undefined, keep: boolean, server: CosmosItem | undefined): Promise<Outcome> {
+  const live = server && !isTombstone(mirror, server) ? server : undefined
+  if (keep || (wanted === undefined && !live)) return { item: server }
+  if (wanted === undefined) return sendDelete(mirror, id, live!._etag, partitionKeyOf(mirror, live!))
+  const body = toServer(mirror, wanted)
+  const { container } = mirror
+  const written = server
+    ? call(mirror, () => container.item(id, partitionKeyOf(mirror, server)).replace<ItemDefinition>(body, ifMatch(server._etag!)))
+    : call(mirror, () => container.items.create<ItemDefinition>(body))
+  return { item: (await written).resource as CosmosItem }
 }
 
 /**
  * Ends a record: the server's copy (or its absence) becomes the local item and the base of the
- * next push, unless the item was written again since the record was read. Resolves to how many
- * records are still queued.
+ * next push, unless the item was written again since the record was read. Resolves to the counts.
  */
-async function settle(mirror: Mirror, record: Queued, outcome: Outcome): Promise<number> {
+async function settle(mirror: Mirror, record: Queued, outcome: Outcome): Promise<Counts> {
   const { store } = mirror
   return unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
     const current = await queuedAt(tx.raw, store, record.key)
     // Our own write is the base of the newer one, whatever becomes of the local item.
     const item = outcome.item
     writeBase(tx.raw, store, record.key, item && { etag: item._etag!, pk: partitionKeyOf(mirror, item) })
+    // A write of the key went through: what was set aside of it is behind it.
+    dropRejected(tx.raw, store, record.key)
     if (current?.seq === record.seq) {
       unqueue(tx.raw, record.seq)
       if (item && !isTombstone(mirror, item)) tx.put(item)
       else tx.delete(record.key)
     }
     // Counted in the transaction that unqueued: a transaction less per record.
-    return countQueued(tx.raw, store)
+    return countsIn(tx.raw, store)
   })
+}
+
+/** Sets a record the server refused aside (unless the item was written again since: that goes next). */
+async function putAside(mirror: Mirror, record: Queued, error: unknown): Promise<Counts> {
+  const { store } = mirror
+  return unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
+    const current = await queuedAt(tx.raw, store, record.key)
+    if (current?.seq === record.seq) {
+      unqueue(tx.raw, record.seq)
+      setAside(tx.raw, record, error)
+    }
+    return countsIn(tx.raw, store)
+  })
+}
+
+type Counts = { pending: number; rejected: number }
+
+async function countsIn(tx: IDBTransaction, store: string): Promise<Counts> {
+  const [pending, rejected] = await Promise.all([countQueued(tx, store), countRejected(tx, store)])
+  return { pending, rejected }
 }

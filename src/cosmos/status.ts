@@ -3,7 +3,7 @@ import { describeError } from '../rules/errors.js'
 import type { SyncState, SyncStatus } from './types.js'
 
 export class StatusBoard {
-  private current: SyncStatus = { state: 'idle', pending: 0, pulled: 0, pushed: 0 }
+  private current: SyncStatus = { state: 'idle', pending: 0, pulled: 0, pushed: 0, rejected: 0 }
   private readonly listeners = new Set<(status: SyncStatus) => void>()
 
   get status(): SyncStatus {

@@ -12,11 +12,13 @@ import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
 import { webLocks } from '../platform/lock.js'
 import { kindOf, TtlError } from '../rules/errors.js'
 import { MAX_TTL } from '../rules/ttl.js'
-import type { Mirror } from './context.js'
+import { readOnly, type Mirror } from './context.js'
 import { internalsOf } from './internals.js'
 import { queueWritesOf } from './observer.js'
 import { pullRound } from './pull.js'
-import { pendingOf, pushRound } from './push.js'
+import { countsOf, pushRound } from './push.js'
+import { listRejected } from './rejected.js'
+import { discardRejected, retryRejected } from './set-aside.js'
 import { OfflineError } from './remote.js'
 import { StatusBoard } from './status.js'
 import type { CosmosSync, SyncOptions, SyncStatus } from './types.js'
@@ -59,17 +61,29 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
   const round = <T>(state: 'pulling' | 'pushing', run: () => Promise<T>): Promise<T> => {
     if (stopped) return Promise.reject(new TtlError('CLOSED', `${where}: the sync was stopped`))
     return exclusive(lockName, async () => {
-      board.set(state, state === 'pulling' ? { pulled: 0 } : { pushed: 0, pending: await pendingOf(mirror) })
+      board.set(state, state === 'pulling' ? { pulled: 0 } : { pushed: 0, ...(await countsOf(mirror)) })
       try {
         const result = await run()
-        board.set('idle', { pending: await pendingOf(mirror) })
+        board.set('idle', await countsOf(mirror))
         return result
       } catch (error) {
-        const pending = await pendingOf(mirror).catch(() => board.status.pending)
-        board.set(error instanceof OfflineError ? 'offline' : 'error', { pending }, error instanceof OfflineError ? error.cause : error)
+        const counts = await countsOf(mirror).catch(() => ({}))
+        board.set(error instanceof OfflineError ? 'offline' : 'error', counts, error instanceof OfflineError ? error.cause : error)
         throw error
       }
     })
+  }
+
+  /** Runs a change of the set-aside records under the lock, between rounds; the status then counts again. */
+  const underLock = <T>(run: () => Promise<T>): Promise<T> =>
+    exclusive(lockName, async () => {
+      const result = await run()
+      board.set(board.status.state, await countsOf(mirror))
+      return result
+    })
+  const checkKey = (key: unknown, optional: boolean): string | undefined => {
+    if ((optional && key === undefined) || typeof key === 'string') return key as string | undefined
+    throw new TtlError('INVALID_OPTION', `${where}: the key of a set-aside record is a string; got ${kindOf(key)}`)
   }
 
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -101,6 +115,9 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
   return {
     pull: (opts) => round('pulling', () => pullRound(mirror, opts?.full === true)),
     push: () => round('pushing', () => pushRound(mirror)),
+    rejected: () => readOnly(mirror, (tx) => listRejected(tx, store)),
+    retry: (key) => underLock(() => retryRejected(mirror, checkKey(key, true))),
+    discard: (key) => underLock(() => discardRejected(mirror, checkKey(key, false)!)),
     onStatus: (listener: (status: SyncStatus) => void) => board.listen(listener),
     get status() {
       return board.status

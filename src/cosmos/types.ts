@@ -14,8 +14,26 @@ export interface SyncStatus {
   pulled: number
   /** Writes the push under way (or the last) sent. */
   pushed: number
+  /** Local writes the server refused and the mirror set aside ({@link CosmosSync.rejected}). */
+  rejected: number
   /** Why the last round failed (`state` `'error'` or `'offline'`), by name and message. */
   error?: { name: string; message: string }
+}
+
+/**
+ * A local write the server refused for itself (400: an item it cannot take; 409: a unique-key
+ * clash; 413: over its size limit), set aside so that the writes queued after it are pushed.
+ */
+export interface Rejected {
+  /** The item's `id` (its local key). */
+  key: string
+  /** What was pushed: the item (`'put'`) or its delete. */
+  op: 'put' | 'delete'
+  /** When the local write happened, epoch ms (the connection's clock). */
+  at: number
+  /** The server's answer: its HTTP status, and its message. */
+  status: number
+  message: string
 }
 
 /** A local write whose base changed on the server since it was pulled (or pushed). */
@@ -86,6 +104,24 @@ export interface CosmosSync {
   pull(options?: { full?: boolean }): Promise<number>
   /** One push round: every queued local write, in order; resolves to how many it sent. */
   push(): Promise<number>
+  /**
+   * The local writes the server refused and the mirror set aside (one per key, the latest), with
+   * the server's answer. A set-aside write stays in the store, unpushed, until {@link retry} or
+   * {@link discard}, until a later write of the item is pushed, or until a pull brings a newer
+   * server copy of it.
+   */
+  rejected(): Promise<Rejected[]>
+  /**
+   * Queues the set-aside write of `key` (every one when omitted) again, as it was, for the next
+   * push: for a refusal the server may not repeat (a unique key freed since). Resolves to how many.
+   */
+  retry(key?: string): Promise<number>
+  /**
+   * Gives up the set-aside write of `key`: the server's copy (or its absence) becomes the local
+   * item again, read from the server now. Resolves to `false` when nothing of `key` was set aside.
+   * @throws {@link OfflineError} without a network (the write stays set aside)
+   */
+  discard(key: string): Promise<boolean>
   /** Calls `listener` with the status now and on every change; returns a function that removes it. */
   onStatus(listener: (status: SyncStatus) => void): () => void
   /** The status now. */

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { syncCosmos } from '../../src/cosmos/index.js'
 import { aheadClock } from './clock.js'
-import { newContainer, TENANT_USER } from './containers.js'
+import { clientOf, newContainer, TENANT_USER } from './containers.js'
 import { startServer, stopServer } from './harness.js'
 import { openMirror, outbox } from './support.js'
 
@@ -74,6 +74,96 @@ describe("each item's own partition key", () => {
     expect(await sync.push()).toBe(2)
     expect(await db.get('items', 'a')).toMatchObject({ v: 'server' })
     expect((await container.item('b', ['t1', 'u2']).read()).resource).toMatchObject({ tenant: 't1', user: 'u2', deleted: true })
+    db.close()
+  })
+})
+
+describe('one bad record blocks nothing', () => {
+  /** A container whose items have unique `email`s in a partition: a clash is a 409 the server answers for the record itself. */
+  async function uniqueEmails() {
+    const { database } = await clientOf(port).databases.createIfNotExists({ id: 'test' })
+    const id = `unique-${Math.random().toString(36).slice(2)}`
+    await database.containers.create({ id, partitionKey: { paths: ['/tenant'] }, defaultTtl: -1, uniqueKeyPolicy: { uniqueKeys: [{ paths: ['/email'] }] } })
+    return database.container(id)
+  }
+
+  test('a record the server refuses is set aside with its answer; the records after it are pushed; retry and discard', async () => {
+    const container = await uniqueEmails()
+    await container.items.create({ id: 'taken', tenant: 't1', email: 'x@example.com' })
+    const db = await openMirror(aheadClock())
+    const sync = syncCosmos(db, 'items', container, { partitionKey: 't1' })
+    await db.put('items', { id: 'a', email: 'a@example.com' })
+    await db.put('items', { id: 'bad', email: 'x@example.com' })
+    await db.put('items', { id: 'c', email: 'c@example.com' })
+    expect(await sync.push()).toBe(3)
+    const ids = async () => (await container.items.query('SELECT VALUE c.id FROM c').fetchAll()).resources.sort()
+    expect(await ids()).toEqual(['a', 'c', 'taken'])
+    expect(await sync.rejected()).toEqual([{ key: 'bad', op: 'put', at: expect.any(Number), status: 409, message: expect.stringContaining('already exists') }])
+    expect(sync.status).toMatchObject({ state: 'idle', pending: 0, rejected: 1 })
+    expect(await outbox(db)).toEqual([])
+    // The local write stays, unpushed; a retry meets the same answer.
+    expect(await db.get('items', 'bad')).toMatchObject({ email: 'x@example.com' })
+    expect(await sync.retry('bad')).toBe(1)
+    expect(sync.status).toMatchObject({ pending: 1, rejected: 0 })
+    await sync.push()
+    expect((await sync.rejected()).map((r) => r.key)).toEqual(['bad'])
+    // Freed on the server: the retry goes through.
+    await container.item('taken', 't1').delete()
+    expect(await sync.retry()).toBe(1)
+    await sync.push()
+    expect(await sync.rejected()).toEqual([])
+    expect(await ids()).toEqual(['a', 'bad', 'c'])
+    // Discard: the server's copy comes back in place of the refused edit.
+    await db.put('items', { id: 'c', email: 'a@example.com' })
+    await sync.push()
+    expect((await sync.rejected()).map((r) => r.key)).toEqual(['c'])
+    expect(await sync.discard('c')).toBe(true)
+    expect(await db.get('items', 'c')).toMatchObject({ email: 'c@example.com' })
+    expect(await sync.rejected()).toEqual([])
+    expect(sync.status.rejected).toBe(0)
+    expect(await sync.discard('c')).toBe(false)
+    db.close()
+  })
+
+  test('an id Cosmos DB cannot store is refused at write time, and nothing is written or queued', async () => {
+    const { container } = await newContainer(port, -1)
+    const db = await openMirror(aheadClock())
+    syncCosmos(db, 'items', container, { partitionKey: 't1' })
+    for (const id of [1, 'a/b', 'a\\b', 'a?b', 'a#b', 'é'.repeat(512)]) {
+      await expect(db.put('items', { id } as never), String(id)).rejects.toMatchObject({ name: 'TtlError', code: 'INVALID_VALUE', message: expect.stringContaining('Cosmos DB cannot store') })
+    }
+    await expect(db.putAll('items', [{ id: 'fine' }, { id: 'not/fine' }])).rejects.toMatchObject({ code: 'INVALID_VALUE' })
+    expect(await db.getAllKeys('items')).toEqual([])
+    expect(await outbox(db)).toEqual([])
+    await db.put('items', { id: 'é'.repeat(511) })
+    expect(await outbox(db)).toHaveLength(1)
+    db.close()
+  })
+})
+
+describe('conflicts', () => {
+  test('a decision is written on the condition that the server copy is still the one it saw; else it is taken again', async () => {
+    const { container } = await newContainer(port, -1)
+    await container.items.create({ id: 'a', tenant: 't1', tags: ['x'] })
+    const seen: unknown[] = []
+    const db = await openMirror(aheadClock())
+    const sync = syncCosmos(db, 'items', container, {
+      partitionKey: 't1',
+      onConflict: async ({ local, server }) => {
+        seen.push(server?.tags)
+        // The app asks the user; meanwhile another device writes, once.
+        if (seen.length === 1) await container.items.upsert({ id: 'a', tenant: 't1', tags: ['x', 'server', 'later'] })
+        return { ...server!, tags: [...(server!.tags as string[]), ...(local!.tags as string[])] }
+      },
+    })
+    await sync.pull()
+    await container.items.upsert({ id: 'a', tenant: 't1', tags: ['x', 'server'] })
+    await db.put('items', { id: 'a', tags: ['local'] })
+    await sync.push()
+    expect(seen).toEqual([['x', 'server'], ['x', 'server', 'later']])
+    const merged = (await container.item('a', 't1').read()).resource
+    expect(merged.tags).toEqual(['x', 'server', 'later', 'local'])
+    expect(await db.get('items', 'a')).toMatchObject({ tags: merged.tags, _etag: merged._etag })
     db.close()
   })
 })
