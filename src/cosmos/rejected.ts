@@ -8,7 +8,7 @@
  */
 import { SYNC_STORE } from '../layout/sync-stores.js'
 import { req } from '../platform/request.js'
-import { queue, type OutboxRecord } from './outbox.js'
+import { queue, queuedAt, type OutboxRecord } from './outbox.js'
 import { statusOf } from './remote.js'
 import type { Rejected } from './types.js'
 
@@ -48,11 +48,14 @@ export function dropRejected(tx: IDBTransaction, store: string, key: IDBValidKey
   tx.objectStore(SYNC_STORE).delete(rejectedKey(store, key))
 }
 
-/** Queues the record of `key` set aside again (in `tx`, which also holds the outbox), as written when it was. */
+/**
+ * Queues the record of `key` set aside again (in `tx`, which also holds the outbox), as written
+ * when it was; where a later write of the key is queued, that one goes instead.
+ */
 export async function requeue(tx: IDBTransaction, store: string, key: IDBValidKey): Promise<boolean> {
-  const rejected = await readRejected(tx, store, key)
+  const [rejected, later] = await Promise.all([readRejected(tx, store, key), queuedAt(tx, store, key)])
   if (!rejected) return false
   dropRejected(tx, store, key)
-  queue(tx, { store, key, op: rejected.op, at: rejected.at })
+  if (!later) queue(tx, { store, key, op: rejected.op, at: rejected.at })
   return true
 }

@@ -2,7 +2,9 @@
  * SPEC §12 as a property: random interleavings of a remote client's writes to the container
  * (upserts with every kind of `ttl`, tombstones as another mirror pushes them), local writes
  * (put, update, an edit that puts back what it read with its `_ts`, delete, with every kind of
- * `ttl`), pulls, pushes, clock steps and changes of the container's `defaultTtl`, run against the in-process Cosmos DB server with the real SDK, and
+ * `ttl`; some with a field the server refuses, test/cosmos/refusing.ts, so that they are set
+ * aside, then retried or discarded), pulls, pushes, clock steps and changes of the container's
+ * `defaultTtl`, run against the in-process Cosmos DB server with the real SDK, and
  * checked against an independent model of the mirror written from SPEC §1–3 and §12 and
  * docs/cosmos.md (it shares no code with src/: its own TTL matrix, its own conflict rule).
  *
@@ -43,6 +45,7 @@ import { uniqueName } from '../helpers.js'
 import { keepItemsOnReplace, setContainerTtl } from './container-ttl.js'
 import { newContainer } from './containers.js'
 import { startServer, stopServer } from './harness.js'
+import { refusing } from './refusing.js'
 import { openMirror, outbox } from './support.js'
 
 const POOL = ['a', 'b', 'c', 'd'] as const
@@ -61,10 +64,12 @@ type Command =
   | { kind: 'serverUpsert'; key: Key; n: number; ttl: ItemTtl }
   | { kind: 'serverTombstone'; key: Key }
   | { kind: 'containerTtl'; value: Default }
-  | { kind: 'put'; key: Key; n: number; ttl: ItemTtl }
+  | { kind: 'put'; key: Key; n: number; ttl: ItemTtl; poison: boolean }
   | { kind: 'update'; key: Key; n: number }
   | { kind: 'edit'; key: Key; n: number }
   | { kind: 'delete'; key: Key }
+  | { kind: 'retry'; key: Key }
+  | { kind: 'discard'; key: Key }
   | { kind: 'pull' }
   | { kind: 'push' }
   | { kind: 'step'; ms: number }
@@ -88,7 +93,7 @@ function expiredAt(doc: Doc, defaultTtl: Default, nowMs: number): boolean {
 }
 
 /** What a push leaves of a key in the mirror (see {@link Model.push}). */
-type Outcome = 'server' | 'tombstone' | 'none'
+type Outcome = 'server' | 'tombstone' | 'none' | 'rejected'
 
 const isTombstone = (doc: Doc | undefined) => doc?.[TOMBSTONE.field] === true
 
@@ -110,6 +115,8 @@ class Model {
   readonly local = new Map<Key, { value: Doc; dead: boolean }>()
   readonly queued = new Map<Key, { op: 'put' | 'delete'; at: number }>()
   readonly base = new Map<Key, string>()
+  /** The writes the server refused (a `poison` item), set aside: the op and time of each. */
+  readonly rejected = new Map<Key, { op: 'put' | 'delete'; at: number }>()
   readonly server = new Map<Key, Doc>()
   sampled = new Map<Key, Doc>()
   readonly serverDead = new Set<string>()
@@ -117,7 +124,7 @@ class Model {
   /** The container's `defaultTtl` as the mirror last read it (undefined: never read). */
   described: Default | undefined = undefined
   /** What the histories exercised: conflicts each way, shortened container settings, server versions that expired. */
-  readonly seen = { localWon: 0, serverWon: 0, containerTtl: 0, expired: 0 }
+  readonly seen = { localWon: 0, serverWon: 0, containerTtl: 0, expired: 0, rejected: 0 }
 
   constructor(public containerDefault: Default) {}
 
@@ -157,6 +164,7 @@ class Model {
     this.describe(nowMs)
     for (const [key, doc] of this.sampled) {
       if (this.queued.has(key) || this.base.get(key) === doc._etag) continue
+      this.rejected.delete(key)
       if (isTombstone(doc)) this.local.delete(key)
       else this.local.set(key, { value: doc, dead: false })
       this.base.set(key, doc._etag as string)
@@ -196,7 +204,12 @@ class Model {
       const localWins = !conflict || Math.floor(at / 1000) >= (current._ts as number)
       if (conflict) this.seen[localWins ? 'localWon' : 'serverWon']++
       if (!localWins) after.set(key, serverCopy)
-      else if (local) {
+      else if (local?.poison === true) {
+        // The server refuses it: set aside, the server and the mirror's copy left as they were.
+        this.rejected.set(key, { op: 'put', at })
+        this.seen.rejected++
+        after.set(key, 'rejected')
+      } else if (local) {
         this.server.set(key, { ...content(local), tenant: TENANT })
         after.set(key, 'server')
       } else after.set(key, conflict && serverCopy === 'tombstone' ? 'tombstone' : remove(key))
@@ -208,6 +221,8 @@ class Model {
   /** After a push ran and the server was sampled: the local items and bases it left. */
   settlePush(after: Map<Key, Outcome>, nowMs: number): void {
     for (const [key, outcome] of after) {
+      if (outcome === 'rejected') continue
+      this.rejected.delete(key)
       const doc = this.sampled.get(key)
       expect(outcome === 'none' || doc !== undefined, `the server's copy of ${key} after the push (${outcome})`).toBe(true)
       if (outcome === 'none') this.base.delete(key)
@@ -236,7 +251,9 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('serverUpsert' as const), key, n, ttl: itemTtl }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('serverTombstone' as const), key }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('containerTtl' as const), value: containerTtl }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('put' as const), key, n, ttl: itemTtl }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('put' as const), key, n, ttl: itemTtl, poison: fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('retry' as const), key }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('discard' as const), key }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('update' as const), key, n }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('edit' as const), key, n }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), key }) },
@@ -320,6 +337,7 @@ async function run(world: World, cmd: Command): Promise<void> {
     case 'put': {
       const value: Doc = { id: cmd.key, n: cmd.n }
       if (cmd.ttl !== undefined) value.ttl = cmd.ttl
+      if (cmd.poison) value.poison = true
       await db.put('items', value)
       model.write(cmd.key, value, now)
       return
@@ -349,6 +367,28 @@ async function run(world: World, cmd: Command): Promise<void> {
       if (model.liveLocal(cmd.key)) model.queued.set(cmd.key, { op: 'delete', at: now })
       model.local.delete(cmd.key)
       return
+    case 'retry': {
+      const rejected = model.rejected.get(cmd.key)
+      expect(await sync.retry(cmd.key), `retry of ${cmd.key}`).toBe(rejected ? 1 : 0)
+      // A later write of the key, queued, goes instead.
+      if (rejected && !model.queued.has(cmd.key)) model.queued.set(cmd.key, rejected)
+      model.rejected.delete(cmd.key)
+      return
+    }
+    case 'discard': {
+      const rejected = model.rejected.has(cmd.key)
+      expect(await sync.discard(cmd.key), `discard of ${cmd.key}`).toBe(rejected)
+      model.rejected.delete(cmd.key)
+      if (!rejected || model.queued.has(cmd.key)) return
+      // The server's copy now (sampled after the last step) becomes the local item and the base.
+      const doc = model.sampled.get(cmd.key)
+      if (doc && !isTombstone(doc)) model.local.set(cmd.key, { value: doc, dead: false })
+      else model.local.delete(cmd.key)
+      if (doc) model.base.set(cmd.key, doc._etag as string)
+      else model.base.delete(cmd.key)
+      model.settle(now)
+      return
+    }
     case 'pull': {
       await sync.pull()
       model.pull(now)
@@ -391,6 +431,10 @@ async function check(world: World, step: string): Promise<void> {
   const live = POOL.map((k) => model.liveLocal(k)).filter((doc) => doc !== undefined)
   expect((await db.getAll('items')).map(strip), `getAll after ${step}`).toEqual(live.map(strip))
   expect(await db.getDefaultTtl('items'), `store defaultTtl after ${step}`).toBe(model.localDefault)
+  // The writes set aside.
+  expect((await world.sync.rejected()).map((r) => `${r.key} ${r.op} ${r.at} ${r.status}`), `set aside after ${step}`).toEqual(
+    [...model.rejected].sort(([x], [y]) => x.localeCompare(y)).map(([k, { op, at }]) => `${k} ${op} ${at} 400`),
+  )
 }
 
 /** SPEC §12's last rule: the live view is the server's items with TTL applied at the local clock's now. */
@@ -398,7 +442,9 @@ async function expectInStep(world: World, step: string): Promise<void> {
   const { db, container, model, clock } = world
   model.sampled = await sample(container)
   model.settle(clock())
-  expect((await db.getAll('items')).map(strip), `in step with the server after ${step}`).toEqual(model.serverLive().map(strip))
+  // A write set aside keeps its item apart from the server's until the app retries or discards it.
+  const apart = (doc: Doc) => !model.rejected.has(doc.id as Key)
+  expect((await db.getAll('items')).filter(apart).map(strip), `in step with the server after ${step}`).toEqual(model.serverLive().filter(apart).map(strip))
 }
 
 /**
@@ -434,14 +480,15 @@ afterAll(async () => {
 
 test('random interleavings of server writes, local writes, pulls, pushes and clock steps end in step with the server', { timeout: 120_000 }, async () => {
   let synced = 0
-  const seen = { localWon: 0, serverWon: 0, containerTtl: 0, expired: 0 }
+  const seen = { localWon: 0, serverWon: 0, containerTtl: 0, expired: 0, rejected: 0 }
   await fc.assert(
     fc.asyncProperty(fc.option(containerTtl, { nil: undefined }), offset, fc.array(command, { minLength: 6, maxLength: 20 }), async (initial, start, commands) => {
       const { container } = await newContainer(port, initial ?? undefined)
       const clock = frozenClock(start)
       const name = uniqueName('cosmos-prop')
       const db = await openMirror(clock, name)
-      const sync = syncCosmos(db, 'items', container, { partitionKey: TENANT })
+      // The server refuses items with a `poison` field (test/cosmos/refusing.ts).
+      const sync = syncCosmos(db, 'items', refusing(container, (body) => body.poison === true), { partitionKey: TENANT })
       const model = new Model(initial ?? null)
       const world: World = { db, sync, container, model, clock }
       try {
@@ -454,7 +501,12 @@ test('random interleavings of server writes, local writes, pulls, pushes and clo
             synced++
           }
         }
-        // Once synced: a push, then a pull.
+        // Once synced: what was set aside given up, a push, then a pull.
+        for (const key of [...model.rejected.keys()]) {
+          clock.tick()
+          await run(world, { kind: 'discard', key })
+          await check(world, `the discard of ${key}`)
+        }
         clock.tick()
         await run(world, { kind: 'push' })
         await check(world, 'the last push')
@@ -478,6 +530,7 @@ test('random interleavings of server writes, local writes, pulls, pushes and clo
   expect(seen.localWon + seen.serverWon, 'conflicts settled by a push').toBeGreaterThan(0)
   expect(seen.containerTtl, "changes of the container's defaultTtl").toBeGreaterThan(0)
   expect(seen.expired, 'server versions expired').toBeGreaterThan(0)
+  expect(seen.rejected, 'writes set aside').toBeGreaterThan(0)
 })
 
 /**
