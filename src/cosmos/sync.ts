@@ -23,7 +23,7 @@ import { OfflineError } from './remote.js'
 import { StatusBoard } from './status.js'
 import type { CosmosSync, SyncOptions, SyncStatus } from './types.js'
 
-const KNOWN = ['partitionKey', 'filter', 'onConflict', 'softDelete', 'intervalMs', 'maxRetries', 'backoffMs']
+const KNOWN = ['partitionKey', 'filter', 'onConflict', 'softDelete', 'intervalMs', 'maxRetries', 'backoffMs', 'maxWaitMs']
 const DEFAULT_SOFT_DELETE = { field: 'deleted', ttl: 60 }
 
 /** Rounds of this realm, per lock name, where there are no Web Locks: one after the other. */
@@ -54,13 +54,14 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
   queueWritesOf(db, store, internals.clock)
 
   const board = new StatusBoard()
-  const mirror: Mirror = { db, store, container, internals, options: checked, board, retry: { maxRetries: checked.maxRetries ?? 5, backoffMs: checked.backoffMs ?? 250 } }
+  const mirror: Mirror = { db, store, container, internals, options: checked, board, retry: { maxRetries: checked.maxRetries ?? 5, backoffMs: checked.backoffMs ?? 250, maxWaitMs: checked.maxWaitMs ?? 60_000, waitedMs: 0 } }
   const lockName = `idb-ttl:cosmos:${internals.name}:${store}`
   let stopped = false
 
   const round = <T>(state: 'pulling' | 'pushing', run: () => Promise<T>): Promise<T> => {
     if (stopped) return Promise.reject(new TtlError('CLOSED', `${where}: the sync was stopped`))
     return exclusive(lockName, async () => {
+      mirror.retry.waitedMs = 0
       board.set(state, state === 'pulling' ? { pulled: 0 } : { pushed: 0, ...(await countsOf(mirror)) })
       try {
         const result = await run()
@@ -77,6 +78,7 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
   /** Runs a change of the set-aside records under the lock, between rounds; the status then counts again. */
   const underLock = <T>(run: () => Promise<T>): Promise<T> =>
     exclusive(lockName, async () => {
+      mirror.retry.waitedMs = 0
       const result = await run()
       board.set(board.status.state, await countsOf(mirror))
       return result
@@ -91,7 +93,8 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
   const both = async () => {
     try {
       await round('pulling', () => pullRound(mirror, false))
-      await round('pushing', () => pushRound(mirror))
+      // Nothing queued: no push round to show.
+      if ((await countsOf(mirror)).pending > 0) await round('pushing', () => pushRound(mirror))
     } catch {
       // Shown by the status; the next tick tries again.
     }
@@ -147,13 +150,13 @@ function checkOptions(options: SyncOptions, where: string): SyncOptions {
     if (!KNOWN.includes(name)) throw new TtlError('INVALID_OPTION', `${where}: unknown option "${name}" (known: ${KNOWN.join(', ')})`)
   }
   const bad = (option: string, wanted: string, got: unknown) => new TtlError('INVALID_OPTION', `${where}: option ${option} must be ${wanted}; got ${kindOf(got)} ${typeof got === 'object' ? '' : String(got)}`.trim())
-  const { partitionKey, filter, onConflict, intervalMs, maxRetries, backoffMs } = options
+  const { partitionKey, filter, onConflict, intervalMs, maxRetries, backoffMs, maxWaitMs } = options
   if (partitionKey !== undefined && partitionKey !== null && !['string', 'number', 'boolean'].includes(typeof partitionKey)) throw bad('partitionKey', 'a string, number, boolean or null', partitionKey)
   if (filter !== undefined && (filter === null || typeof filter.where !== 'string' || (filter.parameters !== undefined && !Array.isArray(filter.parameters)))) {
     throw bad('filter', '{ where: string, parameters?: [{ name, value }] }', filter)
   }
   if (onConflict !== undefined && typeof onConflict !== 'function') throw bad('onConflict', 'a function', onConflict)
-  for (const [option, value, min] of [['intervalMs', intervalMs, 1], ['maxRetries', maxRetries, 0], ['backoffMs', backoffMs, 0]] as const) {
+  for (const [option, value, min] of [['intervalMs', intervalMs, 1], ['maxRetries', maxRetries, 0], ['backoffMs', backoffMs, 0], ['maxWaitMs', maxWaitMs, 0]] as const) {
     if (value !== undefined && !(Number.isInteger(value) && value >= min)) throw bad(option, `an integer ≥ ${min}`, value)
   }
   const soft = options.softDelete ?? DEFAULT_SOFT_DELETE

@@ -88,10 +88,19 @@ export interface SyncOptions {
    * pushes, and at once when the browser comes back online. Omitted: only when called.
    */
   intervalMs?: number
-  /** Most pushes retried after 5xx within one round (429s are waited out as told); default 5. */
+  /**
+   * Most retries of one request after a transient answer (408, 410, 449, 5xx); 429s are waited
+   * out as the server tells. Default 5.
+   */
   maxRetries?: number
-  /** First back-off after a 5xx, in ms, doubled each time; default 250. */
+  /** First back-off after a transient answer, in ms, doubled each time; default 250. */
   backoffMs?: number
+  /**
+   * What all the waits of one round (429s and back-offs) may add up to, in ms; default 60000.
+   * A wait that would overrun it is not begun: the round ends as `'error'` with the server's
+   * answer, the outbox kept and the round's Web Lock released, and the next round starts afresh.
+   */
+  maxWaitMs?: number
 }
 
 /** A mirror started by {@link syncCosmos}. */

@@ -123,6 +123,47 @@ describe('throttling and server errors', () => {
   })
 })
 
+describe('transient failures', () => {
+  test('408, 410, 449 and 503 are retried', async () => {
+    const { server, db, sync } = await setup(60, { maxRetries: 3 })
+    for (const status of [408, 410, 449, 503]) {
+      await db.put('items', { id: `s${status}` })
+      await proxy.play({ kind: 'status', status, times: 2 })
+      expect(await sync.push(), String(status)).toBe(1)
+      expect((await server.item(`s${status}`, 't1').read()).resource, String(status)).toMatchObject({ id: `s${status}` })
+    }
+    db.close()
+  })
+
+  test("a round waits at most maxWaitMs in all: then 'error', the outbox kept, the lock released", async () => {
+    for (const fault of [{ status: 429, retryAfterMs: 100 }, { status: 503 }]) {
+      const { db, sync, states } = await setup(60, { maxWaitMs: 300, maxRetries: 20, backoffMs: 100 })
+      await db.put('items', { id: 'a' })
+      await proxy.play({ kind: 'status', times: 50, ...fault })
+      const started = performance.now()
+      await expect(sync.push()).rejects.toMatchObject({ code: fault.status })
+      expect(performance.now() - started, `${fault.status}: the round's waits`).toBeLessThan(1500)
+      expect(states.at(-1)).toMatchObject({ state: 'error', pending: 1 })
+      expect(await outbox(db)).toHaveLength(1)
+      // The next round starts afresh: the lock was released.
+      await proxy.reset()
+      expect(await sync.push()).toBe(1)
+      db.close()
+    }
+  })
+
+  test('onStatus hears a status only when something in it changed', async () => {
+    const { db, sync, states } = await setup()
+    await sync.pull()
+    await sync.pull()
+    await db.put('items', { id: 'a' })
+    await sync.push()
+    for (let i = 1; i < states.length; i++) expect(states[i], `status ${i}`).not.toEqual(states[i - 1])
+    expect(states.map((s) => s.state)).toEqual(['idle', 'pulling', 'idle', 'pulling', 'idle', 'pushing', 'pushing', 'idle'])
+    db.close()
+  })
+})
+
 describe('conflicts', () => {
   test('last writer wins on _ts: a later local write overwrites the server, an earlier one gives way', async () => {
     const { server, clock, db, sync } = await setup()
