@@ -197,6 +197,14 @@ class Model {
         after.set(key, 'none')
         continue
       }
+      if (local?.poison === true) {
+        // The server refuses it whatever it holds (its first answer, before any conflict shows):
+        // set aside, the server and the mirror's copy left as they were.
+        this.rejected.set(key, { op: 'put', at })
+        this.seen.rejected++
+        after.set(key, 'rejected')
+        continue
+      }
       // A write over a server copy other than its base (a create or a delete of an item the
       // mirror never had over one the server has now, a replace or a delete over a changed one)
       // is a conflict.
@@ -204,12 +212,7 @@ class Model {
       const localWins = !conflict || Math.floor(at / 1000) >= (current._ts as number)
       if (conflict) this.seen[localWins ? 'localWon' : 'serverWon']++
       if (!localWins) after.set(key, serverCopy)
-      else if (local?.poison === true) {
-        // The server refuses it: set aside, the server and the mirror's copy left as they were.
-        this.rejected.set(key, { op: 'put', at })
-        this.seen.rejected++
-        after.set(key, 'rejected')
-      } else if (local) {
+      else if (local) {
         this.server.set(key, { ...content(local), tenant: TENANT })
         after.set(key, 'server')
       } else after.set(key, conflict && serverCopy === 'tombstone' ? 'tombstone' : remove(key))
