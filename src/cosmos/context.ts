@@ -8,6 +8,8 @@ import { withRetry } from './remote.js'
 import type { StatusBoard } from './status.js'
 import type { CosmosItem, SyncOptions } from './types.js'
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
+import { learnOffset } from './server-clock.js'
+import type { Base } from './state.js'
 
 export interface Mirror {
   db: TtlDB<any>
@@ -24,17 +26,23 @@ export interface Mirror {
   pkPaths?: string[][]
   /** The container's `defaultTtl` as last read (`null`: TTL off). */
   containerTtl?: DefaultTtl
+  /** How far the device's clock is ahead of the server's, whole seconds, as last learned (`server-clock.ts`). */
+  offsetS?: number
 }
 
 /** The server's own fields: never sent back, set by the server on every write. */
 const SYSTEM_FIELDS = ['_ts', '_etag', '_rid', '_self', '_attachments', '_lsn']
 
 /**
- * Reads the container's definition: its partition key path, and its `defaultTtl` (absent →
- * `null`), which becomes the store's.
+ * Reads the container's definition: its partition key paths, and its `defaultTtl` (absent →
+ * `null`), which becomes the store's; and from its answer, the server's clock. Every round
+ * starts with it.
  */
 export async function describe(mirror: Mirror): Promise<void> {
-  const { resource } = await withRetry(() => mirror.container.read(), mirror.retry)
+  const { clock } = mirror.internals
+  let sentAt = 0
+  const { resource, headers } = await withRetry(() => ((sentAt = clock()), mirror.container.read()), mirror.retry)
+  await learnOffset(mirror, headers?.date ?? headers?.Date, sentAt, clock())
   const paths = resource?.partitionKey?.paths ?? ['/id']
   mirror.pkPaths = paths.map((path) => path.split('/').filter(Boolean))
   const defaultTtl = (mirror.containerTtl = resource?.defaultTtl ?? null)
@@ -53,6 +61,11 @@ export function partitionKeyOf(mirror: Mirror, item: Record<string, unknown>): P
     return value
   })
   return (values.length === 1 ? values[0] : values) as PartitionKey
+}
+
+/** What a local copy of the server's `item` is in step with (`state.ts`). */
+export function baseOf(mirror: Mirror, item: CosmosItem): Base {
+  return { etag: item._etag!, pk: partitionKeyOf(mirror, item), offsetS: mirror.offsetS ?? 0 }
 }
 
 /** Sets `value` at `path` in `body`, creating the objects on the way. */

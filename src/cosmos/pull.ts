@@ -12,11 +12,12 @@
  * finds what was deleted without one.
  */
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
-import { describe, inPartition, isTombstone, partitionKeyOf, readOnly, scopeOf, type Mirror } from './context.js'
+import { baseOf, describe, inPartition, isTombstone, readOnly, scopeOf, type Mirror } from './context.js'
 import { unobserved } from './hook.js'
 import { queuedAt } from './outbox.js'
 import { dropRejected } from './rejected.js'
 import { withRetry } from './remote.js'
+import { onDeviceClock } from './server-clock.js'
 import { keysWithEtags, readBase, readCheckpoint, writeBase, writeCheckpoint } from './state.js'
 import type { CosmosItem } from './types.js'
 
@@ -27,7 +28,8 @@ export const PAGE = 200
 export async function pullRound(mirror: Mirror, full: boolean): Promise<number> {
   const { store, container, board } = mirror
   await describe(mirror)
-  const source = JSON.stringify([container.database.id, container.id, mirror.options.partitionKey ?? null, mirror.options.filter ?? null])
+  // A new offset of the device's clock moves every copy: the container is read again.
+  const source = JSON.stringify([container.database.id, container.id, mirror.options.partitionKey ?? null, mirror.options.filter ?? null, mirror.offsetS ?? 0])
   let pulled = 0
   // A failed page (after its retries) ends the attempt; the next starts at the checkpoint the
   // last good page left, with a fresh query.
@@ -70,12 +72,12 @@ async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, fr
       ts = Math.max(ts, item._ts ?? 0)
       const [queued, base] = known[i]
       // A queued local write is settled by the push, against the base it was made on.
-      if (queued || base?.etag === item._etag) continue
+      if (queued || (base?.etag === item._etag && (base?.offsetS ?? 0) === (mirror.offsetS ?? 0))) continue
       // A newer server copy takes the place of a local write the server refused.
       dropRejected(tx.raw, store, item.id)
       if (isTombstone(mirror, item)) tx.delete(item.id)
-      else tx.put(item)
-      writeBase(tx.raw, store, item.id, { etag: item._etag!, pk: partitionKeyOf(mirror, item) })
+      else tx.put(onDeviceClock(mirror, item))
+      writeBase(tx.raw, store, item.id, baseOf(mirror, item))
       applied++
     }
     writeCheckpoint(tx.raw, store, { source, ts })

@@ -12,11 +12,12 @@
 import type { ItemDefinition, PartitionKey, RequestOptions } from '@azure/cosmos'
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
 import { lastWriterWins } from './conflicts.js'
-import { describe, inPartition, isTombstone, partitionKeyOf, readOnly, scopeOf, tombstoneOf, toServer, type Mirror } from './context.js'
+import { baseOf, describe, inPartition, isTombstone, partitionKeyOf, readOnly, scopeOf, tombstoneOf, toServer, type Mirror } from './context.js'
 import { unobserved } from './hook.js'
 import { countQueued, nextQueued, queuedAt, unqueue, type Queued } from './outbox.js'
 import { statusOf, withRetry } from './remote.js'
 import { countRejected, dropRejected, isRefusal, setAside } from './rejected.js'
+import { onDeviceClock, onServerClock } from './server-clock.js'
 import { readBase, writeBase } from './state.js'
 import type { CosmosItem, Resolution } from './types.js'
 
@@ -28,7 +29,7 @@ type Outcome = { item: CosmosItem } | { item: undefined }
 
 /** Pushes once; resolves to how many writes were sent. */
 export async function pushRound(mirror: Mirror): Promise<number> {
-  if (!mirror.pkPaths) await describe(mirror)
+  await describe(mirror)
   let pushed = 0
   let after = 0
   for (;;) {
@@ -156,7 +157,7 @@ export async function readServer(mirror: Mirror, id: string, pk: PartitionKey | 
 async function resolve(mirror: Mirror, id: string, local: CosmosItem | undefined, at: number, server: CosmosItem | undefined): Promise<Outcome> {
   const decide = mirror.options.onConflict ?? lastWriterWins
   for (;;) {
-    const resolution: Resolution = await decide({ key: id, local, localAt: at, server })
+    const resolution: Resolution = await decide({ key: id, local, localAt: onServerClock(mirror, at), server })
     try {
       return await write(mirror, id, resolution === 'local' ? local : resolution === 'server' ? server : resolution, resolution === 'server', server)
     } catch (error) {
@@ -191,12 +192,12 @@ async function settle(mirror: Mirror, record: Queued, outcome: Outcome): Promise
     const current = await queuedAt(tx.raw, store, record.key)
     // Our own write is the base of the newer one, whatever becomes of the local item.
     const item = outcome.item
-    writeBase(tx.raw, store, record.key, item && { etag: item._etag!, pk: partitionKeyOf(mirror, item) })
+    writeBase(tx.raw, store, record.key, item && baseOf(mirror, item))
     // A write of the key went through: what was set aside of it is behind it.
     dropRejected(tx.raw, store, record.key)
     if (current?.seq === record.seq) {
       unqueue(tx.raw, record.seq)
-      if (item && !isTombstone(mirror, item)) tx.put(item)
+      if (item && !isTombstone(mirror, item)) tx.put(onDeviceClock(mirror, item))
       else tx.delete(record.key)
     }
     // Counted in the transaction that unqueued: a transaction less per record.

@@ -3,13 +3,13 @@
  * give them up for the server's copy.
  */
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
-import { partitionKeyOf, type Mirror } from './context.js'
+import { baseOf, describe, isTombstone, type Mirror } from './context.js'
 import { unobserved } from './hook.js'
 import { queuedAt } from './outbox.js'
 import { readServer } from './push.js'
 import { dropRejected, listRejected, readRejected, requeue } from './rejected.js'
+import { onDeviceClock } from './server-clock.js'
 import { readBase, writeBase } from './state.js'
-import { isTombstone } from './context.js'
 
 /** Queues the set-aside record of `key` (every one when `undefined`) again; resolves to how many. */
 export async function retryRejected(mirror: Mirror, key: string | undefined): Promise<number> {
@@ -29,12 +29,14 @@ export async function discardRejected(mirror: Mirror, key: string): Promise<bool
   const { store } = mirror
   const [rejected, base] = await readRejectedAndBase(mirror, key)
   if (!rejected) return false
+  // The container's key paths and the server's clock, as a round learns them.
+  await describe(mirror)
   const server = await readServer(mirror, key, base?.pk)
   return unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
     dropRejected(tx.raw, store, key)
     if (await queuedAt(tx.raw, store, key)) return true
-    writeBase(tx.raw, store, key, server && { etag: server._etag!, pk: partitionKeyOf(mirror, server) })
-    if (server && !isTombstone(mirror, server)) tx.put(server)
+    writeBase(tx.raw, store, key, server && baseOf(mirror, server))
+    if (server && !isTombstone(mirror, server)) tx.put(onDeviceClock(mirror, server))
     else tx.delete(key)
     return true
   })

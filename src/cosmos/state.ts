@@ -34,6 +34,8 @@ export function writeCheckpoint(tx: IDBTransaction, store: string, checkpoint: C
 export interface Base {
   etag: string
   pk?: PartitionKey
+  /** The offset of the device's clock its local copy's `_ts` was moved by (`server-clock.ts`). */
+  offsetS?: number
 }
 
 export async function readBase(tx: IDBTransaction, store: string, key: IDBValidKey): Promise<Base | undefined> {

@@ -42,7 +42,10 @@ export interface Conflict {
   key: string
   /** The local item (`undefined`: a local delete). */
   local: CosmosItem | undefined
-  /** When the local write happened, epoch ms (the connection's clock). */
+  /**
+   * When the local write happened, epoch ms on the server's clock (the connection's clock moved
+   * by the offset the mirror learned from the server's answers), so that it compares with `_ts`.
+   */
   localAt: number
   /**
    * The server's copy now: `undefined` when it was deleted there outright, a tombstone (an item

@@ -167,3 +167,41 @@ describe('conflicts', () => {
     db.close()
   })
 })
+
+describe("the server's clock", () => {
+  test('on a device whose clock is minutes off either way, a pulled copy leaves local reads within 2 s of the server copy\'s expiry', async () => {
+    for (const offset of [-5 * 60_000, 7 * 60_000]) {
+      const { container } = await newContainer(port, 60)
+      const { resource } = await container.items.create({ id: 'a', tenant: 't1' })
+      const clock = aheadClock()
+      clock.advance(offset)
+      const db = await openMirror(clock)
+      await syncCosmos(db, 'items', container, { partitionKey: 't1' }).pull()
+      // The instant the server's copy expires, on the device's clock.
+      const expires = (resource!._ts + 60) * 1000 + offset
+      clock.advance(expires - 2000 - clock())
+      expect(await db.get('items', 'a'), `${offset}: 2 s before`).toMatchObject({ id: 'a' })
+      clock.advance(expires + 2000 - clock())
+      expect(await db.get('items', 'a'), `${offset}: 2 s after`).toBeUndefined()
+      db.close()
+    }
+  })
+
+  test("a device clock 2 minutes fast keeps the user's own item after its push as long as the server does (failure 9)", async () => {
+    const { container } = await newContainer(port, -1)
+    const clock = aheadClock()
+    clock.advance(120_000)
+    const db = await openMirror(clock)
+    const sync = syncCosmos(db, 'items', container, { partitionKey: 't1' })
+    await db.put('items', { id: 'mine', ttl: 60 })
+    await sync.push()
+    const { resource } = await container.item('mine', 't1').read()
+    expect(await db.get('items', 'mine')).toMatchObject({ _etag: resource._etag })
+    const expires = (resource._ts + 60) * 1000 + 120_000
+    clock.advance(expires - 2000 - clock())
+    expect(await db.get('items', 'mine')).toMatchObject({ id: 'mine' })
+    clock.advance(expires + 2000 - clock())
+    expect(await db.get('items', 'mine')).toBeUndefined()
+    db.close()
+  })
+})
