@@ -20,7 +20,9 @@
  * the in-process server stamps from, moves ahead), so that server writes fall in distinct seconds.
  * A step back is not generated: within one connection `now` never runs backwards (SPEC §6), so a
  * step back would only hold the clock still until real time caught up, which the frozen clock
- * between steps already does.
+ * between steps already does. A step moves the device's clock away from the server's: local
+ * writes age faster, and the server's items expire by the server's time as the mirror knows it
+ * (see {@link Model}).
  *
  * The server never expires an item (listen.ts): "with TTL applied" is the model's, from the
  * server's own `_ts` and `ttl` and the container's `defaultTtl`, and dead stays dead (SPEC §3: a
@@ -45,6 +47,7 @@ import { uniqueName } from '../helpers.js'
 import { keepItemsOnReplace, setContainerTtl } from './container-ttl.js'
 import { newContainer } from './containers.js'
 import { startServer, stopServer } from './harness.js'
+import { SYNC_STORE } from '../../src/layout/sync-stores.js'
 import { refusing } from './refusing.js'
 import { openMirror, outbox } from './support.js'
 
@@ -108,18 +111,26 @@ const byId = (x: Doc, y: Doc) => String(x.id).localeCompare(String(y.id))
  * The mirror as docs/cosmos.md describes it, and the server as Cosmos DB would hold it.
  * `local` is the store's disk (dead items stay until deleted: the purge is off), `queued` the
  * outbox (one record per key, the time of its last write), `base` the `_etag` of the server copy
- * the mirror was last in step with, `server` what the server must hold (contents only), `sampled`
- * what it holds (with `_ts`, `_etag`), `serverDead` the server versions (by `_etag`) that expired.
+ * the mirror was last in step with (and the offset its local copy was moved by), `server` what the
+ * server must hold (contents only), `sampled` what it holds (with `_ts`, `_etag`).
+ *
+ * The server's clock: `offsetS` is how far the mirror has learned the device's clock is ahead of
+ * the server's (read from the store after each round: the model observes the measurement, and
+ * `expectOffset` checks it against the true offset). A copy of a server item is the item with its
+ * `_ts` moved by the offset of the round that wrote it; the server's items expire at the server's
+ * time as the mirror knows it, the device's now less the offset.
  */
 class Model {
   readonly local = new Map<Key, { value: Doc; dead: boolean }>()
   readonly queued = new Map<Key, { op: 'put' | 'delete'; at: number }>()
-  readonly base = new Map<Key, string>()
+  readonly base = new Map<Key, { etag: string; offsetS: number }>()
   /** The writes the server refused (a `poison` item), set aside: the op and time of each. */
   readonly rejected = new Map<Key, { op: 'put' | 'delete'; at: number }>()
   readonly server = new Map<Key, Doc>()
   sampled = new Map<Key, Doc>()
-  readonly serverDead = new Set<string>()
+  /** Server versions (by `_etag`) seen expired: what the histories exercised. */
+  readonly expiredSeen = new Set<string>()
+  offsetS = 0
   localDefault: Default = null
   /** The container's `defaultTtl` as the mirror last read it (undefined: never read). */
   described: Default | undefined = undefined
@@ -128,12 +139,20 @@ class Model {
 
   constructor(public containerDefault: Default) {}
 
-  /** Marks dead what has expired at `nowMs` under the settings now in force, locally and on the server. */
+  /** Marks dead what has expired locally at `nowMs` under the settings now in force. */
   settle(nowMs: number): void {
     for (const item of this.local.values()) if (expiredAt(item.value, this.localDefault, nowMs)) item.dead = true
-    for (const doc of this.sampled.values()) {
-      if (!isTombstone(doc) && expiredAt(doc, this.containerDefault, nowMs)) this.serverDead.add(doc._etag as string)
-    }
+    for (const doc of this.serverLive(nowMs, true)) this.expiredSeen.add(doc._etag as string)
+  }
+
+  /** The server's time (epoch ms) when the device's clock reads `nowMs`, as the mirror knows it. */
+  serverNow(nowMs: number): number {
+    return nowMs - this.offsetS * 1000
+  }
+
+  /** A server item as the mirror keeps it: its `_ts` on the device's clock. */
+  onDevice(doc: Doc): Doc {
+    return { ...doc, _ts: (doc._ts as number) + this.offsetS }
   }
 
   liveLocal(key: Key): Doc | undefined {
@@ -141,9 +160,14 @@ class Model {
     return item && !item.dead ? item.value : undefined
   }
 
-  /** The server's items with TTL applied: no tombstones, no expired versions. */
-  serverLive(): Doc[] {
-    return [...this.sampled.values()].filter((doc) => !isTombstone(doc) && !this.serverDead.has(doc._etag as string)).sort(byId)
+  /**
+   * The server's items with TTL applied at the device's `nowMs` (its server time): no tombstones,
+   * no expired versions (or only those, `dead`). With only shortening changes of the container's
+   * setting and the server's time moving ahead, what expired once stays expired.
+   */
+  serverLive(nowMs: number, dead = false): Doc[] {
+    const at = this.serverNow(nowMs)
+    return [...this.sampled.values()].filter((doc) => !isTombstone(doc) && expiredAt(doc, this.containerDefault, at) === dead).sort(byId)
   }
 
   /** The mirror reads the container: the store's default becomes the container's (settled before and after). */
@@ -163,11 +187,13 @@ class Model {
   pull(nowMs: number): void {
     this.describe(nowMs)
     for (const [key, doc] of this.sampled) {
-      if (this.queued.has(key) || this.base.get(key) === doc._etag) continue
+      const base = this.base.get(key)
+      // A new offset re-reads every copy.
+      if (this.queued.has(key) || (base?.etag === doc._etag && base?.offsetS === this.offsetS)) continue
       this.rejected.delete(key)
       if (isTombstone(doc)) this.local.delete(key)
-      else this.local.set(key, { value: doc, dead: false })
-      this.base.set(key, doc._etag as string)
+      else this.local.set(key, { value: this.onDevice(doc), dead: false })
+      this.base.set(key, { etag: doc._etag as string, offsetS: this.offsetS })
     }
     this.settle(nowMs)
   }
@@ -178,7 +204,7 @@ class Model {
    * (`'server'`), no local item and the tombstone as the base (`'tombstone'`), or neither (`'none'`).
    */
   push(nowMs: number): Map<Key, Outcome> {
-    if (this.described === undefined) this.describe(nowMs)
+    this.describe(nowMs)
     const after = new Map<Key, Outcome>()
     // Deletes are tombstones, unless the container's TTL is off (as the mirror last read it).
     const remove = (key: Key): Outcome => {
@@ -189,7 +215,7 @@ class Model {
     for (const [key, { at }] of this.queued) {
       // A put whose item is no longer live is pushed as a delete.
       const local = this.liveLocal(key)
-      const base = this.base.get(key)
+      const base = this.base.get(key)?.etag
       const current = this.sampled.get(key)
       const serverCopy: Outcome = isTombstone(current) ? 'tombstone' : 'server'
       if (!local && current === undefined) {
@@ -209,7 +235,8 @@ class Model {
       // mirror never had over one the server has now, a replace or a delete over a changed one)
       // is a conflict.
       const conflict = current !== undefined && current._etag !== base
-      const localWins = !conflict || Math.floor(at / 1000) >= (current._ts as number)
+      // On the server's clock, as the mirror knows it.
+      const localWins = !conflict || Math.floor(this.serverNow(at) / 1000) >= (current._ts as number)
       if (conflict) this.seen[localWins ? 'localWon' : 'serverWon']++
       if (!localWins) after.set(key, serverCopy)
       else if (local) {
@@ -229,8 +256,8 @@ class Model {
       const doc = this.sampled.get(key)
       expect(outcome === 'none' || doc !== undefined, `the server's copy of ${key} after the push (${outcome})`).toBe(true)
       if (outcome === 'none') this.base.delete(key)
-      else this.base.set(key, doc!._etag as string)
-      if (outcome === 'server') this.local.set(key, { value: doc!, dead: false })
+      else this.base.set(key, { etag: doc!._etag as string, offsetS: this.offsetS })
+      if (outcome === 'server') this.local.set(key, { value: this.onDevice(doc!), dead: false })
       else this.local.delete(key)
     }
     this.settle(nowMs)
@@ -246,10 +273,16 @@ const n = fc.integer({ min: 0, max: 99 })
 const itemTtl: fc.Arbitrary<ItemTtl> = fc.oneof(fc.constant(undefined), fc.constant(-1), fc.integer({ min: 1, max: 12 }))
 const containerTtl: fc.Arbitrary<Default> = fc.oneof(fc.constant(null), fc.constant(-1), fc.integer({ min: 2, max: 20 }))
 /**
- * Where the local clock starts from the server's: behind (a device whose clock is slow: the
- * server's later writes win conflicts) or ahead.
+ * Where the local clock starts from the server's: behind (a device whose clock is slow) or ahead,
+ * by seconds or minutes. The mirror learns it: conflicts and expiry are judged on the server's
+ * clock.
  */
-const offset = fc.oneof({ weight: 1, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.integer({ min: -20_000, max: 5_000 }) })
+const offset = fc.oneof(
+  { weight: 1, arbitrary: fc.constant(0) },
+  { weight: 2, arbitrary: fc.integer({ min: -20_000, max: 5_000 }) },
+  // A device whose clock is minutes off (SPEC §12b: its copies still expire with the server's).
+  { weight: 1, arbitrary: fc.integer({ min: -10 * 60_000, max: 10 * 60_000 }) },
+)
 const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('serverUpsert' as const), key, n, ttl: itemTtl }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('serverTombstone' as const), key }) },
@@ -382,26 +415,33 @@ async function run(world: World, cmd: Command): Promise<void> {
       const rejected = model.rejected.has(cmd.key)
       expect(await sync.discard(cmd.key), `discard of ${cmd.key}`).toBe(rejected)
       model.rejected.delete(cmd.key)
-      if (!rejected || model.queued.has(cmd.key)) return
+      if (!rejected) return
+      // It reads the container as a round does.
+      await learnOffset(world)
+      model.describe(now)
+      if (model.queued.has(cmd.key)) return
       // The server's copy now (sampled after the last step) becomes the local item and the base.
       const doc = model.sampled.get(cmd.key)
-      if (doc && !isTombstone(doc)) model.local.set(cmd.key, { value: doc, dead: false })
+      if (doc && !isTombstone(doc)) model.local.set(cmd.key, { value: model.onDevice(doc), dead: false })
       else model.local.delete(cmd.key)
-      if (doc) model.base.set(cmd.key, doc._etag as string)
+      if (doc) model.base.set(cmd.key, { etag: doc._etag as string, offsetS: model.offsetS })
       else model.base.delete(cmd.key)
       model.settle(now)
       return
     }
     case 'pull': {
       await sync.pull()
+      await learnOffset(world)
       model.pull(now)
       return
     }
     case 'push': {
-      const after = model.push(now)
       await sync.push()
       // Without faults a push leaves nothing queued.
       expect(sync.status.pending, 'pending after a push').toBe(0)
+      await learnOffset(world)
+      // What the push did, from the server as it was before it (sampled after the last step).
+      const after = model.push(now)
       model.sampled = await sample(container)
       model.settlePush(after, now)
       return
@@ -413,6 +453,18 @@ async function run(world: World, cmd: Command): Promise<void> {
       realTime.pass(cmd.ms)
       return
   }
+}
+
+/**
+ * The offset of the device's clock the mirror learned in the round just run (kept with the
+ * store), which the model takes; it must be the true one (the frozen clock less real time, which
+ * the server stamps from) within 2 s, so that copies expire within 2 s of the server's.
+ */
+async function learnOffset(world: World): Promise<void> {
+  const kept = (await world.db.raw.get(SYNC_STORE as never, ['items', 'clock'] as never)) as number | undefined
+  const trueMs = world.clock() - Date.now()
+  expect(Math.abs((kept ?? 0) * 1000 - trueMs), `the offset learned (${kept} s) against the true one (${trueMs} ms)`).toBeLessThanOrEqual(2000)
+  world.model.offsetS = kept ?? 0
 }
 
 async function check(world: World, step: string): Promise<void> {
@@ -447,7 +499,8 @@ async function expectInStep(world: World, step: string): Promise<void> {
   model.settle(clock())
   // A write set aside keeps its item apart from the server's until the app retries or discards it.
   const apart = (doc: Doc) => !model.rejected.has(doc.id as Key)
-  expect((await db.getAll('items')).filter(apart).map(strip), `in step with the server after ${step}`).toEqual(model.serverLive().filter(apart).map(strip))
+  const live = model.serverLive(clock()).filter(apart).map((doc) => strip(model.onDevice(doc)))
+  expect((await db.getAll('items')).filter(apart).map(strip), `in step with the server after ${step}`).toEqual(live)
 }
 
 /**
@@ -517,7 +570,7 @@ test('random interleavings of server writes, local writes, pulls, pushes and clo
         await check(world, 'the last pull')
         await expectInStep(world, 'the last push and pull')
         synced++
-        model.seen.expired = model.serverDead.size
+        model.seen.expired = model.expiredSeen.size
         for (const [what, count] of Object.entries(model.seen)) seen[what as keyof typeof seen] += count
       } finally {
         sync.stop()
@@ -583,16 +636,25 @@ test.fails("a container's TTL turned off between pulls: the next pull leaves its
  * a conflict, as a create over it is: last writer wins.
  */
 test('a local delete of a never-pushed item, over one created on the server meanwhile, is a conflict', async () => {
-  for (const [start, winner] of [[-10_000, 'server'], [10_000, 'local']] as const) {
+  // The later write wins, two seconds apart in real time, whichever way the device's clock is off.
+  for (const [start, winner] of [[-10_000, 'server'], [10_000, 'local'], [-10_000, 'local'], [10_000, 'server']] as const) {
     const { container } = await newContainer(port, -1)
     const clock = frozenClock(start)
     const name = uniqueName('cosmos-prop')
     const db = await openMirror(clock, name)
     const sync = syncCosmos(db, 'items', container, { partitionKey: TENANT })
+    const serverWrite = async () => {
+      if (winner === 'local') await container.items.create({ id: 'b', tenant: TENANT, n: 2 })
+      realTime.pass(2000)
+      clock.tick()
+      if (winner === 'server') await container.items.create({ id: 'b', tenant: TENANT, n: 2 })
+    }
     try {
+      // Before the local write, or after it, two seconds apart.
+      if (winner === 'local') await serverWrite()
       await db.put('items', { id: 'b', n: 1 })
       await db.delete('items', 'b')
-      await container.items.create({ id: 'b', tenant: TENANT, n: 2 })
+      if (winner === 'server') await serverWrite()
       await sync.pull()
       // An item two seconds later: the checkpoint passes b.
       realTime.pass(2000)
