@@ -15,7 +15,7 @@ import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
 import { baseOf, describe, inPartition, isTombstone, readOnly, scopeOf, type Mirror } from './context.js'
 import { unobserved } from './hook.js'
 import { queuedAt } from './outbox.js'
-import { dropRejected } from './rejected.js'
+import { dropRejected, readRejected } from './rejected.js'
 import { withRetry } from './remote.js'
 import { onDeviceClock } from './server-clock.js'
 import { keysWithEtags, readBase, readCheckpoint, writeBase, writeCheckpoint } from './state.js'
@@ -67,12 +67,15 @@ async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, fr
   return unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
     let applied = 0
     let ts = from
-    const known = await Promise.all(items.map((item) => Promise.all([queuedAt(tx.raw, store, item.id), readBase(tx.raw, store, item.id)])))
+    const known = await Promise.all(items.map((item) => Promise.all([queuedAt(tx.raw, store, item.id), readBase(tx.raw, store, item.id), readRejected(tx.raw, store, item.id)])))
     for (const [i, item] of items.entries()) {
       ts = Math.max(ts, item._ts ?? 0)
-      const [queued, base] = known[i]
-      // A queued local write is settled by the push, against the base it was made on.
-      if (queued || (base?.etag === item._etag && (base?.offsetS ?? 0) === (mirror.offsetS ?? 0))) continue
+      const [queued, base, rejected] = known[i]
+      // A queued local write is settled by the push, against the base it was made on. A copy in
+      // step is skipped, unless the offset of the device's clock moved since (`server-clock.ts`):
+      // then it moves too, but not over a local write the server refused.
+      const inStep = base?.etag === item._etag && ((base?.offsetS ?? 0) === (mirror.offsetS ?? 0) || rejected !== undefined)
+      if (queued || inStep) continue
       // A newer server copy takes the place of a local write the server refused.
       dropRejected(tx.raw, store, item.id)
       if (isTombstone(mirror, item)) tx.delete(item.id)

@@ -11,6 +11,7 @@
  */
 import type { ItemDefinition, PartitionKey, RequestOptions } from '@azure/cosmos'
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
+import { sendBulk, type Outcome } from './bulk.js'
 import { lastWriterWins } from './conflicts.js'
 import { baseOf, describe, inPartition, isTombstone, partitionKeyOf, readOnly, scopeOf, tombstoneOf, toServer, type Mirror } from './context.js'
 import { unobserved } from './hook.js'
@@ -21,13 +22,24 @@ import { onDeviceClock, onServerClock } from './server-clock.js'
 import { readBase, writeBase } from './state.js'
 import type { CosmosItem, Resolution } from './types.js'
 
-/** Records read from the outbox at a time. */
+/** Records read from the outbox at a time: their answers are written back in one transaction. */
 const BATCH = 100
+/** A batch this long or longer goes first as one bulk request (`bulk.ts`); a shorter one, record by record. */
+const BULK_FROM = 2
+/**
+ * Records in flight at once. Their keys differ (one record per key), so their order does not
+ * matter; a later write of a key is a later record, in a later batch. A browser opens six
+ * connections per host over HTTP/1.1: more would queue in the browser.
+ */
+const IN_FLIGHT = 6
 
-/** What the server holds after a push: an item, or nothing. */
-type Outcome = { item: CosmosItem } | { item: undefined }
+/** A record sent: what the server holds now, or why it refused it. */
+type Sent = { record: Queued; outcome: Outcome } | { record: Queued; refused: unknown }
 
-/** Pushes once; resolves to how many writes were sent. */
+/**
+ * Pushes once; resolves to how many writes were sent. A failure that is not a refusal ends the
+ * round once the records in flight are answered: those that went through are written back first.
+ */
 export async function pushRound(mirror: Mirror): Promise<number> {
   await describe(mirror)
   let pushed = 0
@@ -35,19 +47,30 @@ export async function pushRound(mirror: Mirror): Promise<number> {
   for (;;) {
     const batch = await readOnly(mirror, (tx) => nextQueued(tx, mirror.store, after, BATCH))
     if (batch.length === 0) break
-    for (const record of batch) {
-      const counts = await pushOne(mirror, record).then(
-        (outcome) => settle(mirror, record, outcome),
-        (error: unknown) => {
+    const { done, rest } = batch.length >= BULK_FROM ? await sendBulk(mirror, batch) : { done: [], rest: batch }
+    const sent: Sent[] = [...done]
+    let failed: { error: unknown } | undefined
+    let next = 0
+    const worker = async () => {
+      while (!failed && next < rest.length) {
+        const record = rest[next++]
+        try {
+          sent.push({ record, outcome: await pushOne(mirror, record) })
+        } catch (error) {
           // Refused by the server for itself: set aside, and the round goes on with the next.
-          if (!isRefusal(error)) throw error
-          return putAside(mirror, record, error)
-        },
-      )
-      after = record.seq
-      pushed++
+          if (isRefusal(error)) sent.push({ record, refused: error })
+          else failed ??= { error }
+        }
+      }
+    }
+    await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, rest.length) }, worker))
+    if (sent.length > 0) {
+      const counts = await settle(mirror, sent)
+      pushed += sent.length
       mirror.board.set('pushing', { pushed, ...counts })
     }
+    if (failed) throw failed.error
+    after = batch[batch.length - 1].seq
   }
   return pushed
 }
@@ -183,37 +206,35 @@ async function write(mirror: Mirror, id: string, wanted: CosmosItem | undefined,
 }
 
 /**
- * Ends a record: the server's copy (or its absence) becomes the local item and the base of the
- * next push, unless the item was written again since the record was read. Resolves to the counts.
+ * Ends the records sent, in one transaction: the server's copy (or its absence) becomes the
+ * local item and the base of the next push, unless the item was written again since its record
+ * was read; a record refused is set aside. Resolves to the counts after.
  */
-async function settle(mirror: Mirror, record: Queued, outcome: Outcome): Promise<Counts> {
+async function settle(mirror: Mirror, sent: Sent[]): Promise<Counts> {
   const { store } = mirror
   return unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
-    const current = await queuedAt(tx.raw, store, record.key)
-    // Our own write is the base of the newer one, whatever becomes of the local item.
-    const item = outcome.item
-    writeBase(tx.raw, store, record.key, item && baseOf(mirror, item))
-    // A write of the key went through: what was set aside of it is behind it.
-    dropRejected(tx.raw, store, record.key)
-    if (current?.seq === record.seq) {
+    const current = await Promise.all(sent.map(({ record }) => queuedAt(tx.raw, store, record.key)))
+    for (const [i, done] of sent.entries()) {
+      const { record } = done
+      const again = current[i]?.seq !== record.seq
+      if ('refused' in done) {
+        // Written again since: that write goes next, and may be taken.
+        if (again) continue
+        unqueue(tx.raw, record.seq)
+        setAside(tx.raw, record, done.refused)
+        continue
+      }
+      // Our own write is the base of the newer one, whatever becomes of the local item.
+      const item = done.outcome.item
+      writeBase(tx.raw, store, record.key, item && baseOf(mirror, item))
+      // A write of the key went through: what was set aside of it is behind it.
+      dropRejected(tx.raw, store, record.key)
+      if (again) continue
       unqueue(tx.raw, record.seq)
       if (item && !isTombstone(mirror, item)) tx.put(onDeviceClock(mirror, item))
       else tx.delete(record.key)
     }
-    // Counted in the transaction that unqueued: a transaction less per record.
-    return countsIn(tx.raw, store)
-  })
-}
-
-/** Sets a record the server refused aside (unless the item was written again since: that goes next). */
-async function putAside(mirror: Mirror, record: Queued, error: unknown): Promise<Counts> {
-  const { store } = mirror
-  return unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
-    const current = await queuedAt(tx.raw, store, record.key)
-    if (current?.seq === record.seq) {
-      unqueue(tx.raw, record.seq)
-      setAside(tx.raw, record, error)
-    }
+    // Counted in the transaction that unqueued: a transaction less per batch.
     return countsIn(tx.raw, store)
   })
 }

@@ -25,9 +25,14 @@ const MAX_WAIT_MS = 30_000
 export interface RetryOptions {
   maxRetries: number
   backoffMs: number
-  /** What the round's waits may add up to, in ms; what they have come to so far (`waitedMs`). */
+  /**
+   * What the round's waits may add up to, in ms; what they have come to so far (`waitedMs`: the
+   * time some call of the round was waiting, waits side by side counted once), and until when
+   * (`performance.now()`) the last one runs.
+   */
   maxWaitMs: number
   waitedMs: number
+  waitingUntil?: number
   /** How to wait; tests may count. */
   sleep?: (ms: number) => Promise<void>
 }
@@ -85,10 +90,15 @@ export async function withRetry<T>(call: () => Promise<T>, options: RetryOptions
         // Jitter: tabs and devices that failed together do not come back together.
         wait = ms / 2 + Math.random() * (ms / 2)
       }
-      if (wait !== undefined && options.waitedMs + wait <= options.maxWaitMs) {
-        options.waitedMs += wait
-        await sleep(wait)
-        continue
+      if (wait !== undefined) {
+        const now = performance.now()
+        const added = Math.max(0, now + wait - Math.max(now, options.waitingUntil ?? 0))
+        if (options.waitedMs + added <= options.maxWaitMs) {
+          options.waitedMs += added
+          options.waitingUntil = Math.max(options.waitingUntil ?? 0, now + wait)
+          await sleep(wait)
+          continue
+        }
       }
       if (isOffline(error)) throw new OfflineError(error)
       throw error

@@ -61,7 +61,7 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
   const round = <T>(state: 'pulling' | 'pushing', run: () => Promise<T>): Promise<T> => {
     if (stopped) return Promise.reject(new TtlError('CLOSED', `${where}: the sync was stopped`))
     return exclusive(lockName, async () => {
-      mirror.retry.waitedMs = 0
+      Object.assign(mirror.retry, { waitedMs: 0, waitingUntil: 0 })
       board.set(state, state === 'pulling' ? { pulled: 0 } : { pushed: 0, ...(await countsOf(mirror)) })
       try {
         const result = await run()
@@ -78,7 +78,7 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
   /** Runs a change of the set-aside records under the lock, between rounds; the status then counts again. */
   const underLock = <T>(run: () => Promise<T>): Promise<T> =>
     exclusive(lockName, async () => {
-      mirror.retry.waitedMs = 0
+      Object.assign(mirror.retry, { waitedMs: 0, waitingUntil: 0 })
       const result = await run()
       board.set(board.status.state, await countsOf(mirror))
       return result

@@ -75,7 +75,11 @@ export interface SyncOptions {
    * parameters: the mirror holds the items that match.
    */
   filter?: { where: string; parameters?: { name: string; value: string | number | boolean | null }[] }
-  /** Decides conflicts; default: last writer wins on `_ts`, as in Cosmos DB (docs/cosmos.md). */
+  /**
+   * Decides conflicts; default: last writer wins on `_ts`, as in Cosmos DB (docs/cosmos.md). It
+   * may be deciding for several items at once, and is asked again for an item whose server copy
+   * changed while it decided.
+   */
   onConflict?: (conflict: Conflict) => Resolution | Promise<Resolution>
   /**
    * How local deletes reach other replicas, whose pulls never see a delete (the change feed in

@@ -188,8 +188,8 @@ class Model {
     this.describe(nowMs)
     for (const [key, doc] of this.sampled) {
       const base = this.base.get(key)
-      // A new offset re-reads every copy.
-      if (this.queued.has(key) || (base?.etag === doc._etag && base?.offsetS === this.offsetS)) continue
+      // A new offset re-reads every copy, but not over a local write set aside.
+      if (this.queued.has(key) || (base?.etag === doc._etag && (base?.offsetS === this.offsetS || this.rejected.has(key)))) continue
       this.rejected.delete(key)
       if (isTombstone(doc)) this.local.delete(key)
       else this.local.set(key, { value: this.onDevice(doc), dead: false })
