@@ -37,7 +37,8 @@ export async function sendBulk(mirror: Mirror, records: Queued[]): Promise<{ don
   for (const [i, record] of records.entries()) {
     const operation = operations[i]
     const response = operation && byOperation.get(operation)
-    if (response && response.statusCode < 300) done.push({ record, outcome: { item: response.resourceBody as CosmosItem } })
+    // Without the item written (an answer that leaves it out), the record goes on its own too.
+    if (response && response.statusCode < 300 && response.resourceBody) done.push({ record, outcome: { item: response.resourceBody as CosmosItem } })
     else rest.push(record)
   }
   return { done, rest }

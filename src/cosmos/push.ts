@@ -1,9 +1,11 @@
 /**
- * A push round: every queued write of the store, oldest first. A write goes with `If-Match` on
- * the `_etag` of the server copy it was made on (a new item: as a create), so that a server copy
- * changed meanwhile is a conflict (`conflicts.ts`) rather than lost. The server's answer comes
- * back into the local item (its `_ts`, `_etag`), in one transaction with the removal of the
- * record — unless the item was written again meanwhile, whose newer record the round sends next.
+ * A push round: every queued write of the store, oldest first, a batch of a hundred at a time
+ * (first as one bulk request, `bulk.ts`; then what it left, record by record, a few at once). A
+ * write goes with `If-Match` on the `_etag` of the server copy it was made on (a new item: as a
+ * create), so that a server copy changed meanwhile is a conflict (`conflicts.ts`) rather than
+ * lost. The server's answers come back into the local items (their `_ts`, `_etag`), in one
+ * transaction with the removal of the batch's records — except an item written again meanwhile,
+ * whose newer record the round sends next.
  *
  * A put whose local item is no longer live (it expired while offline) is sent as a delete: had
  * it reached the server in time, it would have expired there too. A record the server refuses
