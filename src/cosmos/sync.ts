@@ -90,14 +90,13 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
 
   let timer: ReturnType<typeof setTimeout> | undefined
   let leadership: Leadership | undefined
+  // A failed round is shown by the status, and the next tick tries again; a failed pull does not
+  // keep this tick's writes from the server.
   const both = async () => {
-    try {
-      await round('pulling', () => pullRound(mirror, false))
-      // Nothing queued: no push round to show.
-      if ((await countsOf(mirror)).pending > 0) await round('pushing', () => pushRound(mirror))
-    } catch {
-      // Shown by the status; the next tick tries again.
-    }
+    await round('pulling', () => pullRound(mirror, false)).catch(() => {})
+    // Nothing queued: no push round to show.
+    const pending = await countsOf(mirror).then(({ pending }) => pending, () => 0)
+    if (pending > 0) await round('pushing', () => pushRound(mirror)).catch(() => {})
   }
   const tick = () => {
     timer = undefined

@@ -144,6 +144,24 @@ describe('throttling and server errors', () => {
   })
 })
 
+describe('the timer', () => {
+  test("a tick whose pull fails still pushes the tick's writes", async () => {
+    const { id, container: server } = await newContainer(port, 60)
+    const db = await openMirror(aheadClock())
+    // The pull's first request fails for good (no retries); the push's go through.
+    await proxy.play({ kind: 'status', status: 500, times: 1 })
+    const sync = syncCosmos(db, 'items', containerVia(proxy.port, id), { partitionKey: 't1', maxRetries: 0, intervalMs: 3_600_000 })
+    const states: string[] = []
+    sync.onStatus((s) => states.push(s.state))
+    // Written while the tick's pull is on its way.
+    await db.put('items', { id: 'a' })
+    await expect.poll(async () => (await server.item('a', 't1').read()).statusCode, { timeout: 3000 }).toBe(200)
+    expect(states).toEqual(['idle', 'pulling', 'error', 'pushing', 'pushing', 'idle'])
+    sync.stop()
+    db.close()
+  })
+})
+
 describe('transient failures', () => {
   test('408, 410, 449 and 503 are retried', async () => {
     const { server, db, sync } = await setup(60, { maxRetries: 3 })
