@@ -15,7 +15,7 @@ import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
 import { baseOf, describe, inPartition, isTombstone, readOnly, scopeOf, type Mirror } from './context.js'
 import { unobserved } from './hook.js'
 import { queuedAt } from './outbox.js'
-import { dropRejected, readRejected } from './rejected.js'
+import { readRejected } from './rejected.js'
 import { withRetry } from './remote.js'
 import { onDeviceClock } from './server-clock.js'
 import { keysWithEtags, readBase, readCheckpoint, writeBase, writeCheckpoint } from './state.js'
@@ -71,13 +71,11 @@ async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, fr
     for (const [i, item] of items.entries()) {
       ts = Math.max(ts, item._ts ?? 0)
       const [queued, base, rejected] = known[i]
-      // A queued local write is settled by the push, against the base it was made on. A copy in
-      // step is skipped, unless the offset of the device's clock moved since (`server-clock.ts`):
-      // then it moves too, but not over a local write the server refused.
-      const inStep = base?.etag === item._etag && ((base?.offsetS ?? 0) === (mirror.offsetS ?? 0) || rejected !== undefined)
-      if (queued || inStep) continue
-      // A newer server copy takes the place of a local write the server refused.
-      dropRejected(tx.raw, store, item.id)
+      // A queued local write is settled by the push, against the base it was made on; one the
+      // server refused, by the app (`rejected.ts`). A copy in step is skipped, unless the offset
+      // of the device's clock moved since (`server-clock.ts`): then it moves too.
+      const inStep = base?.etag === item._etag && (base?.offsetS ?? 0) === (mirror.offsetS ?? 0)
+      if (queued || rejected || inStep) continue
       if (isTombstone(mirror, item)) tx.delete(item.id)
       else tx.put(onDeviceClock(mirror, item))
       writeBase(tx.raw, store, item.id, baseOf(mirror, item))

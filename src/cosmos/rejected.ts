@@ -2,8 +2,8 @@
  * Records the server refused for themselves (SPEC §12b: an `id` it cannot take, a body over its
  * size limit, a unique-key clash): set aside, so that the records queued after them are still
  * pushed, and kept in the database (`SYNC_STORE`, `[store, 'rejected', key]`) with the server's
- * answer until the app retries or discards them, a later write of the key is pushed, or a pull
- * brings a newer server copy in its place. Functions over an open transaction that holds
+ * answer until the app retries or discards them, or a later write of the key is pushed; a pull
+ * leaves the local item alone meanwhile, as it does a queued one. Functions over an open transaction that holds
  * `SYNC_STORE` (and `OUTBOX_STORE` where they queue).
  */
 import { SYNC_STORE } from '../layout/sync-stores.js'

@@ -123,8 +123,8 @@ export interface CosmosSync {
   /**
    * The local writes the server refused and the mirror set aside (one per key, the latest), with
    * the server's answer. A set-aside write stays in the store, unpushed, until {@link retry} or
-   * {@link discard}, until a later write of the item is pushed, or until a pull brings a newer
-   * server copy of it.
+   * {@link discard}, or until a later write of the item is pushed (a pull leaves it alone, as it
+   * does a queued write).
    */
   rejected(): Promise<Rejected[]>
   /**
