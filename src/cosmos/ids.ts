@@ -10,15 +10,16 @@ const FORBIDDEN = /[/\\?#]/
 
 /** @throws TtlError `INVALID_VALUE` for an id Cosmos DB cannot store */
 export function checkId(store: string, key: IDBValidKey): void {
-  const why =
-    typeof key !== 'string'
-      ? 'is not a string'
-      : FORBIDDEN.test(key)
-        ? 'contains / \\ ? or #'
-        : new TextEncoder().encode(key).length > MAX_BYTES
-          ? `is over ${MAX_BYTES} bytes`
-          : undefined
+  const why = whyNot(key)
   if (why === undefined) return
   const shown = typeof key === 'string' && key.length > 60 ? `${JSON.stringify(key.slice(0, 60))}…` : formatKey(key)
   throw new TtlError('INVALID_VALUE', `store "${store}": id ${shown} ${why}: Cosmos DB cannot store it (the store is mirrored)`)
+}
+
+/** What keeps `key` from being a Cosmos DB id, if anything. */
+function whyNot(key: IDBValidKey): string | undefined {
+  if (typeof key !== 'string') return 'is not a string'
+  if (FORBIDDEN.test(key)) return 'contains / \\ ? or #'
+  if (new TextEncoder().encode(key).length > MAX_BYTES) return `is over ${MAX_BYTES} bytes`
+  return undefined
 }

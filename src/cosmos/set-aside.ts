@@ -15,6 +15,8 @@ import { readBase, writeBase } from './state.js'
 export async function retryRejected(mirror: Mirror, key: string | undefined): Promise<number> {
   const tx = (await mirror.internals.native()).transaction([SYNC_STORE, OUTBOX_STORE], 'readwrite')
   const done = new Promise((resolve, reject) => ((tx.oncomplete = resolve), (tx.onabort = () => reject(tx.error))))
+  // Should a read fail first, that failure is the one reported, not the abort it causes.
+  done.catch(() => {})
   const keys = key === undefined ? (await listRejected(tx, mirror.store)).map((rejected) => rejected.key) : [key]
   const requeued = await Promise.all(keys.map((k) => requeue(tx, mirror.store, k)))
   await done
