@@ -8,6 +8,8 @@ import { withRetry } from './remote.js'
 import type { StatusBoard } from './status.js'
 import type { CosmosItem, SyncOptions } from './types.js'
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
+import { learnOffset } from './server-clock.js'
+import type { Base } from './state.js'
 
 export interface Mirror {
   db: TtlDB<any>
@@ -17,54 +19,89 @@ export interface Mirror {
   options: SyncOptions
   retry: RetryOptions
   board: StatusBoard
-  /** The container's partition key path (`['tenant']` for `/tenant`), once read. */
-  pkPath?: string[]
+  /**
+   * The container's partition key paths, each split into its fields (`[['tenant']]` for
+   * `/tenant`; one per level of a hierarchical key: `[['tenant'], ['user']]`), once read.
+   */
+  pkPaths?: string[][]
   /** The container's `defaultTtl` as last read (`null`: TTL off). */
   containerTtl?: DefaultTtl
+  /** How far the device's clock is ahead of the server's, whole seconds, as last learned (`server-clock.ts`). */
+  offsetS?: number
 }
 
 /** The server's own fields: never sent back, set by the server on every write. */
 const SYSTEM_FIELDS = ['_ts', '_etag', '_rid', '_self', '_attachments', '_lsn']
 
 /**
- * Reads the container's definition: its partition key path, and its `defaultTtl` (absent →
- * `null`), which becomes the store's.
+ * Reads the container's definition: its partition key paths, and its `defaultTtl` (absent →
+ * `null`), which becomes the store's; and from its answer, the server's clock. Every round
+ * starts with it.
  */
 export async function describe(mirror: Mirror): Promise<void> {
-  const { resource } = await withRetry(() => mirror.container.read(), mirror.retry)
-  const path = resource?.partitionKey?.paths?.[0] ?? '/id'
-  mirror.pkPath = path.split('/').filter(Boolean)
+  const { clock } = mirror.internals
+  let sentAt = 0
+  const { resource, headers } = await withRetry(() => ((sentAt = clock()), mirror.container.read()), mirror.retry)
+  await learnOffset(mirror, headers?.date ?? headers?.Date, sentAt, clock())
+  const paths = resource?.partitionKey?.paths ?? ['/id']
+  mirror.pkPaths = paths.map((path) => path.split('/').filter(Boolean))
   const defaultTtl = (mirror.containerTtl = resource?.defaultTtl ?? null)
   const { db, store } = mirror
   if ((await db.getDefaultTtl(store)) !== defaultTtl) await db.setDefaultTtl(store, defaultTtl)
 }
 
-/** The item's partition key value (the mirror's when it has one). */
+/**
+ * The item's own partition key value, read from the container's key paths: one value, or one
+ * per level of a hierarchical key (as the SDK's point operations take it).
+ */
 export function partitionKeyOf(mirror: Mirror, item: Record<string, unknown>): PartitionKey {
-  if (mirror.options.partitionKey !== undefined) return mirror.options.partitionKey
-  let value: unknown = item
-  for (const part of mirror.pkPath ?? ['id']) value = (value as Record<string, unknown> | undefined)?.[part]
-  return value as PartitionKey
+  const values = (mirror.pkPaths ?? [['id']]).map((path) => {
+    let value: unknown = item
+    for (const part of path) value = (value as Record<string, unknown> | undefined)?.[part]
+    return value
+  })
+  return (values.length === 1 ? values[0] : values) as PartitionKey
+}
+
+/** What a local copy of the server's `item` is in step with (`state.ts`). */
+export function baseOf(mirror: Mirror, item: CosmosItem): Base {
+  return { etag: item._etag!, pk: partitionKeyOf(mirror, item), offsetS: mirror.offsetS ?? 0 }
+}
+
+/** Sets `value` at `path` in `body`, creating the objects on the way. */
+function setAt(body: Record<string, unknown>, path: string[], value: unknown): void {
+  let parent = body
+  for (const part of path.slice(0, -1)) parent = (parent[part] ??= {}) as Record<string, unknown>
+  parent[path[path.length - 1]] = value
 }
 
 /** A local item as the server takes it: without system fields, with the mirror's partition key. */
 export function toServer(mirror: Mirror, item: Record<string, unknown>): CosmosItem {
   const body: Record<string, unknown> = structuredClone(item)
   for (const field of SYSTEM_FIELDS) delete body[field]
-  if (mirror.options.partitionKey !== undefined && mirror.pkPath) {
-    let parent = body
-    for (const part of mirror.pkPath.slice(0, -1)) parent = (parent[part] ??= {}) as Record<string, unknown>
-    parent[mirror.pkPath[mirror.pkPath.length - 1]] = mirror.options.partitionKey
-  }
+  if (mirror.options.partitionKey !== undefined && mirror.pkPaths) setAt(body, mirror.pkPaths[0], mirror.options.partitionKey)
   return body as CosmosItem
+}
+
+/**
+ * A tombstone of `id` (see `SyncOptions.softDelete`): the marker, its `ttl`, and the item's full
+ * partition key (every level), so that it replaces the item in the item's own partition.
+ */
+export function tombstoneOf(mirror: Mirror, id: string, pk: PartitionKey | undefined, soft: { field: string; ttl: number }): CosmosItem {
+  const body: Record<string, unknown> = { id }
+  const paths = mirror.pkPaths ?? [['id']]
+  const values = paths.length === 1 ? [pk] : Array.isArray(pk) ? pk : []
+  for (const [i, path] of paths.entries()) if (values[i] !== undefined && path.join('/') !== 'id') setAt(body, path, values[i])
+  Object.assign(body, { [soft.field]: true, ttl: soft.ttl })
+  return toServer(mirror, body)
 }
 
 /** Cosmos SQL for the mirror's scope: the partition key value and the app's filter. */
 export function scopeOf(mirror: Mirror): { where: string[]; parameters: { name: string; value: string | number | boolean | null }[] } {
   const where: string[] = []
   const parameters: { name: string; value: string | number | boolean | null }[] = []
-  if (mirror.options.partitionKey !== undefined && mirror.pkPath) {
-    where.push(`c${mirror.pkPath.map((part) => `[${JSON.stringify(part)}]`).join('')} = @idbTtlPk`)
+  if (mirror.options.partitionKey !== undefined && mirror.pkPaths) {
+    where.push(`c${mirror.pkPaths[0].map((part) => `[${JSON.stringify(part)}]`).join('')} = @idbTtlPk`)
     parameters.push({ name: '@idbTtlPk', value: mirror.options.partitionKey })
   }
   if (mirror.options.filter) {
@@ -72,6 +109,17 @@ export function scopeOf(mirror: Mirror): { where: string[]; parameters: { name: 
     parameters.push(...(mirror.options.filter.parameters ?? []))
   }
   return { where, parameters }
+}
+
+/**
+ * Query options that keep a mirror of one partition key value to that partition: on an account a
+ * query without them fans out to every partition (the SQL's condition alone does not route it).
+ */
+export function inPartition(mirror: Mirror): { partitionKey?: PartitionKey } {
+  const { partitionKey } = mirror.options
+  if (partitionKey === undefined) return {}
+  // Of a hierarchical key, the first level: a prefix, which the SDK takes as an array.
+  return { partitionKey: (mirror.pkPaths?.length ?? 1) > 1 ? [partitionKey] : partitionKey }
 }
 
 /** Whether a server item is a tombstone (see `SyncOptions.softDelete`). */

@@ -40,15 +40,21 @@ export async function queuedAt(tx: IDBTransaction, store: string, key: IDBValidK
   return record && { ...record, seq }
 }
 
-/** Up to `count` records of `store`, oldest first, from `after` on. */
+/**
+ * Up to `count` records of `store`, oldest first, from `after` on: read `count` at a time (other
+ * stores' records between them skipped), so that a long queue is read once, not once per batch.
+ */
 export async function nextQueued(tx: IDBTransaction, store: string, after: number, count: number): Promise<Queued[]> {
   const outbox = tx.objectStore(OUTBOX_STORE)
-  const range = IDBKeyRange.lowerBound(after, true)
-  const [records, seqs] = await Promise.all([req(outbox.getAll(range)), req(outbox.getAllKeys(range))])
   const out: Queued[] = []
-  for (const [i, record] of (records as OutboxRecord[]).entries()) {
-    if (record.store === store) out.push({ ...record, seq: seqs[i] as number })
-    if (out.length === count) break
+  for (let from = after; out.length < count; ) {
+    const range = IDBKeyRange.lowerBound(from, true)
+    const [records, seqs] = await Promise.all([req(outbox.getAll(range, count)), req(outbox.getAllKeys(range, count))])
+    for (const [i, record] of (records as OutboxRecord[]).entries()) {
+      if (record.store === store && out.length < count) out.push({ ...record, seq: seqs[i] as number })
+    }
+    if (seqs.length < count) break
+    from = seqs[seqs.length - 1] as number
   }
   return out
 }

@@ -12,13 +12,14 @@
  * finds what was deleted without one.
  */
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
-import { describe, isTombstone, readOnly, scopeOf, type Mirror } from './context.js'
+import { baseOf, describe, inPartition, isTombstone, readOnly, scopeOf, type Mirror } from './context.js'
 import { unobserved } from './hook.js'
 import { queuedAt } from './outbox.js'
+import { readRejected } from './rejected.js'
 import { withRetry } from './remote.js'
-import { keysWithEtags, readCheckpoint, readEtag, writeCheckpoint, writeEtag } from './state.js'
+import { onDeviceClock } from './server-clock.js'
+import { keysWithEtags, readBase, readCheckpoint, writeBase, writeCheckpoint } from './state.js'
 import type { CosmosItem } from './types.js'
-import type { PartitionKey } from '@azure/cosmos'
 
 /** Items per page: one transaction each, and the most a failure makes a round read again. */
 export const PAGE = 200
@@ -27,7 +28,8 @@ export const PAGE = 200
 export async function pullRound(mirror: Mirror, full: boolean): Promise<number> {
   const { store, container, board } = mirror
   await describe(mirror)
-  const source = JSON.stringify([container.database.id, container.id, mirror.options.partitionKey ?? null, mirror.options.filter ?? null])
+  // A new offset of the device's clock moves every copy: the container is read again.
+  const source = JSON.stringify([container.database.id, container.id, mirror.options.partitionKey ?? null, mirror.options.filter ?? null, mirror.offsetS ?? 0])
   let pulled = 0
   // A failed page (after its retries) ends the attempt; the next starts at the checkpoint the
   // last good page left, with a fresh query.
@@ -59,29 +61,24 @@ export async function pullRound(mirror: Mirror, full: boolean): Promise<number> 
   return pulled
 }
 
-/**
- * Query options that keep a mirror of one partition key value to that partition: on an account a
- * query without them fans out to every partition (the SQL's condition alone does not route it).
- */
-function inPartition(mirror: Mirror): { partitionKey?: PartitionKey } {
-  return mirror.options.partitionKey === undefined ? {} : { partitionKey: mirror.options.partitionKey }
-}
-
 /** Writes one page and the checkpoint after it; skips items with a local write queued. */
 async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, from: number): Promise<number> {
   const { store } = mirror
   return unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
     let applied = 0
     let ts = from
-    const known = await Promise.all(items.map((item) => Promise.all([queuedAt(tx.raw, store, item.id), readEtag(tx.raw, store, item.id)])))
+    const known = await Promise.all(items.map((item) => Promise.all([queuedAt(tx.raw, store, item.id), readBase(tx.raw, store, item.id), readRejected(tx.raw, store, item.id)])))
     for (const [i, item] of items.entries()) {
       ts = Math.max(ts, item._ts ?? 0)
-      const [queued, etag] = known[i]
-      // A queued local write is settled by the push, against the base it was made on.
-      if (queued || etag === item._etag) continue
+      const [queued, base, rejected] = known[i]
+      // A queued local write is settled by the push, against the base it was made on; one the
+      // server refused, by the app (`rejected.ts`). A copy in step is skipped, unless the offset
+      // of the device's clock moved since (`server-clock.ts`): then it moves too.
+      const inStep = base?.etag === item._etag && (base?.offsetS ?? 0) === (mirror.offsetS ?? 0)
+      if (queued || rejected || inStep) continue
       if (isTombstone(mirror, item)) tx.delete(item.id)
-      else tx.put(item)
-      writeEtag(tx.raw, store, item.id, item._etag)
+      else tx.put(onDeviceClock(mirror, item))
+      writeBase(tx.raw, store, item.id, baseOf(mirror, item))
       applied++
     }
     writeCheckpoint(tx.raw, store, { source, ts })
@@ -105,7 +102,7 @@ async function removeGone(mirror: Mirror): Promise<number> {
     for (const [i, key] of candidates.entries()) {
       if (queued[i]) continue
       tx.delete(key)
-      writeEtag(tx.raw, store, key, undefined)
+      writeBase(tx.raw, store, key, undefined)
       removed++
     }
     return removed

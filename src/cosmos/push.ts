@@ -1,68 +1,109 @@
 /**
- * A push round: every queued write of the store, oldest first. A write goes with `If-Match` on
- * the `_etag` of the server copy it was made on (a new item: as a create), so that a server copy
- * changed meanwhile is a conflict (`conflicts.ts`) rather than lost. The server's answer comes
- * back into the local item (its `_ts`, `_etag`), in one transaction with the removal of the
- * record — unless the item was written again meanwhile, whose newer record the round sends next.
+ * A push round: every queued write of the store, oldest first, a batch of a hundred at a time
+ * (first as one bulk request, `bulk.ts`; then what it left, record by record, a few at once). A
+ * write goes with `If-Match` on the `_etag` of the server copy it was made on (a new item: as a
+ * create), so that a server copy changed meanwhile is a conflict (`conflicts.ts`) rather than
+ * lost. The server's answers come back into the local items (their `_ts`, `_etag`), in one
+ * transaction with the removal of the batch's records — except an item written again meanwhile,
+ * whose newer record the round sends next.
  *
  * A put whose local item is no longer live (it expired while offline) is sent as a delete: had
- * it reached the server in time, it would have expired there too.
+ * it reached the server in time, it would have expired there too. A record the server refuses
+ * for itself (400, 409, 413) is set aside (`rejected.ts`), and the round goes on with the next.
  */
-import type { ItemDefinition, RequestOptions } from '@azure/cosmos'
+import type { ItemDefinition, PartitionKey, RequestOptions } from '@azure/cosmos'
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
+import { sendBulk, type Outcome } from './bulk.js'
 import { lastWriterWins } from './conflicts.js'
-import { describe, isTombstone, partitionKeyOf, readOnly, toServer, type Mirror } from './context.js'
+import { baseOf, describe, inPartition, isTombstone, partitionKeyOf, readOnly, scopeOf, tombstoneOf, toServer, type Mirror } from './context.js'
 import { unobserved } from './hook.js'
 import { countQueued, nextQueued, queuedAt, unqueue, type Queued } from './outbox.js'
 import { statusOf, withRetry } from './remote.js'
-import { readEtag, writeEtag } from './state.js'
+import { countRejected, dropRejected, isRefusal, setAside } from './rejected.js'
+import { onDeviceClock, onServerClock } from './server-clock.js'
+import { readBase, writeBase } from './state.js'
 import type { CosmosItem, Resolution } from './types.js'
 
-/** Records read from the outbox at a time. */
+/** Records read from the outbox at a time: their answers are written back in one transaction. */
 const BATCH = 100
+/** A batch this long or longer goes first as one bulk request (`bulk.ts`); a shorter one, record by record. */
+const BULK_FROM = 2
+/**
+ * Records in flight at once. Their keys differ (one record per key), so their order does not
+ * matter; a later write of a key is a later record, in a later batch. A browser opens six
+ * connections per host over HTTP/1.1: more would queue in the browser.
+ */
+const IN_FLIGHT = 6
 
-/** What the server holds after a push: an item, or nothing. */
-type Outcome = { item: CosmosItem } | { item: undefined }
+/** A record sent: what the server holds now, or why it refused it. */
+type Sent = { record: Queued; outcome: Outcome } | { record: Queued; refused: unknown }
 
-/** Pushes once; resolves to how many writes were sent. */
+/**
+ * Pushes once; resolves to how many writes were sent. A failure that is not a refusal ends the
+ * round once the records in flight are answered: those that went through are written back first.
+ */
 export async function pushRound(mirror: Mirror): Promise<number> {
-  if (!mirror.pkPath) await describe(mirror)
+  await describe(mirror)
   let pushed = 0
   let after = 0
   for (;;) {
     const batch = await readOnly(mirror, (tx) => nextQueued(tx, mirror.store, after, BATCH))
     if (batch.length === 0) break
-    for (const record of batch) {
-      const outcome = await pushOne(mirror, record)
-      const pending = await settle(mirror, record, outcome)
-      after = record.seq
-      pushed++
-      mirror.board.set('pushing', { pushed, pending })
+    const { done, rest } = batch.length >= BULK_FROM ? await sendBulk(mirror, batch) : { done: [], rest: batch }
+    const sent: Sent[] = [...done]
+    let failed: { error: unknown } | undefined
+    let next = 0
+    const worker = async () => {
+      while (!failed && next < rest.length) {
+        const record = rest[next++]
+        try {
+          sent.push({ record, outcome: await pushOne(mirror, record) })
+        } catch (error) {
+          // Refused by the server for itself: set aside, and the round goes on with the next.
+          if (isRefusal(error)) sent.push({ record, refused: error })
+          else failed ??= { error }
+        }
+      }
     }
+    await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, rest.length) }, worker))
+    if (sent.length > 0) {
+      const counts = await settle(mirror, sent)
+      pushed += sent.length
+      mirror.board.set('pushing', { pushed, ...counts })
+    }
+    if (failed) throw failed.error
+    after = batch[batch.length - 1].seq
   }
   return pushed
 }
 
-export function pendingOf(mirror: Mirror): Promise<number> {
-  return readOnly(mirror, (tx) => countQueued(tx, mirror.store))
+/** How many records of the store are queued, and how many set aside. */
+export function countsOf(mirror: Mirror): Promise<Counts> {
+  return readOnly(mirror, (tx) => countsIn(tx, mirror.store))
 }
 
 async function pushOne(mirror: Mirror, record: Queued): Promise<Outcome> {
   const { db, store } = mirror
-  const [local, etag] = await Promise.all([
+  const [local, base] = await Promise.all([
     record.op === 'put' ? (db.get(store, record.key) as Promise<CosmosItem | undefined>) : undefined,
-    readOnly(mirror, (tx) => readEtag(tx, store, record.key)),
+    readOnly(mirror, (tx) => readBase(tx, store, record.key)),
   ])
   const id = String(record.key)
+  // The item's partition: the local item's where there is one, else the server copy's it was
+  // last in step with (a delete: the local item is gone).
+  let pk = local ? partitionKeyOf(mirror, toServer(mirror, local)) : base?.pk
   try {
-    if (local) return await sendPut(mirror, local, etag)
-    if (etag === undefined) return await deleteUnseen(mirror, id, record.at)
-    return await sendDelete(mirror, id, etag)
+    if (local) return await sendPut(mirror, local, base?.etag)
+    if (base === undefined) return await deleteUnseen(mirror, id, record.at)
+    // A base kept by a version of the mirror before partition keys were: the server copy's.
+    pk ??= await readServer(mirror, id, undefined).then((server) => server && partitionKeyOf(mirror, server))
+    if (pk === undefined) return { item: undefined }
+    return await sendDelete(mirror, id, base.etag, pk)
   } catch (error) {
     const status = statusOf(error)
     if (status !== 412 && status !== 409) throw error
   }
-  return resolve(mirror, id, local, record.at, await readServer(mirror, id, local))
+  return resolve(mirror, id, local, record.at, await readServer(mirror, id, pk))
 }
 
 function call<T>(mirror: Mirror, run: () => Promise<T>): Promise<T> {
@@ -85,19 +126,22 @@ async function sendPut(mirror: Mirror, local: CosmosItem, etag: string | undefin
   }
 }
 
-async function sendDelete(mirror: Mirror, id: string, etag: string | undefined): Promise<Outcome> {
+/**
+ * Deletes `id` in partition `pk` (its own: a 404 then means the item is gone indeed), as a
+ * tombstone or a plain delete; `etag`: on the condition that the server copy is that one.
+ */
+async function sendDelete(mirror: Mirror, id: string, etag: string | undefined, pk: PartitionKey): Promise<Outcome> {
   const { container, options } = mirror
   const soft = options.softDelete
-  const key = partitionKeyOf(mirror, { id })
   const accessCondition = etag === undefined ? {} : ifMatch(etag)
   try {
     // A container with TTL off would keep a tombstone for ever.
     if (soft && mirror.containerTtl !== null) {
-      const tombstone = toServer(mirror, { id, [soft.field]: true, ttl: soft.ttl })
-      const write = () => (etag === undefined ? container.items.upsert<ItemDefinition>(tombstone) : container.item(id, key).replace<ItemDefinition>(tombstone, accessCondition))
+      const tombstone = tombstoneOf(mirror, id, pk, soft)
+      const write = () => (etag === undefined ? container.items.upsert<ItemDefinition>(tombstone) : container.item(id, pk).replace<ItemDefinition>(tombstone, accessCondition))
       return { item: (await call(mirror, write)).resource as CosmosItem }
     }
-    await call(mirror, () => container.item(id, key).delete(accessCondition))
+    await call(mirror, () => container.item(id, pk).delete(accessCondition))
   } catch (error) {
     if (statusOf(error) !== 404) throw error
   }
@@ -116,39 +160,90 @@ async function deleteUnseen(mirror: Mirror, id: string, at: number): Promise<Out
   return resolve(mirror, id, undefined, at, server)
 }
 
-/** The server's copy of `id` now (`undefined`: it has none). */
-async function readServer(mirror: Mirror, id: string, local: CosmosItem | undefined): Promise<CosmosItem | undefined> {
-  return (await call(mirror, () => mirror.container.item(id, partitionKeyOf(mirror, local ?? { id })).read<CosmosItem>())).resource
-}
-
-/** A conflict over `server`, the server's copy now: the app's (or the default) decision, and what it leaves. */
-async function resolve(mirror: Mirror, id: string, local: CosmosItem | undefined, at: number, server: CosmosItem | undefined): Promise<Outcome> {
-  const live = server && !isTombstone(mirror, server) ? server : undefined
-  const decide = mirror.options.onConflict ?? lastWriterWins
-  const resolution: Resolution = await decide({ key: id, local, localAt: at, server })
-  if (resolution === 'server') return { item: server }
-  if (resolution === 'local' && local === undefined) return live ? sendDelete(mirror, id, undefined) : { item: server }
-  const body = toServer(mirror, resolution === 'local' ? local! : resolution)
-  return { item: (await call(mirror, () => mirror.container.items.upsert<ItemDefinition>(body))).resource as CosmosItem }
+/**
+ * The server's copy of `id` now (`undefined`: it has none): a point read in partition `pk`, or,
+ * where the mirror does not know the item's partition (an item it never had from the server, in a
+ * whole container or under a hierarchical key), a query by `id` within the mirror's scope.
+ */
+export async function readServer(mirror: Mirror, id: string, pk: PartitionKey | undefined): Promise<CosmosItem | undefined> {
+  const { container } = mirror
+  if (pk !== undefined) return (await call(mirror, () => container.item(id, pk).read<CosmosItem>())).resource
+  const { where, parameters } = scopeOf(mirror)
+  const query = { query: `SELECT * FROM c WHERE ${['c.id = @idbTtlId', ...where].join(' AND ')}`, parameters: [{ name: '@idbTtlId', value: id }, ...parameters] }
+  return (await call(mirror, () => container.items.query<CosmosItem>(query, inPartition(mirror)).fetchAll())).resources[0]
 }
 
 /**
- * Ends a record: the server's copy (or its absence) becomes the local item and the base of the
- * next push, unless the item was written again since the record was read. Resolves to how many
- * records are still queued.
+ * A conflict over `server`, the server's copy now: the app's (or the default) decision, written on
+ * the condition that the server's copy is still the one it saw. If it changed meanwhile (412; a
+ * create that finds an item, 409; a replace that finds none, 404), the decision is taken again
+ * with the new copy; a refusal whose re-read shows no change is the server refusing the write.
  */
-async function settle(mirror: Mirror, record: Queued, outcome: Outcome): Promise<number> {
+async function resolve(mirror: Mirror, id: string, local: CosmosItem | undefined, at: number, server: CosmosItem | undefined): Promise<Outcome> {
+  const decide = mirror.options.onConflict ?? lastWriterWins
+  for (;;) {
+    const resolution: Resolution = await decide({ key: id, local, localAt: onServerClock(mirror, at), server })
+    try {
+      return await write(mirror, id, resolution === 'local' ? local : resolution === 'server' ? server : resolution, resolution === 'server', server)
+    } catch (error) {
+      if (![412, 409, 404].includes(statusOf(error) as number)) throw error
+      const now = await readServer(mirror, id, server ? partitionKeyOf(mirror, server) : undefined)
+      if (now?._etag === server?._etag) throw error
+      server = now
+    }
+  }
+}
+
+/** Writes `wanted` (`undefined`: a delete) over `server`, on the condition that it is still that copy. */
+async function write(mirror: Mirror, id: string, wanted: CosmosItem | undefined, keep: boolean, server: CosmosItem | undefined): Promise<Outcome> {
+  const live = server && !isTombstone(mirror, server) ? server : undefined
+  if (keep || (wanted === undefined && !live)) return { item: server }
+  if (wanted === undefined) return sendDelete(mirror, id, live!._etag, partitionKeyOf(mirror, live!))
+  const body = toServer(mirror, wanted)
+  const { container } = mirror
+  const written = server
+    ? call(mirror, () => container.item(id, partitionKeyOf(mirror, server)).replace<ItemDefinition>(body, ifMatch(server._etag!)))
+    : call(mirror, () => container.items.create<ItemDefinition>(body))
+  return { item: (await written).resource as CosmosItem }
+}
+
+/**
+ * Ends the records sent, in one transaction: the server's copy (or its absence) becomes the
+ * local item and the base of the next push, unless the item was written again since its record
+ * was read; a record refused is set aside. Resolves to the counts after.
+ */
+async function settle(mirror: Mirror, sent: Sent[]): Promise<Counts> {
   const { store } = mirror
   return unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
-    const current = await queuedAt(tx.raw, store, record.key)
-    // Our own write is the base of the newer one, whatever becomes of the local item.
-    writeEtag(tx.raw, store, record.key, outcome.item?._etag)
-    if (current?.seq === record.seq) {
+    const current = await Promise.all(sent.map(({ record }) => queuedAt(tx.raw, store, record.key)))
+    for (const [i, done] of sent.entries()) {
+      const { record } = done
+      const again = current[i]?.seq !== record.seq
+      if ('refused' in done) {
+        // Written again since: that write goes next, and may be taken.
+        if (again) continue
+        unqueue(tx.raw, record.seq)
+        setAside(tx.raw, record, done.refused)
+        continue
+      }
+      // Our own write is the base of the newer one, whatever becomes of the local item.
+      const item = done.outcome.item
+      writeBase(tx.raw, store, record.key, item && baseOf(mirror, item))
+      // A write of the key went through: what was set aside of it is behind it.
+      dropRejected(tx.raw, store, record.key)
+      if (again) continue
       unqueue(tx.raw, record.seq)
-      if (outcome.item && !isTombstone(mirror, outcome.item)) tx.put(outcome.item)
+      if (item && !isTombstone(mirror, item)) tx.put(onDeviceClock(mirror, item))
       else tx.delete(record.key)
     }
-    // Counted in the transaction that unqueued: a transaction less per record.
-    return countQueued(tx.raw, store)
+    // Counted in the transaction that unqueued: a transaction less per batch.
+    return countsIn(tx.raw, store)
   })
+}
+
+type Counts = { pending: number; rejected: number }
+
+async function countsIn(tx: IDBTransaction, store: string): Promise<Counts> {
+  const [pending, rejected] = await Promise.all([countQueued(tx, store), countRejected(tx, store)])
+  return { pending, rejected }
 }

@@ -1,9 +1,12 @@
 /**
  * Calls to the server, each retried as the server asks: after a 429 (request rate too large) it
- * waits the `x-ms-retry-after-ms` the server sent, as often as it is told; after a 5xx it backs
- * off, doubling from `backoffMs`, at most `maxRetries` times. No network (a refused connection,
- * a DNS failure, a browser offline) is {@link OfflineError}: nothing to wait for, the round ends.
- * The SDK has retries of its own for 429s; these come on top, once it gives up.
+ * waits the `x-ms-retry-after-ms` the server sent; after another transient answer (408 timeout,
+ * 410 gone, 449 retry with, 503 and every other 5xx) it backs off, doubling from `backoffMs`, at
+ * most `maxRetries` times. Every wait of a round comes out of one budget, `maxWaitMs`: a wait
+ * that would overrun it is not begun, and the call fails with the answer that asked for it (the
+ * round ends, its Web Lock released, the outbox kept). No network (a refused connection, a DNS
+ * failure, a browser offline) is {@link OfflineError}: nothing to wait for, the round ends. The
+ * SDK has retries of its own; these come on top, once it gives up.
  */
 
 /** The server could not be reached: the round ends, the outbox waits. */
@@ -22,8 +25,21 @@ const MAX_WAIT_MS = 30_000
 export interface RetryOptions {
   maxRetries: number
   backoffMs: number
+  /**
+   * What the round's waits may add up to, in ms; what they have come to so far (`waitedMs`: the
+   * time some call of the round was waiting, waits side by side counted once), and until when
+   * (`performance.now()`) the last one runs.
+   */
+  maxWaitMs: number
+  waitedMs: number
+  waitingUntil?: number
   /** How to wait; tests may count. */
   sleep?: (ms: number) => Promise<void>
+}
+
+/** Answers that say "not now": the same request may succeed later. 429 is apart (the server says when). */
+function isTransient(status: number | undefined): boolean {
+  return status === 408 || status === 410 || status === 449 || (status !== undefined && status >= 500)
 }
 
 /** The HTTP status of an SDK error, or `undefined` for one that has none (no response at all). */
@@ -54,8 +70,8 @@ const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resol
 
 /**
  * Runs `call` until it succeeds or fails for good.
- * @throws {@link OfflineError} without a network; the call's own error otherwise (a 4xx, or a 5xx
- * after `maxRetries`)
+ * @throws {@link OfflineError} without a network; the call's own error otherwise (a refusal, or a
+ * transient answer after `maxRetries`, or once the round's `maxWaitMs` would be overrun)
  */
 export async function withRetry<T>(call: () => Promise<T>, options: RetryOptions): Promise<T> {
   const sleep = options.sleep ?? sleepFor
@@ -67,15 +83,22 @@ export async function withRetry<T>(call: () => Promise<T>, options: RetryOptions
       return await call()
     } catch (error) {
       const status = statusOf(error)
-      if (status === 429 && throttled++ < MAX_THROTTLED) {
-        await sleep(Math.min(retryAfterMs(error) ?? options.backoffMs, MAX_WAIT_MS))
-        continue
-      }
-      if (status !== undefined && status >= 500 && failures < options.maxRetries) {
+      let wait: number | undefined
+      if (status === 429 && throttled++ < MAX_THROTTLED) wait = Math.min(retryAfterMs(error) ?? options.backoffMs, MAX_WAIT_MS)
+      else if (isTransient(status) && failures < options.maxRetries) {
         const ms = Math.min(options.backoffMs * 2 ** failures++, MAX_WAIT_MS)
         // Jitter: tabs and devices that failed together do not come back together.
-        await sleep(ms / 2 + Math.random() * (ms / 2))
-        continue
+        wait = ms / 2 + Math.random() * (ms / 2)
+      }
+      if (wait !== undefined) {
+        const now = performance.now()
+        const added = Math.max(0, now + wait - Math.max(now, options.waitingUntil ?? 0))
+        if (options.waitedMs + added <= options.maxWaitMs) {
+          options.waitedMs += added
+          options.waitingUntil = Math.max(options.waitingUntil ?? 0, now + wait)
+          await sleep(wait)
+          continue
+        }
       }
       if (isOffline(error)) throw new OfflineError(error)
       throw error

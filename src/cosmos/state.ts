@@ -1,11 +1,13 @@
 /**
  * What the mirror knows of the server, kept in the database (`SYNC_STORE`) so that it survives
- * reloads: the pull's checkpoint, and per item the `_etag` of the server's copy the local one
- * was last in step with (the base a push sends as `If-Match`). Functions over an open
- * transaction that holds the store: callers write them in the same transaction as the items.
+ * reloads: the pull's checkpoint, and per item the `_etag` and partition key of the server's
+ * copy the local one was last in step with (the base: a push sends the `_etag` as `If-Match`).
+ * Functions over an open transaction that holds the store: callers write them in the same
+ * transaction as the items.
  */
 import { SYNC_STORE } from '../layout/sync-stores.js'
 import { req } from '../platform/request.js'
+import type { PartitionKey } from '@azure/cosmos'
 
 /** Where a pull resumes: every server change at or after `ts` (epoch s) is still to be read. */
 export interface Checkpoint {
@@ -25,18 +27,31 @@ export function writeCheckpoint(tx: IDBTransaction, store: string, checkpoint: C
   tx.objectStore(SYNC_STORE).put(checkpoint, checkpointKey(store))
 }
 
-export function readEtag(tx: IDBTransaction, store: string, key: IDBValidKey): Promise<string | undefined> {
-  return req(tx.objectStore(SYNC_STORE).get(etagKey(store, key)))
+/**
+ * The server copy an item was last in step with: its `_etag` (the `If-Match` of the next push)
+ * and its partition key value (where a delete of the item, gone locally, must be sent).
+ */
+export interface Base {
+  etag: string
+  pk?: PartitionKey
+  /** The offset of the device's clock its local copy's `_ts` was moved by (`server-clock.ts`). */
+  offsetS?: number
 }
 
-/** Records the server copy's `_etag` (`undefined`: the server has none, forget it). */
-export function writeEtag(tx: IDBTransaction, store: string, key: IDBValidKey, etag: string | undefined): void {
+export async function readBase(tx: IDBTransaction, store: string, key: IDBValidKey): Promise<Base | undefined> {
+  const base = await req<Base | string | undefined>(tx.objectStore(SYNC_STORE).get(etagKey(store, key)))
+  // A bare `_etag`: kept by a version of the mirror before partition keys were.
+  return typeof base === 'string' ? { etag: base } : base
+}
+
+/** Records the server copy's base (`undefined`: the server has none, forget it). */
+export function writeBase(tx: IDBTransaction, store: string, key: IDBValidKey, base: Base | undefined): void {
   const sync = tx.objectStore(SYNC_STORE)
-  if (etag === undefined) sync.delete(etagKey(store, key))
-  else sync.put(etag, etagKey(store, key))
+  if (base === undefined) sync.delete(etagKey(store, key))
+  else sync.put(base, etagKey(store, key))
 }
 
-/** Every key of `store` the mirror has an `_etag` for: the items that came from the server. */
+/** Every key of `store` the mirror has a base for: the items that came from the server. */
 export async function keysWithEtags(tx: IDBTransaction, store: string): Promise<IDBValidKey[]> {
   const range = IDBKeyRange.bound([store, 'etag'], [store, 'etag', []])
   const keys = (await req(tx.objectStore(SYNC_STORE).getAllKeys(range))) as IDBValidKey[][]

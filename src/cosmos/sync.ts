@@ -12,16 +12,18 @@ import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
 import { webLocks } from '../platform/lock.js'
 import { kindOf, TtlError } from '../rules/errors.js'
 import { MAX_TTL } from '../rules/ttl.js'
-import type { Mirror } from './context.js'
+import { readOnly, type Mirror } from './context.js'
 import { internalsOf } from './internals.js'
 import { queueWritesOf } from './observer.js'
 import { pullRound } from './pull.js'
-import { pendingOf, pushRound } from './push.js'
+import { countsOf, pushRound } from './push.js'
+import { listRejected } from './rejected.js'
+import { discardRejected, retryRejected } from './set-aside.js'
 import { OfflineError } from './remote.js'
 import { StatusBoard } from './status.js'
 import type { CosmosSync, SyncOptions, SyncStatus } from './types.js'
 
-const KNOWN = ['partitionKey', 'filter', 'onConflict', 'softDelete', 'intervalMs', 'maxRetries', 'backoffMs']
+const KNOWN = ['partitionKey', 'filter', 'onConflict', 'softDelete', 'intervalMs', 'maxRetries', 'backoffMs', 'maxWaitMs']
 const DEFAULT_SOFT_DELETE = { field: 'deleted', ttl: 60 }
 
 /** Rounds of this realm, per lock name, where there are no Web Locks: one after the other. */
@@ -52,35 +54,49 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
   queueWritesOf(db, store, internals.clock)
 
   const board = new StatusBoard()
-  const mirror: Mirror = { db, store, container, internals, options: checked, board, retry: { maxRetries: checked.maxRetries ?? 5, backoffMs: checked.backoffMs ?? 250 } }
+  const mirror: Mirror = { db, store, container, internals, options: checked, board, retry: { maxRetries: checked.maxRetries ?? 5, backoffMs: checked.backoffMs ?? 250, maxWaitMs: checked.maxWaitMs ?? 60_000, waitedMs: 0 } }
   const lockName = `idb-ttl:cosmos:${internals.name}:${store}`
   let stopped = false
 
   const round = <T>(state: 'pulling' | 'pushing', run: () => Promise<T>): Promise<T> => {
     if (stopped) return Promise.reject(new TtlError('CLOSED', `${where}: the sync was stopped`))
     return exclusive(lockName, async () => {
-      board.set(state, state === 'pulling' ? { pulled: 0 } : { pushed: 0, pending: await pendingOf(mirror) })
+      Object.assign(mirror.retry, { waitedMs: 0, waitingUntil: 0 })
+      board.set(state, state === 'pulling' ? { pulled: 0 } : { pushed: 0, ...(await countsOf(mirror)) })
       try {
         const result = await run()
-        board.set('idle', { pending: await pendingOf(mirror) })
+        board.set('idle', await countsOf(mirror))
         return result
       } catch (error) {
-        const pending = await pendingOf(mirror).catch(() => board.status.pending)
-        board.set(error instanceof OfflineError ? 'offline' : 'error', { pending }, error instanceof OfflineError ? error.cause : error)
+        const counts = await countsOf(mirror).catch(() => ({}))
+        board.set(error instanceof OfflineError ? 'offline' : 'error', counts, error instanceof OfflineError ? error.cause : error)
         throw error
       }
     })
   }
 
+  /** Runs a change of the set-aside records under the lock, between rounds; the status then counts again. */
+  const underLock = <T>(run: () => Promise<T>): Promise<T> =>
+    exclusive(lockName, async () => {
+      Object.assign(mirror.retry, { waitedMs: 0, waitingUntil: 0 })
+      const result = await run()
+      board.set(board.status.state, await countsOf(mirror))
+      return result
+    })
+  const checkKey = (key: unknown, optional: boolean): string | undefined => {
+    if ((optional && key === undefined) || typeof key === 'string') return key as string | undefined
+    throw new TtlError('INVALID_OPTION', `${where}: the key of a set-aside record is a string; got ${kindOf(key)}`)
+  }
+
   let timer: ReturnType<typeof setTimeout> | undefined
   let leadership: Leadership | undefined
+  // A failed round is shown by the status, and the next tick tries again; a failed pull does not
+  // keep this tick's writes from the server.
   const both = async () => {
-    try {
-      await round('pulling', () => pullRound(mirror, false))
-      await round('pushing', () => pushRound(mirror))
-    } catch {
-      // Shown by the status; the next tick tries again.
-    }
+    await round('pulling', () => pullRound(mirror, false)).catch(() => {})
+    // Nothing queued: no push round to show.
+    const pending = await countsOf(mirror).then(({ pending }) => pending, () => 0)
+    if (pending > 0) await round('pushing', () => pushRound(mirror)).catch(() => {})
   }
   const tick = () => {
     timer = undefined
@@ -101,6 +117,9 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
   return {
     pull: (opts) => round('pulling', () => pullRound(mirror, opts?.full === true)),
     push: () => round('pushing', () => pushRound(mirror)),
+    rejected: () => readOnly(mirror, (tx) => listRejected(tx, store)),
+    retry: (key) => underLock(() => retryRejected(mirror, checkKey(key, true))),
+    discard: (key) => underLock(() => discardRejected(mirror, checkKey(key, false)!)),
     onStatus: (listener: (status: SyncStatus) => void) => board.listen(listener),
     get status() {
       return board.status
@@ -130,13 +149,13 @@ function checkOptions(options: SyncOptions, where: string): SyncOptions {
     if (!KNOWN.includes(name)) throw new TtlError('INVALID_OPTION', `${where}: unknown option "${name}" (known: ${KNOWN.join(', ')})`)
   }
   const bad = (option: string, wanted: string, got: unknown) => new TtlError('INVALID_OPTION', `${where}: option ${option} must be ${wanted}; got ${kindOf(got)} ${typeof got === 'object' ? '' : String(got)}`.trim())
-  const { partitionKey, filter, onConflict, intervalMs, maxRetries, backoffMs } = options
+  const { partitionKey, filter, onConflict, intervalMs, maxRetries, backoffMs, maxWaitMs } = options
   if (partitionKey !== undefined && partitionKey !== null && !['string', 'number', 'boolean'].includes(typeof partitionKey)) throw bad('partitionKey', 'a string, number, boolean or null', partitionKey)
   if (filter !== undefined && (filter === null || typeof filter.where !== 'string' || (filter.parameters !== undefined && !Array.isArray(filter.parameters)))) {
     throw bad('filter', '{ where: string, parameters?: [{ name, value }] }', filter)
   }
   if (onConflict !== undefined && typeof onConflict !== 'function') throw bad('onConflict', 'a function', onConflict)
-  for (const [option, value, min] of [['intervalMs', intervalMs, 1], ['maxRetries', maxRetries, 0], ['backoffMs', backoffMs, 0]] as const) {
+  for (const [option, value, min] of [['intervalMs', intervalMs, 1], ['maxRetries', maxRetries, 0], ['backoffMs', backoffMs, 0], ['maxWaitMs', maxWaitMs, 0]] as const) {
     if (value !== undefined && !(Number.isInteger(value) && value >= min)) throw bad(option, `an integer ≥ ${min}`, value)
   }
   const soft = options.softDelete ?? DEFAULT_SOFT_DELETE

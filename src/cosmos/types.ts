@@ -14,8 +14,26 @@ export interface SyncStatus {
   pulled: number
   /** Writes the push under way (or the last) sent. */
   pushed: number
+  /** Local writes the server refused and the mirror set aside ({@link CosmosSync.rejected}). */
+  rejected: number
   /** Why the last round failed (`state` `'error'` or `'offline'`), by name and message. */
   error?: { name: string; message: string }
+}
+
+/**
+ * A local write the server refused for itself (400: an item it cannot take; 409: a unique-key
+ * clash; 413: over its size limit), set aside so that the writes queued after it are pushed.
+ */
+export interface Rejected {
+  /** The item's `id` (its local key). */
+  key: string
+  /** What was pushed: the item (`'put'`) or its delete. */
+  op: 'put' | 'delete'
+  /** When the local write happened, epoch ms (the connection's clock). */
+  at: number
+  /** The server's answer: its HTTP status, and its message. */
+  status: number
+  message: string
 }
 
 /** A local write whose base changed on the server since it was pulled (or pushed). */
@@ -24,7 +42,10 @@ export interface Conflict {
   key: string
   /** The local item (`undefined`: a local delete). */
   local: CosmosItem | undefined
-  /** When the local write happened, epoch ms (the connection's clock). */
+  /**
+   * When the local write happened, epoch ms on the server's clock (the connection's clock moved
+   * by the offset the mirror learned from the server's answers), so that it compares with `_ts`.
+   */
   localAt: number
   /**
    * The server's copy now: `undefined` when it was deleted there outright, a tombstone (an item
@@ -45,7 +66,8 @@ export interface SyncOptions {
   /**
    * Mirror the items of this partition key value only (the usual case in a browser: one user's or
    * one tenant's items). Omitted: the whole container, whose `id`s must then be unique across
-   * partitions (the local key is the `id`). Local writes get it in the partition key field.
+   * partitions (the local key is the `id`). Local writes get it in the partition key field. With
+   * a hierarchical key, the first level's value (the mirror holds that prefix).
    */
   partitionKey?: string | number | boolean | null
   /**
@@ -53,13 +75,17 @@ export interface SyncOptions {
    * parameters: the mirror holds the items that match.
    */
   filter?: { where: string; parameters?: { name: string; value: string | number | boolean | null }[] }
-  /** Decides conflicts; default: last writer wins on `_ts`, as in Cosmos DB (docs/cosmos.md). */
+  /**
+   * Decides conflicts; default: last writer wins on `_ts`, as in Cosmos DB (docs/cosmos.md). It
+   * may be deciding for several items at once, and is asked again for an item whose server copy
+   * changed while it decided.
+   */
   onConflict?: (conflict: Conflict) => Resolution | Promise<Resolution>
   /**
    * How local deletes reach other replicas, whose pulls never see a delete (the change feed in
    * latest-version mode and `_ts` queries show none): `{ field, ttl }` (default
    * `{ field: 'deleted', ttl: 60 }`) replaces the server's item with a tombstone `{ id, <field>: true,
-   * ttl }` that the server removes after `ttl` seconds, and every pull deletes the local copy of
+   * ttl }` (and the item's partition key fields) that the server removes after `ttl` seconds, and every pull deletes the local copy of
    * an item that carries the field. `false`: deletes are plain deletes. Either way a container
    * with TTL off gets plain deletes (it would keep a tombstone for ever).
    */
@@ -69,10 +95,19 @@ export interface SyncOptions {
    * pushes, and at once when the browser comes back online. Omitted: only when called.
    */
   intervalMs?: number
-  /** Most pushes retried after 5xx within one round (429s are waited out as told); default 5. */
+  /**
+   * Most retries of one request after a transient answer (408, 410, 449, 5xx); 429s are waited
+   * out as the server tells. Default 5.
+   */
   maxRetries?: number
-  /** First back-off after a 5xx, in ms, doubled each time; default 250. */
+  /** First back-off after a transient answer, in ms, doubled each time; default 250. */
   backoffMs?: number
+  /**
+   * What all the waits of one round (429s and back-offs) may add up to, in ms; default 60000.
+   * A wait that would overrun it is not begun: the round ends as `'error'` with the server's
+   * answer, the outbox kept and the round's Web Lock released, and the next round starts afresh.
+   */
+  maxWaitMs?: number
 }
 
 /** A mirror started by {@link syncCosmos}. */
@@ -85,6 +120,24 @@ export interface CosmosSync {
   pull(options?: { full?: boolean }): Promise<number>
   /** One push round: every queued local write, in order; resolves to how many it sent. */
   push(): Promise<number>
+  /**
+   * The local writes the server refused and the mirror set aside (one per key, the latest), with
+   * the server's answer. A set-aside write stays in the store, unpushed, until {@link retry} or
+   * {@link discard}, or until a later write of the item is pushed (a pull leaves it alone, as it
+   * does a queued write).
+   */
+  rejected(): Promise<Rejected[]>
+  /**
+   * Queues the set-aside write of `key` (every one when omitted) again, as it was, for the next
+   * push: for a refusal the server may not repeat (a unique key freed since). Resolves to how many.
+   */
+  retry(key?: string): Promise<number>
+  /**
+   * Gives up the set-aside write of `key`: the server's copy (or its absence) becomes the local
+   * item again, read from the server now. Resolves to `false` when nothing of `key` was set aside.
+   * @throws {@link OfflineError} without a network (the write stays set aside)
+   */
+  discard(key: string): Promise<boolean>
   /** Calls `listener` with the status now and on every change; returns a function that removes it. */
   onStatus(listener: (status: SyncStatus) => void): () => void
   /** The status now. */

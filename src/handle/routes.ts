@@ -189,7 +189,9 @@ export class Routes {
     const db = await connection.native()
     const observers = writable && internal.observed !== false ? this.observers : undefined
     const extra = [...new Set([...(internal.extra ?? []), ...(observers?.storesFor(stores) ?? [])])]
-    const keepTs = (store: string) => configs[store].keepTs === true
+    // An observed write is the app's edit of a mirrored store: it restarts the countdown, whatever
+    // `_ts` the value carries (SPEC §12b). Only the mirror's own writes, unobserved, keep the server's.
+    const keepTs = (store: string) => configs[store].keepTs === true && (observers?.of(store).length ?? 0) === 0
     const options = { db, stores, extra, writable, durability, now: clock(), mode, keepTs, touches: parts.touches, observers }
     return runTransaction(options, callback, async (effects) => {
       for (const [store, items] of effects.claimed) this.claimed(store, { result: undefined, claimed: items })

@@ -9,7 +9,7 @@ export type TtlErrorCode =
   | 'UNKNOWN_STORE'
   /** An index name the store does not have, or one of the library's own. */
   | 'UNKNOWN_INDEX'
-  /** A value that cannot carry `_ts`: not a plain object. */
+  /** A value that cannot carry `_ts`: not a plain object; in a store mirrored by `idb-ttl/cosmos`, an id Cosmos DB cannot store. */
   | 'INVALID_VALUE'
   /** `update` or `touch` of a key with no live item. */
   | 'NOT_FOUND'

@@ -31,7 +31,9 @@ export interface StoreConfig {
    * expires exactly when the server's does — and is born dead if it already has. Values
    * without `_ts` are stamped as usual. Any other `_ts` is `INVALID_VALUE` in strict mode and
    * stamped with the write time in lenient mode. `update` keeps a `_ts` it is given (in
-   * `changes`, or a changed one returned by its function); `touch` stamps the time.
+   * `changes`, or a changed one returned by its function); `touch` stamps the time. In a store
+   * mirrored by `idb-ttl/cosmos`, the app's writes are edits and are stamped with the write
+   * time whatever `_ts` they carry; only the mirror's own writes keep the server's.
    */
   keepTs?: boolean
   /**

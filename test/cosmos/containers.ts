@@ -1,5 +1,5 @@
 /** Clients and containers of the test server, in Node and in a test page alike. */
-import { CosmosClient, type Container } from '@azure/cosmos'
+import { CosmosClient, type Container, type PartitionKeyDefinition, type PartitionKeyKind } from '@azure/cosmos'
 import { endpointOf } from './endpoint.js'
 
 /**
@@ -16,11 +16,17 @@ export function clientOf(port: number): CosmosClient {
 
 let containers = 0
 
-/** A new container (partition key `/tenant`) with `defaultTtl`, through `port` (the server's or a proxy's). */
-export async function newContainer(port: number, defaultTtl?: number): Promise<{ container: Container; id: string }> {
+/** A hierarchical partition key: tenant, then user. */
+export const TENANT_USER: PartitionKeyDefinition = { paths: ['/tenant', '/user'], kind: 'MultiHash' as PartitionKeyKind, version: 2 }
+
+/**
+ * A new container (partition key `/tenant`, or `partitionKey`) with `defaultTtl`, through `port`
+ * (the server's or a proxy's).
+ */
+export async function newContainer(port: number, defaultTtl?: number, partitionKey: PartitionKeyDefinition = { paths: ['/tenant'] }): Promise<{ container: Container; id: string }> {
   const { database } = await clientOf(port).databases.createIfNotExists({ id: 'test' })
   const id = `c${containers++}-${Math.random().toString(36).slice(2)}`
-  await database.containers.create({ id, partitionKey: { paths: ['/tenant'] }, ...(defaultTtl !== undefined && { defaultTtl }) })
+  await database.containers.create({ id, partitionKey, ...(defaultTtl !== undefined && { defaultTtl }) })
   return { container: database.container(id), id }
 }
 

@@ -17,6 +17,9 @@ export async function listenCosmos(): Promise<{ port: number; stop(): Promise<vo
   // every run, and most runs start no server.
   const { createHttpServer } = await import('@vercel/cosmosdb-server')
   const http = createHttpServer()
+  // The answers' `date` from the clock the server stamps `_ts` from (`Date.now`, which the property
+  // test moves ahead), not Node's own (real time): one server clock, as on Cosmos DB.
+  http.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => res.setHeader('date', new Date(Date.now()).toUTCString()))
   await new Promise<void>((resolve) => http.listen(0, 'localhost', resolve))
   return {
     port: (http.address() as AddressInfo).port,

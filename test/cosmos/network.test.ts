@@ -48,6 +48,27 @@ describe('partitions', () => {
   })
 })
 
+describe('push speed', () => {
+  test('a long queue goes a hundred records to a request (a bulk request each), with If-Match on each base', async () => {
+    const { server, db, sync } = await setup()
+    await db.putAll('items', Array.from({ length: 250 }, (_, i) => ({ id: `a${i}`, n: 1 })))
+    await proxy.reset()
+    expect(await sync.push()).toBe(250)
+    const writes = () => proxy.log().then(({ passed }) => passed.filter((request) => request.method === 'POST' || request.method === 'PUT').length)
+    expect(await writes()).toBe(3)
+    // Edits of pushed items: replaces on the condition of each base; one changed meanwhile is a conflict, settled on its own.
+    await server.items.upsert({ id: 'a7', tenant: 't1', n: 'server' })
+    await db.putAll('items', Array.from({ length: 250 }, (_, i) => ({ id: `a${i}`, n: 2 })))
+    await proxy.reset()
+    expect(await sync.push()).toBe(250)
+    // Three bulk requests, and for the conflict its own attempt and the decision's write.
+    expect(await writes()).toBe(5)
+    const items = (await server.items.query('SELECT c.id, c.n FROM c').fetchAll()).resources
+    expect(items.filter((item) => item.n === 2)).toHaveLength(250)
+    db.close()
+  })
+})
+
 describe('offline', () => {
   test('reports offline, keeps the outbox, and catches up both ways once online', async () => {
     const { server, db, sync, states } = await setup()
@@ -119,6 +140,65 @@ describe('throttling and server errors', () => {
     expect(states.at(-1)).toMatchObject({ state: 'error', pending: 1 })
     expect(await outbox(db)).toHaveLength(1)
     expect(await sync.push()).toBe(1)
+    db.close()
+  })
+})
+
+describe('the timer', () => {
+  test("a tick whose pull fails still pushes the tick's writes", async () => {
+    const { id, container: server } = await newContainer(port, 60)
+    const db = await openMirror(aheadClock())
+    // The pull's first request fails for good (no retries); the push's go through.
+    await proxy.play({ kind: 'status', status: 500, times: 1 })
+    const sync = syncCosmos(db, 'items', containerVia(proxy.port, id), { partitionKey: 't1', maxRetries: 0, intervalMs: 3_600_000 })
+    const states: string[] = []
+    sync.onStatus((s) => states.push(s.state))
+    // Written while the tick's pull is on its way.
+    await db.put('items', { id: 'a' })
+    await expect.poll(async () => (await server.item('a', 't1').read()).statusCode, { timeout: 3000 }).toBe(200)
+    expect(states).toEqual(['idle', 'pulling', 'error', 'pushing', 'pushing', 'idle'])
+    sync.stop()
+    db.close()
+  })
+})
+
+describe('transient failures', () => {
+  test('408, 410, 449 and 503 are retried', async () => {
+    const { server, db, sync } = await setup(60, { maxRetries: 3 })
+    for (const status of [408, 410, 449, 503]) {
+      await db.put('items', { id: `s${status}` })
+      await proxy.play({ kind: 'status', status, times: 2 })
+      expect(await sync.push(), String(status)).toBe(1)
+      expect((await server.item(`s${status}`, 't1').read()).resource, String(status)).toMatchObject({ id: `s${status}` })
+    }
+    db.close()
+  })
+
+  test("a round waits at most maxWaitMs in all: then 'error', the outbox kept, the lock released", async () => {
+    for (const fault of [{ status: 429, retryAfterMs: 100 }, { status: 503 }]) {
+      const { db, sync, states } = await setup(60, { maxWaitMs: 300, maxRetries: 20, backoffMs: 100 })
+      await db.put('items', { id: 'a' })
+      await proxy.play({ kind: 'status', times: 50, ...fault })
+      const started = performance.now()
+      await expect(sync.push()).rejects.toMatchObject({ code: fault.status })
+      expect(performance.now() - started, `${fault.status}: the round's waits`).toBeLessThan(1500)
+      expect(states.at(-1)).toMatchObject({ state: 'error', pending: 1 })
+      expect(await outbox(db)).toHaveLength(1)
+      // The next round starts afresh: the lock was released.
+      await proxy.reset()
+      expect(await sync.push()).toBe(1)
+      db.close()
+    }
+  })
+
+  test('onStatus hears a status only when something in it changed', async () => {
+    const { db, sync, states } = await setup()
+    await sync.pull()
+    await sync.pull()
+    await db.put('items', { id: 'a' })
+    await sync.push()
+    for (let i = 1; i < states.length; i++) expect(states[i], `status ${i}`).not.toEqual(states[i - 1])
+    expect(states.map((s) => s.state)).toEqual(['idle', 'pulling', 'idle', 'pulling', 'idle', 'pushing', 'pushing', 'idle'])
     db.close()
   })
 })
