@@ -9,7 +9,13 @@
  * filter, and is what Cosmos DB documents for incremental reads. `_ts` is whole seconds, so a
  * round reads from the checkpoint's second again; an item it already has (same `_etag`) is
  * skipped. Neither shows deletions: tombstones (`SyncOptions.softDelete`) do, and a full pull
- * finds what was deleted without one.
+ * finds what was deleted without one. A tombstone lives `softDelete.ttl` seconds on the server:
+ * a round that starts longer than that after the last one began may have missed some, so it is a
+ * full pull by itself (SPEC §12b: deletes reach a device however long it was offline).
+ *
+ * With a filter, a round also asks which items changed since the checkpoint and no longer match
+ * it (changed on the server, or replaced by a tombstone that lacks the filter's fields): their
+ * local copies leave the store.
  */
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
 import { baseOf, describe, inPartition, isTombstone, readOnly, scopeOf, type Mirror } from './context.js'
@@ -18,7 +24,8 @@ import { queuedAt } from './outbox.js'
 import { readRejected } from './rejected.js'
 import { withRetry } from './remote.js'
 import { onDeviceClock } from './server-clock.js'
-import { keysWithEtags, readBase, readCheckpoint, writeBase, writeCheckpoint } from './state.js'
+import { keysWithEtags, readBase, readCheckpoint, writeBase, writeCheckpoint, type Checkpoint } from './state.js'
+import { done } from '../platform/request.js'
 import type { CosmosItem } from './types.js'
 
 /** Items per page: one transaction each, and the most a failure makes a round read again. */
@@ -27,15 +34,21 @@ export const PAGE = 200
 /** Pulls once; resolves to how many items came in (or went, as tombstones). */
 export async function pullRound(mirror: Mirror, full: boolean): Promise<number> {
   const { store, container, board } = mirror
+  const startedAt = mirror.internals.clock()
   await describe(mirror)
   // A new offset of the device's clock moves every copy: the container is read again.
   const source = JSON.stringify([container.database.id, container.id, mirror.options.partitionKey ?? null, mirror.options.filter ?? null, mirror.offsetS ?? 0])
+  const last = await readOnly(mirror, (tx) => readCheckpoint(tx, store))
+  const whole = full || (last !== undefined && tombstonesMayBeGone(mirror, last, startedAt))
   let pulled = 0
+  let left = 0
   // A failed page (after its retries) ends the attempt; the next starts at the checkpoint the
   // last good page left, with a fresh query.
   await withRetry(async () => {
     const checkpoint = await readOnly(mirror, (tx) => readCheckpoint(tx, store))
     const from = checkpoint?.source === source ? checkpoint.ts : 0
+    // Asked before the pages: an item that leaves the scope and comes back meanwhile is pulled.
+    if (from > 0 && mirror.options.filter) left += await removeLeft(mirror, from)
     const { where, parameters } = scopeOf(mirror)
     const query = {
       query: `SELECT * FROM c WHERE ${['c._ts >= @idbTtlFrom', ...where].join(' AND ')} ORDER BY c._ts`,
@@ -57,8 +70,57 @@ export async function pullRound(mirror: Mirror, full: boolean): Promise<number> 
       board.set('pulling', { pulled })
     }
   }, mirror.retry)
-  if (full) pulled += await removeGone(mirror)
-  return pulled
+  if (whole) pulled += await removeGone(mirror)
+  await markPulled(mirror, source, startedAt)
+  return pulled + left
+}
+
+/**
+ * Whether tombstones written since the round that began at `checkpoint.pulledAt` may already be
+ * gone from the server (it removes each `softDelete.ttl` seconds after it was written). A
+ * checkpoint of a version that kept no `pulledAt` counts as long ago. Without soft deletes an
+ * incremental pull never sees a delete: only a full pull asked for finds them.
+ */
+function tombstonesMayBeGone(mirror: Mirror, checkpoint: Checkpoint, now: number): boolean {
+  const soft = mirror.options.softDelete
+  if (!soft) return false
+  // A second's margin: the server counts whole seconds.
+  return checkpoint.pulledAt === undefined || now - checkpoint.pulledAt >= (soft.ttl - 1) * 1000
+}
+
+/** Records when the round that just ended began: the next round's {@link tombstonesMayBeGone}. */
+async function markPulled(mirror: Mirror, source: string, startedAt: number): Promise<void> {
+  const tx = (await mirror.internals.native()).transaction(SYNC_STORE, 'readwrite')
+  const checkpoint = await readCheckpoint(tx, mirror.store)
+  writeCheckpoint(tx, mirror.store, { source, ts: checkpoint?.source === source ? checkpoint.ts : 0, pulledAt: startedAt })
+  await done(tx)
+}
+
+/**
+ * Deletes the local copies (none queued or set aside) of items changed on the server since
+ * `from` that are in the partition but do not match the filter now: `NOT IS_BOOL(…)` catches a
+ * filter that reads a field the item no longer has (`undefined` in Cosmos SQL, which `NOT`
+ * leaves undefined).
+ */
+async function removeLeft(mirror: Mirror, from: number): Promise<number> {
+  const { store, container, options } = mirror
+  const scope = scopeOf({ ...mirror, options: { ...options, filter: undefined } })
+  const filter = options.filter!
+  const where = ['c._ts >= @idbTtlFrom', ...scope.where, `(NOT IS_BOOL(${filter.where}) OR NOT (${filter.where}))`]
+  const query = { query: `SELECT c.id FROM c WHERE ${where.join(' AND ')}`, parameters: [{ name: '@idbTtlFrom', value: from }, ...scope.parameters, ...(filter.parameters ?? [])] }
+  const { resources } = await withRetry(() => container.items.query<{ id: string }>(query, inPartition(mirror)).fetchAll(), mirror.retry)
+  if (resources.length === 0) return 0
+  return unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
+    const held = await Promise.all(resources.map(async (item) => (await queuedAt(tx.raw, store, item.id)) ?? (await readRejected(tx.raw, store, item.id))))
+    let removed = 0
+    for (const [i, { id }] of resources.entries()) {
+      if (held[i]) continue
+      tx.delete(id)
+      writeBase(tx.raw, store, id, undefined)
+      removed++
+    }
+    return removed
+  })
 }
 
 /** Writes one page and the checkpoint after it; skips items with a local write queued. */
@@ -81,7 +143,8 @@ async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, fr
       writeBase(tx.raw, store, item.id, baseOf(mirror, item))
       applied++
     }
-    writeCheckpoint(tx.raw, store, { source, ts })
+    const before = await readCheckpoint(tx.raw, store)
+    writeCheckpoint(tx.raw, store, { source, ts, pulledAt: before?.source === source ? before.pulledAt : undefined })
     return applied
   })
 }

@@ -14,6 +14,8 @@ export interface Checkpoint {
   /** Which container, partition key value and filter it belongs to: another one starts over. */
   source: string
   ts: number
+  /** When the last round that completed began, epoch ms (the connection's clock). */
+  pulledAt?: number
 }
 
 const checkpointKey = (store: string) => [store, 'checkpoint']
