@@ -20,7 +20,7 @@ const SERVER_POLL_MS = 1000
 /** Items shown per side. */
 const SHOWN = 25
 /** A delete on the server side writes the tombstone the mirror's pulls understand (docs/cosmos.md). */
-const TOMBSTONE = { field: 'deleted', ttl: 60 }
+const TOMBSTONE = { field: '_idbTtlDeleted', ttl: 60 }
 
 export interface CosmosPanel {
   frame(now: number): void

@@ -24,7 +24,8 @@ import { StatusBoard } from './status.js'
 import type { CosmosSync, SyncOptions, SyncStatus } from './types.js'
 
 const KNOWN = ['partitionKey', 'filter', 'onConflict', 'softDelete', 'intervalMs', 'maxRetries', 'backoffMs', 'maxWaitMs']
-const DEFAULT_SOFT_DELETE = { field: 'deleted', ttl: 60 }
+// A field no app's own data is likely to have: an app's own `deleted` flag would make its items vanish.
+const DEFAULT_SOFT_DELETE = { field: '_idbTtlDeleted', ttl: 60 }
 
 /** Rounds of this realm, per lock name, where there are no Web Locks: one after the other. */
 const chains = new Map<string, Promise<unknown>>()

@@ -84,8 +84,9 @@ export interface SyncOptions {
   /**
    * How local deletes reach other replicas, whose pulls never see a delete (the change feed in
    * latest-version mode and `_ts` queries show none): `{ field, ttl }` (default
-   * `{ field: 'deleted', ttl: 60 }`) replaces the server's item with a tombstone `{ id, <field>: true,
-   * ttl }` (and the item's partition key fields) that the server removes after `ttl` seconds, and every pull deletes the local copy of
+   * `{ field: '_idbTtlDeleted', ttl: 60 }`, a field no app's own data is likely to use) replaces
+   * the server's item with a tombstone `{ id, <field>: true, ttl }` (and the item's partition key
+   * fields) that the server removes after `ttl` seconds, and every pull deletes the local copy of
    * an item that carries the field. `false`: deletes are plain deletes. Either way a container
    * with TTL off gets plain deletes (it would keep a tombstone for ever).
    */

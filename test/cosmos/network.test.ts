@@ -89,7 +89,7 @@ describe('offline', () => {
     await sync.pull()
     expect(states.at(-1)).toMatchObject({ state: 'idle', pending: 0 })
     expect(await db.getAllKeys('items')).toEqual(['mine', 'theirs'])
-    const live = (await server.items.query('SELECT * FROM c WHERE NOT IS_DEFINED(c.deleted)').fetchAll()).resources.map((i) => i.id).sort()
+    const live = (await server.items.query('SELECT * FROM c WHERE NOT IS_DEFINED(c._idbTtlDeleted)').fetchAll()).resources.map((i) => i.id).sort()
     expect(live).toEqual(['mine', 'theirs'])
     db.close()
   })

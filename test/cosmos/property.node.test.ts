@@ -60,7 +60,7 @@ type Default = number | null
 type ItemTtl = number | undefined
 
 /** The mirror's soft-delete field and its tombstones' ttl (the defaults). */
-const TOMBSTONE = { field: 'deleted', ttl: 60 }
+const TOMBSTONE = { field: '_idbTtlDeleted', ttl: 60 }
 const TENANT = 't1'
 
 type Command =

@@ -102,7 +102,7 @@ describe('pull', () => {
     const db = await openMirror(aheadClock())
     const sync = syncCosmos(db, 'items', container, { partitionKey: 't1' })
     await sync.pull()
-    await container.items.upsert({ id: 'a', tenant: 't1', deleted: true, ttl: 60 })
+    await container.items.upsert({ id: 'a', tenant: 't1', _idbTtlDeleted: true, ttl: 60 })
     await container.item('b', 't1').delete()
     await sync.pull()
     // The server's change feed and _ts queries show no hard delete: b stays until a full pull.
@@ -175,7 +175,7 @@ describe('push', () => {
     await sync.push()
     await db.delete('items', 'a')
     await sync.push()
-    expect((await container.item('a', 't1').read()).resource).toMatchObject({ deleted: true, ttl: 60 })
+    expect((await container.item('a', 't1').read()).resource).toMatchObject({ _idbTtlDeleted: true, ttl: 60 })
     sync.stop()
     const hard = syncCosmos(db, 'items', container, { partitionKey: 't1', softDelete: false })
     await db.delete('items', 'b')

@@ -72,7 +72,7 @@ test('an item that no longer matches the filter on the server leaves a filtered 
   expect(await db.getAllKeys('items')).toEqual(['a', 'b', 'c', 'd'])
   await container.items.upsert({ id: 'a', tenant: 't1', kind: 'done' }) // no longer matches
   await container.items.upsert({ id: 'b', tenant: 't1' }) // lost the field the filter reads
-  await container.items.upsert({ id: 'c', tenant: 't1', deleted: true, ttl: 60 }) // another client's tombstone
+  await container.items.upsert({ id: 'c', tenant: 't1', _idbTtlDeleted: true, ttl: 60 }) // another client's tombstone
   await container.items.upsert({ id: 'd', tenant: 't1', kind: 'todo', text: 'still in scope' })
   await sync.pull()
   expect(await db.getAllKeys('items')).toEqual(['d'])
@@ -81,5 +81,18 @@ test('an item that no longer matches the filter on the server leaves a filtered 
   await container.items.upsert({ id: 'a', tenant: 't1', kind: 'todo', back: true })
   await sync.pull()
   expect(await db.get('items', 'a')).toMatchObject({ back: true })
+  db.close()
+})
+
+test('an app’s own `deleted` flag is data, not a tombstone: the item stays in the mirror; the default tombstone field is one apps do not use', async () => {
+  const { container } = await newContainer(port, -1)
+  await container.items.create({ id: 'trash', tenant: 't1', deleted: true, text: 'in the app’s trash can' })
+  const db = await openMirror(aheadClock())
+  const sync = syncCosmos(db, 'items', container, { partitionKey: 't1' })
+  await sync.pull()
+  expect(await db.get('items', 'trash')).toMatchObject({ deleted: true, text: 'in the app’s trash can' })
+  await db.delete('items', 'trash')
+  await sync.push()
+  expect((await container.item('trash', 't1').read()).resource).toMatchObject({ _idbTtlDeleted: true })
   db.close()
 })
