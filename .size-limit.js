@@ -3,7 +3,9 @@
 // `npm run build:lib`), with idb and comlink; the peers as their own packages resolve for an
 // ES module import. The limits are budgets against growth, not the 6 kB first-load target, which
 // the one-file library (no `import()`, for service workers) does not meet: docs/benchmarks.md.
-// 24.0 kB before transactions (+2 kB) and live queries (+2.5 kB); 28.5 kB with them.
+// 24.0 kB before transactions (+2 kB) and live queries (+2.5 kB); 28.5 kB with them; 30.25 kB after
+// round four (transactions issued together, live queries that hear owed touches and every realm's
+// writes, schema checks at open, purgeDuring's event check): issue #33 is the way down, not this line.
 const esm = (config) => ({ ...config, format: 'esm' })
 const peer = (name, file) => ({ name: `peer: ${name} (whole package)`, path: file, import: { [file]: '*' }, gzip: true, modifyEsbuildConfig: esm })
 
@@ -13,7 +15,7 @@ export default [
     path: 'dist/idb-ttl.js',
     import: '*',
     gzip: true,
-    limit: '30 kB',
+    limit: '31 kB',
     modifyEsbuildConfig: esm,
   },
   {
