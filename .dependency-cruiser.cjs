@@ -7,6 +7,11 @@ const LAYERS = ['rules', 'platform', 'layout', 'generations', 'events', 'reads',
 
 const above = (i) => LAYERS.slice(i + 1)
 
+/** An entry of its own (`idb-ttl/<folder>`) that sits on top: nothing else in src/ may use it. */
+const onTop = (folder, comment) => [
+  { name: `${folder}-on-top`, severity: 'error', comment, from: { path: '^src/', pathNot: `^src/${folder}/` }, to: { path: `^src/${folder}/` } },
+]
+
 module.exports = {
   forbidden: [
     {
@@ -23,20 +28,8 @@ module.exports = {
       from: { path: `^src/${layer}/` },
       to: { path: `^src/(${[...above(i)].join('|') || '$^'}/|[^/]+\\.ts$)` },
     })),
-    {
-      name: 'cosmos-on-top',
-      severity: 'error',
-      comment: 'src/cosmos/ is the entry idb-ttl/cosmos, on top of everything: no other part of src/ (the main entry least of all) may use it.',
-      from: { path: '^src/', pathNot: '^src/cosmos/' },
-      to: { path: '^src/cosmos/' },
-    },
-    {
-      name: 'tanstack-on-top',
-      severity: 'error',
-      comment: 'src/tanstack/ is the entry idb-ttl/tanstack: no other part of src/ may use it.',
-      from: { path: '^src/', pathNot: '^src/tanstack/' },
-      to: { path: '^src/tanstack/' },
-    },
+    ...onTop('cosmos', 'src/cosmos/ is the entry idb-ttl/cosmos, on top of everything: no other part of src/ (the main entry least of all) may use it.'),
+    ...onTop('tanstack', 'src/tanstack/ is the entry idb-ttl/tanstack: no other part of src/ may use it.'),
     {
       name: 'tanstack-public-calls-only',
       severity: 'error',
@@ -44,13 +37,7 @@ module.exports = {
       from: { path: '^src/tanstack/' },
       to: { path: '^src/(?!tanstack/|rules/|db\\.ts$)' },
     },
-    {
-      name: 'workbox-on-top',
-      severity: 'error',
-      comment: 'src/workbox/ is the entry idb-ttl/workbox: no other part of src/ may use it.',
-      from: { path: '^src/', pathNot: '^src/workbox/' },
-      to: { path: '^src/workbox/' },
-    },
+    ...onTop('workbox', 'src/workbox/ is the entry idb-ttl/workbox: no other part of src/ may use it.'),
     {
       name: 'workbox-public-api-only',
       severity: 'error',
