@@ -8,9 +8,7 @@ const LAYERS = ['rules', 'platform', 'layout', 'generations', 'events', 'reads',
 const above = (i) => LAYERS.slice(i + 1)
 
 /** An entry of its own (`idb-ttl/<folder>`) that sits on top: nothing else in src/ may use it. */
-const onTop = (folder, comment) => [
-  { name: `${folder}-on-top`, severity: 'error', comment, from: { path: '^src/', pathNot: `^src/${folder}/` }, to: { path: `^src/${folder}/` } },
-]
+const onTop = (folder, comment) => ({ name: `${folder}-on-top`, severity: 'error', comment, from: { path: '^src/', pathNot: `^src/${folder}/` }, to: { path: `^src/${folder}/` } })
 
 module.exports = {
   forbidden: [
@@ -28,8 +26,8 @@ module.exports = {
       from: { path: `^src/${layer}/` },
       to: { path: `^src/(${[...above(i)].join('|') || '$^'}/|[^/]+\\.ts$)` },
     })),
-    ...onTop('cosmos', 'src/cosmos/ is the entry idb-ttl/cosmos, on top of everything: no other part of src/ (the main entry least of all) may use it.'),
-    ...onTop('tanstack', 'src/tanstack/ is the entry idb-ttl/tanstack: no other part of src/ may use it.'),
+    onTop('cosmos', 'src/cosmos/ is the entry idb-ttl/cosmos, on top of everything: no other part of src/ (the main entry least of all) may use it.'),
+    onTop('tanstack', 'src/tanstack/ is the entry idb-ttl/tanstack: no other part of src/ may use it.'),
     {
       name: 'tanstack-public-calls-only',
       severity: 'error',
@@ -37,7 +35,7 @@ module.exports = {
       from: { path: '^src/tanstack/' },
       to: { path: '^src/(?!tanstack/|rules/|db\\.ts$)' },
     },
-    ...onTop('workbox', 'src/workbox/ is the entry idb-ttl/workbox: no other part of src/ may use it.'),
+    onTop('workbox', 'src/workbox/ is the entry idb-ttl/workbox: no other part of src/ may use it.'),
     {
       name: 'workbox-public-api-only',
       severity: 'error',
