@@ -166,6 +166,14 @@ test('a Node program using idb-ttl/cosmos type-checks against the installed pack
   expect(result.code).toBe(0)
 })
 
+test('the tarball passes attw (Are the Types Wrong?, profile esm-only: an ESM-only package) and publint, strict', async () => {
+  const attw = await scratch.devTool('attw', [packed.tarball, '--profile', 'esm-only', '--format', 'table-flipped'])
+  expect(attw.code, attw.stdout + attw.stderr).toBe(0)
+  const publint = await scratch.devTool('publint', ['run', packed.tarball, '--strict'])
+  expect(publint.code, publint.stdout + publint.stderr).toBe(0)
+  expect(publint.stdout).toContain('All good!')
+})
+
 test('every entry type-checks with moduleResolution "node" (node10, no exports map), as attw --pack checks them', async () => {
   const result = await scratch.tsc(app, 'tsconfig.node10.json')
   expect(result.stdout + result.stderr).toBe('')

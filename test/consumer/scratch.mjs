@@ -34,6 +34,11 @@ export function run(file, args, cwd) {
   })
 }
 
+/** A command-line tool of the repo's dev dependencies (`attw`, `publint`), run on `args` from the repo. */
+export function devTool(name, args) {
+  return run(path.join(ROOT, 'node_modules', '.bin', name), args, ROOT)
+}
+
 async function runOk(file, args, cwd) {
   const result = await run(file, args, cwd)
   if (result.code !== 0) throw new Error(`${file} ${args.join(' ')} exited ${result.code}\n${result.stdout}\n${result.stderr}`)
