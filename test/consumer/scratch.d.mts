@@ -15,6 +15,8 @@ export interface TscError {
   message: string
 }
 export declare function run(file: string, args: string[], cwd: string): Promise<Run>
+/** A command-line tool of the repo's dev dependencies (`attw`, `publint`), run on `args` from the repo. */
+export declare function devTool(name: string, args: string[]): Promise<Run>
 export declare function scratchDir(): Promise<string>
 export declare function remove(dir: string): Promise<void>
 export declare function pack(dir: string): Promise<Packed>
