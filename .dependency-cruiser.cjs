@@ -39,9 +39,9 @@ module.exports = {
     {
       name: 'workbox-public-api-only',
       severity: 'error',
-      comment: 'src/workbox/ uses the public API only, src/index.ts, which its bundle imports as the package itself (scripts/build-lib.mjs): one copy of the library in a service worker.',
+      comment: 'src/workbox/ uses the public API only, as a service worker has it (src/service-worker.ts), which its bundle imports as the package entry idb-ttl/service-worker (scripts/build-lib.mjs): one copy of the library in a service worker, and no worker file.',
       from: { path: '^src/workbox/' },
-      to: { path: '^src/(?!workbox/|index\\.ts$)' },
+      to: { path: '^src/(?!workbox/|service-worker\\.ts$)' },
     },
     {
       name: 'workbox-imports-no-workbox',

@@ -19,6 +19,14 @@ export default [
     modifyEsbuildConfig: esm,
   },
   {
+    name: 'idb-ttl/service-worker: all a service worker loads before openTtlDB resolves (no purge worker)',
+    path: 'dist/service-worker.js',
+    import: '*',
+    gzip: true,
+    limit: '31 kB',
+    modifyEsbuildConfig: esm,
+  },
+  {
     name: 'idb-ttl/tanstack: what ttlStorage adds to a page that uses idb-ttl',
     path: 'dist/tanstack.js',
     import: { 'dist/tanstack.js': '{ ttlStorage }' },

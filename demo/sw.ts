@@ -16,7 +16,7 @@ import { cleanupOutdatedCaches, precacheAndRoute } from 'workbox-precaching'
 import { registerRoute } from 'workbox-routing'
 import { NetworkFirst } from 'workbox-strategies'
 import type { WorkboxPlugin } from 'workbox-core'
-import { expiresAt } from '../src/index.js'
+import { expiresAt } from '../src/service-worker.js'
 import { TtlExpirationPlugin } from '../src/workbox/index.js'
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] }

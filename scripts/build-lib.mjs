@@ -66,19 +66,19 @@ function workerFiles(workers) {
 }
 
 /**
- * `idb-ttl/workbox` uses the public API only (src/index.ts), which its bundle imports as the
- * package itself, `idb-ttl`: a service worker then holds one copy of the library, whichever entry
- * it imports first, and the main entry keeps its own code rather than sharing it all with this one.
+ * `idb-ttl/workbox` uses the public API only, as a service worker has it (src/service-worker.ts),
+ * which its bundle imports as the package's own entry, `idb-ttl/service-worker`: a service worker
+ * then holds one copy of the library, whichever entry it imports first, and no worker file.
  */
 function workboxImportsThePackage() {
-  const main = path.join(root, 'src/index.ts')
+  const main = path.join(root, 'src/service-worker.ts')
   return {
     name: 'idb-ttl:workbox-imports-the-package',
     enforce: 'pre',
     async resolveId(source, importer) {
       if (!importer?.startsWith(path.join(root, 'src/workbox') + path.sep)) return null
       const resolved = await this.resolve(source, importer, { skipSelf: true })
-      return resolved?.id === main ? { id: 'idb-ttl', external: true } : null
+      return resolved?.id === main ? { id: 'idb-ttl/service-worker', external: true } : null
     },
   }
 }
@@ -101,6 +101,7 @@ await build({
     lib: {
       entry: {
         'idb-ttl': path.join(root, 'src/index.ts'),
+        'service-worker': path.join(root, 'src/service-worker.ts'),
         cosmos: path.join(root, 'src/cosmos/index.ts'),
         tanstack: path.join(root, 'src/tanstack/index.ts'),
         workbox: path.join(root, 'src/workbox/index.ts'),
@@ -220,6 +221,9 @@ export declare function ttlStorage<TStorageValue = string>(db: TtlDB<any>, store
 `,
 )
 
+// dist/service-worker.d.ts: the main entry's API, which it shares to the type (TtlDB is one class).
+writeFileSync(path.join(outDir, 'service-worker.d.ts'), "export * from 'idb-ttl'\n")
+
 // dist/workbox.d.ts: the same way, its types bundled from src/workbox/types.ts (structural: neither
 // workbox-core nor serwist is needed to compile against it).
 const [workboxTypes] = generateDtsBundle(
@@ -249,4 +253,4 @@ export declare class TtlExpirationPlugin {
 `,
 )
 
-console.log(`dist/idb-ttl.js, dist/cosmos.js, dist/cosmos.d.ts, dist/tanstack.js, dist/tanstack.d.ts, dist/workbox.js, dist/workbox.d.ts, ${workers.map((w) => `dist/${w.name}.js`).join(', ')} and dist/index.d.ts written`)
+console.log(`dist/idb-ttl.js, dist/service-worker.js, dist/service-worker.d.ts, dist/cosmos.js, dist/cosmos.d.ts, dist/tanstack.js, dist/tanstack.d.ts, dist/workbox.js, dist/workbox.d.ts, ${workers.map((w) => `dist/${w.name}.js`).join(', ')} and dist/index.d.ts written`)

@@ -1,7 +1,8 @@
 /**
- * `openTtlDB`: checks the options, opens (creating or upgrading) the database, writes the declared
- * defaults (telling live queries and the purger, in every tab, when that changed one), and
- * assembles the handle.
+ * What `openTtlDB` does, in every entry: checks the options, opens (creating or upgrading) the
+ * database, writes the declared defaults (telling live queries and the purger, in every tab, when
+ * that changed one), and assembles the handle. The entries differ only in how the background
+ * purge starts its worker (`open-page.ts`, `open-inline.ts`).
  */
 import type { DBSchema, IDBPDatabase } from 'idb'
 import { TtlDB } from './db.js'
@@ -16,13 +17,10 @@ import { TtlError } from './rules/errors.js'
 import { checkPurgeOptions } from './rules/purge-options.js'
 import { checkKnownOptions } from './rules/known-options.js'
 import type { OpenTtlDBOptions } from './rules/types.js'
+import type { StartWorker } from './background/background.js'
 
-/**
- * Opens (creating or upgrading) a database whose declared stores have time to live.
- * @throws TtlError `INVALID_OPTION`, `INVALID_TTL`, `SCHEMA_MISMATCH`, `UNSUPPORTED` (no IndexedDB here);
- * IndexedDB `VersionError`
- */
-export async function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
+/** Opens `name` as {@link openTtlDB} does, its worker mode's purge started by `startWorker` (absent: inline). */
+export async function openDatabase<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>, startWorker: StartWorker | undefined): Promise<TtlDB<S>> {
   requireIndexedDB(`openTtlDB(${JSON.stringify(name)})`)
   if (options === null || typeof options !== 'object') throw new TtlError('INVALID_OPTION', 'openTtlDB needs an options object: { version, stores }')
   checkKnownOptions('openTtlDB', options, 'openTtlDB')
@@ -45,7 +43,7 @@ export async function openTtlDB<S extends DBSchema | unknown = unknown>(name: st
     connection.close()
     throw error
   }
-  const parts = new Parts({ name, stores, purge, clock, connection })
+  const parts = new Parts({ name, stores, purge, clock, connection, startWorker })
   const routes = new Routes({ name, connection, stores, clock, mode, durability: options.durability, parts })
   routes.settingsChanged(redeclared)
   return new TtlDB<S>(routes, unfollow)

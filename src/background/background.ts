@@ -12,9 +12,15 @@ import type { StoreConfigs } from '../layout/schema.js'
 import { isKeepableTs } from '../layout/stamp.js'
 import { settleTouches } from '../reads/touch.js'
 import { WakeChannel, type WakeMessage } from './wake.js'
-import type { PurgeApi } from './worker/api.js'
-import { WATCHDOG_MS, WorkerPurger } from './worker/client.js'
+import type { PurgeApi, PurgeConfig } from './worker/api.js'
 import { createPurgeApi } from './worker/purge-api.js'
+
+/**
+ * Starts the purge worker (`worker/start.ts`), given the page's own purger to fall back on. An
+ * entry without it (`idb-ttl/service-worker`) purges inline and carries no worker file: a bundler
+ * ships the worker wherever `new Worker(new URL(…))` is in the module graph.
+ */
+export type StartWorker = (config: PurgeConfig, inline: () => PurgeApi) => PurgeApi & { noteActivity?(): void }
 
 export interface BackgroundOptions {
   name: string
@@ -24,6 +30,8 @@ export interface BackgroundOptions {
   connect: () => Promise<IDBDatabase>
   activity: UserActivity
   onReport: (report: PurgeReport) => void
+  /** Absent: every mode but `'off'` purges inline. */
+  startWorker: StartWorker | undefined
 }
 
 /** What `purgeDuring` needs of a service worker's event (an `ExtendableEvent`). */
@@ -39,11 +47,11 @@ export class Background {
   private readonly announced = new Map<string, { second: number; ttls: Set<unknown> }>()
 
   constructor(private readonly options: BackgroundOptions) {
-    const { name, stores, purge, clock, connect, activity, onReport } = options
+    const { name, stores, purge, clock, connect, activity, onReport, startWorker } = options
     const config = { name, stores, batchSize: purge.batchSize, sliceMs: purge.sliceMs }
     // The page's own purger: the inline mode's, and the worker mode's where the worker cannot start.
     const inline = () => createPurgeApi(config, connect, () => {}, activity)
-    this.purger = purge.mode === 'worker' ? new WorkerPurger(config, WATCHDOG_MS, inline) : inline()
+    this.purger = purge.mode === 'worker' && startWorker ? startWorker(config, inline) : inline()
     if (purge.mode !== 'off') {
       this.scheduler = new PurgeScheduler(this.purger, `idb-ttl:purge:${name}`, {
         clock,

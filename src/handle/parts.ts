@@ -3,7 +3,7 @@
  * user activity that purge yields to, its listeners (`onExpire`, `onPurge`) and its live queries.
  */
 import { hearRequests, UserActivity } from '../background/activity.js'
-import { Background } from '../background/background.js'
+import { Background, type StartWorker } from '../background/background.js'
 import { ExpiryListeners } from '../events/listeners.js'
 import { PurgeReports } from '../events/reports.js'
 import type { Connection } from '../layout/connection.js'
@@ -18,6 +18,7 @@ export interface PartsOptions {
   purge: Required<PurgeOptions>
   clock: () => number
   connection: Connection
+  startWorker: StartWorker | undefined
 }
 
 export class Parts {
@@ -31,7 +32,7 @@ export class Parts {
   private readonly unhear: () => void
 
   constructor(options: PartsOptions) {
-    const { name, stores, purge, clock, connection } = options
+    const { name, stores, purge, clock, connection, startWorker } = options
     this.expiry = new ExpiryListeners(name)
     this.unhear = hearRequests(() => {
       this.activity.note()
@@ -48,7 +49,7 @@ export class Parts {
       // A background slice (here or in the purge worker) committed these deletions.
       if (report.deleted > 0) this.live.changed([report.store])
     }
-    this.background = new Background({ name, stores, purge, clock, connect, activity: this.activity, onReport })
+    this.background = new Background({ name, stores, purge, clock, connect, activity: this.activity, onReport, startWorker })
   }
 
   /** Stops the background, listeners and live queries; pending touches are written on `db`, kept open until they commit. */

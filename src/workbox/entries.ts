@@ -5,7 +5,7 @@
  * `maxEntries`), `onExpire` hears it and the response leaves Cache Storage, inside the event that
  * ran the purge.
  */
-import { deleteTtlDB, openTtlDB, type TtlDB } from '../index.js'
+import { deleteTtlDB, openTtlDB, type TtlDB } from '../service-worker.js'
 import type { Settings } from './options.js'
 import type { StrategyEvent } from './types.js'
 import type { WriteGuard } from './writes.js'

@@ -3,7 +3,7 @@
  * store. Names of Workbox's and Serwist's `ExpirationPlugin` are accepted where they mean the same
  * thing; every other unknown name is refused, as `openTtlDB` refuses them.
  */
-import { checkDefaultTtl, TtlError, type StoreConfig } from '../index.js'
+import { checkDefaultTtl, TtlError, type StoreConfig } from '../service-worker.js'
 import type { TtlExpirationPluginOptions } from './types.js'
 
 const KNOWN = ['defaultTtl', 'maxAgeSeconds', 'ttl', 'touchOnRead', 'maxAgeFrom', 'maxEntries', 'evictOnQuota', 'purgeOnQuotaError', 'matchOptions', 'clock'] as const

@@ -4,7 +4,7 @@
 // port with what it saw, and whether idb-ttl/workbox's plugin served a cached response before
 // and after it expired. Type-checked with lib WebWorker, no DOM (tsconfig.sw.json).
 /// <reference lib="webworker" />
-import { openTtlDB, type DBSchema, type PurgeReport, type TtlFields } from 'idb-ttl'
+import { openTtlDB, type DBSchema, type PurgeReport, type TtlFields } from 'idb-ttl/service-worker'
 import { TtlExpirationPlugin } from 'idb-ttl/workbox'
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST?: ({ url: string; revision: string | null } | string)[] }

@@ -1,0 +1,19 @@
+/**
+ * `openTtlDB` of `idb-ttl/service-worker`: the background purge runs in the service worker itself
+ * (which cannot start a worker in Chromium, and runs the purge inside the events it hands to
+ * `purgeDuring`), so nothing in its module graph starts one and its bundle carries no worker file.
+ */
+import type { DBSchema } from 'idb'
+import type { TtlDB } from './db.js'
+import { openDatabase } from './open.js'
+import type { OpenTtlDBOptions } from './rules/types.js'
+
+/**
+ * Opens (creating or upgrading) a database whose declared stores have time to live; its purge
+ * runs inline whatever `purge.mode` says but `'off'`.
+ * @throws TtlError `INVALID_OPTION`, `INVALID_TTL`, `SCHEMA_MISMATCH`, `UNSUPPORTED` (no IndexedDB here);
+ * IndexedDB `VersionError`
+ */
+export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
+  return openDatabase(name, options, undefined)
+}

@@ -1,0 +1,2 @@
+export * from './api.js'
+export { openTtlDB } from './open-inline.js'
