@@ -129,7 +129,11 @@ async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, fr
   return unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
     let applied = 0
     let ts = from
-    const known = await Promise.all(items.map((item) => Promise.all([queuedAt(tx.raw, store, item.id), readBase(tx.raw, store, item.id), readRejected(tx.raw, store, item.id)])))
+    // Everything read before the first write: a write the store refuses must meet the awaiting caller.
+    const [known, before] = await Promise.all([
+      Promise.all(items.map((item) => Promise.all([queuedAt(tx.raw, store, item.id), readBase(tx.raw, store, item.id), readRejected(tx.raw, store, item.id)]))),
+      readCheckpoint(tx.raw, store),
+    ])
     for (const [i, item] of items.entries()) {
       ts = Math.max(ts, item._ts ?? 0)
       const [queued, base, rejected] = known[i]
@@ -143,7 +147,6 @@ async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, fr
       writeBase(tx.raw, store, item.id, baseOf(mirror, item))
       applied++
     }
-    const before = await readCheckpoint(tx.raw, store)
     writeCheckpoint(tx.raw, store, { source, ts, pulledAt: before?.source === source ? before.pulledAt : undefined })
     return applied
   })
