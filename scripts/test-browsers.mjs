@@ -24,7 +24,7 @@ const versions = {
   firefox: version(FIREFOX_PATH, ['--version']),
   webkit: `WebKitGTK ${webkitGtk}, IndexedDB in memory (automated MiniBrowser)`,
   'webkit-disk': `WebKitGTK ${webkitGtk}, IndexedDB on disk (SQLite; MiniBrowser without WebDriver)`,
-  e2e: 'the demo (all of it in Chromium, a load-and-purge check in Firefox and WebKit), a full disk (Chromium, Firefox) for a store and for idb-ttl/workbox's caches, and a browser restart (WebKit on disk)',
+  e2e: 'the demo (all of it in Chromium, a load-and-purge check in Firefox and WebKit), a full disk (Chromium, Firefox) for a store and for the caches of idb-ttl/workbox, and a browser restart (WebKit on disk)',
 }
 
 const vitest = join('node_modules', '.bin', 'vitest')
