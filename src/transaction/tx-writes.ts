@@ -57,15 +57,18 @@ export async function putIn(
   const watermarks = knownWatermarks(store.transaction.db.name, store.name)
   const stored = checked.map((value) => stampAt(value, now, watermarks))
   let made = 0
-  const putOne = (value: Item, i: number) => {
-    const put = putClaiming(store, method, value, keys?.[i], cut, (items) => claimed.push(...items), where(i))
-    made++
-    return put
-  }
+  const putOne = (value: Item, i: number) => putClaiming(store, method, value, keys?.[i], cut, (items) => claimed.push(...items), where(i), () => made++)
   try {
     if (target.observers.length === 0 && !mayConflict(store, method)) {
-      // Nothing can refuse one of them for a holder: every put is made at once, in order.
-      written.push(...(await Promise.all(stored.map(putOne))))
+      // Nothing can refuse one of them for a holder: every put is made at once, in order, up to
+      // the first IndexedDB refuses at once (none after it is made).
+      const puts: Promise<IDBValidKey>[] = []
+      for (const [i, value] of stored.entries()) {
+        const before = made
+        puts.push(putOne(value, i))
+        if (made === before) break
+      }
+      written.push(...(await Promise.all(puts)))
     } else {
       // One after the other: a value written after claiming room must not land after a later one.
       for (const [i, value] of stored.entries()) {
@@ -76,7 +79,8 @@ export async function putIn(
     }
   } catch (error) {
     // What IndexedDB refused only once asked (a value it cannot clone, an observer's refusal)
-    // must not leave the items before it written.
+    // must not leave the requests of the call made before it; with none made, the transaction
+    // goes on, as the callback may catch the error.
     if (made > 0) target.abandon(error)
     throw error
   }
@@ -101,6 +105,8 @@ export function mayConflict(store: IDBObjectStore, method: 'put' | 'add'): boole
  */
 function checkKey(store: IDBObjectStore, value: unknown, key: IDBValidKey | undefined, where: string): void {
   const { keyPath, autoIncrement } = store
+  // A key path through a string's `length`, a Blob's `size`…: IndexedDB's to evaluate, not ours.
+  if (keyPath !== null && key === undefined && !walksObjects(value, keyPath)) return
   const inline = keyPath === null ? key : keyPathValue(value, keyPath)
   let problem: string | undefined
   if (keyPath !== null && key !== undefined) problem = 'a key was given to a store with a key path'
@@ -108,6 +114,19 @@ function checkKey(store: IDBObjectStore, value: unknown, key: IDBValidKey | unde
   else if (inline === undefined) problem = autoIncrement && !Array.isArray(keyPath) ? undefined : 'there is no key'
   else if (!isValidKey(inline)) problem = 'the key is not a valid IndexedDB key'
   if (problem !== undefined) throw refusedAt(new DOMException(problem, 'DataError'), where, keyPath)
+}
+
+/** Whether every step of `keyPath` in `value` but the last is a plain object, or missing. */
+function walksObjects(value: unknown, keyPath: string | string[]): boolean {
+  return [keyPath].flat().every((path) => {
+    let current = value
+    for (const step of path === '' ? [] : path.split('.').slice(0, -1)) {
+      current = (current as Record<string, unknown>)[step]
+      if (current === undefined || current === null) return true
+      if (Object.prototype.toString.call(current) !== '[object Object]') return false
+    }
+    return true
+  })
 }
 
 function isValidKey(key: unknown): boolean {

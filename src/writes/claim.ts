@@ -20,7 +20,8 @@ type Item = Record<string, unknown>
  * `onClaimed` hears the dead items deleted. Resolves to
  * the written key once the write succeeded; rejects (and the transaction aborts) otherwise.
  * Callers issue the next write only after this settles, so a batch keeps its order. `where`
- * names the value in errors (`store "s", item 3`).
+ * names the value in errors (`store "s", item 3`). `onIssued` hears that the request was made
+ * (not when IndexedDB refused the value at once: then nothing of it is in the transaction).
  */
 export function putClaiming(
   store: IDBObjectStore,
@@ -30,6 +31,7 @@ export function putClaiming(
   cut: Cutoffs | (() => Promise<Cutoffs>),
   onClaimed: (deleted: DeletedItem[]) => void,
   where: string,
+  onIssued?: () => void,
 ): Promise<IDBValidKey> {
   return new Promise((resolve, reject) => {
     let request: IDBRequest<IDBValidKey>
@@ -38,6 +40,7 @@ export function putClaiming(
     } catch (error) {
       return reject(refusedAt(error, where, store.keyPath))
     }
+    onIssued?.()
     request.onsuccess = () => resolve(request.result)
     request.onerror = (event) => {
       if (request.error?.name !== 'ConstraintError') return reject(request.error)

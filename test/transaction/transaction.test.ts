@@ -176,6 +176,26 @@ describe('calls issued together', () => {
     expect(await rawKeys(db, 'loose')).toEqual(['k'])
   })
 
+  test('a put IndexedDB refuses at once (a value it cannot clone), caught, leaves the transaction going: nothing of it was made', async () => {
+    const { db } = await open()
+    const result = await db.transaction(['sessions', 'events'], 'readwrite', async (tx) => {
+      await tx.put('events', { kind: 'before' })
+      const refused = await tx.put('sessions', { id: 'a', f: () => 1 }).catch((e: unknown) => e)
+      const first = await tx.putAll('sessions', [{ id: 'b', f: () => 1 }, { id: 'c' }]).catch((e: unknown) => e)
+      await tx.put('events', { kind: 'after' })
+      return [refused, first]
+    })
+    expect(result).toMatchObject([{ name: 'DataCloneError' }, { name: 'DataCloneError' }])
+    expect(await rawKeys(db, 'sessions')).toEqual([])
+    expect((await db.getAll('events')).map((v: any) => v.kind)).toEqual(['before', 'after'])
+  })
+
+  test('a key path through a string’s length takes the key IndexedDB takes, as the handle does', async () => {
+    const { db } = await open({ words: { keyPath: 'w.length', defaultTtl: 60 } })
+    expect(await db.put('words', { w: 'abc' })).toBe(3)
+    expect(await db.transaction('words', 'readwrite', (tx) => tx.put('words', { w: 'abcd' }))).toBe(4)
+  })
+
   test('a value IndexedDB cannot clone, refused after items before it were written, aborts the transaction with its error', async () => {
     const { db } = await open()
     const failed = db.transaction(['sessions', 'events'], 'readwrite', async (tx) => {
