@@ -21,7 +21,13 @@ export function unobserved<T>(db: TtlDB<any>, store: string, extra: readonly str
     'readwrite',
     async (tx) => {
       const writes: Promise<unknown>[] = []
-      const result = await callback({ raw: tx.raw, put: (value) => writes.push(tx.put(store, value)), delete: (key) => writes.push(tx.delete(store, key)) })
+      // Awaited after the callback, which may await its own reads meanwhile: a refused write must
+      // not count as unhandled until then (the callback's caller hears it through Promise.all).
+      const issue = (write: Promise<unknown>) => {
+        write.catch(() => {})
+        writes.push(write)
+      }
+      const result = await callback({ raw: tx.raw, put: (value) => issue(tx.put(store, value)), delete: (key) => issue(tx.delete(store, key)) })
       await Promise.all(writes)
       return result
     },

@@ -129,7 +129,7 @@ async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, fr
   return unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
     let applied = 0
     let ts = from
-    // Everything read before the first write: a write the store refuses must meet the awaiting caller.
+    // Everything this page needs read in one round, before its first write.
     const [known, before] = await Promise.all([
       Promise.all(items.map((item) => Promise.all([queuedAt(tx.raw, store, item.id), readBase(tx.raw, store, item.id), readRejected(tx.raw, store, item.id)]))),
       readCheckpoint(tx.raw, store),

@@ -11,7 +11,6 @@ import type { TtlAsyncStorage, TtlStorageOptions } from './types.js'
 interface Entry<T> {
   value: T
   ttl?: number
-  _ts?: number
 }
 
 /**

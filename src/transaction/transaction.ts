@@ -1,8 +1,8 @@
 /**
  * The `tx` a callback of `db.transaction` receives (SPEC §11): the handle's reads and writes on
  * the stores it names, all in one IndexedDB transaction, judged at one instant by the settings
- * read just before it opened (the transaction does not hold the settings store: `run.ts`). A call made after IndexedDB ended the transaction (the callback awaited
- * something else) is refused with `TRANSACTION_INACTIVE`, which the transaction keeps.
+ * read just before it opened (the transaction does not hold the settings store: `run.ts`). A
+ * call made after IndexedDB ended the transaction (the callback awaited something else) is refused with `TRANSACTION_INACTIVE`, which the transaction keeps.
  */
 import type { DeletedItem } from '../events/listeners.js'
 import { countLive, getKeys, getMany, getOne, ReadScope } from '../reads/reads.js'
@@ -175,11 +175,12 @@ export class Transaction {
 
   /** Whether puts and deletes of `store` make every request at once and read nothing ({@link inTurn}'s `'put'`). */
   private pipelined(store: string): boolean {
-    if (!this.setup.stores.includes(store) || (this.setup.observers?.of(store).length ?? 0) > 0) return false
+    if ((this.setup.observers?.of(store).length ?? 0) > 0) return false
     try {
       return !mayConflict(this.setup.tx.objectStore(store), 'put')
     } catch {
-      // The transaction has ended: the call, run in turn, says so.
+      // A store the transaction does not name, or a transaction that has ended: the call, run in
+      // turn, says which.
       return false
     }
   }

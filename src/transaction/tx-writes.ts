@@ -5,7 +5,7 @@
  */
 import type { DeletedItem } from '../events/listeners.js'
 import { EXPIRY_INDEX } from '../layout/expiry-index.js'
-import { check, stampAt, unstamp } from '../layout/stamp.js'
+import { check, isPlainObject, stampAt, unstamp } from '../layout/stamp.js'
 import { knownWatermarks } from '../layout/watermarks.js'
 import { keyPathValue, req } from '../platform/request.js'
 import { cutoffs, type StoreState } from '../rules/policy.js'
@@ -35,11 +35,11 @@ export interface WriteTarget {
 }
 
 /**
- * Stores `values` one after the other (a value written after claiming room must not land after
- * a later one); all are validated before the first request. Resolves to their keys. As the
- * handle's writes do, values are stamped above the watermarks the realm knows
- * (`layout/watermarks.ts`), so a transaction of writes alone reads no settings; they are read
- * only to judge the holders of a key a write is refused.
+ * Stores `values` in order; all are validated, keys included, before the first request. Where no
+ * write can be refused for a holder, every request is made at once; otherwise one after the other
+ * (a value written after claiming room must not land after a later one). Resolves to their keys.
+ * As the handle's writes do, values are stamped above the watermarks the realm knows
+ * (`layout/watermarks.ts`); the settings judge only the holders of a key a write is refused.
  */
 export async function putIn(
   target: WriteTarget,
@@ -123,7 +123,7 @@ function walksObjects(value: unknown, keyPath: string | string[]): boolean {
     for (const step of path === '' ? [] : path.split('.').slice(0, -1)) {
       current = (current as Record<string, unknown>)[step]
       if (current === undefined || current === null) return true
-      if (Object.prototype.toString.call(current) !== '[object Object]') return false
+      if (!isPlainObject(current)) return false
     }
     return true
   })
