@@ -10,6 +10,9 @@ const above = (i) => LAYERS.slice(i + 1)
 /** An entry of its own (`idb-ttl/<folder>`) that sits on top: nothing else in src/ may use it. */
 const onTop = (folder, comment) => ({ name: `${folder}-on-top`, severity: 'error', comment, from: { path: '^src/', pathNot: `^src/${folder}/` }, to: { path: `^src/${folder}/` } })
 
+/** Such an entry uses, of the rest of src/, only `allowed` (a regular expression of paths below src/). */
+const usesOnly = (folder, name, allowed, comment) => ({ name, severity: 'error', comment, from: { path: `^src/${folder}/` }, to: { path: `^src/(?!${folder}/|${allowed})` } })
+
 module.exports = {
   forbidden: [
     {
@@ -28,21 +31,14 @@ module.exports = {
     })),
     onTop('cosmos', 'src/cosmos/ is the entry idb-ttl/cosmos, on top of everything: no other part of src/ (the main entry least of all) may use it.'),
     onTop('tanstack', 'src/tanstack/ is the entry idb-ttl/tanstack: no other part of src/ may use it.'),
-    {
-      name: 'tanstack-public-calls-only',
-      severity: 'error',
-      comment: 'src/tanstack/ works through the handle\'s public calls: it may use rules/ (TtlError) and the handle\'s type, nothing else of src/.',
-      from: { path: '^src/tanstack/' },
-      to: { path: '^src/(?!tanstack/|rules/|db\\.ts$)' },
-    },
+    usesOnly('tanstack', 'tanstack-public-calls-only', 'rules/|db\\.ts$', "src/tanstack/ works through the handle's public calls: it may use rules/ (TtlError) and the handle's type, nothing else of src/."),
     onTop('workbox', 'src/workbox/ is the entry idb-ttl/workbox: no other part of src/ may use it.'),
-    {
-      name: 'workbox-public-api-only',
-      severity: 'error',
-      comment: 'src/workbox/ uses the public API only, as a service worker has it (src/service-worker.ts), which its bundle imports as the package entry idb-ttl/service-worker (scripts/build-lib.mjs): one copy of the library in a service worker, and no worker file.',
-      from: { path: '^src/workbox/' },
-      to: { path: '^src/(?!workbox/|service-worker\\.ts$)' },
-    },
+    usesOnly(
+      'workbox',
+      'workbox-public-api-only',
+      'service-worker\\.ts$',
+      'src/workbox/ uses the public API only, as a service worker has it (src/service-worker.ts), which its bundle imports as the package entry idb-ttl/service-worker (scripts/build-lib.mjs): one copy of the library in a service worker, and no worker file.',
+    ),
     {
       name: 'workbox-imports-no-workbox',
       severity: 'error',

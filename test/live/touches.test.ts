@@ -12,16 +12,22 @@ type Item = { id: string; _ts: number }
 const offs: (() => void)[] = []
 afterEach(() => offs.splice(0).forEach((off) => off()))
 
+/** A store holding the item 'a', and what a live query of it emitted (it emits at once). */
+async function watchingOne() {
+  const clock = manualClock()
+  const db = await freshDB({ clock, stores })
+  await db.put('sliding', { id: 'a' })
+  const items: Item[][] = []
+  offs.push(db.live('sliding').subscribe((got: Item[]) => items.push(got)))
+  return { clock, db, items }
+}
+
 test('an item read before its old expiry stays in the result while its touch is still owed, and its new _ts shows at once', async () => {
   const timers = captureExpiryTimers()
   // The touch's write waits for this timer: the test holds it, so the touch stays owed.
   const touchWrite = captureTimers('reads/touch')
   try {
-    const clock = manualClock()
-    const db = await freshDB({ clock, stores })
-    await db.put('sliding', { id: 'a' })
-    const items: Item[][] = []
-    offs.push(db.live('sliding').subscribe((got: Item[]) => items.push(got)))
+    const { clock, db, items } = await watchingOne()
     await until(() => expect(timers.pending.map((t) => t.delay)).toEqual([10_000]))
     clock.advance(5_000)
     // The read touches 'a': it now expires 10 s after it.
@@ -51,11 +57,7 @@ test('an item read before its old expiry stays in the result while its touch is 
 test('a live query touches nothing: watching an item does not keep it alive', async () => {
   const timers = captureExpiryTimers()
   try {
-    const clock = manualClock()
-    const db = await freshDB({ clock, stores })
-    await db.put('sliding', { id: 'a' })
-    const items: Item[][] = []
-    offs.push(db.live('sliding').subscribe((got: Item[]) => items.push(got)))
+    const { clock, db, items } = await watchingOne()
     await until(() => expect(items).toHaveLength(1))
     clock.advance(9_000)
     await db.put('sliding', { id: 'b' })

@@ -5,20 +5,9 @@
  * library handed to `waitUntil` and whether the one it returned was among them.
  */
 import { handle, opened, realm, type Reply, type Request } from './store-ops.js'
+import { serviceWorker, type ExtendableMessageEvent } from './sw-scope.js'
 
-/** The parts of ServiceWorkerGlobalScope used here (the project's lib is DOM's, not WebWorker's). */
-interface ExtendableEvent extends Event {
-  waitUntil(promise: Promise<unknown>): void
-}
-interface ExtendableMessageEvent extends ExtendableEvent {
-  data: Request
-  ports: readonly MessagePort[]
-}
-const sw = self as unknown as {
-  skipWaiting(): Promise<void>
-  addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void
-  addEventListener(type: 'message', listener: (event: ExtendableMessageEvent) => void): void
-}
+const sw = serviceWorker<Request>()
 
 sw.addEventListener('install', (event) => event.waitUntil(sw.skipWaiting()))
 
@@ -41,7 +30,7 @@ sw.addEventListener('message', (event) => {
  */
 const settled: { outcome: 'resolved' | 'rejected'; ms: number; left: number; code?: string }[] = []
 
-function purgeDuring(event: ExtendableMessageEvent, request: Extract<Request, { op: 'purgeDuring' }>): Reply {
+function purgeDuring(event: ExtendableMessageEvent<Request>, request: Extract<Request, { op: 'purgeDuring' }>): Reply {
   try {
     const given: Promise<unknown>[] = []
     const waitUntil = event.waitUntil.bind(event)

@@ -15,6 +15,7 @@
 import { ExpirationPlugin } from 'workbox-expiration'
 import { CacheFirst, NetworkFirst, type Strategy } from 'workbox-strategies'
 import { TtlExpirationPlugin, type TtlExpirationPluginOptions } from '../../../src/workbox/index.js'
+import { serviceWorker, type ExtendableEvent } from './sw-scope.js'
 
 export type WorkboxRequest =
   /** Answers `url` with `strategy` and a plugin (`ttl`: idb-ttl's, `workbox`: workbox-expiration's), made at the first request for `cacheName`. */
@@ -37,18 +38,7 @@ export interface Answer {
   fetched: number
 }
 
-interface ExtendableEvent extends Event {
-  waitUntil(promise: Promise<unknown>): void
-}
-interface ExtendableMessageEvent extends ExtendableEvent {
-  data: WorkboxRequest
-  ports: readonly MessagePort[]
-}
-const sw = self as unknown as {
-  skipWaiting(): Promise<void>
-  addEventListener(type: 'install', listener: (event: ExtendableEvent) => void): void
-  addEventListener(type: 'message', listener: (event: ExtendableMessageEvent) => void): void
-}
+const sw = serviceWorker<WorkboxRequest>()
 
 let offset = 0
 const realNow = Date.now.bind(Date)
