@@ -47,6 +47,8 @@ function browserProject(name: 'chromium' | 'firefox' | 'webkit' | 'webkit-disk')
 }
 
 export default defineConfig({
+  // Several checkouts sharing one node_modules (git worktrees) each keep their own Vite cache.
+  ...(process.env.VITE_CACHE_DIR && { cacheDir: process.env.VITE_CACHE_DIR }),
   test: {
     projects: [
       {
