@@ -8,7 +8,8 @@
  */
 import { SYNC_STORE } from '../layout/sync-stores.js'
 import { req } from '../platform/request.js'
-import { queue, queuedAt, type OutboxRecord } from './outbox.js'
+import { queue, type OutboxRecord } from '../layout/outbox.js'
+import { queuedAt } from './outbox.js'
 import { statusOf } from './remote.js'
 import type { Rejected } from './types.js'
 
