@@ -16,6 +16,7 @@ import { readOnly, type Mirror } from './context.js'
 import { internalsOf } from './internals.js'
 import { queueWritesOf } from './observer.js'
 import { pullRound } from './pull.js'
+import { rescope } from './scope.js'
 import { countsOf, pushRound } from './push.js'
 import { listRejected } from './rejected.js'
 import { discardRejected, retryRejected } from './set-aside.js'
@@ -60,11 +61,18 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
   const mirror: Mirror = { db, store, container, internals, options: checked, board, retry: { maxRetries: checked.maxRetries ?? 5, backoffMs: checked.backoffMs ?? 250, maxWaitMs: checked.maxWaitMs ?? 60_000, waitedMs: 0 } }
   const lockName = `idb-ttl:cosmos:${internals.name}:${store}`
   let stopped = false
+  // The store changes to this sync's scope before anything else runs under the lock; writes
+  // queued from now on are this scope's.
+  const since = internals.clock()
+  let scoped: Promise<void> | undefined
+  const inScope = () => (scoped ??= rescope(mirror, since).catch((error) => ((scoped = undefined), Promise.reject(error))))
+  exclusive(lockName, inScope).catch(() => {})
 
   const round = <T>(state: 'pulling' | 'pushing', run: () => Promise<T>): Promise<T> => {
     if (stopped) return Promise.reject(new TtlError('CLOSED', `${where}: the sync was stopped`))
     return exclusive(lockName, async () => {
       Object.assign(mirror.retry, { waitedMs: 0, waitingUntil: 0 })
+      await inScope()
       board.set(state, state === 'pulling' ? { pulled: 0 } : { pushed: 0, ...(await countsOf(mirror)) })
       try {
         const result = await run()
@@ -82,6 +90,7 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
   const underLock = <T>(run: () => Promise<T>): Promise<T> =>
     exclusive(lockName, async () => {
       Object.assign(mirror.retry, { waitedMs: 0, waitingUntil: 0 })
+      await inScope()
       const result = await run()
       board.set(board.status.state, await countsOf(mirror))
       return result
