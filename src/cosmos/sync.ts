@@ -9,7 +9,7 @@ import type { Container } from '@azure/cosmos'
 import { electLeader, type Leadership } from '../background/leader.js'
 import type { TtlDB } from '../db.js'
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
-import { webLocks } from '../platform/lock.js'
+import { webLocks, withLock } from '../platform/lock.js'
 import { kindOf, TtlError } from '../rules/errors.js'
 import { MAX_TTL } from '../rules/ttl.js'
 import { readOnly, type Mirror } from './context.js'
@@ -149,7 +149,7 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
 /** Runs `run` holding the Web Lock `name` (where there are none, after this realm's earlier rounds). */
 function exclusive<T>(name: string, run: () => Promise<T>): Promise<T> {
   const locks = webLocks()
-  if (locks) return locks.request(name, run) as Promise<T>
+  if (locks) return withLock(locks, name, run)
   const next = (chains.get(name) ?? Promise.resolve()).catch(() => {}).then(run)
   chains.set(name, next)
   return next
