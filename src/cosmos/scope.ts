@@ -57,8 +57,8 @@ async function scopeKept(sync: IDBObjectStore, store: string): Promise<Scope | u
 
 /**
  * Makes the store hold `mirror`'s scope (see the module's doc); a no-op when it already does.
- * Writes queued at or after `since` (epoch ms, when `syncCosmos` was called for it) are the new
- * scope's: they stay.
+ * Writes queued after `since` (the `queueStamp` of the `syncCosmos` call) are the new scope's:
+ * they stay.
  */
 export async function rescope(mirror: Mirror, since: number): Promise<void> {
   const { db, store } = mirror
@@ -77,7 +77,7 @@ export async function rescope(mirror: Mirror, since: number): Promise<void> {
       return
     }
     const byKey = new Map(items.map((item) => [item.id, item]))
-    const ours = new Set(queuedRecords.filter((record) => record.at >= since).map((record) => record.key))
+    const ours = new Set(queuedRecords.filter((record) => (record.stamp ?? record.at) > since).map((record) => record.key))
     const parked = new Map<IDBValidKey, Parked>()
     for (const record of queuedRecords) if (!ours.has(record.key)) parked.set(record.key, { item: byKey.get(record.key), queued: record })
     for (const record of rejected) if (!ours.has(record.key)) parked.set(record.key, { ...parked.get(record.key), item: byKey.get(record.key), rejected: record })

@@ -15,6 +15,7 @@ import { MAX_TTL } from '../rules/ttl.js'
 import { readOnly, type Mirror } from './context.js'
 import { internalsOf } from './internals.js'
 import { queueWritesOf } from './observer.js'
+import { queueStamp } from '../transaction/mirror-queue.js'
 import { pullRound } from './pull.js'
 import { rescope } from './scope.js'
 import { countsOf, pushRound } from './push.js'
@@ -63,7 +64,7 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
   let stopped = false
   // The store changes to this sync's scope before anything else runs under the lock; writes
   // queued from now on are this scope's.
-  const since = internals.clock()
+  const since = queueStamp(internals.clock)
   let scoped: Promise<void> | undefined
   const inScope = () => (scoped ??= rescope(mirror, since).catch((error) => ((scoped = undefined), Promise.reject(error))))
   exclusive(lockName, inScope).catch(() => {})

@@ -14,6 +14,8 @@ export interface OutboxRecord {
   key: IDBValidKey
   op: 'put' | 'delete'
   at: number
+  /** Orders the record against a scope change (`transaction/mirror-queue.ts` `queueStamp`); absent in records of older versions. */
+  stamp?: number
 }
 
 /** Queues `record` in `tx` (which holds the outbox), replacing the key's earlier record. */
