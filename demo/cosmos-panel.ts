@@ -9,6 +9,7 @@
 import { syncCosmos, type CosmosItem, type CosmosSync, type SyncStatus } from '../src/cosmos/index.js'
 import { expiresAt, type DefaultTtl, type LiveQuery } from '../src/index.js'
 import type { DemoAccount } from './cosmos-account.js'
+import { RejectedPanel } from './cosmos-rejected.js'
 import { CosmosSide } from './cosmos-side.js'
 import { MIRROR_STORE, type DemoDB, type DemoItem } from './database.js'
 import { h, setText } from './dom.js'
@@ -148,12 +149,15 @@ function start(root: HTMLElement, db: DemoDB, account: DemoAccount): CosmosPanel
     h('button', { type: 'button', 'data-testid': 'cosmos-pull', onclick: () => void sync.pull().catch(ignore) }, 'Pull now'),
     h('button', { type: 'button', 'data-testid': 'cosmos-push', onclick: () => void sync.push().catch(ignore) }, 'Push now'),
     status)
+  const rejected = new RejectedPanel(db)
   root.replaceChildren(
     h('code', { class: 'call' }, `syncCosmos(db, '${MIRROR_STORE}', container, { partitionKey: '${partitionKey}', intervalMs: ${SYNC_MS} })`),
     controls,
     serverError,
-    h('div', { class: 'columns' }, serverSide.el, mirrorSide.el))
+    h('div', { class: 'columns' }, serverSide.el, mirrorSide.el),
+    rejected.el)
 
+  const unfollowRejected = rejected.follow(sync)
   const unlisten = sync.onStatus((s) => {
     status.dataset.state = s.state
     status.dataset.pending = String(s.pending)
@@ -214,6 +218,7 @@ function start(root: HTMLElement, db: DemoDB, account: DemoAccount): CosmosPanel
       clearTimeout(timer)
       sync.stop()
       unlisten()
+      unfollowRejected()
       unfollow()
     },
   }

@@ -112,6 +112,44 @@ test('a delete on either side reaches the other (as a tombstone, which neither s
   await expect.poll(() => row('server', 'from-server').count(), POLL).toBe(0)
 })
 
+/** A write the server refused, as the panel lists it from `sync.rejected()`. */
+const setAside = (id: string) => page.locator(`[data-testid="cosmos-rejected-list"] li[data-key="${id}"]`)
+
+test('a write the server refuses (an item over 2 MB: 413) is set aside, listed from sync.rejected() with the answer, and blocks nothing; Retry meets the same answer; Discard gives it up: the server has no copy, so the local item goes', async () => {
+  await page.getByTestId('cosmos-too-big').click()
+  await row('mirror', 'too-big-1').waitFor()
+  await write('mirror', 'after-big', 'queued after it')
+  await expect.poll(() => setAside('too-big-1').getAttribute('data-status'), POLL).toBe('413')
+  await expect(setAside('too-big-1').textContent()).resolves.toContain('put refused: 413')
+  // The write queued after it reached the server; the refused one is owed nothing and stays local.
+  await row('server', 'after-big').waitFor()
+  await expect.poll(() => sync().getAttribute('data-pending'), POLL).toBe('0')
+  expect(await row('server', 'too-big-1').count()).toBe(0)
+  expect(await row('mirror', 'too-big-1').count()).toBe(1)
+
+  await setAside('too-big-1').getByTestId('rejected-retry').click()
+  // Queued again as it was, and refused again at the next push: one record for the key.
+  await expect.poll(() => sync().getAttribute('data-pending'), POLL).toBe('0')
+  await expect.poll(() => setAside('too-big-1').count(), POLL).toBe(1)
+  expect(await page.locator('[data-testid="cosmos-rejected-list"] li').count()).toBe(1)
+
+  // On a phone the list and its buttons fit the screen.
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.getByTestId('cosmos-rejected').scrollIntoViewIfNeeded()
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+  for (const target of [setAside('too-big-1'), setAside('too-big-1').getByTestId('rejected-discard')]) {
+    const box = (await target.boundingBox())!
+    expect([box.x >= 0, box.x + box.width <= 390]).toEqual([true, true])
+  }
+  await page.setViewportSize({ width: 1300, height: 1000 })
+
+  await setAside('too-big-1').getByTestId('rejected-discard').click()
+  await expect.poll(() => setAside('too-big-1').count(), POLL).toBe(0)
+  await expect.poll(() => row('mirror', 'too-big-1').count(), POLL).toBe(0)
+  expect(await row('server', 'too-big-1').count()).toBe(0)
+  expect(demo!.pageErrors).toEqual([])
+})
+
 test("the proxy passes on the demo's container only: the key signs for nothing else of an account", async () => {
   for (const path of ['dbs', 'dbs/idb-ttl-demo', 'dbs/idb-ttl-demo/colls/other/docs']) {
     const response = await page.request.get(`${url}__cosmos/server/${path}`)
