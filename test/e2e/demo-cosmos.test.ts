@@ -150,6 +150,40 @@ test('a write the server refuses (an item over 2 MB: 413) is set aside, listed f
   expect(demo!.pageErrors).toEqual([])
 })
 
+/** Chooses a tenant in the panel's selector and waits until the switch is done. */
+async function chooseTenant(tenant: string): Promise<void> {
+  await page.getByTestId('cosmos-tenant').selectOption(tenant)
+  await page.locator(`[data-testid="cosmos-tenant"][data-tenant="${tenant}"]:not([disabled])`).waitFor()
+}
+
+test('switching the tenant (sync.stop(), then syncCosmos with the new partitionKey, then a pull): both sides show only that tenant\'s items, and back again', async () => {
+  await row('mirror', 'after-big').waitFor()
+  await chooseTenant('acme')
+  await expect(page.locator('.call').filter({ hasText: 'syncCosmos(' }).textContent()).resolves.toContain("partitionKey: 'acme'")
+  await expect.poll(() => row('mirror', 'after-big').count(), POLL).toBe(0)
+  await expect.poll(() => row('server', 'after-big').count(), POLL).toBe(0)
+  await write('server', 'acme-1', 'for acme')
+  await row('mirror', 'acme-1').waitFor()
+  await write('mirror', 'acme-2', 'written in the acme mirror')
+  await row('server', 'acme-2').waitFor()
+
+  // On a phone the selector fits the screen.
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.getByTestId('cosmos-tenant').scrollIntoViewIfNeeded()
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+  const box = (await page.getByTestId('cosmos-tenant').boundingBox())!
+  expect([box.x >= 0, box.x + box.width <= 390]).toEqual([true, true])
+  await page.setViewportSize({ width: 1300, height: 1000 })
+
+  await chooseTenant('demo')
+  await row('mirror', 'after-big').waitFor()
+  await row('server', 'after-big').waitFor()
+  await expect.poll(() => row('mirror', 'acme-1').count(), POLL).toBe(0)
+  expect(await row('mirror', 'acme-2').count()).toBe(0)
+  expect(await row('server', 'acme-1').count()).toBe(0)
+  expect(demo!.pageErrors).toEqual([])
+})
+
 test("the proxy passes on the demo's container only: the key signs for nothing else of an account", async () => {
   for (const path of ['dbs', 'dbs/idb-ttl-demo', 'dbs/idb-ttl-demo/colls/other/docs']) {
     const response = await page.request.get(`${url}__cosmos/server/${path}`)
