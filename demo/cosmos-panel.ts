@@ -95,7 +95,6 @@ function start(root: HTMLElement, db: DemoDB, account: DemoAccount): CosmosPanel
   const tenants = tenantsOf(info.partitionKey)
   /** The partition key value mirrored, and written and read on the server side. */
   let tenant = savedTenant(tenants)
-  // Right after the database opened, before anything writes to the store: every local write is queued.
   let sync: CosmosSync = syncCosmos(db, MIRROR_STORE, account.mirror, { partitionKey: tenant, intervalMs: SYNC_MS })
 
   let serverItems = new Map<string, CosmosItem>()

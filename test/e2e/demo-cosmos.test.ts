@@ -156,7 +156,8 @@ async function chooseTenant(tenant: string): Promise<void> {
   await page.locator(`[data-testid="cosmos-tenant"][data-tenant="${tenant}"]:not([disabled])`).waitFor()
 }
 
-test('switching the tenant (sync.stop(), then syncCosmos with the new partitionKey, then a pull): both sides show only that tenant\'s items, and back again', async () => {
+test('switching the tenant (sync.stop(), then syncCosmos with the new partitionKey, then a pull): both sides show only that tenant\'s items; a write still owed to the last tenant is not pushed into the next, and comes back with its tenant', async () => {
+  const errorsBefore = demo!.consoleErrors.length
   await row('mirror', 'after-big').waitFor()
   await chooseTenant('acme')
   await expect(page.locator('.call').filter({ hasText: 'syncCosmos(' }).textContent()).resolves.toContain("partitionKey: 'acme'")
@@ -175,13 +176,30 @@ test('switching the tenant (sync.stop(), then syncCosmos with the new partitionK
   expect([box.x >= 0, box.x + box.width <= 390]).toEqual([true, true])
   await page.setViewportSize({ width: 1300, height: 1000 })
 
+  // Cut off, a write of acme's stays owed; the switch to demo takes acme's items off the device.
+  await page.getByTestId('cosmos-network').click()
+  await page.locator('[data-testid="cosmos-network"][data-online="false"]').waitFor()
+  await write('mirror', 'acme-owed', 'written offline for acme')
+  await expect.poll(() => sync().getAttribute('data-pending'), POLL).toBe('1')
   await chooseTenant('demo')
+  for (const id of ['acme-1', 'acme-2', 'acme-owed']) await expect.poll(() => row('mirror', id).count(), POLL).toBe(0)
+  await page.getByTestId('cosmos-network').click()
+  await page.locator('[data-testid="cosmos-network"][data-online="true"]').waitFor()
   await row('mirror', 'after-big').waitFor()
   await row('server', 'after-big').waitFor()
-  await expect.poll(() => row('mirror', 'acme-1').count(), POLL).toBe(0)
-  expect(await row('mirror', 'acme-2').count()).toBe(0)
-  expect(await row('server', 'acme-1').count()).toBe(0)
+  await expect.poll(() => sync().getAttribute('data-state'), POLL).toBe('idle')
+  expect(await sync().getAttribute('data-pending')).toBe('0')
+  for (const id of ['acme-1', 'acme-2', 'acme-owed']) expect([id, await row('mirror', id).count(), await row('server', id).count()]).toEqual([id, 0, 0])
+
+  // Back to acme: its items, and the owed write, which now reaches acme's partition.
+  await chooseTenant('acme')
+  for (const id of ['acme-1', 'acme-2', 'acme-owed']) await row('mirror', id).waitFor()
+  await row('server', 'acme-owed').waitFor()
+  await expect(row('server', 'acme-owed').locator('.note').textContent()).resolves.toBe('written offline for acme')
+  expect(await row('mirror', 'after-big').count()).toBe(0)
   expect(demo!.pageErrors).toEqual([])
+  // The only console errors expected: the requests the cut network left unanswered.
+  expect(demo!.consoleErrors.slice(errorsBefore).filter((text) => !text.includes('net::ERR_EMPTY_RESPONSE'))).toEqual([])
 })
 
 test("the proxy passes on the demo's container only: the key signs for nothing else of an account", async () => {
