@@ -5,6 +5,8 @@
  * an item; on the right the store `mirror`, kept by `syncCosmos` (a live query: no polling).
  * Either side takes writes; the network switch cuts the mirror off the server while the left
  * side still sees it; the sync's status shows what the mirror is doing and what it still owes.
+ * Below, the writes the server refused (demo/cosmos-rejected.ts); above, the tenant selector
+ * (demo/cosmos-tenant.ts), which restarts the sync on another partition key value.
  */
 import { syncCosmos, type CosmosItem, type CosmosSync, type SyncStatus } from '../src/cosmos/index.js'
 import { expiresAt, type DefaultTtl, type LiveQuery } from '../src/index.js'
@@ -60,7 +62,8 @@ function userFields(item: CosmosItem): CosmosItem {
 
 function describeStatus(s: SyncStatus): string {
   const why = s.error ? ` (${s.error.name}: ${s.error.message})` : ''
-  return `sync: ${s.state}${why} · ${s.pending} local write${s.pending === 1 ? '' : 's'} to push · last pull brought ${s.pulled}, last push sent ${s.pushed}`
+  const setAside = s.rejected ? ` · ${s.rejected} set aside` : ''
+  return `sync: ${s.state}${why} · ${s.pending} local write${s.pending === 1 ? '' : 's'} to push${setAside} · last pull brought ${s.pulled}, last push sent ${s.pushed}`
 }
 
 export function mountCosmos(root: HTMLElement, db: DemoDB): CosmosPanel {

@@ -3,7 +3,9 @@
  * starts the embedded Cosmos DB server (demo/cosmos-server.ts), the page shows the container and
  * its mirror side by side; an item written on the server reaches the mirror, expiring at the same
  * instant on both sides; the server side hides an expired item the embedded server keeps; with the network cut the mirror reports offline and keeps a local write
- * queued; restored, the write reaches the server. And the proxy, which holds the key: it passes
+ * queued; restored, the write reaches the server. A write the server refuses (over 2 MB) is set
+ * aside and listed, then retried and discarded; switching the tenant shows only that tenant's
+ * items, and a write owed to the last tenant waits for it (a phone's 390 px holds both). And the proxy, which holds the key: it passes
  * on requests for the demo's container only, and its signature, which only a real account checks,
  * is the SDK's own.
  */
@@ -121,6 +123,7 @@ test('a write the server refuses (an item over 2 MB: 413) is set aside, listed f
   await write('mirror', 'after-big', 'queued after it')
   await expect.poll(() => setAside('too-big-1').getAttribute('data-status'), POLL).toBe('413')
   await expect(setAside('too-big-1').textContent()).resolves.toContain('put refused: 413')
+  await expect.poll(() => sync().textContent(), POLL).toContain('· 1 set aside ·')
   // The write queued after it reached the server; the refused one is owed nothing and stays local.
   await row('server', 'after-big').waitFor()
   await expect.poll(() => sync().getAttribute('data-pending'), POLL).toBe('0')
@@ -147,6 +150,7 @@ test('a write the server refuses (an item over 2 MB: 413) is set aside, listed f
   await expect.poll(() => setAside('too-big-1').count(), POLL).toBe(0)
   await expect.poll(() => row('mirror', 'too-big-1').count(), POLL).toBe(0)
   expect(await row('server', 'too-big-1').count()).toBe(0)
+  await expect.poll(() => sync().textContent(), POLL).not.toContain('set aside')
   expect(demo!.pageErrors).toEqual([])
 })
 
