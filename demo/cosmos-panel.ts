@@ -5,11 +5,15 @@
  * an item; on the right the store `mirror`, kept by `syncCosmos` (a live query: no polling).
  * Either side takes writes; the network switch cuts the mirror off the server while the left
  * side still sees it; the sync's status shows what the mirror is doing and what it still owes.
+ * Below, the writes the server refused (demo/cosmos-rejected.ts); above, the tenant selector
+ * (demo/cosmos-tenant.ts), which restarts the sync on another partition key value.
  */
 import { syncCosmos, type CosmosItem, type CosmosSync, type SyncStatus } from '../src/cosmos/index.js'
 import { expiresAt, type DefaultTtl, type LiveQuery } from '../src/index.js'
 import type { DemoAccount } from './cosmos-account.js'
+import { RejectedPanel } from './cosmos-rejected.js'
 import { CosmosSide } from './cosmos-side.js'
+import { savedTenant, tenantPicker, tenantsOf } from './cosmos-tenant.js'
 import { MIRROR_STORE, type DemoDB, type DemoItem } from './database.js'
 import { h, setText } from './dom.js'
 
@@ -58,7 +62,8 @@ function userFields(item: CosmosItem): CosmosItem {
 
 function describeStatus(s: SyncStatus): string {
   const why = s.error ? ` (${s.error.name}: ${s.error.message})` : ''
-  return `sync: ${s.state}${why} · ${s.pending} local write${s.pending === 1 ? '' : 's'} to push · last pull brought ${s.pulled}, last push sent ${s.pushed}`
+  const setAside = s.rejected ? ` · ${s.rejected} set aside` : ''
+  return `sync: ${s.state}${why} · ${s.pending} local write${s.pending === 1 ? '' : 's'} to push${setAside} · last pull brought ${s.pulled}, last push sent ${s.pushed}`
 }
 
 export function mountCosmos(root: HTMLElement, db: DemoDB): CosmosPanel {
@@ -90,9 +95,10 @@ export function mountCosmos(root: HTMLElement, db: DemoDB): CosmosPanel {
 
 function start(root: HTMLElement, db: DemoDB, account: DemoAccount): CosmosPanel {
   const { info, server } = account
-  const partitionKey = info.partitionKey
-  // Right after the database opened, before anything writes to the store: every local write is queued.
-  const sync: CosmosSync = syncCosmos(db, MIRROR_STORE, account.mirror, { partitionKey, intervalMs: SYNC_MS })
+  const tenants = tenantsOf(info.partitionKey)
+  /** The partition key value mirrored, and written and read on the server side. */
+  let tenant = savedTenant(tenants)
+  let sync: CosmosSync = syncCosmos(db, MIRROR_STORE, account.mirror, { partitionKey: tenant, intervalMs: SYNC_MS })
 
   let serverItems = new Map<string, CosmosItem>()
   let serverTtl: DefaultTtl | undefined
@@ -102,12 +108,12 @@ function start(root: HTMLElement, db: DemoDB, account: DemoAccount): CosmosPanel
       ? 'The embedded server keeps ttl but never deletes an item: this side applies TTL itself, hiding each item at _ts + (ttl ?? defaultTtl), as Cosmos DB would.'
       : 'Cosmos DB deletes expired items itself; this side also hides each one at _ts + (ttl ?? defaultTtl), between two reads.'),
     {
-      put: (item) => server.items.upsert({ ...item, tenant: partitionKey }),
+      put: (item) => server.items.upsert({ ...item, tenant }),
       rewrite: async (id) => {
         const item = serverItems.get(id)
         if (item) await server.items.upsert(userFields(item))
       },
-      remove: (id) => server.items.upsert({ id, tenant: partitionKey, [TOMBSTONE.field]: true, ttl: TOMBSTONE.ttl }),
+      remove: (id) => server.items.upsert({ id, tenant, [TOMBSTONE.field]: true, ttl: TOMBSTONE.ttl }),
     },
     () => void readServer())
   const mirrorSide = new CosmosSide('mirror',
@@ -143,22 +149,45 @@ function start(root: HTMLElement, db: DemoDB, account: DemoAccount): CosmosPanel
   }
   // A round that fails shows in the status; nothing else to do with its rejection.
   const ignore = () => {}
+  const call = h('code', { class: 'call' })
+  const showCall = () => setText(call, `syncCosmos(db, '${MIRROR_STORE}', container, { partitionKey: '${tenant}', intervalMs: ${SYNC_MS} })`)
+  showCall()
+  /** Stops the mirror of one tenant and starts one of `next`: its first round rescopes the store. */
+  const switchTenant = async (next: string) => {
+    sync.stop()
+    unwatch()
+    tenant = next
+    showCall()
+    sync = syncCosmos(db, MIRROR_STORE, account.mirror, { partitionKey: tenant, intervalMs: SYNC_MS })
+    unwatch = watch(sync)
+    void readServer()
+    await sync.pull().catch(ignore)
+  }
   const controls = h('div', { class: 'cosmos-controls' },
+    tenantPicker(tenants, tenant, switchTenant),
     network,
     h('button', { type: 'button', 'data-testid': 'cosmos-pull', onclick: () => void sync.pull().catch(ignore) }, 'Pull now'),
     h('button', { type: 'button', 'data-testid': 'cosmos-push', onclick: () => void sync.push().catch(ignore) }, 'Push now'),
     status)
+  const rejected = new RejectedPanel(db)
   root.replaceChildren(
-    h('code', { class: 'call' }, `syncCosmos(db, '${MIRROR_STORE}', container, { partitionKey: '${partitionKey}', intervalMs: ${SYNC_MS} })`),
+    call,
     controls,
     serverError,
-    h('div', { class: 'columns' }, serverSide.el, mirrorSide.el))
+    h('div', { class: 'columns' }, serverSide.el, mirrorSide.el),
+    rejected.el)
 
-  const unlisten = sync.onStatus((s) => {
-    status.dataset.state = s.state
-    status.dataset.pending = String(s.pending)
-    setText(status, describeStatus(s))
-  })
+  /** Shows the status and the set-aside writes of `current`; returns what stops that. */
+  const watch = (current: CosmosSync) => {
+    const unfollow = rejected.follow(current)
+    const unlisten = current.onStatus((s) => {
+      status.dataset.state = s.state
+      status.dataset.pending = String(s.pending)
+      setText(status, describeStatus(s))
+    })
+    return () => (unfollow(), unlisten())
+  }
+  let unwatch = watch(sync)
 
   let timer: ReturnType<typeof setTimeout> | undefined
   /** The first expiry among the server's items shown: the next read comes no later. */
@@ -167,7 +196,7 @@ function start(root: HTMLElement, db: DemoDB, account: DemoAccount): CosmosPanel
   const readServer = serial(async () => {
     try {
       serverTtl ??= (await server.read()).resource?.defaultTtl ?? null
-      const query = { query: 'SELECT * FROM c WHERE c.tenant = @pk', parameters: [{ name: '@pk', value: partitionKey }] }
+      const query = { query: 'SELECT * FROM c WHERE c.tenant = @pk', parameters: [{ name: '@pk', value: tenant }] }
       const { resources } = await server.items.query<CosmosItem>(query).fetchAll()
       serverItems = new Map(resources.map((item) => [item.id, item]))
       const now = Date.now()
@@ -213,7 +242,7 @@ function start(root: HTMLElement, db: DemoDB, account: DemoAccount): CosmosPanel
       stopped = true
       clearTimeout(timer)
       sync.stop()
-      unlisten()
+      unwatch()
       unfollow()
     },
   }

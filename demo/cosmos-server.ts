@@ -17,6 +17,10 @@
  *   on `mirror` has its connection closed without an answer, as a dropped network would (the
  *   mirror reports `offline`), while `server` still answers: the container stays visible.
  *
+ * In front of the embedded server, which takes a body of any size, the proxy refuses one over
+ * Cosmos DB's 2 MB item limit as an account does (413): the panel's "too big" write shows a
+ * record set aside. An account refuses it by itself.
+ *
  * The master key stays here. The page's clients send a placeholder token; this proxy signs every
  * request itself (the SDK's master-key signature over verb, resource type, resource link and
  * date) and passes it on, so the page can do to the container what the key can, through this
@@ -50,6 +54,8 @@ const DEFAULT_TTL = 60
 const CONTAINER_PATH = `/dbs/${DATABASE}/colls/${CONTAINER}`
 /** The embedded server checks no signature, but the proxy signs every request all the same. */
 const EMBEDDED_KEY = 'ZW1iZWRkZWQ='
+/** Cosmos DB's largest item, 2 MB: an account answers 413 to a bigger request body. */
+const MAX_ITEM_BYTES = 2 * 1024 * 1024
 /** Headers of the page's request that are the dev server's business, not the account's. */
 const DROPPED = ['host', 'origin', 'referer', 'cookie', 'authorization', 'connection']
 
@@ -172,6 +178,11 @@ export function cosmosServer(): Plugin {
       }
       // A cut network answers nothing: the browser's fetch fails as it would offline.
       if (route === 'mirror' && !online) return void res.destroy()
+      if (up.account === 'embedded' && Number(req.headers['content-length'] ?? 0) > MAX_ITEM_BYTES) {
+        // Read to its end first: a browser still sending the body would see the connection reset.
+        req.resume()
+        return void req.on('end', () => json(res, 413, { code: 'RequestEntityTooLarge', message: 'Request size is too large' }))
+      }
       forward(up, rest, url.search, req, res)
     }, (error: Error) => json(res, 503, { code: 'CosmosUnavailable', message: `The demo's Cosmos DB account could not be prepared: ${error.message}` }))
   }

@@ -25,6 +25,8 @@ export declare function installed(app: string): Promise<{ dir: string; copied: b
 export declare function readText(dir: string, file: string): Promise<string>
 /** The markdown files under the repo's docs/, as `docs/<name>.md`, the generated API reference aside. */
 export declare function docsFiles(): Promise<string[]>
+/** The pages of docs/ the package leaves out (about working on the repository), as `docs/<name>.md`. */
+export declare function repositoryOnlyDocs(): string[]
 export declare function exists(dir: string, file: string): boolean
 export interface MarkdownBlock {
   /** Line of the opening fence, 1-based. */

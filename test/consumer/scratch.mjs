@@ -169,6 +169,11 @@ export async function docsFiles(dir = 'docs') {
   return files.sort()
 }
 
+/** The pages of docs/ the package leaves out: the `!docs/…` entries of `files` in package.json. */
+export function repositoryOnlyDocs() {
+  return manifest.files.filter((entry) => entry.startsWith('!docs/')).map((entry) => entry.slice(1)).sort()
+}
+
 /**
  * Writes every ```ts block of README.md (as the installed package ships it) and of the repo's
  * docs/ to `app`/blocks/, each as a module of its own, and `app`/tsconfig.blocks.json that

@@ -3,7 +3,9 @@
  * starts the embedded Cosmos DB server (demo/cosmos-server.ts), the page shows the container and
  * its mirror side by side; an item written on the server reaches the mirror, expiring at the same
  * instant on both sides; the server side hides an expired item the embedded server keeps; with the network cut the mirror reports offline and keeps a local write
- * queued; restored, the write reaches the server. And the proxy, which holds the key: it passes
+ * queued; restored, the write reaches the server. A write the server refuses (over 2 MB) is set
+ * aside and listed, then retried and discarded; switching the tenant shows only that tenant's
+ * items, and a write owed to the last tenant waits for it (a phone's 390 px holds both). And the proxy, which holds the key: it passes
  * on requests for the demo's container only, and its signature, which only a real account checks,
  * is the SDK's own.
  */
@@ -110,6 +112,98 @@ test('a delete on either side reaches the other (as a tombstone, which neither s
   await row('mirror', 'from-server').getByTestId('delete').click()
   await expect.poll(() => row('mirror', 'from-server').count(), POLL).toBe(0)
   await expect.poll(() => row('server', 'from-server').count(), POLL).toBe(0)
+})
+
+/** A write the server refused, as the panel lists it from `sync.rejected()`. */
+const setAside = (id: string) => page.locator(`[data-testid="cosmos-rejected-list"] li[data-key="${id}"]`)
+
+test('a write the server refuses (an item over 2 MB: 413) is set aside, listed from sync.rejected() with the answer, and blocks nothing; Retry meets the same answer; Discard gives it up: the server has no copy, so the local item goes', async () => {
+  await page.getByTestId('cosmos-too-big').click()
+  await row('mirror', 'too-big-1').waitFor()
+  await write('mirror', 'after-big', 'queued after it')
+  await expect.poll(() => setAside('too-big-1').getAttribute('data-status'), POLL).toBe('413')
+  await expect(setAside('too-big-1').textContent()).resolves.toContain('put refused: 413')
+  await expect.poll(() => sync().textContent(), POLL).toContain('· 1 set aside ·')
+  // The write queued after it reached the server; the refused one is owed nothing and stays local.
+  await row('server', 'after-big').waitFor()
+  await expect.poll(() => sync().getAttribute('data-pending'), POLL).toBe('0')
+  expect(await row('server', 'too-big-1').count()).toBe(0)
+  expect(await row('mirror', 'too-big-1').count()).toBe(1)
+
+  await setAside('too-big-1').getByTestId('rejected-retry').click()
+  // Queued again as it was, and refused again at the next push: one record for the key.
+  await expect.poll(() => sync().getAttribute('data-pending'), POLL).toBe('0')
+  await expect.poll(() => setAside('too-big-1').count(), POLL).toBe(1)
+  expect(await page.locator('[data-testid="cosmos-rejected-list"] li').count()).toBe(1)
+
+  // On a phone the list and its buttons fit the screen.
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.getByTestId('cosmos-rejected').scrollIntoViewIfNeeded()
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+  for (const target of [setAside('too-big-1'), setAside('too-big-1').getByTestId('rejected-discard')]) {
+    const box = (await target.boundingBox())!
+    expect([box.x >= 0, box.x + box.width <= 390]).toEqual([true, true])
+  }
+  await page.setViewportSize({ width: 1300, height: 1000 })
+
+  await setAside('too-big-1').getByTestId('rejected-discard').click()
+  await expect.poll(() => setAside('too-big-1').count(), POLL).toBe(0)
+  await expect.poll(() => row('mirror', 'too-big-1').count(), POLL).toBe(0)
+  expect(await row('server', 'too-big-1').count()).toBe(0)
+  await expect.poll(() => sync().textContent(), POLL).not.toContain('set aside')
+  expect(demo!.pageErrors).toEqual([])
+})
+
+/** Chooses a tenant in the panel's selector and waits until the switch is done. */
+async function chooseTenant(tenant: string): Promise<void> {
+  await page.getByTestId('cosmos-tenant').selectOption(tenant)
+  await page.locator(`[data-testid="cosmos-tenant"][data-tenant="${tenant}"]:not([disabled])`).waitFor()
+}
+
+test('switching the tenant (sync.stop(), then syncCosmos with the new partitionKey, then a pull): both sides show only that tenant\'s items; a write still owed to the last tenant is not pushed into the next, and comes back with its tenant', async () => {
+  const errorsBefore = demo!.consoleErrors.length
+  await row('mirror', 'after-big').waitFor()
+  await chooseTenant('acme')
+  await expect(page.locator('.call').filter({ hasText: 'syncCosmos(' }).textContent()).resolves.toContain("partitionKey: 'acme'")
+  await expect.poll(() => row('mirror', 'after-big').count(), POLL).toBe(0)
+  await expect.poll(() => row('server', 'after-big').count(), POLL).toBe(0)
+  await write('server', 'acme-1', 'for acme')
+  await row('mirror', 'acme-1').waitFor()
+  await write('mirror', 'acme-2', 'written in the acme mirror')
+  await row('server', 'acme-2').waitFor()
+
+  // On a phone the selector fits the screen.
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.getByTestId('cosmos-tenant').scrollIntoViewIfNeeded()
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+  const box = (await page.getByTestId('cosmos-tenant').boundingBox())!
+  expect([box.x >= 0, box.x + box.width <= 390]).toEqual([true, true])
+  await page.setViewportSize({ width: 1300, height: 1000 })
+
+  // Cut off, a write of acme's stays owed; the switch to demo takes acme's items off the device.
+  await page.getByTestId('cosmos-network').click()
+  await page.locator('[data-testid="cosmos-network"][data-online="false"]').waitFor()
+  await write('mirror', 'acme-owed', 'written offline for acme')
+  await expect.poll(() => sync().getAttribute('data-pending'), POLL).toBe('1')
+  await chooseTenant('demo')
+  for (const id of ['acme-1', 'acme-2', 'acme-owed']) await expect.poll(() => row('mirror', id).count(), POLL).toBe(0)
+  await page.getByTestId('cosmos-network').click()
+  await page.locator('[data-testid="cosmos-network"][data-online="true"]').waitFor()
+  await row('mirror', 'after-big').waitFor()
+  await row('server', 'after-big').waitFor()
+  await expect.poll(() => sync().getAttribute('data-state'), POLL).toBe('idle')
+  expect(await sync().getAttribute('data-pending')).toBe('0')
+  for (const id of ['acme-1', 'acme-2', 'acme-owed']) expect([id, await row('mirror', id).count(), await row('server', id).count()]).toEqual([id, 0, 0])
+
+  // Back to acme: its items, and the owed write, which now reaches acme's partition.
+  await chooseTenant('acme')
+  for (const id of ['acme-1', 'acme-2', 'acme-owed']) await row('mirror', id).waitFor()
+  await row('server', 'acme-owed').waitFor()
+  await expect(row('server', 'acme-owed').locator('.note').textContent()).resolves.toBe('written offline for acme')
+  expect(await row('mirror', 'after-big').count()).toBe(0)
+  expect(demo!.pageErrors).toEqual([])
+  // The only console errors expected: the requests the cut network left unanswered.
+  expect(demo!.consoleErrors.slice(errorsBefore).filter((text) => !text.includes('net::ERR_EMPTY_RESPONSE'))).toEqual([])
 })
 
 test("the proxy passes on the demo's container only: the key signs for nothing else of an account", async () => {

@@ -8,7 +8,7 @@
  * and that request's event deletes it from Cache Storage and its entry from the disk; back
  * online, the next request refreshes it from the network.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
@@ -115,6 +115,12 @@ afterAll(async () => {
   await context?.close()
   await server?.close()
   for (const dir of [outDir, profile]) if (dir) await rm(dir, { recursive: true, force: true })
+})
+
+test('`npm run demo:offline`, the command docs/demo.md gives for trying it offline, is the build and preview these tests run', async () => {
+  const { scripts } = JSON.parse(await readFile('package.json', 'utf8')) as { scripts: Record<string, string> }
+  expect(scripts['demo:offline']).toBe('vite build && vite preview')
+  expect(await readFile('docs/demo.md', 'utf8')).toContain('npm run demo:offline')
 })
 
 test('the built demo is installable: a web app manifest with a name, 192 and 512 px PNG icons, standalone; Chromium reports no installability error', async () => {
