@@ -69,6 +69,17 @@ export function baseOf(mirror: Mirror, item: CosmosItem): Base {
   return { etag: item._etag!, pk: partitionKeyOf(mirror, item), offsetS: mirror.offsetS ?? 0 }
 }
 
+/** Whether two items hold the same fields and values, the server's own fields aside (in any order). */
+export function sameBody(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const canonical = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(canonical)
+    if (value === null || typeof value !== 'object') return value
+    const entries = Object.entries(value).filter(([field]) => !SYSTEM_FIELDS.includes(field))
+    return Object.fromEntries(entries.sort(([x], [y]) => (x < y ? -1 : 1)).map(([field, inner]) => [field, canonical(inner)]))
+  }
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b))
+}
+
 /** Sets `value` at `path` in `body`, creating the objects on the way. */
 function setAt(body: Record<string, unknown>, path: string[], value: unknown): void {
   let parent = body

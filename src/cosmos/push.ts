@@ -15,7 +15,7 @@ import type { ItemDefinition, PartitionKey, RequestOptions } from '@azure/cosmos
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
 import { sendBulk, type Outcome } from './bulk.js'
 import { lastWriterWins } from './conflicts.js'
-import { baseOf, describe, inPartition, isTombstone, partitionKeyOf, readOnly, scopeOf, tombstoneOf, toServer, type Mirror } from './context.js'
+import { baseOf, describe, inPartition, isTombstone, partitionKeyOf, readOnly, sameBody, scopeOf, tombstoneOf, toServer, type Mirror } from './context.js'
 import { unobserved } from './hook.js'
 import { countQueued, nextQueued, queuedAt, unqueue, type Queued } from './outbox.js'
 import { statusOf, withRetry } from './remote.js'
@@ -103,7 +103,11 @@ async function pushOne(mirror: Mirror, record: Queued): Promise<Outcome> {
     const status = statusOf(error)
     if (status !== 412 && status !== 409) throw error
   }
-  return resolve(mirror, id, local, record.at, await readServer(mirror, id, pk))
+  const server = await readServer(mirror, id, pk)
+  // The server holds this very write: an earlier attempt landed and its answer was lost (a
+  // retried request, a bulk request that failed as a whole). Not a conflict: nothing to decide.
+  if (local && server && sameBody(toServer(mirror, local), server)) return { item: server }
+  return resolve(mirror, id, local, record.at, server)
 }
 
 function call<T>(mirror: Mirror, run: () => Promise<T>): Promise<T> {

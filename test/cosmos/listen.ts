@@ -40,8 +40,12 @@ export function forward(req: IncomingMessage, res: ServerResponse, port: number,
   req.pipe(upstream)
 }
 
-/** What the proxy does with the next requests. */
-export type Fault = { kind: 'status'; status: number; times: number; retryAfterMs?: number }
+/**
+ * What the proxy does with the next requests: `status` answers them itself; `lostAnswer` passes
+ * the next writes (POST, PUT, DELETE) on to the server, which makes them, and answers `status` in
+ * place of the server's answer, as a connection lost on the way back would leave the client.
+ */
+export type Fault = { kind: 'status'; status: number; times: number; retryAfterMs?: number } | { kind: 'lostAnswer'; status: number; times: number }
 
 /** A proxy in front of the server: passes requests on, or plays a fault; counts what it saw. */
 export interface Proxy {
@@ -69,6 +73,16 @@ export async function startProxy(target: number): Promise<Proxy> {
       if (fault.retryAfterMs !== undefined) headers['x-ms-retry-after-ms'] = String(fault.retryAfterMs)
       res.writeHead(fault.status, headers)
       return res.end(JSON.stringify({ code: fault.status === 429 ? 'TooManyRequests' : 'ServiceUnavailable', message: 'played by the test proxy' }))
+    }
+    if (fault?.kind === 'lostAnswer' && fault.times > 0 && ['POST', 'PUT', 'DELETE'].includes(req.method ?? '') && !req.headers['x-ms-documentdb-isquery']) {
+      fault.times--
+      proxy.faults.push({ status: fault.status, at: performance.now() })
+      const upstream = request({ host: 'localhost', port: target, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+        answer.resume()
+        answer.on('end', () => res.writeHead(fault.status, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'ServiceUnavailable', message: 'answer lost, played by the test proxy' })))
+      })
+      upstream.on('error', () => res.destroy())
+      return void req.pipe(upstream)
     }
     const partitionKey = req.headers['x-ms-documentdb-partitionkey']
     const queryPlan = req.headers['x-ms-cosmos-is-query-plan-request'] === 'True' || req.headers['x-ms-cosmos-is-query-plan-request'] === 'true'

@@ -4,7 +4,7 @@
  * and in every browser project alike (test/cosmos/harness.ts); in a page, the proxy is a Node
  * process away, behind the dev server.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { OfflineError, syncCosmos, type Conflict, type SyncStatus } from '../../src/cosmos/index.js'
 import { aheadClock } from './clock.js'
 import { containerVia, newContainer } from './containers.js'
@@ -260,6 +260,33 @@ describe('conflicts', () => {
     expect(await db.get('items', 'a')).toMatchObject({ v: 'local' })
     await sync.push()
     expect((await server.item('a', 't1').read()).resource).toMatchObject({ v: 'local' })
+    db.close()
+  })
+})
+
+describe('an answer lost on the way back', () => {
+  test('a write the server made but whose answer was lost is not a conflict when sent again: the app is not asked, the item is in step', async () => {
+    const onConflict = vi.fn(() => 'server' as const)
+    const { server, db, sync } = await setup(60, { onConflict, maxRetries: 2 })
+    await db.put('items', { id: 'a', text: 'one' })
+    await sync.push()
+    const first = (await server.item('a', 't1').read()).resource!
+    // An edit whose replace lands, then a create never seen before: both answers lost once.
+    await db.put('items', { ...(await db.get('items', 'a'))!, text: 'two' })
+    await proxy.play({ kind: 'lostAnswer', status: 503, times: 1 })
+    expect(await sync.push()).toBe(1)
+    await db.put('items', { id: 'b', text: 'new' })
+    await proxy.play({ kind: 'lostAnswer', status: 503, times: 1 })
+    expect(await sync.push()).toBe(1)
+    expect(onConflict).not.toHaveBeenCalled()
+    const [a, b] = [(await server.item('a', 't1').read()).resource!, (await server.item('b', 't1').read()).resource!]
+    expect(a).toMatchObject({ text: 'two' })
+    expect(a._etag).not.toBe(first._etag)
+    expect(b).toMatchObject({ text: 'new' })
+    // In step: the local copies carry the server's _etag, and nothing is queued.
+    expect(await db.get('items', 'a')).toMatchObject({ text: 'two', _etag: a._etag })
+    expect(await db.get('items', 'b')).toMatchObject({ text: 'new', _etag: b._etag })
+    expect(sync.status.pending).toBe(0)
     db.close()
   })
 })
