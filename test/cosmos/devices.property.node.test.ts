@@ -1,0 +1,483 @@
+/**
+ * SPEC §12b as a property over a team: two devices, each with its own database, its own clock
+ * (one possibly minutes off, and jumping) and its own network (a fault proxy that can refuse every
+ * connection), mirror one container (partition key `/tenant`) that a third writer changes on the
+ * server; random histories of local writes, pushes, pulls, offline periods longer than a
+ * tombstone lives, refusals of the server (test/cosmos/refusing.ts) retried or discarded, changes
+ * of the container's `defaultTtl` and switches of a device's partition key value (t1 → t2 → t1).
+ *
+ * The check (test/cosmos/devices-model.ts): after each `quiesce` (every device online pulls and
+ * pushes, then pulls again, with no write in between), every device's live view is the server's
+ * live items of its scope with TTL applied at the same instant, every write it accepted is on the
+ * server unless a later write superseded it or it was set aside (and `sync.rejected()` lists
+ * exactly those); and after every step, no device shows an item of a scope other than its own.
+ *
+ * Time. The server stamps `_ts` from `Date.now`, which this file moves ahead without sleeping
+ * (`realTime.pass`); a device's clock is `Date.now()` plus its skew. The in-process server never
+ * expires an item (listen.ts), so the test does it as Cosmos DB does: before each step it deletes
+ * the items expired (by the server's clock) more than the tolerance ago, and, at a change of the
+ * container's TTL, every item expired by then (an expired version never comes back, SPEC §3).
+ * Tombstones expire the same way, `softDelete.ttl` (60 s) after they were written.
+ */
+import fc from 'fast-check'
+import { deleteDB } from 'idb'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import type { Container } from '@azure/cosmos'
+import { OfflineError, syncCosmos, type CosmosSync } from '../../src/cosmos/index.js'
+import type { TtlDB } from '../../src/index.js'
+import { uniqueName } from '../helpers.js'
+import { keepItemsOnReplace, setContainerTtl } from './container-ttl.js'
+import { containerVia, newContainer } from './containers.js'
+import { startFaultProxy, startServer, stopServer, type FaultProxy } from './harness.js'
+import { refusing } from './refusing.js'
+import { openMirror } from './support.js'
+import {
+  contentOf,
+  DeviceModel,
+  divergence,
+  expiresAt,
+  isTombstone,
+  KEYS,
+  Landings,
+  lost,
+  settle,
+  TOLERANCE_MS,
+  TOMBSTONE,
+  type Default,
+  type Doc,
+  type Key,
+  type Tenant,
+} from './devices-model.js'
+
+/**
+ * The parts of the property that need the lead's work on `main` (scope switches that park the old
+ * scope's writes; a container TTL lengthened or turned off followed by the mirror). Off: those
+ * commands are not generated.
+ */
+const NEEDS_LEAD = { scopeSwitch: false, containerTtlLengthened: false }
+
+/**
+ * Defects the property found, each with its `test.fails` below: while one stands, the histories
+ * that show it are not generated (so that the property goes on finding others).
+ */
+const KNOWN_DEFECTS = {
+  /** 'a device clock set back a minute: …': clock jumps go forward only. */
+  clockSetBack: true,
+}
+
+const RUNS = 40
+
+type Device = 0 | 1
+type Command =
+  | { kind: 'serverPut'; tenant: Tenant; key: Key; n: number; ttl: number | undefined }
+  | { kind: 'serverDelete'; tenant: Tenant; key: Key }
+  | { kind: 'serverTombstone'; tenant: Tenant; key: Key }
+  | { kind: 'put'; d: Device; key: Key; n: number; ttl: number | undefined; poison: boolean }
+  | { kind: 'update'; d: Device; key: Key; n: number }
+  | { kind: 'edit'; d: Device; key: Key; n: number }
+  | { kind: 'delete'; d: Device; key: Key }
+  | { kind: 'pull'; d: Device }
+  | { kind: 'push'; d: Device }
+  | { kind: 'network'; d: Device; online: boolean }
+  | { kind: 'retry'; d: Device; key: Key }
+  | { kind: 'discard'; d: Device; key: Key }
+  | { kind: 'refusals'; on: boolean }
+  | { kind: 'wait'; ms: number }
+  | { kind: 'clockJump'; d: Device; ms: number }
+  | { kind: 'scope'; d: Device }
+  | { kind: 'containerTtl'; value: Default }
+  | { kind: 'quiesce' }
+
+// ---------------------------------------------------------------------------------------------
+// The commands
+
+const device = fc.constantFrom<Device>(0, 1)
+const key = fc.constantFrom(...KEYS)
+const n = fc.integer({ min: 0, max: 99 })
+/** Mostly the devices' own partition key value; the other one too (the scope switch's). */
+const tenant = fc.constantFrom<Tenant>('t1', 't1', 't2')
+/** Short lives, so that waits expire items; -1 and none as well. */
+const itemTtl = fc.oneof(fc.constant(undefined), fc.constant(-1), fc.integer({ min: 1, max: 30 }))
+const containerTtl: fc.Arbitrary<Default> = fc.oneof(fc.constant(null), fc.constant(-1), fc.integer({ min: 5, max: 40 }))
+/** A device's clock: in step with the server's, or minutes off either way. */
+const skew = fc.oneof(fc.constant(0), fc.integer({ min: -300_000, max: 300_000 }))
+
+const command: fc.Arbitrary<Command> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('serverPut' as const), tenant, key, n, ttl: itemTtl }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('serverDelete' as const), tenant, key }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('serverTombstone' as const), tenant, key }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('put' as const), d: device, key, n, ttl: itemTtl, poison: fc.integer({ min: 0, max: 4 }).map((x) => x === 0) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('update' as const), d: device, key, n }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('edit' as const), d: device, key, n }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('delete' as const), d: device, key }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('pull' as const), d: device }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('push' as const), d: device }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('network' as const), d: device, online: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('retry' as const), d: device, key }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('discard' as const), d: device, key }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('refusals' as const), on: fc.boolean() }) },
+  // Seconds, or longer than a tombstone lives.
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.oneof(fc.integer({ min: 500, max: 20_000 }), fc.integer({ min: (TOMBSTONE.ttl + 1) * 1000, max: 150_000 })) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('clockJump' as const), d: device, ms: fc.integer({ min: KNOWN_DEFECTS.clockSetBack ? 1000 : -240_000, max: 240_000 }) }) },
+  ...(NEEDS_LEAD.scopeSwitch ? [{ weight: 2, arbitrary: fc.record({ kind: fc.constant('scope' as const), d: fc.constant<Device>(1) }) }] : []),
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('containerTtl' as const), value: containerTtl }) },
+  { weight: 2, arbitrary: fc.constant({ kind: 'quiesce' as const }) },
+)
+
+/**
+ * Whether a change of the container's `defaultTtl` lengthens no item's life (TTL turned on,
+ * -1 → n, n → m ≤ n). Without the lead's work only those are run: a lengthened one leaves items
+ * dead locally that the server keeps (the `test.fails` of property.node.test.ts).
+ */
+function shortens(from: Default, to: Default): boolean {
+  if (from === null) return true
+  if (to === null || to === -1) return false
+  return from === -1 || to <= from
+}
+
+// ---------------------------------------------------------------------------------------------
+// The world
+
+interface Member {
+  model: DeviceModel
+  db: TtlDB<any>
+  name: string
+  sync: CosmosSync
+  /** Its clock (epoch ms). */
+  clock: () => number
+  /** The container as this device reaches it: through its own proxy, refusing what the server refuses. */
+  container: Container
+}
+
+interface World {
+  server: Container
+  members: Member[]
+  landings: Landings
+  containerDefault: Default
+  refusals: { on: boolean }
+  /** Items the server removed on expiry (`${tenant}/${id}`), and when they expired. */
+  justGone: Map<string, number>
+  tags: number
+  seen: Record<string, number>
+}
+
+const realTime = {
+  now: Date.now,
+  skew: 0,
+  install() {
+    Date.now = () => realTime.now() + realTime.skew
+  },
+  pass(ms: number) {
+    realTime.skew += ms
+  },
+  restore() {
+    Date.now = realTime.now
+  },
+}
+
+let port: number
+const proxies: FaultProxy[] = []
+/** Whether each device's proxy listens (the model of a run starts online). */
+const listening = [true, true]
+
+async function setOnline(i: number, online: boolean): Promise<void> {
+  if (listening[i] === online) return
+  listening[i] = online
+  await (online ? proxies[i].online() : proxies[i].offline())
+}
+beforeAll(async () => {
+  keepItemsOnReplace()
+  realTime.install()
+  port = await startServer()
+  for (let i = 0; i < 2; i++) proxies.push(await startFaultProxy(port))
+})
+afterAll(async () => {
+  realTime.restore()
+  for (const proxy of proxies) await proxy.stop()
+  await stopServer(port)
+})
+
+/**
+ * A device's clock: the server's plus its skew, never running backwards (SPEC §6: a connection's
+ * `now` never does; after a jump back it stands still until the skewed time catches up).
+ */
+function deviceClock(model: DeviceModel): () => number {
+  let high = 0
+  return () => (high = Math.max(high, Date.now() + model.skewMs))
+}
+
+const startSync = (member: Member): CosmosSync => syncCosmos(member.db, 'items', member.container, { partitionKey: member.model.scope, backoffMs: 5, maxRetries: 1 })
+
+async function allItems(server: Container): Promise<Doc[]> {
+  return (await server.items.query<Doc>('SELECT * FROM c').fetchAll()).resources
+}
+
+/**
+ * What Cosmos DB does by itself: removes the items expired before `beforeMs` (the server's clock),
+ * tombstones included. A device that pulls after a tombstone's removal never sees it.
+ */
+async function expire(world: World, beforeMs: number): Promise<void> {
+  for (const doc of await allItems(world.server)) {
+    const end = expiresAt(doc, world.containerDefault)
+    if (end >= beforeMs) continue
+    await world.server.item(doc.id as string, doc.tenant as string).delete()
+    world.justGone.set(`${String(doc.tenant)}/${String(doc.id)}`, end)
+    if (isTombstone(doc)) for (const { model } of world.members) if (model.scope === doc.tenant) model.tombstonesGoneSince++
+  }
+}
+
+/** Runs a round of a device: offline, it must fail as offline and change nothing the model follows. */
+async function round(member: Member, kind: 'pull' | 'push', world: World): Promise<void> {
+  const { model, sync } = member
+  if (!model.online) {
+    await expect(sync[kind](), `${model.name} ${kind} offline`).rejects.toBeInstanceOf(OfflineError)
+    return
+  }
+  await sync[kind]()
+  const now = Date.now()
+  if (kind === 'push') return model.pushed(now, world.refusals.on, world.landings)
+  if (model.lastPull !== undefined && now - model.lastPull > TOMBSTONE.ttl * 1000 && model.tombstonesGoneSince > 0) world.seen.pastTombstones++
+  model.lastPull = now
+  model.tombstonesGoneSince = 0
+}
+
+const mayExpire = (ttl: unknown, defaultTtl: Default) => (typeof ttl === 'number' && ttl > 0) || (ttl !== -1 && typeof defaultTtl === 'number' && defaultTtl > 0)
+
+async function run(world: World, cmd: Command): Promise<void> {
+  const tag = () => `${'d' in cmd ? `d${cmd.d}` : 's'}-${world.tags++}`
+  const member = 'd' in cmd ? world.members[cmd.d] : undefined
+  switch (cmd.kind) {
+    case 'serverPut': {
+      const body: Doc = { id: cmd.key, tenant: cmd.tenant, n: cmd.n, w: tag() }
+      if (cmd.ttl !== undefined) body.ttl = cmd.ttl
+      await world.server.items.upsert(body)
+      world.landings.add(cmd.tenant, cmd.key, { at: Date.now(), by: 'server' })
+      return
+    }
+    case 'serverTombstone':
+      await world.server.items.upsert({ id: cmd.key, tenant: cmd.tenant, [TOMBSTONE.field]: true, ttl: TOMBSTONE.ttl, w: tag() })
+      world.landings.add(cmd.tenant, cmd.key, { at: Date.now(), by: 'server' })
+      return
+    case 'serverDelete':
+      // Deleted outright (no tombstone): only a full pull sees it. Done only past a tombstone's
+      // life of every device's last pull, when their next pull is a full one by itself.
+      if (world.members.some(({ model }) => model.lastPull !== undefined && Date.now() - model.lastPull < (TOMBSTONE.ttl + 2) * 1000)) return
+      await world.server
+        .item(cmd.key, cmd.tenant)
+        .delete()
+        .catch((error: { code?: number }) => expect(error.code).toBe(404))
+      world.landings.add(cmd.tenant, cmd.key, { at: Date.now(), by: 'server' })
+      return
+    case 'put': {
+      const { model, db } = member!
+      const value: Doc = { id: cmd.key, tenant: model.scope, n: cmd.n, w: tag() }
+      if (cmd.poison) Object.assign(value, { poison: true, ttl: -1 })
+      else if (cmd.ttl !== undefined) value.ttl = cmd.ttl
+      await db.put('items', value)
+      model.write(cmd.key, { op: 'put', tag: value.w as string, at: Date.now(), poison: cmd.poison, mayExpire: mayExpire(value.ttl, world.containerDefault) })
+      return
+    }
+    case 'update':
+    case 'edit': {
+      const { model, db } = member!
+      const live = (await db.get('items', cmd.key)) as Doc | undefined
+      if (!live) return
+      const w = tag()
+      // An edit puts back what it read, `_ts` and `_etag` included (SPEC §12b: still an edit).
+      if (cmd.kind === 'update') await db.update('items', cmd.key, { n: cmd.n, w })
+      else await db.put('items', { ...live, n: cmd.n, w })
+      model.write(cmd.key, { op: 'put', tag: w, at: Date.now(), poison: live.poison === true, mayExpire: mayExpire(live.ttl, world.containerDefault) })
+      return
+    }
+    case 'delete': {
+      const { model, db } = member!
+      const live = await db.get('items', cmd.key)
+      await db.delete('items', cmd.key)
+      // The outbox hears the delete of a live item only.
+      if (live) model.write(cmd.key, { op: 'delete', at: Date.now(), poison: false, mayExpire: false })
+      return
+    }
+    case 'pull':
+    case 'push':
+      return round(member!, cmd.kind, world)
+    case 'network': {
+      member!.model.online = cmd.online
+      return setOnline(cmd.d, cmd.online)
+    }
+    case 'retry':
+      expect(await member!.sync.retry(cmd.key), `${member!.model.name} retry(${cmd.key})`).toBe(member!.model.retry(cmd.key))
+      return
+    case 'discard': {
+      const { model, sync } = member!
+      if (!model.online) {
+        if (model.setAside.get(model.scope)!.has(cmd.key)) await expect(sync.discard(cmd.key)).rejects.toBeInstanceOf(OfflineError)
+        else expect(await sync.discard(cmd.key)).toBe(false)
+        return
+      }
+      expect(await sync.discard(cmd.key), `${model.name} discard(${cmd.key})`).toBe(model.discard(cmd.key))
+      return
+    }
+    case 'refusals':
+      world.refusals.on = cmd.on
+      return
+    case 'wait':
+      realTime.pass(cmd.ms)
+      return
+    case 'clockJump': {
+      // Only with nothing queued or set aside: a write's time is judged with the offset learned
+      // at its push, so a jump in between would misplace it (a limit of the design, not tested).
+      const { model } = member!
+      if ([...model.owed.values()].some((owed) => [...owed.values()].some((o) => o.status !== 'sent'))) return
+      model.skewMs += cmd.ms
+      world.seen.clockJumps++
+      return
+    }
+    case 'scope': {
+      const m = member!
+      m.sync.stop()
+      m.model.switchTo(m.model.scope === 't1' ? 't2' : 't1')
+      m.sync = startSync(m)
+      world.seen.scopeSwitches++
+      return
+    }
+    case 'containerTtl': {
+      if (!NEEDS_LEAD.containerTtlLengthened && !shortens(world.containerDefault, cmd.value)) return
+      if (cmd.value === world.containerDefault) return
+      // What expired under the old setting is gone (Cosmos DB deletes it) before the new one holds.
+      await expire(world, Date.now() + 1)
+      await setContainerTtl(world.server, cmd.value)
+      world.seen[shortens(world.containerDefault, cmd.value) ? 'ttlShortened' : 'ttlLengthened']++
+      world.containerDefault = cmd.value
+      if (typeof cmd.value === 'number' && cmd.value > 0) for (const { model } of world.members) model.containerExpires()
+      return
+    }
+    case 'quiesce':
+      return quiesce(world)
+  }
+}
+
+/** Every device online pulls and pushes, then pulls again; then each is checked against the server. */
+async function quiesce(world: World): Promise<void> {
+  for (const [i, { model }] of world.members.entries()) {
+    model.online = true
+    await setOnline(i, true)
+  }
+  for (const member of world.members) {
+    await round(member, 'pull', world)
+    await round(member, 'push', world)
+  }
+  for (const member of world.members) await round(member, 'pull', world)
+  await expire(world, Date.now() - TOLERANCE_MS)
+  const items = await allItems(world.server)
+  const byItem = new Map(items.map((doc) => [`${String(doc.tenant)}/${String(doc.id)}`, doc]))
+  for (const { model, db, sync, clock } of world.members) {
+    const aside = model.setAside.get(model.scope)!
+    const local = (await db.getAll('items')) as Doc[]
+    const now = Date.now()
+    expect(divergence(local, items, model.scope, world.containerDefault, now, clock() - now, aside, world.justGone), `${model.name}'s live view against the server's`).toEqual([])
+    expect(lost(model, byItem, world.containerDefault, now, world.landings), `what ${model.name} owes the server`).toEqual([])
+    expect((await sync.rejected()).map((r) => r.key).sort(), `${model.name}'s set-aside writes`).toEqual([...aside].sort())
+    // A write set aside stays on the device as it was written.
+    for (const key of aside) expect(((await db.get('items', key)) as Doc | undefined)?.w, `${model.name}'s set-aside ${key}`).toBe(model.owed.get(model.scope)!.get(key)?.tag)
+    if (model.parked() === 0) expect(sync.status.pending, `${model.name}'s queue after a push`).toBe(0)
+    world.seen.rejected += aside.size
+    settle(model)
+  }
+  world.seen.quiesced++
+}
+
+/** SPEC §12b's scope: after every step, no device shows an item of another partition key value. */
+async function expectNoLeak(world: World, step: string): Promise<void> {
+  for (const { model, db } of world.members) {
+    const others = ((await db.getAll('items')) as Doc[]).filter((doc) => doc.tenant !== model.scope)
+    expect(others.map(contentOf), `${model.name} (${model.scope}) after ${step}`).toEqual([])
+  }
+}
+
+/** Runs one history from a fresh container and two fresh devices, checking as it goes; ends with a quiescent check. */
+async function history(initial: Default | undefined, skew0: number, skew1: number, commands: Command[], seen: Record<string, number> = newSeen()): Promise<void> {
+  const { container: server, id } = await newContainer(port, initial ?? undefined)
+  const world: World = { server, members: [], landings: new Landings(), containerDefault: initial ?? null, refusals: { on: true }, justGone: new Map(), tags: 0, seen }
+  for (const [i, skewMs] of [skew0, skew1].entries()) {
+    await setOnline(i, true)
+    const model = new DeviceModel(`d${i}`, 't1', skewMs)
+    const name = uniqueName(`devices-d${i}`)
+    const clock = deviceClock(model)
+    const db = await openMirror(clock, name)
+    const container = refusing(containerVia(proxies[i].port, id), (body) => world.refusals.on && body.poison === true)
+    const member = { model, db, name, container, clock } as Member
+    member.sync = startSync(member)
+    world.members.push(member)
+    if (skewMs !== 0) seen.skewed++
+  }
+  try {
+    for (const [i, cmd] of commands.entries()) {
+      await expire(world, Date.now() - TOLERANCE_MS)
+      await run(world, cmd)
+      await expectNoLeak(world, `step ${i} ${JSON.stringify(cmd)}`)
+    }
+    await run(world, { kind: 'quiesce' })
+  } finally {
+    for (const { sync, db, name } of world.members) {
+      sync.stop()
+      db.close()
+      await deleteDB(name)
+    }
+    await server.delete()
+  }
+}
+
+const newSeen = (): Record<string, number> => ({ quiesced: 0, pastTombstones: 0, rejected: 0, clockJumps: 0, scopeSwitches: 0, ttlShortened: 0, ttlLengthened: 0, skewed: 0 })
+
+test('two devices, a server writer, offline periods, refusals, TTL changes and skewed clocks: every device converges to the server', { timeout: 180_000 }, async () => {
+  const seen = newSeen()
+  const started = performance.now()
+  await fc.assert(
+    fc.asyncProperty(fc.option(containerTtl, { nil: undefined }), skew, skew, fc.array(command, { minLength: 8, maxLength: 30 }), (initial, skew0, skew1, commands) => history(initial ?? undefined, skew0, skew1, commands, seen)),
+    { numRuns: RUNS },
+  )
+  console.log(`devices property: ${RUNS} runs in ${Math.round(performance.now() - started)} ms`, seen)
+  // The histories reach what the property is about.
+  expect(seen.quiesced, 'quiescent checks').toBeGreaterThan(RUNS * 2)
+  expect(seen.pastTombstones, 'pulls after a tombstone expired unseen').toBeGreaterThan(0)
+  expect(seen.rejected, 'writes set aside at a check').toBeGreaterThan(0)
+  expect(seen.clockJumps, 'clock jumps').toBeGreaterThan(0)
+  expect(seen.ttlShortened, "the container's TTL shortened or turned on").toBeGreaterThan(0)
+  if (NEEDS_LEAD.containerTtlLengthened) expect(seen.ttlLengthened, "the container's TTL lengthened or turned off").toBeGreaterThan(0)
+  if (NEEDS_LEAD.scopeSwitch) expect(seen.scopeSwitches, 'scope switches').toBeGreaterThan(0)
+})
+
+/**
+ * Found by the property (a clock jump back, then a wait past an item's expiry): the mirror moves
+ * its copies onto a new offset of the device's clock by reading the container again, so a copy
+ * whose server item is already gone (expired and removed by Cosmos DB) keeps the old offset. On a
+ * device whose clock was set back (a connection's clock then stands still, SPEC §6, and the
+ * mirror learns an offset a minute lower), that copy stays live locally up to a minute after the
+ * server's expired (SPEC §12b: within 2 s). `test.fails`: remove it when fixed (for instance, a
+ * round whose offset changed also drops the copies the server no longer has, as a full pull does).
+ */
+test.fails('a device clock set back a minute: a copy of an item the server has since expired and removed leaves the device at its next pull', async () => {
+  const { container: server, id } = await newContainer(port, -1)
+  const model = new DeviceModel('d0', 't1', 0)
+  const clock = deviceClock(model)
+  const name = uniqueName('devices-clock-back')
+  const db = await openMirror(clock, name)
+  const sync = syncCosmos(db, 'items', containerVia(port, id), { partitionKey: 't1' })
+  try {
+    await server.items.create({ id: 'a', tenant: 't1', ttl: 10 })
+    await sync.pull()
+    expect(await db.getAllKeys('items')).toEqual(['a'])
+    // The device's clock is set back a minute; twenty seconds pass: a expired on the server ten
+    // seconds ago, and Cosmos DB removed it.
+    model.skewMs -= 60_000
+    realTime.pass(20_000)
+    await server.item('a', 't1').delete()
+    await sync.pull()
+    expect(await db.getAllKeys('items')).toEqual([])
+  } finally {
+    sync.stop()
+    db.close()
+    await deleteDB(name)
+    await server.delete()
+  }
+})
