@@ -63,9 +63,20 @@ const NEEDS_LEAD = { scopeSwitch: false, containerTtlLengthened: false }
 const KNOWN_DEFECTS = {
   /** 'a device clock set back a minute: …': clock jumps go forward only. */
   clockSetBack: true,
+  /**
+   * 'a container with TTL off: …': a delete pushed while the container's TTL is off is plain, so
+   * the check's last pulls are full ones (the documented way to find such deletes) until then.
+   */
+  ttlOffDeletes: true,
+  /**
+   * 'a full pull keeps the local item of a write set aside, …': no full pull while a write is set
+   * aside (the check's are plain; a device that may be due one, its last pull a tombstone's life
+   * ago, retries or discards first).
+   */
+  fullPullDropsSetAside: true,
 }
 
-const RUNS = 40
+const RUNS = 60
 
 type Device = 0 | 1
 type Command =
@@ -105,7 +116,7 @@ const skew = fc.oneof(fc.constant(0), fc.integer({ min: -300_000, max: 300_000 }
 const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('serverPut' as const), tenant, key, n, ttl: itemTtl }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('serverDelete' as const), tenant, key }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('serverTombstone' as const), tenant, key }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('serverTombstone' as const), tenant, key }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('put' as const), d: device, key, n, ttl: itemTtl, poison: fc.integer({ min: 0, max: 4 }).map((x) => x === 0) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('update' as const), d: device, key, n }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('edit' as const), d: device, key, n }) },
@@ -145,6 +156,8 @@ interface Member {
   sync: CosmosSync
   /** Its clock (epoch ms). */
   clock: () => number
+  /** When its last pull began, on its clock. */
+  pulledAt?: number
   /** The container as this device reaches it: through its own proxy, refusing what the server refuses. */
   container: Container
 }
@@ -158,6 +171,8 @@ interface World {
   /** Items the server removed on expiry (`${tenant}/${id}`), and when they expired. */
   justGone: Map<string, number>
   tags: number
+  /** A device pushed while the container's TTL was off: its deletes were plain (see {@link KNOWN_DEFECTS}). */
+  plainDeletes: boolean
   seen: Record<string, number>
 }
 
@@ -227,18 +242,33 @@ async function expire(world: World, beforeMs: number): Promise<void> {
 }
 
 /** Runs a round of a device: offline, it must fail as offline and change nothing the model follows. */
-async function round(member: Member, kind: 'pull' | 'push', world: World): Promise<void> {
+async function round(member: Member, kind: 'pull' | 'push', world: World, full = false): Promise<void> {
   const { model, sync } = member
   if (!model.online) {
     await expect(sync[kind](), `${model.name} ${kind} offline`).rejects.toBeInstanceOf(OfflineError)
     return
   }
-  await sync[kind]()
+  if (kind === 'pull' && KNOWN_DEFECTS.fullPullDropsSetAside) await discardBeforeFullPull(member, full)
+  const startedAt = member.clock()
+  await (kind === 'pull' ? sync.pull({ full }) : sync.push())
+  if (kind === 'pull') member.pulledAt = startedAt
   const now = Date.now()
-  if (kind === 'push') return model.pushed(now, world.refusals.on, world.landings)
+  if (kind === 'push') {
+    if (world.containerDefault === null) world.plainDeletes = true
+    return model.pushed(now, world.refusals.on, world.landings)
+  }
   if (model.lastPull !== undefined && now - model.lastPull > TOMBSTONE.ttl * 1000 && model.tombstonesGoneSince > 0) world.seen.pastTombstones++
   model.lastPull = now
   model.tombstonesGoneSince = 0
+}
+
+/** Discards what is set aside before a pull that may be full (see {@link KNOWN_DEFECTS}). */
+async function discardBeforeFullPull(member: Member, full: boolean): Promise<void> {
+  const { model, sync } = member
+  const aside = [...model.setAside.get(model.scope)!]
+  // The mirror's pull is full a tombstone's life (less a second) after the last began, on its clock.
+  if (aside.length === 0 || !(full || (member.pulledAt !== undefined && member.clock() - member.pulledAt > (TOMBSTONE.ttl - 5) * 1000))) return
+  for (const key of aside) expect(await sync.discard(key)).toBe(model.discard(key))
 }
 
 const mayExpire = (ttl: unknown, defaultTtl: Default) => (typeof ttl === 'number' && ttl > 0) || (ttl !== -1 && typeof defaultTtl === 'number' && defaultTtl > 0)
@@ -366,7 +396,9 @@ async function quiesce(world: World): Promise<void> {
     await round(member, 'pull', world)
     await round(member, 'push', world)
   }
-  for (const member of world.members) await round(member, 'pull', world)
+  const full = KNOWN_DEFECTS.ttlOffDeletes && world.plainDeletes
+  for (const member of world.members) await round(member, 'pull', world, full)
+  world.plainDeletes = false
   await expire(world, Date.now() - TOLERANCE_MS)
   const items = await allItems(world.server)
   const byItem = new Map(items.map((doc) => [`${String(doc.tenant)}/${String(doc.id)}`, doc]))
@@ -397,7 +429,7 @@ async function expectNoLeak(world: World, step: string): Promise<void> {
 /** Runs one history from a fresh container and two fresh devices, checking as it goes; ends with a quiescent check. */
 async function history(initial: Default | undefined, skew0: number, skew1: number, commands: Command[], seen: Record<string, number> = newSeen()): Promise<void> {
   const { container: server, id } = await newContainer(port, initial ?? undefined)
-  const world: World = { server, members: [], landings: new Landings(), containerDefault: initial ?? null, refusals: { on: true }, justGone: new Map(), tags: 0, seen }
+  const world: World = { server, members: [], landings: new Landings(), containerDefault: initial ?? null, refusals: { on: true }, justGone: new Map(), tags: 0, plainDeletes: false, seen }
   for (const [i, skewMs] of [skew0, skew1].entries()) {
     await setOnline(i, true)
     const model = new DeviceModel(`d${i}`, 't1', skewMs)
@@ -438,8 +470,8 @@ test('two devices, a server writer, offline periods, refusals, TTL changes and s
   )
   console.log(`devices property: ${RUNS} runs in ${Math.round(performance.now() - started)} ms`, seen)
   // The histories reach what the property is about.
-  expect(seen.quiesced, 'quiescent checks').toBeGreaterThan(RUNS * 2)
-  expect(seen.pastTombstones, 'pulls after a tombstone expired unseen').toBeGreaterThan(0)
+  expect(seen.quiesced, 'quiescent checks').toBeGreaterThan(RUNS * 1.5)
+  expect(seen.pastTombstones, 'pulls after a tombstone expired unseen').toBeGreaterThan(2)
   expect(seen.rejected, 'writes set aside at a check').toBeGreaterThan(0)
   expect(seen.clockJumps, 'clock jumps').toBeGreaterThan(0)
   expect(seen.ttlShortened, "the container's TTL shortened or turned on").toBeGreaterThan(0)
@@ -474,6 +506,69 @@ test.fails('a device clock set back a minute: a copy of an item the server has s
     await server.item('a', 't1').delete()
     await sync.pull()
     expect(await db.getAllKeys('items')).toEqual([])
+  } finally {
+    sync.stop()
+    db.close()
+    await deleteDB(name)
+    await server.delete()
+  }
+})
+
+/**
+ * Found by the property: on a container with TTL off the mirror deletes outright (a tombstone
+ * would stay for ever), so another device's incremental pull never learns of the delete; it keeps
+ * the item until a full pull (asked for, or its first pull a tombstone's life after the last),
+ * which a device pulling every few seconds never does. SPEC §12 (after a push and a pull, the live
+ * view equals the container's) and §12b ("deletes reach every copy") are broken. `test.fails`:
+ * remove it when fixed.
+ */
+test.fails('a container with TTL off: a delete pushed by one device leaves the other at its next pull', async () => {
+  const { container: server, id } = await newContainer(port)
+  const names = [uniqueName('devices-ttl-off'), uniqueName('devices-ttl-off')]
+  const [here, there] = await Promise.all(names.map((name) => openMirror(Date.now, name)))
+  const [mine, theirs] = [here, there].map((db) => syncCosmos(db, 'items', containerVia(port, id), { partitionKey: 't1' }))
+  try {
+    await server.items.create({ id: 'a', tenant: 't1' })
+    await mine.pull()
+    await theirs.pull()
+    await here.delete('items', 'a')
+    await mine.push()
+    expect((await server.items.readAll().fetchAll()).resources).toEqual([])
+    await theirs.pull()
+    expect(await there.getAllKeys('items')).toEqual([])
+  } finally {
+    for (const sync of [mine, theirs]) sync.stop()
+    for (const db of [here, there]) db.close()
+    for (const name of names) await deleteDB(name)
+    await server.delete()
+  }
+})
+
+/**
+ * Found by the property: a full pull (asked for, or the first a tombstone's life after the last)
+ * deletes the local item of a write the server refused and the mirror set aside: it spares the
+ * items with a write queued, not those set aside. `sync.rejected()` still lists the write, but
+ * its item is gone from the store, and a retry once the server would take it pushes nothing of
+ * it: the write is lost. `test.fails`: remove it when fixed.
+ */
+test.fails('a full pull keeps the local item of a write set aside, and a retry then pushes it', async () => {
+  const { container: server, id } = await newContainer(port, -1)
+  const name = uniqueName('devices-set-aside')
+  const db = await openMirror(Date.now, name)
+  const refusals = { on: true }
+  const sync = syncCosmos(db, 'items', refusing(containerVia(port, id), (body) => refusals.on && body.poison === true), { partitionKey: 't1' })
+  try {
+    await db.put('items', { id: 'a', tenant: 't1', poison: true })
+    await sync.push()
+    expect((await sync.rejected()).map((r) => r.key)).toEqual(['a'])
+    await sync.pull({ full: true })
+    expect((await sync.rejected()).map((r) => r.key)).toEqual(['a'])
+    expect(await db.get('items', 'a'), 'the item set aside, after the full pull').toMatchObject({ poison: true })
+    // The server takes it now.
+    refusals.on = false
+    expect(await sync.retry('a')).toBe(1)
+    await sync.push()
+    expect((await server.item('a', 't1').read()).resource, 'the write retried, on the server').toMatchObject({ poison: true })
   } finally {
     sync.stop()
     db.close()
