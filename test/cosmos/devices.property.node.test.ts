@@ -76,7 +76,7 @@ const KNOWN_DEFECTS = {
   fullPullDropsSetAside: true,
 }
 
-const RUNS = 60
+const RUNS = 100
 
 type Device = 0 | 1
 type Command =
@@ -98,6 +98,7 @@ type Command =
   | { kind: 'scope'; d: Device }
   | { kind: 'containerTtl'; value: Default }
   | { kind: 'quiesce' }
+  | { kind: 'away'; d: Device; key: Key; ms: number }
 
 // ---------------------------------------------------------------------------------------------
 // The commands
@@ -133,6 +134,8 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   ...(NEEDS_LEAD.scopeSwitch ? [{ weight: 2, arbitrary: fc.record({ kind: fc.constant('scope' as const), d: fc.constant<Device>(1) }) }] : []),
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('containerTtl' as const), value: containerTtl }) },
   { weight: 2, arbitrary: fc.constant({ kind: 'quiesce' as const }) },
+  // SPEC §12b's offline device: away for longer than a tombstone lives while the other deletes.
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('away' as const), d: device, key, ms: fc.integer({ min: (TOMBSTONE.ttl + 1) * 1000, max: 150_000 }) }) },
 )
 
 /**
@@ -290,8 +293,9 @@ async function run(world: World, cmd: Command): Promise<void> {
       return
     case 'serverDelete':
       // Deleted outright (no tombstone): only a full pull sees it. Done only past a tombstone's
-      // life of every device's last pull, when their next pull is a full one by itself.
-      if (world.members.some(({ model }) => model.lastPull !== undefined && Date.now() - model.lastPull < (TOMBSTONE.ttl + 2) * 1000)) return
+      // life of every device's last pull, when their next pull is a full one by itself (a first
+      // pull is not).
+      if (world.members.some(({ model }) => model.lastPull === undefined || Date.now() - model.lastPull < (TOMBSTONE.ttl + 2) * 1000)) return
       await world.server
         .item(cmd.key, cmd.tenant)
         .delete()
@@ -383,6 +387,25 @@ async function run(world: World, cmd: Command): Promise<void> {
     }
     case 'quiesce':
       return quiesce(world)
+    case 'away': {
+      // Both devices have the item; d goes offline; the other deletes it and pushes; longer than
+      // a tombstone lives passes (the server removes the tombstone); d comes back online.
+      const other = world.members[1 - cmd.d]
+      const d = cmd.d
+      const o = (1 - d) as Device
+      await run(world, { kind: 'serverPut', tenant: member!.model.scope, key: cmd.key, n: 0, ttl: -1 })
+      for (const i of [d, o]) await run(world, { kind: 'network', d: i, online: true })
+      for (const i of [d, o]) await run(world, { kind: 'pull', d: i })
+      const had = (await member!.db.get('items', cmd.key)) !== undefined && (await other.db.get('items', cmd.key)) !== undefined
+      await run(world, { kind: 'network', d, online: false })
+      await run(world, { kind: 'delete', d: o, key: cmd.key })
+      await run(world, { kind: 'push', d: o })
+      realTime.pass(cmd.ms)
+      await expire(world, Date.now() - TOLERANCE_MS)
+      await run(world, { kind: 'network', d, online: true })
+      if (had && world.containerDefault !== null) world.seen.awayPastTombstone++
+      return
+    }
   }
 }
 
@@ -459,7 +482,7 @@ async function history(initial: Default | undefined, skew0: number, skew1: numbe
   }
 }
 
-const newSeen = (): Record<string, number> => ({ quiesced: 0, pastTombstones: 0, rejected: 0, clockJumps: 0, scopeSwitches: 0, ttlShortened: 0, ttlLengthened: 0, skewed: 0 })
+const newSeen = (): Record<string, number> => ({ quiesced: 0, pastTombstones: 0, rejected: 0, clockJumps: 0, scopeSwitches: 0, ttlShortened: 0, ttlLengthened: 0, skewed: 0, awayPastTombstone: 0 })
 
 test('two devices, a server writer, offline periods, refusals, TTL changes and skewed clocks: every device converges to the server', { timeout: 180_000 }, async () => {
   const seen = newSeen()
@@ -472,6 +495,7 @@ test('two devices, a server writer, offline periods, refusals, TTL changes and s
   // The histories reach what the property is about.
   expect(seen.quiesced, 'quiescent checks').toBeGreaterThan(RUNS * 1.5)
   expect(seen.pastTombstones, 'pulls after a tombstone expired unseen').toBeGreaterThan(2)
+  expect(seen.awayPastTombstone, 'devices away past a tombstone’s life while the other deleted their item').toBeGreaterThan(RUNS / 4)
   expect(seen.rejected, 'writes set aside at a check').toBeGreaterThan(0)
   expect(seen.clockJumps, 'clock jumps').toBeGreaterThan(0)
   expect(seen.ttlShortened, "the container's TTL shortened or turned on").toBeGreaterThan(0)
