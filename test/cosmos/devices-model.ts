@@ -239,8 +239,9 @@ export function divergence(
 /**
  * What is wrong with what a device owes the server once synced (its scope's writes, all sent or
  * set aside), given the server's items (`server`, contents by `${tenant}/${id}`) at `nowMs`.
+ * `seen` counts the puts found on the server and the writes another writer superseded.
  */
-export function lost(device: DeviceModel, server: ReadonlyMap<string, Doc>, defaultTtl: Default, nowMs: number, landings: Landings): string[] {
+export function lost(device: DeviceModel, server: ReadonlyMap<string, Doc>, defaultTtl: Default, nowMs: number, landings: Landings, seen?: Record<string, number>): string[] {
   const problems: string[] = []
   for (const [key, obligation] of device.owed.get(device.scope)!) {
     if (obligation.status === 'rejected') continue
@@ -249,9 +250,15 @@ export function lost(device: DeviceModel, server: ReadonlyMap<string, Doc>, defa
       continue
     }
     const doc = server.get(`${device.scope}/${key}`)
-    if (landings.supersedes(device.scope, key, device.name, obligation.at)) continue
+    if (obligation.op === 'put' && doc?.w === obligation.tag) {
+      if (seen) seen.onServer++
+      continue
+    }
+    if (landings.supersedes(device.scope, key, device.name, obligation.at)) {
+      if (seen) seen.superseded++
+      continue
+    }
     if (obligation.op === 'put') {
-      if (doc?.w === obligation.tag) continue
       if (obligation.mayExpire && (!doc || isTombstone(doc))) continue
       problems.push(`${device.name}'s put of ${key} (${obligation.tag}) is lost: the server has ${doc ? JSON.stringify(contentOf(doc)) : 'nothing'}`)
     } else {

@@ -430,7 +430,7 @@ async function quiesce(world: World): Promise<void> {
     const local = (await db.getAll('items')) as Doc[]
     const now = Date.now()
     expect(divergence(local, items, model.scope, world.containerDefault, now, clock() - now, aside, world.justGone), `${model.name}'s live view against the server's`).toEqual([])
-    expect(lost(model, byItem, world.containerDefault, now, world.landings), `what ${model.name} owes the server`).toEqual([])
+    expect(lost(model, byItem, world.containerDefault, now, world.landings, world.seen), `what ${model.name} owes the server`).toEqual([])
     expect((await sync.rejected()).map((r) => r.key).sort(), `${model.name}'s set-aside writes`).toEqual([...aside].sort())
     // A write set aside stays on the device as it was written.
     for (const key of aside) expect(((await db.get('items', key)) as Doc | undefined)?.w, `${model.name}'s set-aside ${key}`).toBe(model.owed.get(model.scope)!.get(key)?.tag)
@@ -482,7 +482,7 @@ async function history(initial: Default | undefined, skew0: number, skew1: numbe
   }
 }
 
-const newSeen = (): Record<string, number> => ({ quiesced: 0, pastTombstones: 0, rejected: 0, clockJumps: 0, scopeSwitches: 0, ttlShortened: 0, ttlLengthened: 0, skewed: 0, awayPastTombstone: 0 })
+const newSeen = (): Record<string, number> => ({ quiesced: 0, pastTombstones: 0, rejected: 0, clockJumps: 0, scopeSwitches: 0, ttlShortened: 0, ttlLengthened: 0, skewed: 0, awayPastTombstone: 0, onServer: 0, superseded: 0 })
 
 test('two devices, a server writer, offline periods, refusals, TTL changes and skewed clocks: every device converges to the server', { timeout: 180_000 }, async () => {
   const seen = newSeen()
@@ -496,6 +496,8 @@ test('two devices, a server writer, offline periods, refusals, TTL changes and s
   expect(seen.quiesced, 'quiescent checks').toBeGreaterThan(RUNS * 1.5)
   expect(seen.pastTombstones, 'pulls after a tombstone expired unseen').toBeGreaterThan(2)
   expect(seen.awayPastTombstone, 'devices away past a tombstone’s life while the other deleted their item').toBeGreaterThan(RUNS / 4)
+  expect(seen.onServer, 'local puts found on the server').toBeGreaterThan(RUNS)
+  expect(seen.superseded, 'local writes superseded by another writer (conflicts among them)').toBeGreaterThan(RUNS / 4)
   expect(seen.rejected, 'writes set aside at a check').toBeGreaterThan(0)
   expect(seen.clockJumps, 'clock jumps').toBeGreaterThan(0)
   expect(seen.ttlShortened, "the container's TTL shortened or turned on").toBeGreaterThan(0)
