@@ -74,8 +74,8 @@ export interface Obligation {
   tag?: string
   /** When it was written, epoch ms on the server's clock (real time). */
   at: number
-  /** The server refuses it while refusals are on (test/cosmos/refusing.ts). */
-  poison: boolean
+  /** The status the server refuses it with while refusals are on (test/cosmos/refusing.ts), if it does. */
+  refusal?: number
   /** Whether its item may expire: a `ttl` of its own, or the container's TTL on at some time since. */
   mayExpire: boolean
   /** Queued; sent by a push (to be verified); or refused and set aside. */
@@ -113,13 +113,16 @@ export class DeviceModel {
 
   /**
    * A push that reached the server: every queued write of the scope is sent, or set aside when
-   * the server refuses it; a write sent replaces what was set aside of its item.
+   * the server refuses it; a write sent replaces what was set aside of its item. A 409 is also
+   * how the server answers a create over an item it has: when the conflict goes to the server's
+   * copy, the write is dropped, not set aside (`listed`: what the mirror set aside after the push;
+   * the write dropped must then have been superseded, {@link lost}).
    */
-  pushed(atMs: number, refusing: boolean, landings: Landings): void {
+  pushed(atMs: number, refusing: boolean, landings: Landings, listed: ReadonlySet<string>): void {
     const aside = this.setAside.get(this.scope)!
     for (const [key, obligation] of this.owed.get(this.scope)!) {
       if (obligation.status !== 'queued') continue
-      if (obligation.poison && refusing) {
+      if (obligation.refusal !== undefined && refusing && (obligation.refusal !== 409 || listed.has(key))) {
         obligation.status = 'rejected'
         aside.add(key)
       } else {
