@@ -84,7 +84,7 @@ export function openDemoDB(params: DemoParams, purgeMode: 'worker' | 'off' = 'wo
       active: { keyPath: 'id', defaultTtl: 15, touchOnRead: true },
       recent: { keyPath: 'id', defaultTtl: 600, maxEntries: 5 },
       cache: { keyPath: 'id', defaultTtl: 3600, evictOnQuota: true },
-      [MIRROR_STORE]: { keyPath: 'id', keepTs: true },
+      [MIRROR_STORE]: { keyPath: 'id', mirror: true },
     },
     purge: { mode: purgeMode, ...purge },
   })

@@ -74,11 +74,12 @@ export class Background {
   /**
    * Wakes the purger, this handle's scheduler or another handle's, for items just written (the
    * values as given, or as stored). Each item's countdown starts at its `_ts`: the write's time,
-   * or, in a `keepTs` store, the value's own `_ts`, which may make it die much sooner (at once).
+   * or, in a `keepTs` (or mirrored) store, the value's own `_ts`, which may make it die much sooner (at once).
    */
   wrote(store: string, values: readonly unknown[]): void {
     const nowMs = this.options.clock()
-    const keeps = this.options.stores[store]?.keepTs === true
+    const config = this.options.stores[store]
+    const keeps = config?.keepTs === true || config?.mirror === true
     // Items grouped by when their countdown starts, as a write at that time would stamp them.
     const byStart = new Map<number, unknown[]>()
     for (const value of values) {

@@ -8,6 +8,7 @@ import { withRetry } from './remote.js'
 import type { StatusBoard } from './status.js'
 import type { CosmosItem, SyncOptions } from './types.js'
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
+import { followDefaultTtl } from '../handle/internal.js'
 import { learnOffset } from './server-clock.js'
 import type { Base } from './state.js'
 
@@ -47,7 +48,7 @@ export async function describe(mirror: Mirror): Promise<void> {
   mirror.pkPaths = paths.map((path) => path.split('/').filter(Boolean))
   const defaultTtl = (mirror.containerTtl = resource?.defaultTtl ?? null)
   const { db, store } = mirror
-  if ((await db.getDefaultTtl(store)) !== defaultTtl) await db.setDefaultTtl(store, defaultTtl)
+  if ((await db.getDefaultTtl(store)) !== defaultTtl) await followDefaultTtl(db, store, defaultTtl)
 }
 
 /**

@@ -11,6 +11,11 @@ export interface MirrorTx {
   raw: IDBTransaction
   put(value: Record<string, unknown>): void
   delete(key: IDBValidKey): void
+  /** The live item at `key`. */
+  get(key: IDBValidKey): Promise<unknown>
+  /** Every live item of the store. */
+  getAll(): Promise<Record<string, unknown>[]>
+  clear(): void
 }
 
 /** Runs `callback` in one transaction over `store` and `extra` (library stores), unobserved. */
@@ -27,7 +32,14 @@ export function unobserved<T>(db: TtlDB<any>, store: string, extra: readonly str
         write.catch(() => {})
         writes.push(write)
       }
-      const result = await callback({ raw: tx.raw, put: (value) => issue(tx.put(store, value)), delete: (key) => issue(tx.delete(store, key)) })
+      const result = await callback({
+        raw: tx.raw,
+        put: (value) => issue(tx.put(store, value)),
+        delete: (key) => issue(tx.delete(store, key)),
+        get: (key) => tx.get(store, key),
+        getAll: () => tx.getAll(store) as Promise<Record<string, unknown>[]>,
+        clear: () => issue(tx.clear(store)),
+      })
       await Promise.all(writes)
       return result
     },

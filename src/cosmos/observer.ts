@@ -1,30 +1,23 @@
 /**
- * Queues every local write of a synced store in the outbox, inside the write's own transaction
- * (`hook.ts`). Registered once per handle and store, for as long as the handle is open: a write
- * made after `sync.stop()` is still queued, so that no write of a synced store goes unpushed. A
- * write of an id Cosmos DB cannot store is refused (`ids.ts`).
+ * Queues the local writes of a store `syncCosmos` mirrors. A store declared `mirror: true` is
+ * queued by every handle from open (`transaction/mirror-queue.ts`): nothing to add. A `keepTs`
+ * store that was not declared so is queued from the `syncCosmos` call on, by this handle, for as
+ * long as it is open: a write made after `sync.stop()` is still queued, so that no write of a
+ * synced store goes unpushed.
  */
 import type { TtlDB } from '../db.js'
-import { OUTBOX_STORE } from '../layout/sync-stores.js'
 import { observeWrites } from '../handle/internal.js'
-import { checkId } from './ids.js'
-import { queue } from './outbox.js'
+import { queueObserver } from '../transaction/mirror-queue.js'
+import type { Internals } from './internals.js'
 
 const observed = new WeakMap<TtlDB<any>, Set<string>>()
 
-/** Queues the writes of `store` from now on; `clock` stamps each record with its write time. */
-export function queueWritesOf(db: TtlDB<any>, store: string, clock: () => number): void {
+/** Queues the writes of `store` from now on, unless its declaration already does. */
+export function queueWritesOf(db: TtlDB<any>, store: string, internals: Internals): void {
+  if (internals.config?.mirror === true) return
   const stores = observed.get(db) ?? new Set<string>()
   observed.set(db, stores)
   if (stores.has(store)) return
   stores.add(store)
-  observeWrites(db, store, {
-    stores: [OUTBOX_STORE],
-    put: (tx, key) => {
-      // Thrown inside the write's transaction: it aborts, and nothing is written.
-      checkId(store, key)
-      queue(tx, { store, key, op: 'put', at: clock() })
-    },
-    delete: (tx, key) => queue(tx, { store, key, op: 'delete', at: clock() }),
-  })
+  observeWrites(db, store, queueObserver(store, internals.clock))
 }

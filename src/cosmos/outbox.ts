@@ -1,34 +1,14 @@
 /**
- * The outbox: local writes of synced stores not yet pushed. A write queues its record inside its
- * own transaction, so the write and its record commit together or not at all (a crash, a reload,
- * a full disk: either both are on disk or neither). One record per store and key: a later write
- * replaces the earlier one's record under a new, higher number, and the push sends the item as
- * it is then, so ten edits of one item offline cost one request.
+ * The outbox's read side: local writes of mirrored stores not yet pushed, queued by the writes
+ * themselves (`layout/outbox.ts`), read and removed by the push.
  */
+import type { OutboxRecord } from '../layout/outbox.js'
 import { OUTBOX_BY_KEY, OUTBOX_STORE } from '../layout/sync-stores.js'
 import { req } from '../platform/request.js'
-
-/** A queued write: the item at `key` was written (`put`) or deleted at `at` (epoch ms). */
-export interface OutboxRecord {
-  store: string
-  key: IDBValidKey
-  op: 'put' | 'delete'
-  at: number
-}
 
 /** A record with its place in the queue. */
 export interface Queued extends OutboxRecord {
   seq: number
-}
-
-/** Queues `record` in `tx` (which holds the outbox), replacing the key's earlier record. */
-export function queue(tx: IDBTransaction, record: OutboxRecord): void {
-  const outbox = tx.objectStore(OUTBOX_STORE)
-  const earlier = outbox.index(OUTBOX_BY_KEY).getKey([record.store, record.key])
-  earlier.onsuccess = () => {
-    if (earlier.result !== undefined) outbox.delete(earlier.result)
-    outbox.add(record)
-  }
 }
 
 /** The key's record, if one is queued. */

@@ -36,9 +36,11 @@ export async function pullRound(mirror: Mirror, full: boolean): Promise<number> 
   const { store, container, board } = mirror
   const startedAt = mirror.internals.clock()
   await describe(mirror)
-  // A new offset of the device's clock moves every copy: the container is read again.
-  const source = JSON.stringify([container.database.id, container.id, mirror.options.partitionKey ?? null, mirror.options.filter ?? null, mirror.offsetS ?? 0])
+  // A new offset of the device's clock moves every copy, and a new container TTL may bring back
+  // copies the store purged under the old one: either way the container is read again.
+  const source = JSON.stringify([container.database.id, container.id, mirror.options.partitionKey ?? null, mirror.options.filter ?? null, mirror.offsetS ?? 0, mirror.containerTtl ?? null])
   const last = await readOnly(mirror, (tx) => readCheckpoint(tx, store))
+  const restored = last !== undefined && last.source !== source
   const whole = full || (last !== undefined && tombstonesMayBeGone(mirror, last, startedAt))
   let pulled = 0
   let left = 0
@@ -66,7 +68,7 @@ export async function pullRound(mirror: Mirror, full: boolean): Promise<number> 
     while (next) {
       const { resources = [] } = await next
       next = pages.hasMoreResults() ? fetchNext() : undefined
-      pulled += await applyPage(mirror, resources, source, from)
+      pulled += await applyPage(mirror, resources, source, from, restored)
       board.set('pulling', { pulled })
     }
   }, mirror.retry)
@@ -123,16 +125,21 @@ async function removeLeft(mirror: Mirror, from: number): Promise<number> {
   })
 }
 
-/** Writes one page and the checkpoint after it; skips items with a local write queued. */
-async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, from: number): Promise<number> {
+/**
+ * Writes one page and the checkpoint after it; skips items with a local write queued, and copies
+ * in step with the server's, unless `restored` (the container's TTL changed): then a copy the
+ * store no longer holds (purged under the old TTL) is written again.
+ */
+async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, from: number, restored: boolean): Promise<number> {
   const { store } = mirror
   return unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
     let applied = 0
     let ts = from
     // Everything this page needs read in one round, before its first write.
-    const [known, before] = await Promise.all([
+    const [known, before, held] = await Promise.all([
       Promise.all(items.map((item) => Promise.all([queuedAt(tx.raw, store, item.id), readBase(tx.raw, store, item.id), readRejected(tx.raw, store, item.id)]))),
       readCheckpoint(tx.raw, store),
+      restored ? Promise.all(items.map((item) => tx.get(item.id))) : undefined,
     ])
     for (const [i, item] of items.entries()) {
       ts = Math.max(ts, item._ts ?? 0)
@@ -140,7 +147,7 @@ async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, fr
       // A queued local write is settled by the push, against the base it was made on; one the
       // server refused, by the app (`rejected.ts`). A copy in step is skipped, unless the offset
       // of the device's clock moved since (`server-clock.ts`): then it moves too.
-      const inStep = base?.etag === item._etag && (base?.offsetS ?? 0) === (mirror.offsetS ?? 0)
+      const inStep = base?.etag === item._etag && (base?.offsetS ?? 0) === (mirror.offsetS ?? 0) && (!held || held[i] !== undefined)
       if (queued || rejected || inStep) continue
       if (isTombstone(mirror, item)) tx.delete(item.id)
       else tx.put(onDeviceClock(mirror, item))

@@ -8,7 +8,8 @@
  */
 import { SYNC_STORE } from '../layout/sync-stores.js'
 import { req } from '../platform/request.js'
-import { queue, queuedAt, type OutboxRecord } from './outbox.js'
+import { queue, type OutboxRecord } from '../layout/outbox.js'
+import { queuedAt } from './outbox.js'
 import { statusOf } from './remote.js'
 import type { Rejected } from './types.js'
 
@@ -27,7 +28,12 @@ const allOf = (store: string) => IDBKeyRange.bound([store, 'rejected'], [store, 
 export function setAside(tx: IDBTransaction, record: OutboxRecord, error: unknown): void {
   const { message = String(error) } = (error ?? {}) as Error
   const rejected: Rejected = { key: String(record.key), op: record.op, at: record.at, status: statusOf(error) as number, message }
-  tx.objectStore(SYNC_STORE).put(rejected, rejectedKey(record.store, record.key))
+  keepRejected(tx, record.store, rejected)
+}
+
+/** Keeps `rejected` set aside again, as it was (a write parked with another scope, `scope.ts`). */
+export function keepRejected(tx: IDBTransaction, store: string, rejected: Rejected): void {
+  tx.objectStore(SYNC_STORE).put(rejected, rejectedKey(store, rejected.key))
 }
 
 /** The records of `store` set aside, by key. */

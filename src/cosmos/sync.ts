@@ -9,13 +9,14 @@ import type { Container } from '@azure/cosmos'
 import { electLeader, type Leadership } from '../background/leader.js'
 import type { TtlDB } from '../db.js'
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
-import { webLocks } from '../platform/lock.js'
+import { webLocks, withLock } from '../platform/lock.js'
 import { kindOf, TtlError } from '../rules/errors.js'
 import { MAX_TTL } from '../rules/ttl.js'
 import { readOnly, type Mirror } from './context.js'
 import { internalsOf } from './internals.js'
 import { queueWritesOf } from './observer.js'
 import { pullRound } from './pull.js'
+import { rescope } from './scope.js'
 import { countsOf, pushRound } from './push.js'
 import { listRejected } from './rejected.js'
 import { discardRejected, retryRejected } from './set-aside.js'
@@ -32,8 +33,9 @@ const chains = new Map<string, Promise<unknown>>()
 
 /**
  * Mirrors an Azure Cosmos DB container (or one partition key value of it) in `store`, which must
- * be declared with `keyPath: 'id'` and `keepTs: true`. Call it right after `openTtlDB`: from
- * then on every write of the store is queued for the next push (docs/cosmos.md).
+ * be declared with `keyPath: 'id'` and `mirror: true`: every write of it, by any handle in any
+ * realm, is queued from open for the next push (docs/cosmos.md). A `keepTs: true` store not
+ * declared so is accepted too, and queued from this call on, by this handle only.
  * @throws TtlError `UNKNOWN_STORE`, `INVALID_OPTION` (the store's declaration, the container, an
  * option), `SCHEMA_MISMATCH` (a database from before the mirror's stores: raise its version)
  */
@@ -41,8 +43,9 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
   const internals = internalsOf(db, store)
   const where = `syncCosmos(db, ${JSON.stringify(store)}, …)`
   if (!internals.config) throw new TtlError('UNKNOWN_STORE', `${where}: "${store}" is not a store declared in openTtlDB`)
-  if (internals.config.keyPath !== 'id' || internals.config.keepTs !== true) {
-    throw new TtlError('INVALID_OPTION', `${where}: the store must be declared with keyPath: 'id' and keepTs: true (the local key is the item's id; the copy keeps the server's _ts)`)
+  const { keyPath, keepTs, mirror: declared } = internals.config
+  if (keyPath !== 'id' || (keepTs !== true && declared !== true)) {
+    throw new TtlError('INVALID_OPTION', `${where}: the store must be declared with keyPath: 'id' and mirror: true (or keepTs: true) (the local key is the item's id; the copy keeps the server's _ts)`)
   }
   if (container === null || typeof container !== 'object' || typeof (container as Partial<Container>).item !== 'function' || !(container as Partial<Container>).items) {
     throw new TtlError('INVALID_OPTION', `${where}: the third argument must be an @azure/cosmos Container; got ${kindOf(container)}`)
@@ -52,17 +55,24 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
     throw new TtlError('SCHEMA_MISMATCH', `${where}: database "${internals.name}" version ${db.raw.version} predates the mirror's stores (${OUTBOX_STORE}, ${SYNC_STORE}): open it with a higher version`)
   }
   const checked = checkOptions(options, where)
-  queueWritesOf(db, store, internals.clock)
+  queueWritesOf(db, store, internals)
 
   const board = new StatusBoard()
   const mirror: Mirror = { db, store, container, internals, options: checked, board, retry: { maxRetries: checked.maxRetries ?? 5, backoffMs: checked.backoffMs ?? 250, maxWaitMs: checked.maxWaitMs ?? 60_000, waitedMs: 0 } }
   const lockName = `idb-ttl:cosmos:${internals.name}:${store}`
   let stopped = false
+  // The store changes to this sync's scope before anything else runs under the lock; writes
+  // queued from now on are this scope's.
+  const since = internals.clock()
+  let scoped: Promise<void> | undefined
+  const inScope = () => (scoped ??= rescope(mirror, since).catch((error) => ((scoped = undefined), Promise.reject(error))))
+  exclusive(lockName, inScope).catch(() => {})
 
   const round = <T>(state: 'pulling' | 'pushing', run: () => Promise<T>): Promise<T> => {
     if (stopped) return Promise.reject(new TtlError('CLOSED', `${where}: the sync was stopped`))
     return exclusive(lockName, async () => {
       Object.assign(mirror.retry, { waitedMs: 0, waitingUntil: 0 })
+      await inScope()
       board.set(state, state === 'pulling' ? { pulled: 0 } : { pushed: 0, ...(await countsOf(mirror)) })
       try {
         const result = await run()
@@ -80,6 +90,7 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
   const underLock = <T>(run: () => Promise<T>): Promise<T> =>
     exclusive(lockName, async () => {
       Object.assign(mirror.retry, { waitedMs: 0, waitingUntil: 0 })
+      await inScope()
       const result = await run()
       board.set(board.status.state, await countsOf(mirror))
       return result
@@ -138,7 +149,7 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
 /** Runs `run` holding the Web Lock `name` (where there are none, after this realm's earlier rounds). */
 function exclusive<T>(name: string, run: () => Promise<T>): Promise<T> {
   const locks = webLocks()
-  if (locks) return locks.request(name, run) as Promise<T>
+  if (locks) return withLock(locks, name, run)
   const next = (chains.get(name) ?? Promise.resolve()).catch(() => {}).then(run)
   chains.set(name, next)
   return next

@@ -4,6 +4,8 @@
  * its write observers. Not part of the public API.
  */
 import { TtlError } from '../rules/errors.js'
+import type { DefaultTtl } from '../rules/ttl.js'
+import { setDefaultTtl } from '../writes/writes.js'
 import type { WriteObserver } from '../transaction/observers.js'
 import type { Transaction } from '../transaction/transaction.js'
 import type { Internal, Routes } from './routes.js'
@@ -50,4 +52,12 @@ export function transactionOf<T>(
 export function partsOf(handle: object) {
   const { name, stores, clock, connection } = routeOf(handle).options
   return { name, stores, clock, native: () => connection.native() }
+}
+
+/**
+ * Sets the default of `store` to its server's (the Cosmos DB mirror): as `setDefaultTtl`, but
+ * what the old setting killed is judged by the new one (`rules/policy.ts` `followDefault`).
+ */
+export function followDefaultTtl(handle: object, store: string, defaultTtl: DefaultTtl): Promise<void> {
+  return routeOf(handle).changeSettings(store, (ctx) => setDefaultTtl(ctx, store, defaultTtl, true))
 }

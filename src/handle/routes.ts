@@ -19,6 +19,7 @@ import { describeError, TtlError } from '../rules/errors.js'
 import type { TtlValues } from '../rules/ttl.js'
 import type { WriteContext, Written } from '../writes/writes.js'
 import type { Parts } from './parts.js'
+import { queueObserver } from '../transaction/mirror-queue.js'
 import { Observers } from '../transaction/observers.js'
 import { runTransaction } from '../transaction/run.js'
 import type { Transaction } from '../transaction/transaction.js'
@@ -45,7 +46,12 @@ export class Routes {
   /** Who hears every write of a store inside its transaction (`transaction/observers.ts`). */
   readonly observers = new Observers()
 
-  constructor(readonly options: RoutesOptions) {}
+  constructor(readonly options: RoutesOptions) {
+    // A mirrored store's writes are queued by every handle from open (SPEC §12b).
+    for (const [store, config] of Object.entries(options.stores)) {
+      if (config.mirror === true) this.observers.add(store, queueObserver(store, options.clock))
+    }
+  }
 
   /** What runs beside requests (listeners, the background), while the handle is open. */
   get open(): Parts {
@@ -191,7 +197,7 @@ export class Routes {
     const extra = [...new Set([...(internal.extra ?? []), ...(observers?.storesFor(stores) ?? [])])]
     // An observed write is the app's edit of a mirrored store: it restarts the countdown, whatever
     // `_ts` the value carries (SPEC §12b). Only the mirror's own writes, unobserved, keep the server's.
-    const keepTs = (store: string) => configs[store].keepTs === true && (observers?.of(store).length ?? 0) === 0
+    const keepTs = (store: string) => (configs[store].keepTs === true || configs[store].mirror === true) && (observers?.of(store).length ?? 0) === 0
     const options = { db, stores, extra, writable, durability, now: clock(), mode, keepTs, touches: parts.touches, observers }
     return runTransaction(options, callback, async (effects) => {
       for (const [store, items] of effects.claimed) this.claimed(store, { result: undefined, claimed: items })

@@ -33,13 +33,16 @@ export function checkStoreConfigs(stores: unknown): StoreConfigs {
       if (index === null || typeof index !== 'object') throw new TtlError('INVALID_OPTION', `index "${indexName}" of store "${name}" needs an options object`)
       checkKnownOptions(`index "${indexName}" of store "${name}"`, index, 'index')
     }
-    for (const option of ['keepTs', 'touchOnRead'] as const) {
+    for (const option of ['keepTs', 'mirror', 'touchOnRead'] as const) {
       if (config[option] !== undefined && typeof config[option] !== 'boolean') {
         throw new TtlError('INVALID_OPTION', `store "${name}": ${option} must be true or false; got ${String(config[option])}`)
       }
     }
     if (config.touchOnRead && (config.keyPath === undefined || config.keyPath === null)) {
       throw new TtlError('INVALID_OPTION', `store "${name}": touchOnRead needs an in-line keyPath (reads find a touched item by its key)`)
+    }
+    if (config.mirror && (config.keyPath !== 'id' || config.autoIncrement || config.evictOnQuota)) {
+      throw new TtlError('INVALID_OPTION', `store "${name}": mirror needs keyPath: 'id' (the item's Cosmos DB id), without autoIncrement or evictOnQuota`)
     }
     checkCapacity(name, config)
     // A user index named like the generation index would make the store pass for one that keeps
@@ -70,7 +73,7 @@ export function addedUniqueIndexes(db: IDBDatabase, tx: IDBTransaction, stores: 
 export async function upgradeSchema(db: IDBDatabase, tx: IDBTransaction, stores: StoreConfigs, nowMs: number): Promise<void> {
   const meta = db.objectStoreNames.contains(META_STORE) ? tx.objectStore(META_STORE) : db.createObjectStore(META_STORE)
   if (!db.objectStoreNames.contains(JOURNAL_STORE)) db.createObjectStore(JOURNAL_STORE)
-  createSyncStores(db)
+  if (Object.values(stores).some(mirrors)) createSyncStores(db)
   for (const [name, config] of Object.entries(stores)) {
     const store = db.objectStoreNames.contains(name)
       ? tx.objectStore(name)
@@ -148,6 +151,7 @@ export function checkSchema(db: IDBDatabase, stores: StoreConfigs): void {
     } finally {
       abortQuietly(tx)
     }
+    if (Object.values(stores).some((config) => config.mirror) && !db.objectStoreNames.contains(OUTBOX_STORE)) missing.push(`the mirror's (${OUTBOX_STORE}, ${SYNC_STORE})`)
     if (missing.length === 0) return
   }
   throw new TtlError(
@@ -177,6 +181,12 @@ function checkKeyShape(database: string, store: IDBObjectStore, config: StoreCon
       'or declare a store of another name (created with the new key) and copy the items into it.',
   )
 }
+
+/**
+ * Whether a store may be mirrored (`idb-ttl/cosmos`): declared so, or a `keepTs` store that
+ * `syncCosmos` accepts. A database with none gets no outbox or checkpoint store.
+ */
+const mirrors = (config: StoreConfig) => config.mirror === true || config.keepTs === true
 
 /** A new store's settings: its declared default, and its capacity. */
 function firstState(config: StoreConfig): StoreState {

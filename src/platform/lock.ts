@@ -76,6 +76,23 @@ export function holdLock(name: string, onGranted?: () => boolean | void): HeldLo
   }
 }
 
+/**
+ * Runs `run` holding the Web Lock `name` and resolves to what it returns; a grant that came to
+ * nothing (see {@link holdLock}) is asked for again after a wait, as `holdLock` does. Web Locks'
+ * own refusals, and `run`'s failures, reject.
+ */
+export async function withLock<T>(locks: LockManager, name: string, run: () => Promise<T>): Promise<T> {
+  for (let retryMs = RETRY_MS; ; retryMs = Math.min(retryMs * 2, MAX_RETRY_MS)) {
+    let ran = false
+    try {
+      return (await locks.request(name, () => ((ran = true), run()))) as T
+    } catch (error) {
+      if (ran || error instanceof DOMException) throw error
+      await new Promise((resolve) => setTimeout(resolve, retryMs))
+    }
+  }
+}
+
 /** The names, after `prefix`, of the locks held or asked for (a request may not be granted yet). */
 export async function lockNames(prefix: string): Promise<string[]> {
   const locks = webLocks()

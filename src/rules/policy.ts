@@ -98,6 +98,15 @@ export function changeDefault(state: StoreState, defaultTtl: DefaultTtl, nowMs: 
 }
 
 /**
+ * The state of a store that follows a server's setting (a Cosmos DB mirror, SPEC §12b): the
+ * server judges every item by the setting it has now, so no watermark keeps what the old one
+ * killed dead (an item the server still holds is live again under a longer TTL).
+ */
+export function followDefault(state: StoreState, defaultTtl: DefaultTtl): StoreState {
+  return { ...state, defaultTtl, deadTs: null, deadExpiry: null }
+}
+
+/**
  * When a live item with this mark dies under the settings in force (epoch ms); `Infinity` when
  * it never will. Watermarks only kill what is already dead, so a live item dies by the default.
  */

@@ -37,6 +37,15 @@ export interface StoreConfig {
    */
   keepTs?: boolean
   /**
+   * The store mirrors an Azure Cosmos DB container through `idb-ttl/cosmos` (SPEC §12b): from
+   * open, every write of it by any handle in any realm (a service worker included) is queued for
+   * the next push, in the write's own transaction, whether or not `syncCosmos` was called there;
+   * an id Cosmos DB cannot store is refused at write time (`INVALID_VALUE`). Needs
+   * `keyPath: 'id'`; the mirror's own writes keep the server's `_ts` (as `keepTs` does), the
+   * app's restart the countdown. Adding it to an existing database needs the version raised.
+   */
+  mirror?: boolean
+  /**
    * Sliding expiry: every read that returns a live item (get, getAll, index reads, iterate)
    * restarts its countdown, as if it had been written at the read's `now`; `count` does not.
    * Reads stay read-only: the new `_ts` is written in batches soon after. Needs an in-line

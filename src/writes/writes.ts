@@ -6,7 +6,7 @@ import { putClaiming } from './claim.js'
 import type { DeletedItem } from '../events/listeners.js'
 import { META_STORE } from '../layout/expiry-index.js'
 import { usesGenerations } from '../generations/stash.js'
-import { changeDefault, cutoffs, type StoreState } from '../rules/policy.js'
+import { changeDefault, cutoffs, followDefault, type StoreState } from '../rules/policy.js'
 import { abortQuietly, req } from '../platform/request.js'
 import { check, stampAt, unstamp, type Checked } from '../layout/stamp.js'
 import { updateStashed, writeStashed } from './stashed-writes.js'
@@ -135,15 +135,19 @@ export async function clear(ctx: WriteContext, storeName: string): Promise<void>
   await committed
 }
 
-/** Switches the default in constant time; what the old one had killed stays dead. */
-export async function setDefaultTtl(ctx: WriteContext, storeName: string, value: DefaultTtl): Promise<StoreState> {
+/**
+ * Switches the default in constant time; what the old one had killed stays dead, unless the store
+ * `follows` a server's setting (`followDefault`).
+ */
+export async function setDefaultTtl(ctx: WriteContext, storeName: string, value: DefaultTtl, follows = false): Promise<StoreState> {
   const where = `store "${storeName}"`
   // An absent default (a store declared without one) means TTL off; an argument left out does not.
   if (value === undefined) throw new TtlError('INVALID_TTL', `${where}: setDefaultTtl needs null (TTL off), -1 or an integer from 1 to ${MAX_TTL}; got undefined`)
   const defaultTtl = checkDefaultTtl(value, where)
   const { tx, committed } = begin(ctx, [META_STORE])
   const meta = tx.objectStore(META_STORE)
-  const next = changeDefault(await req<StoreState>(meta.get(storeName)), defaultTtl, ctx.clock())
+  const before = await req<StoreState>(meta.get(storeName))
+  const next = follows ? followDefault(before, defaultTtl) : changeDefault(before, defaultTtl, ctx.clock())
   meta.put(next, storeName)
   await committed
   announce(ctx.db.name, storeName, next)

@@ -9,7 +9,10 @@
 // is skipped at run time, and the console says why (serviceWorkerUnavailable in realms/client.ts).
 // Ending a service worker mid-purge needs CDP: service-worker-restart.test.ts, Chromium only.
 import { expect, test, vi } from 'vitest'
-import { registerServiceWorker, serviceWorkerUnavailable, type Realm } from './realms/client.js'
+import { openTtlDB } from '../../src/index.js'
+import { OUTBOX_STORE } from '../../src/layout/sync-stores.js'
+import { uniqueName } from '../helpers.js'
+import { deleteAfterTest, registerServiceWorker, serviceWorkerUnavailable, type Realm } from './realms/client.js'
 import { everyMethod, expiresAcrossRealms, heardKeys, openIn, openOnPage, purgesInWorkerMode, until } from './realms/scenarios.js'
 
 // Each test starts a worker, opens stores in it and waits on its background purge: on a loaded
@@ -96,4 +99,24 @@ test.skipIf(unavailable)("purge: { mode: 'worker' } in a service worker opens, w
 
 test.skipIf(unavailable)("onExpire on the page hears what a service worker's purge deleted, and the service worker's hears the page's", async () => {
   await expiresAcrossRealms(await registerServiceWorker(), {})
+})
+
+test.skipIf(unavailable)('a service worker that never imports idb-ttl/cosmos queues its writes of a store declared mirror: true (SPEC §12b), and refuses an id Cosmos DB cannot store', async () => {
+  const sw = await registerServiceWorker()
+  const name = deleteAfterTest(uniqueName('sw-mirror'))
+  const stores = { items: { keyPath: 'id', mirror: true } }
+  await sw.ask({ op: 'open', name, options: { version: 1, stores, purge: { mode: 'off' } } })
+  const call = (method: string, ...args: unknown[]) => sw.ask({ op: 'call', name, method, args })
+  await call('put', 'items', { id: 'a', text: 'written offline by the service worker' })
+  await call('delete', 'items', 'a')
+  await call('put', 'items', { id: 'b' })
+  await expect(call('put', 'items', { id: 'c/d' })).rejects.toMatchObject({ code: 'INVALID_VALUE' })
+  const page = await openTtlDB(name, { version: 1, stores, purge: { mode: 'off' } })
+  try {
+    const queued = (await page.raw.getAll(OUTBOX_STORE as never)) as { key: string; op: string }[]
+    expect(queued.map(({ key, op }) => [key, op])).toEqual([['a', 'delete'], ['b', 'put']])
+    expect(await page.getAllKeys('items')).toEqual(['b'])
+  } finally {
+    page.close()
+  }
 })

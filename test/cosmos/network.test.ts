@@ -156,7 +156,7 @@ describe('the timer', () => {
     // Written while the tick's pull is on its way.
     await db.put('items', { id: 'a' })
     await expect.poll(async () => (await server.item('a', 't1').read()).statusCode, { timeout: 3000 }).toBe(200)
-    expect(states).toEqual(['idle', 'pulling', 'error', 'pushing', 'pushing', 'idle'])
+    expect(states, JSON.stringify(states)).toEqual(['idle', 'pulling', 'error', 'pushing', 'pushing', 'idle'])
     sync.stop()
     db.close()
   })

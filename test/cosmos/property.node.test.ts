@@ -300,13 +300,9 @@ const command: fc.Arbitrary<Command> = fc.oneof(
 
 /**
  * Whether a change of the container's `defaultTtl` from `from` to `to` lengthens no item's life:
- * TTL turned on (from off), `-1` → n, n → m ≤ n. Only those are run. A change that lengthens
- * lives (to off, to -1, n → m > n) breaks SPEC §12 today, and the histories would find it at
- * once: the store learns the change at the next pull and applies it with SPEC §3's watermarks,
- * which keep dead every item whose `_ts` is old enough to have died under the old setting at
- * that instant: the items that died locally between the change and the pull, and the copies a
- * pull brings in (`keepTs`) with such a `_ts`, although the container keeps them alive. The
- * tests after this one show it on two short histories.
+ * TTL turned on (from off), `-1` → n, n → m ≤ n. Only those are run here: this model keeps an
+ * item dead once it died locally; the two-device property (devices.property.node.test.ts) models
+ * a mirror following changes in both directions.
  */
 function shortens(from: Default, to: Default): boolean {
   if (from === null) return true
@@ -592,17 +588,14 @@ test('random interleavings of server writes, local writes, pulls, pushes and clo
 })
 
 /**
- * Known bug, found by the property above with lengthening changes allowed (see `shortens`): a
- * container whose TTL is turned off (or lengthened, or set to -1) between two pulls. The pull
- * applies the change with SPEC §3's watermarks at its own instant, so every inheriting item with
- * `_ts` up to (pull time − old default) is dead locally for good: the items that died locally
- * after the change, and the copies the pull brings in, whose kept `_ts` (SPEC §7) falls under
- * the watermark although they were written after the change and the container keeps them alive.
- * The root is in the core (a `keepTs` write is judged by the watermarks whatever its `_ts`; the
- * semantics model, test/semantics/model.ts, encodes the same), not in src/cosmos. `test.fails`:
- * remove it when the bug is fixed.
+ * Found by the property above with lengthening changes allowed (see `shortens`): a container
+ * whose TTL is turned off between two pulls. The pull used to apply the change with SPEC §3's
+ * watermarks, keeping dead every item old enough to have died under the old setting, and every
+ * copy the pull brought in with such a `_ts`, although the container keeps them alive. A
+ * mirrored store now follows the server's setting without watermarks (SPEC §12b); the
+ * two-device property (devices.property.node.test.ts) runs changes in both directions.
  */
-test.fails("a container's TTL turned off between pulls: the next pull leaves its items alive", async () => {
+test("a container's TTL turned off between pulls: the next pull leaves its items alive", async () => {
   const { container } = await newContainer(port, 2)
   const clock = frozenClock(0)
   const name = uniqueName('cosmos-prop')

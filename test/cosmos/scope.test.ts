@@ -1,98 +1,127 @@
 /**
- * SPEC §12b, deletes and scope: a device offline for longer than a tombstone lives still removes
- * what was deleted meanwhile, on its next pull, by itself; an item that leaves a filtered mirror's
- * scope on the server (changed, or replaced by a tombstone without the filter's fields) leaves the
- * store at the next pull. In Node and in every browser project (test/cosmos/harness.ts).
+ * SPEC §12b "Scope": a store switched to another partition key value (one user signs out,
+ * another signs in) or filter never shows, keeps or pushes an item of the old scope in the new
+ * one; the old scope's writes not yet pushed wait on the device for their partition. In Node and
+ * in every browser project alike (test/cosmos/harness.ts).
  */
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { syncCosmos } from '../../src/cosmos/index.js'
 import { aheadClock } from './clock.js'
-import { newContainer } from './containers.js'
+import { clientOf, newContainer } from './containers.js'
 import { startServer, stopServer } from './harness.js'
-import { openMirror } from './support.js'
+import { openMirror, outbox } from './support.js'
 
 let port: number
 beforeAll(async () => void (port = await startServer()))
 afterAll(() => stopServer(port))
 
-const TOMBSTONE_TTL = 60
+const ids = (items: { id: unknown }[]) => items.map((item) => item.id).sort()
 
-test('a device offline longer than a tombstone lives removes the item another device deleted, on its next plain pull', async () => {
-  const { container } = await newContainer(port, -1)
-  for (const id of ['a', 'b']) await container.items.create({ id, tenant: 't1' })
-  const clock = aheadClock()
-  const here = await openMirror(clock)
-  const other = await openMirror(clock)
-  const options = { partitionKey: 't1', softDelete: { field: '_deleted', ttl: TOMBSTONE_TTL } }
-  const mine = syncCosmos(here, 'items', container, options)
-  const theirs = syncCosmos(other, 'items', container, options)
-  await mine.pull()
-  await theirs.pull()
-  // The other device deletes a: its tombstone reaches the server…
-  await other.delete('items', 'a')
-  await theirs.push()
-  // …and the server removes it ttl seconds later (the test server keeps it: removed by hand).
-  await container.item('a', 't1').delete()
-  // This device was offline all that time: its next round starts a tombstone's life later.
-  clock.advance(TOMBSTONE_TTL * 1000)
-  await mine.pull()
-  expect(await here.getAllKeys('items')).toEqual(['b'])
-  here.close()
-  other.close()
+describe('another partition key value', () => {
+  test("shows none of the old partition's items, pushes none into the new one, and brings the old one's unpushed edits back with it (failure 5)", async () => {
+    const { container } = await newContainer(port, -1)
+    await container.items.create({ id: 'a', tenant: 't1', text: 't1 a' })
+    await container.items.create({ id: 'b', tenant: 't1', text: 't1 b' })
+    await container.items.create({ id: 'c', tenant: 't2', text: 't2 c' })
+    const db = await openMirror(aheadClock())
+    const t1 = syncCosmos(db, 'items', container, { partitionKey: 't1' })
+    await t1.pull()
+    expect(ids(await db.getAll('items'))).toEqual(['a', 'b'])
+    // t1's edit, not pushed when t1 signs out.
+    await db.put('items', { ...(await db.get('items', 'a'))!, text: 't1 edit' })
+    t1.stop()
+
+    const t2 = syncCosmos(db, 'items', container, { partitionKey: 't2' })
+    await t2.pull()
+    expect(ids(await db.getAll('items'))).toEqual(['c'])
+    expect(await db.get('items', 'a')).toBeUndefined()
+    // t2 edits its own item and writes one whose id t1 also has: each goes to t2's partition only.
+    await db.put('items', { ...(await db.get('items', 'c'))!, text: 't2 edit' })
+    await db.put('items', { id: 'b', text: 't2 b' })
+    expect(await t2.push()).toBe(2)
+    expect((await container.item('c', 't2').read()).resource).toMatchObject({ text: 't2 edit' })
+    expect((await container.item('b', 't2').read()).resource).toMatchObject({ text: 't2 b' })
+    expect((await container.item('b', 't1').read()).resource).toMatchObject({ text: 't1 b' })
+    expect((await container.item('a', 't2').read()).statusCode).toBe(404)
+    expect((await container.item('a', 't1').read()).resource).toMatchObject({ text: 't1 a' })
+    t2.stop()
+
+    // t1 signs in again: its unpushed edit is back, queued, and goes to t1's partition.
+    const again = syncCosmos(db, 'items', container, { partitionKey: 't1' })
+    await again.pull()
+    expect(await db.get('items', 'a')).toMatchObject({ text: 't1 edit' })
+    expect(await db.get('items', 'b')).toMatchObject({ text: 't1 b' })
+    expect(await db.get('items', 'c')).toBeUndefined()
+    expect(await again.push()).toBe(1)
+    expect((await container.item('a', 't1').read()).resource).toMatchObject({ text: 't1 edit' })
+    expect(await outbox(db)).toEqual([])
+    db.close()
+  })
+
+  test("a write made right after the switch, before its first round, is the new partition's", async () => {
+    const { container } = await newContainer(port, -1)
+    await container.items.create({ id: 'a', tenant: 't1' })
+    const clock = aheadClock()
+    const db = await openMirror(clock)
+    const t1 = syncCosmos(db, 'items', container, { partitionKey: 't1' })
+    await t1.pull()
+    await db.put('items', { id: 'old', text: 'written by t1' })
+    t1.stop()
+    clock.advance(1000)
+    const t2 = syncCosmos(db, 'items', container, { partitionKey: 't2' })
+    await db.put('items', { id: 'new', text: 'written by t2' })
+    expect(await t2.push()).toBe(1)
+    expect(ids(await db.getAll('items'))).toEqual(['new'])
+    expect((await container.item('new', 't2').read()).resource).toMatchObject({ text: 'written by t2' })
+    expect((await container.item('old', 't2').read()).statusCode).toBe(404)
+    expect((await container.item('old', 't1').read()).statusCode).toBe(404)
+    db.close()
+  })
+
+  test('a record set aside in the old partition is parked with it, and listed again when it comes back', async () => {
+    const { database } = await clientOf(port).databases.createIfNotExists({ id: 'test' })
+    const id = `unique-${Math.random().toString(36).slice(2)}`
+    await database.containers.create({ id, partitionKey: { paths: ['/tenant'] }, defaultTtl: -1, uniqueKeyPolicy: { uniqueKeys: [{ paths: ['/email'] }] } })
+    const container = database.container(id)
+    await container.items.create({ id: 'taken', tenant: 't1', email: 'x@example.com' })
+    const db = await openMirror(aheadClock())
+    const t1 = syncCosmos(db, 'items', container, { partitionKey: 't1' })
+    await db.put('items', { id: 'bad', email: 'x@example.com' })
+    await t1.push()
+    expect((await t1.rejected()).map((r) => r.key)).toEqual(['bad'])
+    t1.stop()
+    const t2 = syncCosmos(db, 'items', container, { partitionKey: 't2' })
+    await t2.pull()
+    expect(await t2.rejected()).toEqual([])
+    expect(await db.get('items', 'bad')).toBeUndefined()
+    expect(await t2.retry()).toBe(0)
+    await t2.push()
+    expect((await container.item('bad', 't2').read()).statusCode).toBe(404)
+    t2.stop()
+    const back = syncCosmos(db, 'items', container, { partitionKey: 't1' })
+    await back.pull()
+    expect((await back.rejected()).map((r) => r.key)).toEqual(['bad'])
+    expect(await db.get('items', 'bad')).toMatchObject({ email: 'x@example.com' })
+    db.close()
+  })
 })
 
-test('within a tombstone’s life of the last round, a plain pull stays incremental (a delete without tombstone stays); past it, the pull is full', async () => {
-  const { container } = await newContainer(port, -1)
-  for (const id of ['a', 'b']) await container.items.create({ id, tenant: 't1' })
-  const clock = aheadClock()
-  const db = await openMirror(clock)
-  const sync = syncCosmos(db, 'items', container, { partitionKey: 't1', softDelete: { field: '_deleted', ttl: TOMBSTONE_TTL } })
-  await sync.pull()
-  // Deleted without a tombstone: only a full pull can see it, and none is due yet.
-  await container.item('a', 't1').delete()
-  clock.advance((TOMBSTONE_TTL - 5) * 1000)
-  await sync.pull()
-  expect(await db.getAllKeys('items')).toEqual(['a', 'b'])
-  // A tombstone's life after the round before began: this one is full.
-  clock.advance(TOMBSTONE_TTL * 1000)
-  await sync.pull()
-  expect(await db.getAllKeys('items')).toEqual(['b'])
-  db.close()
-})
-
-test('an item that no longer matches the filter on the server leaves a filtered mirror at the next pull; a tombstone without the filter’s fields deletes', async () => {
-  const { container } = await newContainer(port, -1)
-  for (const id of ['a', 'b', 'c', 'd']) await container.items.create({ id, tenant: 't1', kind: 'todo' })
-  await container.items.create({ id: 'other', tenant: 't1', kind: 'note' })
-  const clock = aheadClock()
-  const db = await openMirror(clock)
-  const filter = { where: 'c.kind = @kind', parameters: [{ name: '@kind', value: 'todo' }] }
-  const sync = syncCosmos(db, 'items', container, { partitionKey: 't1', filter })
-  await sync.pull()
-  expect(await db.getAllKeys('items')).toEqual(['a', 'b', 'c', 'd'])
-  await container.items.upsert({ id: 'a', tenant: 't1', kind: 'done' }) // no longer matches
-  await container.items.upsert({ id: 'b', tenant: 't1' }) // lost the field the filter reads
-  await container.items.upsert({ id: 'c', tenant: 't1', _idbTtlDeleted: true, ttl: 60 }) // another client's tombstone
-  await container.items.upsert({ id: 'd', tenant: 't1', kind: 'todo', text: 'still in scope' })
-  await sync.pull()
-  expect(await db.getAllKeys('items')).toEqual(['d'])
-  expect(await db.get('items', 'd')).toMatchObject({ text: 'still in scope' })
-  // Back in scope: pulled again.
-  await container.items.upsert({ id: 'a', tenant: 't1', kind: 'todo', back: true })
-  await sync.pull()
-  expect(await db.get('items', 'a')).toMatchObject({ back: true })
-  db.close()
-})
-
-test('an app’s own `deleted` flag is data, not a tombstone: the item stays in the mirror; the default tombstone field is one apps do not use', async () => {
-  const { container } = await newContainer(port, -1)
-  await container.items.create({ id: 'trash', tenant: 't1', deleted: true, text: 'in the app’s trash can' })
-  const db = await openMirror(aheadClock())
-  const sync = syncCosmos(db, 'items', container, { partitionKey: 't1' })
-  await sync.pull()
-  expect(await db.get('items', 'trash')).toMatchObject({ deleted: true, text: 'in the app’s trash can' })
-  await db.delete('items', 'trash')
-  await sync.push()
-  expect((await container.item('trash', 't1').read()).resource).toMatchObject({ _idbTtlDeleted: true })
-  db.close()
+describe('another filter', () => {
+  test("leaves the items the new filter does not hold, keeps the unpushed writes, and pulls the new filter's", async () => {
+    const { container } = await newContainer(port, -1)
+    await container.items.create({ id: 'n1', tenant: 't1', kind: 'note' })
+    await container.items.create({ id: 't1', tenant: 't1', kind: 'task' })
+    const db = await openMirror(aheadClock())
+    const notes = syncCosmos(db, 'items', container, { partitionKey: 't1', filter: { where: 'c.kind = @kind', parameters: [{ name: '@kind', value: 'note' }] } })
+    await notes.pull()
+    await db.put('items', { id: 'n2', kind: 'note' })
+    expect(ids(await db.getAll('items'))).toEqual(['n1', 'n2'])
+    notes.stop()
+    const tasks = syncCosmos(db, 'items', container, { partitionKey: 't1', filter: { where: 'c.kind = @kind', parameters: [{ name: '@kind', value: 'task' }] } })
+    await tasks.pull()
+    expect(ids(await db.getAll('items'))).toEqual(['n2', 't1'])
+    expect(await tasks.push()).toBe(1)
+    expect((await container.item('n2', 't1').read()).resource).toMatchObject({ kind: 'note' })
+    db.close()
+  })
 })

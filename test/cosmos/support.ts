@@ -3,7 +3,7 @@ import { OUTBOX_STORE } from '../../src/layout/sync-stores.js'
 import { openTtlDB, type TtlDB } from '../../src/index.js'
 import { uniqueName } from '../helpers.js'
 
-export const STORES = { items: { keyPath: 'id', keepTs: true } }
+export const STORES = { items: { keyPath: 'id', mirror: true } }
 
 export function openMirror(clock: () => number, name = uniqueName('cosmos'), version = 1): Promise<TtlDB> {
   return openTtlDB(name, { version, stores: STORES, clock, purge: { mode: 'off' } })

@@ -4,7 +4,7 @@
  * still purges and its listeners are still seen; Web Locks' own refusals stay final.
  */
 import { afterEach, expect, test, vi } from 'vitest'
-import { holdLock } from '../../src/platform/lock.js'
+import { holdLock, withLock } from '../../src/platform/lock.js'
 import { freshDB, uniqueName } from '../helpers.js'
 import { ensureLocks, refuseGrants } from '../purge/stubs.js'
 
@@ -57,3 +57,17 @@ test("Web Locks' own refusal (a DOMException) is final: granted resolves and not
   lock.release()
 })
 
+
+test("a mirror's round whose lock grant came to nothing is asked for again and runs once: it neither fails nor runs twice", async () => {
+  restore.push(ensureLocks())
+  const name = uniqueName('round')
+  const refusing = refuseGrants(name, 2)
+  restore.push(refusing.restore)
+  let runs = 0
+  expect(await withLock(navigator.locks, name, async () => ++runs)).toBe(1)
+  expect(refusing.counts.refused).toBe(2)
+  expect(runs).toBe(1)
+  // The round's own failure is not a refused grant: it rejects, and is not run again.
+  await expect(withLock(navigator.locks, name, async () => Promise.reject(new Error(`run ${++runs}`)))).rejects.toThrow('run 2')
+  expect(runs).toBe(2)
+})

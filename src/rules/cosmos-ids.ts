@@ -1,9 +1,10 @@
 /**
  * The ids Cosmos DB can store (its documented limits): a string of at most 1,023 bytes (UTF-8)
- * without `/`, `\`, `?` or `#`. A mirrored store refuses any other key at write time, when the
- * app can still be told, rather than queue a record every push would fail.
+ * without `/`, `\`, `?` or `#`. A mirrored store (`mirror: true`, or one `syncCosmos` was called on) refuses
+ * any other key at write time, when the app can still be told, rather than queue a record every
+ * push would fail.
  */
-import { formatKey, TtlError } from '../rules/errors.js'
+import { formatKey, TtlError } from './errors.js'
 
 const MAX_BYTES = 1023
 const FORBIDDEN = /[/\\?#]/

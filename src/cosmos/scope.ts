@@ -1,0 +1,109 @@
+/**
+ * The mirror's scope (SPEC §12b): the container, the partition key value and the filter a store
+ * mirrors, kept with the store (`SYNC_STORE`, `[store, 'scope']`). A `syncCosmos` of another
+ * scope (a user signs out, another signs in) changes the store before its first round, so that
+ * nothing of the old scope is shown, kept or pushed in the new one:
+ *
+ * - Another container or partition key value: every local item and its base go, and the pull
+ *   starts over. Writes of the old scope not yet pushed (queued or set aside) are parked on the
+ *   device with their items (`[store, 'parked', partition, key]`), never pushed into the new
+ *   partition; they come back, queued (or set aside) as they were, when their partition is
+ *   mirrored again.
+ * - Only another filter: the items with a write not yet pushed stay, still queued (they are the
+ *   same partition's); the others go, and the pull starts over.
+ */
+import { queue, type OutboxRecord } from '../layout/outbox.js'
+import { OUTBOX_BY_KEY, OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
+import { req } from '../platform/request.js'
+import type { Mirror } from './context.js'
+import { unobserved, type MirrorTx } from './hook.js'
+import { queuedAt } from './outbox.js'
+import { dropRejected, keepRejected, listRejected } from './rejected.js'
+import type { Rejected } from './types.js'
+
+interface Scope {
+  /** The container and partition key value, as JSON: where the store's items live. */
+  partition: string
+  filter: string
+}
+
+/** A write of another partition, not yet pushed, kept on the device until it is mirrored again. */
+interface Parked {
+  item?: Record<string, unknown>
+  queued?: OutboxRecord
+  rejected?: Rejected
+}
+
+const scopeKey = (store: string) => [store, 'scope']
+const checkpointKey = (store: string) => [store, 'checkpoint']
+const within = (store: string, ...path: unknown[]) => IDBKeyRange.bound([store, ...path], [store, ...path, []])
+
+/** The scope `mirror` is asked to mirror. */
+function scopeNow(mirror: Mirror): Scope {
+  const { container, options } = mirror
+  return { partition: JSON.stringify([container.database.id, container.id, options.partitionKey ?? null]), filter: JSON.stringify(options.filter ?? null) }
+}
+
+/**
+ * The scope the store mirrored last: as kept, or, for a store a version before scopes mirrored,
+ * as its checkpoint's source names it (`pull.ts`: container, partition key value, filter).
+ */
+async function scopeKept(sync: IDBObjectStore, store: string): Promise<Scope | undefined> {
+  const [kept, checkpoint] = await Promise.all([req<Scope | undefined>(sync.get(scopeKey(store))), req<{ source?: string } | undefined>(sync.get(checkpointKey(store)))])
+  if (kept || !checkpoint?.source) return kept
+  const [database, container, partitionKey, filter] = JSON.parse(checkpoint.source) as unknown[]
+  return { partition: JSON.stringify([database, container, partitionKey]), filter: JSON.stringify(filter) }
+}
+
+/**
+ * Makes the store hold `mirror`'s scope (see the module's doc); a no-op when it already does.
+ * Writes queued at or after `since` (epoch ms, when `syncCosmos` was called for it) are the new
+ * scope's: they stay.
+ */
+export async function rescope(mirror: Mirror, since: number): Promise<void> {
+  const { db, store } = mirror
+  const now = scopeNow(mirror)
+  await unobserved(db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
+    const sync = tx.raw.objectStore(SYNC_STORE)
+    const kept = await scopeKept(sync, store)
+    sync.put(now, scopeKey(store))
+    if (!kept || (kept.partition === now.partition && kept.filter === now.filter)) return
+    const [items, rejected, queuedRecords] = await Promise.all([tx.getAll(), listRejected(tx.raw, store), queuedOf(tx.raw, store)])
+    sync.delete(checkpointKey(store))
+    sync.delete(within(store, 'etag'))
+    if (kept.partition === now.partition) {
+      const held = new Set<unknown>([...queuedRecords.map((record) => record.key), ...rejected.map((record) => record.key)])
+      for (const item of items) if (!held.has(item.id)) tx.delete(item.id as string)
+      return
+    }
+    const byKey = new Map(items.map((item) => [item.id, item]))
+    const ours = new Set(queuedRecords.filter((record) => record.at >= since).map((record) => record.key))
+    const parked = new Map<IDBValidKey, Parked>()
+    for (const record of queuedRecords) if (!ours.has(record.key)) parked.set(record.key, { item: byKey.get(record.key), queued: record })
+    for (const record of rejected) if (!ours.has(record.key)) parked.set(record.key, { ...parked.get(record.key), item: byKey.get(record.key), rejected: record })
+    for (const [key, value] of parked) sync.put(value, [store, 'parked', kept.partition, key])
+    for (const record of queuedRecords) if (!ours.has(record.key)) tx.raw.objectStore(OUTBOX_STORE).delete(record.seq)
+    for (const record of rejected) dropRejected(tx.raw, store, record.key)
+    for (const item of items) if (!ours.has(item.id as IDBValidKey)) tx.delete(item.id as IDBValidKey)
+    await unpark(tx, sync, store, now.partition)
+  })
+}
+
+/** The outbox records of `store`, with their numbers. */
+async function queuedOf(tx: IDBTransaction, store: string): Promise<(OutboxRecord & { seq: number })[]> {
+  const index = tx.objectStore(OUTBOX_STORE).index(OUTBOX_BY_KEY)
+  const keys = (await req(index.getAllKeys(within(store)))) as IDBValidKey[]
+  return Promise.all(keys.map(async (seq) => ({ ...(await req<OutboxRecord>(tx.objectStore(OUTBOX_STORE).get(seq))), seq: seq as number })))
+}
+
+/** Brings back the writes parked for `partition`: their items, queued or set aside as they were. */
+async function unpark(tx: MirrorTx, sync: IDBObjectStore, store: string, partition: string): Promise<void> {
+  const range = within(store, 'parked', partition)
+  const [values, keys] = await Promise.all([req<Parked[]>(sync.getAll(range)), req(sync.getAllKeys(range))])
+  for (const [i, { item, queued, rejected }] of values.entries()) {
+    if (item) tx.put(item)
+    if (queued && !(await queuedAt(tx.raw, store, queued.key))) queue(tx.raw, { store, key: queued.key, op: queued.op, at: queued.at })
+    if (rejected) keepRejected(tx.raw, store, rejected)
+    sync.delete(keys[i])
+  }
+}

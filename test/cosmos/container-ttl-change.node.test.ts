@@ -1,0 +1,57 @@
+/**
+ * SPEC §12b "The container's TTL": shortened, lengthened, turned on or off on the server, the
+ * next pull makes the live view the container's items with TTL applied, whatever the store
+ * purged under the old setting. Node only: an item written long ago is made by moving the
+ * in-process server's clock (`Date.now`) while it is created.
+ */
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { syncCosmos } from '../../src/cosmos/index.js'
+import { manualClock } from '../helpers.js'
+import { keepItemsOnReplace, setContainerTtl } from './container-ttl.js'
+import { newContainer } from './containers.js'
+import { startServer, stopServer } from './harness.js'
+import { openMirror } from './support.js'
+
+let port: number
+beforeAll(async () => {
+  keepItemsOnReplace()
+  port = await startServer()
+})
+afterAll(() => stopServer(port))
+
+const ids = (items: { id: unknown }[]) => items.map((item) => item.id).sort()
+
+describe("the container's TTL changes", () => {
+  test.each([
+    ['lengthened', 86_400],
+    ['on with no default', -1],
+    ['turned off', null],
+  ] as const)('%s: an item the store purged under the old, shorter TTL comes back at the next pull; shortened again, it goes', async (_, longer) => {
+    const { container } = await newContainer(port, 60)
+    const realNow = Date.now
+    const hourAgo = realNow() - 3_600_000
+    const spy = vi.spyOn(Date, 'now').mockImplementation(() => hourAgo)
+    try {
+      await container.items.create({ id: 'old', tenant: 't1' })
+    } finally {
+      spy.mockRestore()
+    }
+    await container.items.create({ id: 'fresh', tenant: 't1' })
+    const db = await openMirror(manualClock(realNow()))
+    const sync = syncCosmos(db, 'items', container, { partitionKey: 't1' })
+    // Under 60 s, the hour-old item is dead on the server as here: the store purges it.
+    await sync.pull()
+    expect(ids(await db.getAll('items'))).toEqual(['fresh'])
+    expect(await db.purgeExpired('items')).toBe(1)
+
+    await setContainerTtl(container, longer)
+    await sync.pull()
+    expect(await db.getDefaultTtl('items')).toBe(longer)
+    expect(ids(await db.getAll('items'))).toEqual(['fresh', 'old'])
+
+    await setContainerTtl(container, 60)
+    await sync.pull()
+    expect(ids(await db.getAll('items'))).toEqual(['fresh'])
+    db.close()
+  })
+})
