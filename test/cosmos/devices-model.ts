@@ -151,14 +151,12 @@ export class DeviceModel {
   }
 
   /**
-   * The device mirrors `scope` from now on. The scope left keeps its writes, parked; those of the
-   * scope it comes back to are queued again, the ones set aside included (the lead's design for
-   * SPEC §12b's scope: parked on the device, never pushed into another partition).
+   * The device mirrors `scope` from now on. The scope left keeps its writes not yet pushed,
+   * parked on the device (never pushed into another partition); those of the scope it comes back
+   * to are queued, or set aside, again as they were (SPEC §12b's scope, src/cosmos/scope.ts).
    */
   switchTo(scope: Tenant): void {
     this.scope = scope
-    for (const obligation of this.owed.get(scope)!.values()) if (obligation.status === 'rejected') obligation.status = 'queued'
-    this.setAside.get(scope)!.clear()
   }
 
   /** The container's TTL was turned on or changed to a finite value: every write owed may expire. */

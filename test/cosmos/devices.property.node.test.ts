@@ -54,7 +54,7 @@ import {
  * scope's writes; a container TTL lengthened or turned off followed by the mirror). Off: those
  * commands are not generated.
  */
-const NEEDS_LEAD = { scopeSwitch: false, containerTtlLengthened: false }
+const NEEDS_LEAD = { scopeSwitch: true, containerTtlLengthened: true }
 
 /**
  * Defects the property found, each with its `test.fails` below: while one stands, the histories
@@ -74,6 +74,8 @@ const KNOWN_DEFECTS = {
    * ago, retries or discards first).
    */
   fullPullDropsSetAside: true,
+  /** 'a read right after syncCosmos of another partition key value …': the leak check waits for one read of the other device. */
+  readRightAfterSwitch: true,
 }
 
 const RUNS = 100
@@ -376,6 +378,10 @@ async function run(world: World, cmd: Command): Promise<void> {
       m.model.switchTo(m.model.scope === 't1' ? 't2' : 't1')
       m.sync = startSync(m)
       world.seen.scopeSwitches++
+      // Read at once: nothing of the scope left shows.
+      if (KNOWN_DEFECTS.readRightAfterSwitch) return
+      const shown = ((await m.db.getAll('items')) as Doc[]).filter((doc) => doc.tenant !== m.model.scope)
+      expect(shown.map(contentOf), `${m.model.name} (${m.model.scope}) right after syncCosmos`).toEqual([])
       return
     }
     case 'containerTtl': {
@@ -504,7 +510,7 @@ test('two devices, a server writer, offline periods, refusals, TTL changes and s
   // The histories reach what the property is about.
   expect(seen.quiesced, 'quiescent checks').toBeGreaterThan(RUNS * 1.5)
   expect(seen.pastTombstones, 'pulls after a tombstone expired unseen').toBeGreaterThan(2)
-  expect(seen.awayPastTombstone, 'devices away past a tombstone’s life while the other deleted their item').toBeGreaterThan(RUNS / 4)
+  expect(seen.awayPastTombstone, 'devices away past a tombstone’s life while the other deleted their item').toBeGreaterThan(RUNS / 8)
   expect(seen.onServer, 'local puts found on the server').toBeGreaterThan(RUNS / 3)
   expect(seen.superseded, 'local writes superseded by another writer (conflicts among them)').toBeGreaterThan(RUNS / 4)
   expect(seen.rejected, 'writes set aside at a check').toBeGreaterThan(0)
@@ -604,6 +610,32 @@ test.fails('a full pull keeps the local item of a write set aside, and a retry t
     expect(await sync.retry('a')).toBe(1)
     await sync.push()
     expect((await server.item('a', 't1').read()).resource, 'the write retried, on the server').toMatchObject({ poison: true })
+  } finally {
+    sync.stop()
+    db.close()
+    await deleteDB(name)
+    await server.delete()
+  }
+})
+
+/**
+ * Found by the property: `syncCosmos` with another partition key value changes the store (its
+ * old items go) in a transaction of its own that starts a moment later, so a read the app issues
+ * right after the call still shows the old partition's items (SPEC §12b: "changing the scope of a
+ * store never shows … an item of the old scope in the new one"). `test.fails`: remove it when
+ * fixed.
+ */
+test.fails('a read right after syncCosmos of another partition key value shows nothing of the old one', async () => {
+  const { container: server, id } = await newContainer(port, -1)
+  const name = uniqueName('devices-switch')
+  const db = await openMirror(Date.now, name)
+  let sync = syncCosmos(db, 'items', containerVia(port, id), { partitionKey: 't1' })
+  try {
+    await server.items.create({ id: 'a', tenant: 't1' })
+    await sync.pull()
+    sync.stop()
+    sync = syncCosmos(db, 'items', containerVia(port, id), { partitionKey: 't2' })
+    expect(await db.getAll('items')).toEqual([])
   } finally {
     sync.stop()
     db.close()
