@@ -104,6 +104,7 @@ type Command =
   | { kind: 'containerTtl'; value: Default }
   | { kind: 'quiesce' }
   | { kind: 'purge'; d: Device }
+  | { kind: 'reload'; d: Device; write?: { key: Key; n: number } }
   | { kind: 'lengthen'; key: Key; to: Default }
   | { kind: 'away'; d: Device; key: Key; ms: number }
 
@@ -143,6 +144,9 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 2, arbitrary: fc.constant({ kind: 'quiesce' as const }) },
   // The store deletes what has expired locally (the copies a lengthened container TTL brings back).
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('purge' as const), d: device }) },
+  // The app is reloaded: a new connection, a new syncCosmos; what was queued, set aside or parked
+  // stays. A write before syncCosmos is called is queued all the same (the store is declared `mirror: true`).
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('reload' as const), d: device, write: fc.option(fc.record({ key, n }), { nil: undefined }) }) },
   ...(NEEDS_LEAD.containerTtlLengthened
     ? [{ weight: 1, arbitrary: fc.record({ kind: fc.constant('lengthen' as const), key, to: fc.constantFrom<Default>(null, -1, 3600) }) }]
     : []),
@@ -410,6 +414,16 @@ async function run(world: World, cmd: Command): Promise<void> {
     case 'purge':
       world.seen.purged += await member!.db.purgeExpired('items')
       return
+    case 'reload': {
+      const m = member!
+      m.sync.stop()
+      m.db.close()
+      m.db = await openMirror(m.clock, m.name)
+      if (cmd.write) await run(world, { kind: 'put', d: cmd.d, ...cmd.write, ttl: undefined, poison: 0 })
+      m.sync = startSync(m)
+      world.seen.reloads++
+      return
+    }
     case 'lengthen': {
       // The devices have an item that inherits the container's short TTL; the container's TTL is
       // lengthened (or turned off); the devices, not told yet, purge the item when it dies under
@@ -528,7 +542,7 @@ async function history(initial: Default | undefined, skew0: number, skew1: numbe
   }
 }
 
-const newSeen = (): Record<string, number> => ({ quiesced: 0, pastTombstones: 0, rejected: 0, clockJumps: 0, scopeSwitches: 0, ttlShortened: 0, ttlLengthened: 0, skewed: 0, awayPastTombstone: 0, onServer: 0, superseded: 0, parked: 0, purged: 0, lengthenedPurged: 0 })
+const newSeen = (): Record<string, number> => ({ quiesced: 0, pastTombstones: 0, rejected: 0, clockJumps: 0, scopeSwitches: 0, ttlShortened: 0, ttlLengthened: 0, skewed: 0, awayPastTombstone: 0, onServer: 0, superseded: 0, parked: 0, purged: 0, lengthenedPurged: 0, reloads: 0 })
 
 test('two devices, a server writer, offline periods, refusals, TTL changes and skewed clocks: every device converges to the server', { timeout: 180_000 }, async () => {
   const seen = newSeen()
