@@ -50,13 +50,6 @@ import {
 } from './devices-model.js'
 
 /**
- * The parts of the property that need the lead's work on `main` (scope switches that park the old
- * scope's writes; a container TTL lengthened or turned off followed by the mirror). Off: those
- * commands are not generated.
- */
-const NEEDS_LEAD = { scopeSwitch: true, containerTtlLengthened: true }
-
-/**
  * Defects the property found, each with its `test.fails` below: while one stands, the histories
  * that show it are not generated (so that the property goes on finding others).
  */
@@ -70,11 +63,11 @@ const KNOWN_DEFECTS = {
   ttlOffDeletes: true,
   /**
    * 'a full pull keeps the local item of a write set aside, …': no full pull while a write is set
-   * aside (the check's are plain; a device that may be due one, its last pull a tombstone's life
-   * ago, retries or discards first).
+   * aside: a device whose pull may be full (asked for, or its last a tombstone's life ago)
+   * discards what it set aside first.
    */
   fullPullDropsSetAside: true,
-  /** 'a read right after syncCosmos of another partition key value …': the leak check waits for one read of the other device. */
+  /** 'a read right after syncCosmos of another partition key value …': the device is not read right after the call. */
   readRightAfterSwitch: true,
 }
 
@@ -139,7 +132,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   // Seconds, or longer than a tombstone lives.
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.oneof(fc.integer({ min: 500, max: 20_000 }), fc.integer({ min: (TOMBSTONE.ttl + 1) * 1000, max: 150_000 })) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('clockJump' as const), d: device, ms: fc.integer({ min: KNOWN_DEFECTS.clockSetBack ? 1000 : -240_000, max: 240_000 }) }) },
-  ...(NEEDS_LEAD.scopeSwitch ? [{ weight: 2, arbitrary: fc.record({ kind: fc.constant('scope' as const), d: fc.constant<Device>(1) }) }] : []),
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('scope' as const), d: fc.constant<Device>(1) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('containerTtl' as const), value: containerTtl }) },
   { weight: 2, arbitrary: fc.constant({ kind: 'quiesce' as const }) },
   // The store deletes what has expired locally (the copies a lengthened container TTL brings back).
@@ -147,18 +140,12 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   // The app is reloaded: a new connection, a new syncCosmos; what was queued, set aside or parked
   // stays. A write before syncCosmos is called is queued all the same (the store is declared `mirror: true`).
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('reload' as const), d: device, write: fc.option(fc.record({ key, n }), { nil: undefined }) }) },
-  ...(NEEDS_LEAD.containerTtlLengthened
-    ? [{ weight: 1, arbitrary: fc.record({ kind: fc.constant('lengthen' as const), key, to: fc.constantFrom<Default>(null, -1, 3600) }) }]
-    : []),
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('lengthen' as const), key, to: fc.constantFrom<Default>(null, -1, 3600) }) },
   // SPEC §12b's offline device: away for longer than a tombstone lives while the other deletes.
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('away' as const), d: device, key, ms: fc.integer({ min: (TOMBSTONE.ttl + 1) * 1000, max: 150_000 }) }) },
 )
 
-/**
- * Whether a change of the container's `defaultTtl` lengthens no item's life (TTL turned on,
- * -1 → n, n → m ≤ n). Without the lead's work only those are run: a lengthened one leaves items
- * dead locally that the server keeps (the `test.fails` of property.node.test.ts).
- */
+/** Whether a change of the container's `defaultTtl` lengthens no item's life (TTL turned on, -1 → n, n → m ≤ n): what the histories count. */
 function shortens(from: Default, to: Default): boolean {
   if (from === null) return true
   if (to === null || to === -1) return false
@@ -219,6 +206,7 @@ async function setOnline(i: number, online: boolean): Promise<void> {
   listening[i] = online
   await (online ? proxies[i].online() : proxies[i].offline())
 }
+
 beforeAll(async () => {
   keepItemsOnReplace()
   realTime.install()
@@ -399,7 +387,6 @@ async function run(world: World, cmd: Command): Promise<void> {
       return
     }
     case 'containerTtl': {
-      if (!NEEDS_LEAD.containerTtlLengthened && !shortens(world.containerDefault, cmd.value)) return
       if (cmd.value === world.containerDefault) return
       // What expired under the old setting is gone (Cosmos DB deletes it) before the new one holds.
       await expire(world, Date.now() + 1)
@@ -561,10 +548,10 @@ test('two devices, a server writer, offline periods, refusals, TTL changes and s
   expect(seen.rejected, 'writes set aside at a check').toBeGreaterThan(0)
   expect(seen.clockJumps, 'clock jumps').toBeGreaterThan(0)
   expect(seen.ttlShortened, "the container's TTL shortened or turned on").toBeGreaterThan(0)
-  if (NEEDS_LEAD.containerTtlLengthened) expect(seen.ttlLengthened, "the container's TTL lengthened or turned off").toBeGreaterThan(RUNS / 10)
-  if (NEEDS_LEAD.containerTtlLengthened) expect(seen.lengthenedPurged, "copies purged on a device after the container's TTL was lengthened").toBeGreaterThan(RUNS / 20)
-  if (NEEDS_LEAD.scopeSwitch) expect(seen.scopeSwitches, 'scope switches').toBeGreaterThan(RUNS / 4)
-  if (NEEDS_LEAD.scopeSwitch) expect(seen.parked, 'scope switches that parked writes').toBeGreaterThan(RUNS / 20)
+  expect(seen.ttlLengthened, "the container's TTL lengthened or turned off").toBeGreaterThan(RUNS / 10)
+  expect(seen.lengthenedPurged, "copies purged on a device after the container's TTL was lengthened").toBeGreaterThan(RUNS / 20)
+  expect(seen.scopeSwitches, 'scope switches').toBeGreaterThan(RUNS / 4)
+  expect(seen.parked, 'scope switches that parked writes').toBeGreaterThan(RUNS / 20)
 })
 
 /**
