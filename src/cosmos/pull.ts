@@ -41,7 +41,12 @@ export async function pullRound(mirror: Mirror, full: boolean): Promise<number> 
   const source = JSON.stringify([container.database.id, container.id, mirror.options.partitionKey ?? null, mirror.options.filter ?? null, mirror.offsetS ?? 0, mirror.containerTtl ?? null])
   const last = await readOnly(mirror, (tx) => readCheckpoint(tx, store))
   const restored = last !== undefined && last.source !== source
-  const whole = full || (last !== undefined && tombstonesMayBeGone(mirror, last, startedAt))
+  // A round finds what the server deleted outright (no tombstone) only by comparing ids: when
+  // asked, when tombstones may be gone, when deletes are plain (no soft delete, or the
+  // container's TTL off), and when the copies move (a new offset, a new TTL): a copy the server
+  // removed meanwhile is not among those the round reads again.
+  const plainDeletes = !mirror.options.softDelete || mirror.containerTtl === null
+  const whole = full || restored || plainDeletes || (last !== undefined && tombstonesMayBeGone(mirror, last, startedAt))
   let pulled = 0
   let left = 0
   // A failed page (after its retries) ends the attempt; the next starts at the checkpoint the
@@ -159,7 +164,7 @@ async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, fr
   })
 }
 
-/** A full pull's second half: deletes local items the server no longer has (none queued). */
+/** A full pull's second half: deletes local items the server no longer has (none queued or set aside). */
 async function removeGone(mirror: Mirror): Promise<number> {
   const { store, container } = mirror
   const { where, parameters } = scopeOf(mirror)
@@ -170,10 +175,10 @@ async function removeGone(mirror: Mirror): Promise<number> {
   return unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
     const fromServer = await keysWithEtags(tx.raw, store)
     const candidates = [...new Set([...local, ...fromServer])].filter((key) => !onServer.has(key as string))
-    const queued = await Promise.all(candidates.map((key) => queuedAt(tx.raw, store, key)))
+    const held = await Promise.all(candidates.map(async (key) => (await queuedAt(tx.raw, store, key)) ?? (await readRejected(tx.raw, store, key))))
     let removed = 0
     for (const [i, key] of candidates.entries()) {
-      if (queued[i]) continue
+      if (held[i]) continue
       tx.delete(key)
       writeBase(tx.raw, store, key, undefined)
       removed++

@@ -55,6 +55,13 @@ async function scopeKept(sync: IDBObjectStore, store: string): Promise<Scope | u
   return { partition: JSON.stringify([database, container, partitionKey]), filter: JSON.stringify(filter) }
 }
 
+/** Whether the store last mirrored another scope than `mirror`'s (a first scope is no change). */
+export async function scopeChanged(mirror: Mirror): Promise<boolean> {
+  const sync = (await mirror.internals.native()).transaction(SYNC_STORE).objectStore(SYNC_STORE)
+  const [kept, now] = [await scopeKept(sync, mirror.store), scopeNow(mirror)]
+  return kept !== undefined && (kept.partition !== now.partition || kept.filter !== now.filter)
+}
+
 /**
  * Makes the store hold `mirror`'s scope (see the module's doc); a no-op when it already does.
  * Writes queued after `since` (the `queueStamp` of the `syncCosmos` call) are the new scope's:

@@ -8,6 +8,7 @@
 import type { Container } from '@azure/cosmos'
 import { electLeader, type Leadership } from '../background/leader.js'
 import type { TtlDB } from '../db.js'
+import { gateStore } from '../handle/internal.js'
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
 import { webLocks, withLock } from '../platform/lock.js'
 import { kindOf, TtlError } from '../rules/errors.js'
@@ -17,7 +18,7 @@ import { internalsOf } from './internals.js'
 import { queueWritesOf } from './observer.js'
 import { queueStamp } from '../transaction/mirror-queue.js'
 import { pullRound } from './pull.js'
-import { rescope } from './scope.js'
+import { rescope, scopeChanged } from './scope.js'
 import { countsOf, pushRound } from './push.js'
 import { listRejected } from './rejected.js'
 import { discardRejected, retryRejected } from './set-aside.js'
@@ -66,8 +67,20 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
   // queued from now on are this scope's.
   const since = queueStamp(internals.clock)
   let scoped: Promise<void> | undefined
-  const inScope = () => (scoped ??= rescope(mirror, since).catch((error) => ((scoped = undefined), Promise.reject(error))))
+  let attempted!: () => void
+  const firstAttempt = new Promise<void>((resolve) => (attempted = resolve))
+  const inScope = () =>
+    (scoped ??= rescope(mirror, since).then(attempted, (error) => {
+      scoped = undefined
+      attempted()
+      throw error
+    }))
+  // The scope is kept at once (a later switch must know it, even if no round ran under it). A
+  // change of scope lands before the app's next read of the store: its calls wait for the first
+  // attempt, run by whichever comes first under the lock, this or a round.
   exclusive(lockName, inScope).catch(() => {})
+  void scopeChanged(mirror).then((changed) => changed || attempted(), attempted)
+  gateStore(db, store, firstAttempt)
 
   const round = <T>(state: 'pulling' | 'pushing', run: () => Promise<T>): Promise<T> => {
     if (stopped) return Promise.reject(new TtlError('CLOSED', `${where}: the sync was stopped`))

@@ -61,3 +61,8 @@ export function partsOf(handle: object) {
 export function followDefaultTtl(handle: object, store: string, defaultTtl: DefaultTtl): Promise<void> {
   return routeOf(handle).changeSettings(store, (ctx) => setDefaultTtl(ctx, store, defaultTtl, true))
 }
+
+/** Calls of `store` through `handle` wait for `until` to settle (see `Routes.gate`). */
+export function gateStore(handle: object, store: string, until: Promise<unknown>): void {
+  routeOf(handle).gate(store, until)
+}

@@ -45,6 +45,8 @@ export interface Internal {
 export class Routes {
   /** Who hears every write of a store inside its transaction (`transaction/observers.ts`). */
   readonly observers = new Observers()
+  /** Stores whose calls wait for a change the library is making to them ({@link gate}). */
+  private readonly gates = new Map<string, Promise<void>>()
 
   constructor(readonly options: RoutesOptions) {
     // A mirrored store's writes are queued by every handle from open (SPEC §12b).
@@ -77,7 +79,21 @@ export class Routes {
       return Promise.reject(error)
     }
     requestStarting()
-    return this.options.connection.native()
+    const gate = this.gates.get(store)
+    return gate ? gate.then(() => this.options.connection.native()) : this.options.connection.native()
+  }
+
+  /**
+   * From now until `until` settles, the calls of `store` (and transactions over it) wait for it:
+   * the mirror's change of scope, which must land before the app reads the store again.
+   */
+  gate(store: string, until: Promise<unknown>): void {
+    const settled = until.then(
+      () => {},
+      () => {},
+    )
+    this.gates.set(store, settled)
+    void settled.then(() => this.gates.get(store) === settled && this.gates.delete(store))
   }
 
   async read(store: string): Promise<ReadScope> {
@@ -191,6 +207,8 @@ export class Routes {
       throw new TtlError('UNSUPPORTED', `store "${apart[0]}" keeps its values in databases of their own (evictOnQuota), which one transaction cannot span; use the handle's own calls for it`)
     }
     await Promise.all(stores.map((store) => settleTouches(name, store)))
+    // The library's own transactions (the change a gate waits for among them) never wait.
+    if (internal.observed !== false) await Promise.all(stores.map((store) => this.gates.get(store)))
     requestStarting()
     const db = await connection.native()
     const observers = writable && internal.observed !== false ? this.observers : undefined

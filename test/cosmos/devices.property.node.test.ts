@@ -49,28 +49,6 @@ import {
   type Tenant,
 } from './devices-model.js'
 
-/**
- * Defects the property found, each with its `test.fails` below: while one stands, the histories
- * that show it are not generated (so that the property goes on finding others).
- */
-const KNOWN_DEFECTS = {
-  /** 'a device clock set back a minute: …': clock jumps go forward only. */
-  clockSetBack: true,
-  /**
-   * 'a container with TTL off: …': a delete pushed while the container's TTL is off is plain, so
-   * the check's last pulls are full ones (the documented way to find such deletes) until then.
-   */
-  ttlOffDeletes: true,
-  /**
-   * 'a full pull keeps the local item of a write set aside, …': no full pull while a write is set
-   * aside: a device whose pull may be full (asked for, or its last a tombstone's life ago)
-   * discards what it set aside first.
-   */
-  fullPullDropsSetAside: true,
-  /** 'a read right after syncCosmos of another partition key value …': the device is not read right after the call. */
-  readRightAfterSwitch: true,
-}
-
 /** About 20 s here; `DEVICES_RUNS=1000` hunts longer. */
 const RUNS = Number(process.env.DEVICES_RUNS ?? 100)
 
@@ -131,7 +109,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('refusals' as const), on: fc.boolean() }) },
   // Seconds, or longer than a tombstone lives.
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.oneof(fc.integer({ min: 500, max: 20_000 }), fc.integer({ min: (TOMBSTONE.ttl + 1) * 1000, max: 150_000 })) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('clockJump' as const), d: device, ms: fc.integer({ min: KNOWN_DEFECTS.clockSetBack ? 1000 : -240_000, max: 240_000 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('clockJump' as const), d: device, ms: fc.integer({ min: -240_000, max: 240_000 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('scope' as const), d: fc.constant<Device>(1) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('containerTtl' as const), value: containerTtl }) },
   { weight: 2, arbitrary: fc.constant({ kind: 'quiesce' as const }) },
@@ -162,8 +140,6 @@ interface Member {
   sync: CosmosSync
   /** Its clock (epoch ms). */
   clock: () => number
-  /** When its last pull began, on its clock. */
-  pulledAt?: number
   /** The container as this device reaches it: through its own proxy, refusing what the server refuses. */
   container: Container
 }
@@ -177,8 +153,6 @@ interface World {
   /** Items the server removed on expiry (`${tenant}/${id}`), and when they expired. */
   justGone: Map<string, number>
   tags: number
-  /** A device pushed while the container's TTL was off: its deletes were plain (see {@link KNOWN_DEFECTS}). */
-  plainDeletes: boolean
   seen: Record<string, number>
 }
 
@@ -249,34 +223,21 @@ async function expire(world: World, beforeMs: number): Promise<void> {
 }
 
 /** Runs a round of a device: offline, it must fail as offline and change nothing the model follows. */
-async function round(member: Member, kind: 'pull' | 'push', world: World, full = false): Promise<void> {
+async function round(member: Member, kind: 'pull' | 'push', world: World): Promise<void> {
   const { model, sync } = member
   if (!model.online) {
     await expect(sync[kind](), `${model.name} ${kind} offline`).rejects.toBeInstanceOf(OfflineError)
     return
   }
-  if (kind === 'pull' && KNOWN_DEFECTS.fullPullDropsSetAside) await discardBeforeFullPull(member, full)
-  const startedAt = member.clock()
-  await (kind === 'pull' ? sync.pull({ full }) : sync.push())
-  if (kind === 'pull') member.pulledAt = startedAt
+  await (kind === 'pull' ? sync.pull() : sync.push())
   const now = Date.now()
   if (kind === 'push') {
-    if (world.containerDefault === null) world.plainDeletes = true
     const listed = new Set((await sync.rejected()).map((r) => r.key))
     return model.pushed(now, world.refusals.on, world.landings, listed)
   }
   if (model.lastPull !== undefined && now - model.lastPull > TOMBSTONE.ttl * 1000 && model.tombstonesGoneSince > 0) world.seen.pastTombstones++
   model.lastPull = now
   model.tombstonesGoneSince = 0
-}
-
-/** Discards what is set aside before a pull that may be full (see {@link KNOWN_DEFECTS}). */
-async function discardBeforeFullPull(member: Member, full: boolean): Promise<void> {
-  const { model, sync } = member
-  const aside = [...model.setAside.get(model.scope)!]
-  // The mirror's pull is full a tombstone's life (less a second) after the last began, on its clock.
-  if (aside.length === 0 || !(full || (member.pulledAt !== undefined && member.clock() - member.pulledAt > (TOMBSTONE.ttl - 5) * 1000))) return
-  for (const key of aside) expect(await sync.discard(key)).toBe(model.discard(key))
 }
 
 const mayExpire = (ttl: unknown, defaultTtl: Default) => (typeof ttl === 'number' && ttl > 0) || (ttl !== -1 && typeof defaultTtl === 'number' && defaultTtl > 0)
@@ -381,7 +342,6 @@ async function run(world: World, cmd: Command): Promise<void> {
       m.sync = startSync(m)
       world.seen.scopeSwitches++
       // Read at once: nothing of the scope left shows.
-      if (KNOWN_DEFECTS.readRightAfterSwitch) return
       const shown = ((await m.db.getAll('items')) as Doc[]).filter((doc) => doc.tenant !== m.model.scope)
       expect(shown.map(contentOf), `${m.model.name} (${m.model.scope}) right after syncCosmos`).toEqual([])
       return
@@ -459,9 +419,7 @@ async function quiesce(world: World): Promise<void> {
     await round(member, 'pull', world)
     await round(member, 'push', world)
   }
-  const full = KNOWN_DEFECTS.ttlOffDeletes && world.plainDeletes
-  for (const member of world.members) await round(member, 'pull', world, full)
-  world.plainDeletes = false
+  for (const member of world.members) await round(member, 'pull', world)
   await expire(world, Date.now() - TOLERANCE_MS)
   const items = await allItems(world.server)
   const byItem = new Map(items.map((doc) => [`${String(doc.tenant)}/${String(doc.id)}`, doc]))
@@ -499,7 +457,7 @@ async function expectNoLeak(world: World, step: string): Promise<void> {
 /** Runs one history from a fresh container and two fresh devices, checking as it goes; ends with a quiescent check. */
 async function history(initial: Default | undefined, skew0: number, skew1: number, commands: Command[], seen: Record<string, number> = newSeen()): Promise<void> {
   const { container: server, id } = await newContainer(port, initial ?? undefined)
-  const world: World = { server, members: [], landings: new Landings(), containerDefault: initial ?? null, refusals: { on: true }, justGone: new Map(), tags: 0, plainDeletes: false, seen }
+  const world: World = { server, members: [], landings: new Landings(), containerDefault: initial ?? null, refusals: { on: true }, justGone: new Map(), tags: 0, seen }
   for (const [i, skewMs] of [skew0, skew1].entries()) {
     await setOnline(i, true)
     const model = new DeviceModel(`d${i}`, 't1', skewMs)
@@ -560,10 +518,10 @@ test('two devices, a server writer, offline periods, refusals, TTL changes and s
  * whose server item is already gone (expired and removed by Cosmos DB) keeps the old offset. On a
  * device whose clock was set back (a connection's clock then stands still, SPEC §6, and the
  * mirror learns an offset a minute lower), that copy stays live locally up to a minute after the
- * server's expired (SPEC §12b: within 2 s). `test.fails`: remove it when fixed (for instance, a
- * round whose offset changed also drops the copies the server no longer has, as a full pull does).
+ * server's expired (SPEC §12b: within 2 s). Fixed: a round whose offset changed also drops the
+ * copies the server no longer has, as a full pull does.
  */
-test.fails('a device clock set back a minute: a copy of an item the server has since expired and removed leaves the device at its next pull', async () => {
+test('a device clock set back a minute: a copy of an item the server has since expired and removed leaves the device at its next pull', async () => {
   const { container: server, id } = await newContainer(port, -1)
   const model = new DeviceModel('d0', 't1', 0)
   const clock = deviceClock(model)
@@ -594,10 +552,10 @@ test.fails('a device clock set back a minute: a copy of an item the server has s
  * would stay for ever), so another device's incremental pull never learns of the delete; it keeps
  * the item until a full pull (asked for, or its first pull a tombstone's life after the last),
  * which a device pulling every few seconds never does. SPEC §12 (after a push and a pull, the live
- * view equals the container's) and §12b ("deletes reach every copy") are broken. `test.fails`:
- * remove it when fixed.
+ * view equals the container's) and §12b ("deletes reach every copy") were broken. Fixed: where
+ * deletes are plain, every pull also compares ids with the server's.
  */
-test.fails('a container with TTL off: a delete pushed by one device leaves the other at its next pull', async () => {
+test('a container with TTL off: a delete pushed by one device leaves the other at its next pull', async () => {
   const { container: server, id } = await newContainer(port)
   const names = [uniqueName('devices-ttl-off'), uniqueName('devices-ttl-off')]
   const [here, there] = await Promise.all(names.map((name) => openMirror(Date.now, name)))
@@ -624,9 +582,9 @@ test.fails('a container with TTL off: a delete pushed by one device leaves the o
  * deletes the local item of a write the server refused and the mirror set aside: it spares the
  * items with a write queued, not those set aside. `sync.rejected()` still lists the write, but
  * its item is gone from the store, and a retry once the server would take it pushes nothing of
- * it: the write is lost. `test.fails`: remove it when fixed.
+ * it: the write was lost. Fixed: a full pull spares what is set aside too.
  */
-test.fails('a full pull keeps the local item of a write set aside, and a retry then pushes it', async () => {
+test('a full pull keeps the local item of a write set aside, and a retry then pushes it', async () => {
   const { container: server, id } = await newContainer(port, -1)
   const name = uniqueName('devices-set-aside')
   const db = await openMirror(Date.now, name)
@@ -656,10 +614,10 @@ test.fails('a full pull keeps the local item of a write set aside, and a retry t
  * Found by the property: `syncCosmos` with another partition key value changes the store (its
  * old items go) in a transaction of its own that starts a moment later, so a read the app issues
  * right after the call still shows the old partition's items (SPEC §12b: "changing the scope of a
- * store never shows … an item of the old scope in the new one"). `test.fails`: remove it when
- * fixed.
+ * store never shows … an item of the old scope in the new one"). Fixed: the store's calls wait
+ * for the change of scope.
  */
-test.fails('a read right after syncCosmos of another partition key value shows nothing of the old one', async () => {
+test('a read right after syncCosmos of another partition key value shows nothing of the old one', async () => {
   const { container: server, id } = await newContainer(port, -1)
   const name = uniqueName('devices-switch')
   const db = await openMirror(Date.now, name)
