@@ -1,6 +1,7 @@
 // What every entry of the package exports but `openTtlDB`, which differs by how the purge runs
 // (`index.ts`: in a Web Worker; `service-worker.ts`: inline).
 export { TtlDB } from './db.js'
+export { TtlCoreDB } from './core-db.js'
 export { deleteTtlDB } from './generations/delete-db.js'
 export { TtlError, type TtlErrorCode } from './rules/errors.js'
 export type { PurgeReport } from './events/reports.js'
