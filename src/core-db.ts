@@ -17,11 +17,16 @@ import * as writes from './writes/writes.js'
  * expiry events and the index calls.
  */
 export class TtlCoreDB<S extends DBSchema | unknown = unknown> {
+  /** @internal */
+  protected readonly route: CoreRoutes
+
   /** @internal Use {@link openTtlDB}. */
   constructor(
-    protected readonly route: CoreRoutes,
+    route: CoreRoutes,
     private readonly unfollow: () => void,
-  ) {}
+  ) {
+    this.route = route
+  }
 
   /** The underlying idb database: the physical view, expired items and bookkeeping included. */
   get raw(): IDBPDatabase<S> {

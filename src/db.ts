@@ -22,6 +22,7 @@ import type { LiveOptions } from './live/result.js'
  * {@link TtlCoreDB}, and live queries, transactions, expiry events and the index calls.
  */
 export class TtlDB<S extends DBSchema | unknown = unknown> extends TtlCoreDB<S> {
+  /** @internal */
   protected declare readonly route: Routes
 
   /** @internal Use {@link openTtlDB}. */
