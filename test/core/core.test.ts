@@ -204,12 +204,18 @@ test('a default changed by a full handle applies to the next read of a core hand
   expect(await full.count('s')).toBe(0)
 })
 
-test("a core handle's write expires for a full handle, whose purge deletes it and reports it to onExpire; a full handle's expires for the core", async () => {
+/** A full handle and a core one on a fresh database, one clock, and what the full handle's onExpire hears. */
+async function fullAndCore() {
   const clock = manualClock(T0)
   const full = await freshDB({ clock, stores })
   const db = await openCore({ clock }, full.raw.name)
   const heard: ExpireEvent[] = []
   full.onExpire((event) => heard.push(event))
+  return { clock, full, db, heard }
+}
+
+test("a core handle's write expires for a full handle, whose purge deletes it and reports it to onExpire; a full handle's expires for the core", async () => {
+  const { clock, full, db, heard } = await fullAndCore()
   await db.putAll('s', [{ id: 'core', ttl: 10 }, { id: 'kept', ttl: -1 }])
   await full.put('s', { id: 'full', ttl: 10 })
   clock.advance(9 * SECOND)
@@ -225,11 +231,7 @@ test("a core handle's write expires for a full handle, whose purge deletes it an
 })
 
 test("a core handle's add over a dead item claims it, and a full handle's onExpire hears it expired", async () => {
-  const clock = manualClock(T0)
-  const full = await freshDB({ clock, stores })
-  const db = await openCore({ clock }, full.raw.name)
-  const heard: ExpireEvent[] = []
-  full.onExpire((event) => heard.push(event))
+  const { clock, full, db, heard } = await fullAndCore()
   await full.put('s', { id: 'a', ttl: 1, v: 'old' })
   clock.advance(SECOND)
   await db.add('s', { id: 'a', v: 'new' })
