@@ -2,9 +2,9 @@
 // entry, declarations that need the full entry are refused at open, and a core handle and a full
 // one on the same database interoperate exactly (same layout, settings, watermarks, purge, events).
 import { deleteDB } from 'idb'
-import { afterEach, expect, test, vi } from 'vitest'
+import { afterEach, expect, expectTypeOf, test, vi } from 'vitest'
 import * as core from '../../src/core.js'
-import { TtlDB, type ExpireEvent, type OpenTtlDBOptions, type PurgeReport } from '../../src/index.js'
+import { TtlDB, type ExpireEvent, type OpenTtlDBOptions, type PurgeReport, type Stamped, type TtlFields } from '../../src/index.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
 import { ensureLocks } from '../purge/stubs.js'
 import { expectDomError, expectTtlError, rawGet, SECOND, T0 } from '../semantics/support.js'
@@ -37,6 +37,20 @@ test('the core handle has the basic calls and none of the full handle’s featur
     expect(feature in db, feature).toBe(false)
   }
   expect(db.raw.name).toMatch(/^core-/)
+})
+
+/** Never called: a typed core handle, as tsc sees it (`npm run typecheck`). */
+async function typed(db: core.TtlCoreDB<{ s: { key: string; value: { id: string } & TtlFields } }>) {
+  expectTypeOf(await db.get('s', 'a')).toEqualTypeOf<Stamped<{ id: string } & TtlFields> | undefined>()
+  // @ts-expect-error only declared stores
+  await db.put('t', { id: 'a' })
+  // @ts-expect-error live queries are the full handle's
+  db.live('s')
+  expectTypeOf<TtlDB<any>>().toMatchTypeOf<core.TtlCoreDB<any>>()
+}
+
+test('a typed core handle has the basic calls, typed by its schema, and no live queries (checked by tsc)', () => {
+  expect(typeof typed).toBe('function')
 })
 
 test.for([
