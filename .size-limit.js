@@ -6,6 +6,8 @@
 // 24.0 kB before transactions (+2 kB) and live queries (+2.5 kB); 28.5 kB with them; 30.25 kB after
 // round four (transactions issued together, live queries that hear owed touches and every realm's
 // writes, schema checks at open, purgeDuring's event check): issue #33 is the way down, not this line.
+// 30.83 → 31.12 kB with idb-ttl/core beside it (two chunks, core's and the rest, and the handle's
+// split into a base class and the full one): its price, paid once, for a core 9 kB smaller.
 const esm = (config) => ({ ...config, format: 'esm' })
 const peer = (name, file) => ({ name: `peer: ${name} (whole package)`, path: file, import: { [file]: '*' }, gzip: true, modifyEsbuildConfig: esm })
 
@@ -15,7 +17,17 @@ export default [
     path: 'dist/idb-ttl.js',
     import: '*',
     gzip: true,
-    limit: '31 kB',
+    limit: '31.5 kB',
+    modifyEsbuildConfig: esm,
+  },
+  {
+    // Measured 22.23 kB. Issue #33's target is 10 kB (aim 6 kB): what stands in the way, measured,
+    // is in docs/benchmarks.md, "Size"; this limit is the budget against growth until then.
+    name: 'idb-ttl/core: a page that opens a TTL store and gets, puts, deletes, counts (idb and comlink included; target 10 kB)',
+    path: 'dist/core.js',
+    import: { 'dist/core.js': '{ openTtlDB }' },
+    gzip: true,
+    limit: '22.5 kB',
     modifyEsbuildConfig: esm,
   },
   {
@@ -30,7 +42,7 @@ export default [
     name: 'idb-ttl/tanstack: what ttlStorage adds to a page that uses idb-ttl',
     path: 'dist/tanstack.js',
     import: { 'dist/tanstack.js': '{ ttlStorage }' },
-    ignore: ['./idb-ttl-shared-*'],
+    ignore: ['./idb-ttl-core-*', './idb-ttl-shared-*'],
     gzip: true,
     limit: '1 kB',
     modifyEsbuildConfig: esm,

@@ -1,8 +1,10 @@
-// Builds the library into dist/: the ESM entries of src/index.ts (`idb-ttl.js`), of
-// src/cosmos/index.ts (`cosmos.js`, `idb-ttl/cosmos`), of src/tanstack/index.ts
-// (`tanstack.js`, `idb-ttl/tanstack`) and of src/workbox/index.ts (`workbox.js`, `idb-ttl/workbox`).
-// The first three share their common modules through a chunk they import statically
-// (`idb-ttl-shared-*.js`); `workbox.js` imports the main entry as the package, `idb-ttl`. idb,
+// Builds the library into dist/: the ESM entries of src/index.ts (`idb-ttl.js`), of src/core.ts
+// (`core.js`, `idb-ttl/core`), of src/cosmos/index.ts (`cosmos.js`, `idb-ttl/cosmos`), of
+// src/tanstack/index.ts (`tanstack.js`, `idb-ttl/tanstack`) and of src/workbox/index.ts
+// (`workbox.js`, `idb-ttl/workbox`). They share their common modules through two chunks they
+// import statically: what `idb-ttl/core` is made of (`idb-ttl-core-*.js`, which alone is what a
+// core app loads besides core.js) and the rest (`idb-ttl-shared-*.js`); `workbox.js` imports the
+// main entry as the package, `idb-ttl`. idb,
 // comlink and @azure/cosmos stay external, and there is no `import()`, which service workers
 // forbid (an app that wants the library later splits it with its own bundler). Each Web Worker it
 // starts is a file of its own beside them, all
@@ -30,6 +32,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import MagicString from 'magic-string'
+import { build as esbuild } from 'esbuild'
 import { build } from 'vite'
 
 const require = createRequire(import.meta.url)
@@ -83,6 +86,27 @@ function workboxImportsThePackage() {
   }
 }
 
+/**
+ * The modules `idb-ttl/core` is made of (absolute paths), as esbuild resolves them from src/core.ts:
+ * they go in a chunk of their own, so that core.js imports none of what only the full entries use.
+ */
+async function coreModules() {
+  const { metafile } = await esbuild({
+    entryPoints: [path.join(root, 'src/core.ts')],
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    outdir: path.join(tmpdir(), 'idb-ttl-core-modules'),
+    external: ['idb', 'comlink'],
+    // The purge worker, which core.js starts by URL, is a bundle of its own.
+    plugins: [{ name: 'worker-url', setup: (b) => b.onResolve({ filter: /./ }, (a) => (a.kind === 'new-url' ? { external: true, path: a.path } : undefined)) }],
+    logLevel: 'silent',
+  })
+  return new Set(Object.keys(metafile.inputs).map((file) => path.resolve(root, file)))
+}
+const core = await coreModules()
+
 const common = { configFile: false, root, publicDir: false, logLevel: 'info' }
 /** Fully minified output that keeps pure annotations and licence comments (the worker bundles comlink and idb). */
 const MINIFIED = { minify: true, comments: { annotation: true, legal: true, jsdoc: false } }
@@ -101,6 +125,7 @@ await build({
     lib: {
       entry: {
         'idb-ttl': path.join(root, 'src/index.ts'),
+        core: path.join(root, 'src/core.ts'),
         'service-worker': path.join(root, 'src/service-worker.ts'),
         cosmos: path.join(root, 'src/cosmos/index.ts'),
         tanstack: path.join(root, 'src/tanstack/index.ts'),
@@ -113,10 +138,16 @@ await build({
       // @azure/cosmos: an optional peer the app brings (src/ imports only its types).
       external: ['idb', 'comlink', '@azure/cosmos'],
       output: {
-        chunkFileNames: 'idb-ttl-shared-[hash].js',
-        // One chunk for what the entries share, whatever subset each imports (idb-ttl/tanstack
-        // needs only TtlError): the main entry loads it anyway, so an app pays nothing for it.
-        codeSplitting: { groups: [{ name: 'shared', minShareCount: 2, test: /[\\/]src[\\/](?!cosmos[\\/]|tanstack[\\/])/ }] },
+        chunkFileNames: 'idb-ttl-[name]-[hash].js',
+        // One chunk for what the core is made of, one for the rest the entries share, whatever
+        // subset each imports (idb-ttl/tanstack needs only TtlError): the main entry loads both
+        // anyway, so an app pays nothing for them.
+        codeSplitting: {
+          groups: [
+            { name: 'core', priority: 2, test: (id) => core.has(id) },
+            { name: 'shared', priority: 1, minShareCount: 2, test: /[\\/]src[\\/](?!cosmos[\\/]|tanstack[\\/])/ },
+          ],
+        },
         // Whitespace too (Vite's library mode leaves it, for fear of losing the `@__PURE__`
         // annotations an app's bundler tree-shakes by: they are kept).
         ...MINIFIED,
@@ -166,7 +197,12 @@ const CLASS = /^export declare class TtlDB<[^\n]*\{\n/m
 if (!CLASS.test(bundled) || /^\s*(private |protected )?constructor\(/m.test(bundled.slice(bundled.search(CLASS)).split('\n}\n')[0])) {
   throw new Error('dist/index.d.ts: expected `export declare class TtlDB<…> {` with its @internal constructor stripped')
 }
-const declarations = bundled.replace(CLASS, (open) => `${open}\t/** Use {@link openTtlDB}. */\n\tprivate constructor();\n`)
+// TtlCoreDB, the full handle's base, gets a protected one: TtlDB extends it, and nobody news it.
+const CORE_CLASS = /^export declare class TtlCoreDB<[^\n]*\{\n/m
+if (!CORE_CLASS.test(bundled)) throw new Error('dist/index.d.ts: expected `export declare class TtlCoreDB<…> {`')
+const declarations = bundled
+  .replace(CLASS, (open) => `${open}\t/** Use {@link openTtlDB}. */\n\tprivate constructor();\n`)
+  .replace(CORE_CLASS, (open) => `${open}\t/** Use {@link openTtlDB} (of \`idb-ttl/core\` or \`idb-ttl\`). */\n\tprotected constructor();\n`)
 if (/declare module|BusTopics/.test(declarations)) throw new Error('dist/index.d.ts: an internal module augmentation leaked into it')
 const dts = path.join(outDir, 'index.d.ts')
 writeFileSync(dts, declarations)
@@ -221,6 +257,23 @@ export declare function ttlStorage<TStorageValue = string>(db: TtlDB<any>, store
 `,
 )
 
+// dist/core.d.ts: the main entry's types (TtlCoreDB is one class), and its own openTtlDB.
+writeFileSync(
+  path.join(outDir, 'core.d.ts'),
+  `import type { DBSchema, OpenTtlDBOptions, TtlCoreDB } from 'idb-ttl'
+
+export { TtlCoreDB, TtlError, deleteTtlDB, checkDefaultTtl, effectiveTtl, expiresAt, isExpired, isValidTtl, itemTtl, MAX_TTL, ttlUntil } from 'idb-ttl'
+export type { TtlErrorCode, DefaultTtl, ItemTtl, ResolveOptions, TtlValues, Changes, DBSchema, IndexConfig, OpenTtlDBOptions, PurgeOptions, Query, Stamped, StoreConfig, TtlFields, Writable } from 'idb-ttl'
+
+/**
+ * Opens (creating or upgrading) a database whose declared stores have time to live, with the
+ * basic calls; its background purge runs in a Web Worker (docs/api.md, "idb-ttl/core").
+ * @throws TtlError \`UNSUPPORTED\` for \`maxEntries\`, \`evict\`, \`evictOnQuota\`, \`touchOnRead\`, \`mirror\` or purge mode \`'inline'\` (import \`idb-ttl\`), and as \`idb-ttl\`'s
+ */
+export declare function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlCoreDB<S>>
+`,
+)
+
 // dist/service-worker.d.ts: the main entry's API, which it shares to the type (TtlDB is one class).
 writeFileSync(path.join(outDir, 'service-worker.d.ts'), "export * from 'idb-ttl'\n")
 
@@ -253,4 +306,4 @@ export declare class TtlExpirationPlugin {
 `,
 )
 
-console.log(`dist/idb-ttl.js, dist/service-worker.js, dist/service-worker.d.ts, dist/cosmos.js, dist/cosmos.d.ts, dist/tanstack.js, dist/tanstack.d.ts, dist/workbox.js, dist/workbox.d.ts, ${workers.map((w) => `dist/${w.name}.js`).join(', ')} and dist/index.d.ts written`)
+console.log(`dist/idb-ttl.js, dist/core.js, dist/core.d.ts, dist/service-worker.js, dist/service-worker.d.ts, dist/cosmos.js, dist/cosmos.d.ts, dist/tanstack.js, dist/tanstack.d.ts, dist/workbox.js, dist/workbox.d.ts, ${workers.map((w) => `dist/${w.name}.js`).join(', ')} and dist/index.d.ts written`)

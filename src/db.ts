@@ -1,29 +1,33 @@
 /**
- * The handle `openTtlDB` returns: a table of contents. Each method routes to the mechanism that
- * does the work: `reads/`, `writes/` (through `handle/routes.ts`: store checks, owed touches,
- * quota relief), `events/`, `live/`, and the background purge (`handle/parts.ts`).
+ * The handle `idb-ttl`'s `openTtlDB` returns: a table of contents. The basic calls are the
+ * core's (`core-db.ts`); each method here routes to the mechanism that does the work:
+ * `reads/`, `events/`, `live/`, `transaction/` (through `handle/routes.ts`), and the background
+ * purge (`handle/parts.ts`).
  */
-import { unwrap, type DBSchema, type IDBPDatabase } from 'idb'
+import type { DBSchema } from 'idb'
+import { TtlCoreDB } from './core-db.js'
 import type { ExpireEvent, ExpireOptions } from './events/listeners.js'
 import type { PurgeReport } from './events/reports.js'
-import { countLive, getByKey, getKeys, getMany, getOne, pages, stats, storedDefaultTtl, type StoreStats } from './reads/reads.js'
-import type { DefaultTtl } from './rules/ttl.js'
-import type { Changes, IndexNames, IndexQuery, Query, Stamped, StoreKey, StoreNames, StoreValue, TtlReadTransaction, TtlWriteTransaction, Writable } from './rules/types.js'
+import { countLive, getKeys, getMany, getOne, pages, stats, type StoreStats } from './reads/reads.js'
+import type { IndexNames, IndexQuery, Query, Stamped, StoreKey, StoreNames, StoreValue, TtlReadTransaction, TtlWriteTransaction } from './rules/types.js'
 import { checkTransaction } from './transaction/check.js'
 import type { Transaction } from './transaction/transaction.js'
 import type { Routes } from './handle/routes.js'
 import { register } from './handle/internal.js'
 import type { LiveQuery } from './live/query.js'
 import type { LiveOptions } from './live/result.js'
-import * as writes from './writes/writes.js'
 
-/** A database whose declared stores follow Cosmos DB time-to-live rules. */
-export class TtlDB<S extends DBSchema | unknown = unknown> {
+/**
+ * A database whose declared stores follow Cosmos DB time-to-live rules: the basic calls of
+ * {@link TtlCoreDB}, and live queries, transactions, expiry events and the index calls.
+ */
+export class TtlDB<S extends DBSchema | unknown = unknown> extends TtlCoreDB<S> {
+  /** @internal */
+  protected declare readonly route: Routes
+
   /** @internal Use {@link openTtlDB}. */
-  constructor(
-    private readonly route: Routes,
-    private readonly unfollow: () => void,
-  ) {
+  constructor(route: Routes, unfollow: () => void) {
+    super(route, unfollow)
     register(this, route)
   }
 
@@ -46,11 +50,6 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     return this.route.options.parts.background.isPurger
   }
 
-  /** The underlying idb database: the physical view, expired items and bookkeeping included. */
-  get raw(): IDBPDatabase<S> {
-    return this.route.options.connection.raw as IDBPDatabase<S>
-  }
-
   /**
    * Runs `callback` in one IndexedDB transaction over `stores`: the handle's reads (and, in
    * `'readwrite'`, writes) with every TTL rule, at one instant, all or nothing (SPEC §11).
@@ -66,70 +65,10 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     return this.route.transact(names, mode === 'readwrite', callback as unknown as (tx: Transaction) => T)
   }
 
-  /** Writes a value (inserting or replacing), stamping `_ts`. Resolves to its key once committed. */
-  async put<N extends StoreNames<S>>(store: N, value: Writable<StoreValue<S, N>>, key?: StoreKey<S, N>): Promise<StoreKey<S, N>> {
-    return this.observed(store, (tx) => tx.put(store, value, key)) ?? (await this.writeAll(store, [value], 'put', [key]))[0]
-  }
-
-  /** Writes many values in one transaction, all or nothing. Resolves to their keys. */
-  async putAll<N extends StoreNames<S>>(store: N, values: readonly Writable<StoreValue<S, N>>[]): Promise<StoreKey<S, N>[]> {
-    return this.observed(store, (tx) => tx.putAll(store, values)) ?? this.writeAll(store, values, 'put')
-  }
-
-  /** Inserts a value; rejects with `ConstraintError` only if a *live* item holds the key. */
-  async add<N extends StoreNames<S>>(store: N, value: Writable<StoreValue<S, N>>, key?: StoreKey<S, N>): Promise<StoreKey<S, N>> {
-    return this.observed(store, (tx) => tx.add(store, value, key)) ?? (await this.writeAll(store, [value], 'add', [key]))[0]
-  }
-
   /** A write of a store whose changes are recorded in their transaction (the Cosmos DB mirror's outbox); `undefined` elsewhere. */
-  private observed<N extends StoreNames<S>, T>(store: N, write: (tx: TtlWriteTransaction<S, N>) => Promise<T>): Promise<T> | undefined {
+  protected override observed<N extends StoreNames<S>, T>(store: N, write: (tx: TtlWriteTransaction<S, N>) => Promise<T>): Promise<T> | undefined {
     if (this.route.observers.of(store).length === 0) return undefined
     return this.route.spacious(() => this.transaction([store], 'readwrite', write))
-  }
-
-  private writeAll<N extends StoreNames<S>>(store: N, values: readonly unknown[], method: 'put' | 'add', keys?: readonly unknown[]) {
-    const given = keys as (IDBValidKey | undefined)[] | undefined
-    return this.route.write(store, (ctx) => writes.writeAll(ctx, store, values, method, given, !keys), () => [...values]) as Promise<StoreKey<S, N>[]>
-  }
-
-  /**
-   * Merges `changes` into the live item at `key` (or replaces it with what a synchronous function
-   * returns) and stamps `_ts`. Resolves to the item as reads now see it.
-   * @throws TtlError `NOT_FOUND` when no live item holds the key
-   */
-  async update<N extends StoreNames<S>>(store: N, key: StoreKey<S, N>, changes: Changes<StoreValue<S, N>>): Promise<Stamped<StoreValue<S, N>>> {
-    const inTx = this.observed(store, (tx) => tx.update(store, key, changes))
-    if (inTx) return inTx
-    const merge = changes as Parameters<typeof writes.update>[3]
-    // The item itself (the spare) is not given up to make room for its update.
-    return this.route.write(store, (ctx) => writes.update(ctx, store, key as IDBValidKey, merge), (item) => [item], { store, key: key as IDBValidKey }) as Promise<Stamped<StoreValue<S, N>>>
-  }
-
-  /** Rewrites the live item at `key` unchanged, restarting its countdown. */
-  async touch<N extends StoreNames<S>>(store: N, key: StoreKey<S, N>): Promise<Stamped<StoreValue<S, N>>> {
-    return this.update(store, key, {})
-  }
-
-  /** The live item at `key` (or the first in a range), or `undefined`. */
-  async get<N extends StoreNames<S>>(store: N, query: Query<S, N>): Promise<Stamped<StoreValue<S, N>> | undefined> {
-    if (query instanceof IDBKeyRange) return this.route.read(store).then((scope) => getOne(scope, scope.store, query) as Promise<Stamped<StoreValue<S, N>>>)
-    const { clock, parts } = this.route.options
-    return getByKey(await this.route.db(store), store, query, clock, parts.touches) as Promise<Stamped<StoreValue<S, N>> | undefined>
-  }
-
-  /** Live items in key order, at most `count`. */
-  async getAll<N extends StoreNames<S>>(store: N, query?: Query<S, N> | null, count?: number): Promise<Stamped<StoreValue<S, N>>[]> {
-    return this.route.read(store).then((scope) => getMany(scope, scope.store, query, count) as Promise<Stamped<StoreValue<S, N>>[]>)
-  }
-
-  /** Keys of live items in key order, at most `count`. */
-  async getAllKeys<N extends StoreNames<S>>(store: N, query?: Query<S, N> | null, count?: number): Promise<StoreKey<S, N>[]> {
-    return this.route.settledRead(store).then((scope) => getKeys(scope, scope.store, query, count) as Promise<StoreKey<S, N>[]>)
-  }
-
-  /** How many live items match; counted with the expiry index, not by reading items. */
-  async count<N extends StoreNames<S>>(store: N, query?: Query<S, N> | null): Promise<number> {
-    return this.route.settledRead(store).then((scope) => countLive(scope, scope.store, query))
   }
 
   /**
@@ -138,16 +77,6 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    */
   async *iterate<N extends StoreNames<S>>(store: N, query?: Query<S, N> | null, pageSize = 100): AsyncGenerator<Stamped<StoreValue<S, N>>, void> {
     for await (const page of pages(() => this.route.read(store), query, pageSize)) yield* page as Stamped<StoreValue<S, N>>[]
-  }
-
-  /** Deletes by key or range. Deleting an expired item is a no-op as far as reads can tell. */
-  async delete<N extends StoreNames<S>>(store: N, query: Query<S, N>): Promise<void> {
-    return this.observed(store, (tx) => tx.delete(store, query)) ?? this.route.change(store, (ctx) => writes.remove(ctx, store, query))
-  }
-
-  /** Deletes every item of the store. */
-  async clear<N extends StoreNames<S>>(store: N): Promise<void> {
-    return this.observed(store, (tx) => tx.clear(store)) ?? this.route.change(store, (ctx) => writes.clear(ctx, store))
   }
 
   /** The first live item whose index key matches, or `undefined`. */
@@ -185,39 +114,9 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
     return live.query(store, () => this.route.db(store), options as LiveOptions)
   }
 
-  /**
-   * When the live item at `key` expires (epoch ms) under the settings now in force, watermarks
-   * included; `Infinity` if it never will; `undefined` when no live item holds the key.
-   */
-  async expiresAt<N extends StoreNames<S>>(store: N, key: StoreKey<S, N>): Promise<number | undefined> {
-    return (await this.route.read(store)).expiryOf(key as IDBValidKey)
-  }
-
   /** Live items, expired items not yet purged, and the next expiry, from the expiry index alone. */
   async stats<N extends StoreNames<S>>(store: N): Promise<StoreStats> {
     return stats(await this.route.settledRead(store))
-  }
-
-  /**
-   * Changes the store's default in constant time, for every connection. Items already expired stay
-   * expired; `null` turns TTL off, `-1` keeps it on with no default expiry.
-   * @throws TtlError `INVALID_TTL`
-   */
-  async setDefaultTtl<N extends StoreNames<S>>(store: N, defaultTtl: DefaultTtl): Promise<void> {
-    await this.route.changeSettings(store, (ctx) => writes.setDefaultTtl(ctx, store, defaultTtl))
-  }
-
-  /** The store's default as persisted in the database. */
-  async getDefaultTtl<N extends StoreNames<S>>(store: N): Promise<DefaultTtl> {
-    return storedDefaultTtl(await this.route.db(store), store)
-  }
-
-  /**
-   * Deletes what is expired now, in bounded batches (in the purge worker in `'worker'` mode);
-   * resolves to how many were deleted. A failure rejects and is also reported to `onPurge`.
-   */
-  async purgeExpired<N extends StoreNames<S>>(store?: N): Promise<number> {
-    return this.route.purgeExpired(store)
   }
 
   /**
@@ -228,14 +127,5 @@ export class TtlDB<S extends DBSchema | unknown = unknown> {
    */
   purgeDuring(event: { waitUntil(promise: Promise<unknown>): void }, budgetMs = 10_000): Promise<void> {
     return this.route.open.background.during(event, budgetMs)
-  }
-
-  /** Stops the background purge, ends the worker and closes the connection; later calls reject with TtlError `CLOSED`. */
-  close(): void {
-    const { parts, connection } = this.route.options
-    // Pending touches are written on the closing connection, which waits for that to commit.
-    parts.close(connection.isOpen ? unwrap(connection.raw) : undefined)
-    connection.close()
-    this.unfollow()
   }
 }

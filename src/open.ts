@@ -1,26 +1,41 @@
 /**
  * What `openTtlDB` does, in every entry: checks the options, opens (creating or upgrading) the
  * database, writes the declared defaults (telling live queries and the purger, in every tab, when
- * that changed one), and assembles the handle. The entries differ only in how the background
- * purge starts its worker (`open-page.ts`, `open-inline.ts`).
+ * that changed one), and has the entry assemble its handle. The entries differ in the handle
+ * (`open-full.ts`: {@link TtlDB}; `open-core.ts`: `TtlCoreDB`) and in how the background purge
+ * starts its worker (`open-page.ts`, `open-inline.ts`).
  */
 import type { DBSchema, IDBPDatabase } from 'idb'
-import { TtlDB } from './db.js'
-import { Parts } from './handle/parts.js'
-import { Routes } from './handle/routes.js'
+import type { PartsOptions } from './handle/core-parts.js'
+import type { RoutesOptions } from './handle/core-routes.js'
 import { Connection } from './layout/connection.js'
-import { applyDeclaredDefaults, checkStoreConfigs } from './layout/schema.js'
+import { applyDeclaredDefaults, checkStoreConfigs, type StoreConfigs } from './layout/schema.js'
 import { follow } from './layout/watermarks.js'
 import { requireIndexedDB } from './platform/available.js'
 import { monotonic } from './rules/clock.js'
 import { TtlError } from './rules/errors.js'
 import { checkPurgeOptions } from './rules/purge-options.js'
 import { checkKnownOptions } from './rules/known-options.js'
-import type { OpenTtlDBOptions } from './rules/types.js'
-import type { StartWorker } from './background/background.js'
+import type { OpenTtlDBOptions, PurgeOptions } from './rules/types.js'
 
-/** Opens `name` as {@link openTtlDB} does, its worker mode's purge started by `startWorker` (absent: inline). */
-export async function openDatabase<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>, startWorker: StartWorker | undefined): Promise<TtlDB<S>> {
+/** An open database, checked and with its declared defaults written: what an entry makes its handle of. */
+export interface Opened extends Omit<PartsOptions, 'startWorker' | 'pagePurger'>, Omit<RoutesOptions, 'parts'> {
+  /** Stops following the database's watermarks: the handle's `close` calls it. */
+  unfollow: () => void
+  /** The stores whose default this open changed, which the handle's routes announce (`settingsChanged`). */
+  redeclared: string[]
+}
+
+/**
+ * Opens `name` as {@link openTtlDB} does; `refuse` throws for declarations the entry cannot honour
+ * (before the database is touched), `assemble` makes the handle.
+ */
+export async function openDatabase<S extends DBSchema | unknown, H>(
+  name: string,
+  options: OpenTtlDBOptions<S>,
+  assemble: (opened: Opened) => H,
+  refuse: (stores: StoreConfigs, purge: Required<PurgeOptions>) => void = () => {},
+): Promise<H> {
   requireIndexedDB(`openTtlDB(${JSON.stringify(name)})`)
   if (options === null || typeof options !== 'object') throw new TtlError('INVALID_OPTION', 'openTtlDB needs an options object: { version, stores }')
   checkKnownOptions('openTtlDB', options, 'openTtlDB')
@@ -30,6 +45,7 @@ export async function openDatabase<S extends DBSchema | unknown = unknown>(name:
     throw new TtlError('INVALID_OPTION', `ttlValues must be 'strict' or 'lenient'; got ${String(mode)}`)
   }
   const purge = checkPurgeOptions(options.purge)
+  refuse(stores, purge)
   const clock = monotonic(options.clock ?? Date.now)
   const upgrade = options.upgrade as (raw: IDBPDatabase<any>, o: number, n: number | null) => void
   const connection = new Connection({ name, version: options.version, stores, clock, upgrade })
@@ -43,8 +59,5 @@ export async function openDatabase<S extends DBSchema | unknown = unknown>(name:
     connection.close()
     throw error
   }
-  const parts = new Parts({ name, stores, purge, clock, connection, startWorker })
-  const routes = new Routes({ name, connection, stores, clock, mode, durability: options.durability, parts })
-  routes.settingsChanged(redeclared)
-  return new TtlDB<S>(routes, unfollow)
+  return assemble({ name, stores, purge, clock, connection, mode, durability: options.durability, unfollow, redeclared })
 }

@@ -13,7 +13,6 @@ import { isKeepableTs } from '../layout/stamp.js'
 import { settleTouches } from '../reads/touch.js'
 import { WakeChannel, type WakeMessage } from './wake.js'
 import type { PurgeApi, PurgeConfig } from './worker/api.js'
-import { createPurgeApi } from './worker/purge-api.js'
 
 /**
  * Starts the purge worker (`worker/start.ts`), given the page's own purger to fall back on. An
@@ -21,6 +20,12 @@ import { createPurgeApi } from './worker/purge-api.js'
  * ships the worker wherever `new Worker(new URL(…))` is in the module graph.
  */
 export type StartWorker = (config: PurgeConfig, inline: () => PurgeApi) => PurgeApi & { noteActivity?(): void }
+
+/**
+ * Makes the page's own purger (`worker/purge-api.ts` `createPurgeApi`, the inline mode's), given
+ * by the handle so that an entry that purges only in its worker (`idb-ttl/core`) carries no purge.
+ */
+export type PagePurger = (config: PurgeConfig, connect: () => Promise<IDBDatabase>, activity: UserActivity) => PurgeApi & { noteActivity?(): void }
 
 export interface BackgroundOptions {
   name: string
@@ -32,6 +37,8 @@ export interface BackgroundOptions {
   onReport: (report: PurgeReport) => void
   /** Absent: every mode but `'off'` purges inline. */
   startWorker: StartWorker | undefined
+  /** The page's own purger: the inline mode's, the `'off'` mode's `purgeExpired`, and the worker's fallback. */
+  pagePurger: PagePurger
 }
 
 /** What `purgeDuring` needs of a service worker's event (an `ExtendableEvent`). */
@@ -47,10 +54,10 @@ export class Background {
   private readonly announced = new Map<string, { second: number; ttls: Set<unknown> }>()
 
   constructor(private readonly options: BackgroundOptions) {
-    const { name, stores, purge, clock, connect, activity, onReport, startWorker } = options
+    const { name, stores, purge, clock, connect, activity, onReport, startWorker, pagePurger } = options
     const config = { name, stores, batchSize: purge.batchSize, sliceMs: purge.sliceMs }
     // The page's own purger: the inline mode's, and the worker mode's where the worker cannot start.
-    const inline = () => createPurgeApi(config, connect, () => {}, activity)
+    const inline = () => pagePurger(config, connect, activity)
     this.purger = purge.mode === 'worker' && startWorker ? startWorker(config, inline) : inline()
     if (purge.mode !== 'off') {
       this.scheduler = new PurgeScheduler(this.purger, `idb-ttl:purge:${name}`, {

@@ -1,27 +1,24 @@
 /**
- * One handle's live queries: it makes them (`db.live`), tells every live query of the database
- * that stores changed once a change of this handle committed (`Routes.changed`) or its reads
- * touched items, and stops its own when the handle closes.
+ * One handle's live queries: it makes them (`db.live`) and stops its own when the handle closes.
+ * What tells every live query of the database that stores changed is the handle's
+ * `Presence` (`notices.ts`, held by `handle/core-parts.ts`), which handles without live queries
+ * (`idb-ttl/core`'s) need as well.
  */
 import { kindOf, TtlError } from '../rules/errors.js'
 import { checkKnownOptions } from '../rules/known-options.js'
 import type { Touches } from '../reads/touch.js'
-import { Presence, tellRealm } from './notices.js'
 import { LiveQuery } from './query.js'
 import { readLive, type LiveOptions } from './result.js'
 
 export class LiveHub {
   closed = false
   private readonly queries = new Set<LiveQuery<unknown>>()
-  private readonly presence: Presence
 
   constructor(
     private readonly dbName: string,
     private readonly clock: () => number,
     private readonly touches: Touches,
-  ) {
-    this.presence = new Presence(dbName)
-  }
+  ) {}
 
   /**
    * A live query of `store` on the connection `connect` gives (which checks the store).
@@ -34,24 +31,9 @@ export class LiveHub {
     return new LiveQuery<T>({ dbName, store, clock, read, owner: this })
   }
 
-  /** Committed changes of `stores`: every live query of the database hears of them, in every realm. */
-  changed(stores: readonly string[]): void {
-    if (stores.length > 0) this.presence.changed(stores)
-  }
-
-  /**
-   * Reads of this realm touched items of `stores` (owed, not yet written): the live queries of
-   * this realm, which count owed touches, read again. Other realms learn of the touches once
-   * they are written ({@link changed}).
-   */
-  touched(stores: readonly string[]): void {
-    tellRealm(this.dbName, stores)
-  }
-
   close(): void {
     this.closed = true
     for (const query of [...this.queries]) query.close()
-    this.presence.close()
   }
 
   /** A query that started: closed with the handle. */

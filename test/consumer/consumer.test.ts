@@ -43,11 +43,15 @@ afterAll(async () => {
   if (base) await scratch.remove(base)
 })
 
-/** The chunk both entries import, named by content: `dist/idb-ttl-shared-<hash>.js`. */
+/** The chunk of what the full entries share beyond the core, named by content: `dist/idb-ttl-shared-<hash>.js`. */
 const SHARED = /^dist\/idb-ttl-shared-[\w-]+\.js$/
+/** The chunk of what `idb-ttl/core` is made of, which every entry but workbox imports: `dist/idb-ttl-core-<hash>.js`. */
+const CORE = /^dist\/idb-ttl-core-[\w-]+\.js$/
+/** issue #33: the bytes (min+gzip) of an app that uses only `idb-ttl/core`; .size-limit.js has the same budget. The target is 10 kB. */
+const CORE_APP_BUDGET = 22_500
 
-test('the tarball holds the five entries (idb-ttl, idb-ttl/service-worker, idb-ttl/cosmos, idb-ttl/tanstack, idb-ttl/workbox), the one chunk all but the last share, the worker, one .d.ts per entry, the docs on using the library (not the four about the repository), README, LICENSE and package.json, nothing else; under 400 kB unpacked', async () => {
-  const allowed = /^(dist\/(idb-ttl|service-worker|cosmos|tanstack|workbox|purge-worker|idb-ttl-shared-[\w-]+)\.js|dist\/(index|service-worker|cosmos|tanstack|workbox)\.d\.ts|docs\/[\w-]+\.md|README\.md|LICENSE|package\.json)$/
+test('the tarball holds the six entries (idb-ttl, idb-ttl/core, idb-ttl/service-worker, idb-ttl/cosmos, idb-ttl/tanstack, idb-ttl/workbox), the two chunks all but the last share (the core, the rest), the worker, one .d.ts per entry, the docs on using the library (not the four about the repository), README, LICENSE and package.json, nothing else; under 400 kB unpacked', async () => {
+  const allowed = /^(dist\/(idb-ttl|core|service-worker|cosmos|tanstack|workbox|purge-worker|idb-ttl-(shared|core)-[\w-]+)\.js|dist\/(index|core|service-worker|cosmos|tanstack|workbox)\.d\.ts|docs\/[\w-]+\.md|README\.md|LICENSE|package\.json)$/
   expect(packed.files.filter((file) => !allowed.test(file))).toEqual([])
   expect(packed.files).toEqual(
     expect.arrayContaining([
@@ -55,6 +59,8 @@ test('the tarball holds the five entries (idb-ttl, idb-ttl/service-worker, idb-t
       'README.md',
       'package.json',
       'dist/idb-ttl.js',
+      'dist/core.js',
+      'dist/core.d.ts',
       'dist/cosmos.js',
       'dist/tanstack.js',
       'dist/workbox.js',
@@ -71,7 +77,8 @@ test('the tarball holds the five entries (idb-ttl, idb-ttl/service-worker, idb-t
   expect(scratch.repositoryOnlyDocs()).toEqual(['docs/architecture.md', 'docs/benchmarks.md', 'docs/contributing.md', 'docs/demo.md'])
   expect(packed.files.filter((file) => scratch.repositoryOnlyDocs().includes(file))).toEqual([])
   expect(packed.files.filter((file) => SHARED.test(file))).toHaveLength(1)
-  expect(packed.files.filter((file) => file.endsWith('.d.ts'))).toEqual(['dist/cosmos.d.ts', 'dist/index.d.ts', 'dist/service-worker.d.ts', 'dist/tanstack.d.ts', 'dist/workbox.d.ts'])
+  expect(packed.files.filter((file) => CORE.test(file))).toHaveLength(1)
+  expect(packed.files.filter((file) => file.endsWith('.d.ts'))).toEqual(['dist/core.d.ts', 'dist/cosmos.d.ts', 'dist/index.d.ts', 'dist/service-worker.d.ts', 'dist/tanstack.d.ts', 'dist/workbox.d.ts'])
   // 347 kB with five entries and fifteen pages of docs (the four left out are 73 kB, benchmarks.md 44 kB of them); #35's budget.
   expect(packed.unpackedSize).toBeLessThan(400_000)
   const { copied } = await scratch.installed(app)
@@ -103,24 +110,27 @@ test('every link of the packed README and docs works: to a heading of its own, t
   expect(broken).toEqual([])
 })
 
-test('the entries import only the shared chunk, idb and comlink: no import() (service workers forbid it), idb-ttl/cosmos not @azure/cosmos (the app passes its own Container), idb-ttl/tanstack nothing of TanStack, idb-ttl/workbox only the package itself (one copy of the library), nothing of Workbox', async () => {
+test('the entries import only the two chunks, idb and comlink, idb-ttl/core and idb-ttl/tanstack only the core chunk: no import() (service workers forbid it), idb-ttl/cosmos not @azure/cosmos (the app passes its own Container), idb-ttl/tanstack nothing of TanStack, idb-ttl/workbox only the package itself (one copy of the library), nothing of Workbox', async () => {
   const { dir } = await scratch.installed(app)
   const shared = packed.files.find((file) => SHARED.test(file))!
+  const coreChunk = packed.files.find((file) => CORE.test(file))!
   const imports = async (file: string) => [...(await scratch.readText(dir, file)).matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)].map((m) => m[1]).sort()
-  const chunk = `./${shared.slice('dist/'.length)}`
-  expect(await imports('dist/idb-ttl.js')).toEqual([chunk, 'comlink'].sort())
-  expect(await imports(shared)).toEqual(['idb'])
-  expect(await imports('dist/service-worker.js')).toEqual([chunk])
-  expect(await imports('dist/cosmos.js')).toEqual([chunk])
-  expect(await imports('dist/tanstack.js')).toEqual([chunk])
+  const [chunk, core] = [shared, coreChunk].map((file) => `./${file.slice('dist/'.length)}`)
+  expect(await imports('dist/idb-ttl.js')).toEqual([core, chunk].sort())
+  expect(await imports('dist/core.js')).toEqual([core])
+  expect(await imports(coreChunk)).toEqual(['comlink', 'idb'])
+  expect(await imports(shared)).toEqual([core])
+  expect(await imports('dist/service-worker.js')).toEqual([core, chunk].sort())
+  expect(await imports('dist/cosmos.js')).toEqual([core, chunk].sort())
+  expect(await imports('dist/tanstack.js')).toEqual([core])
   expect(await imports('dist/workbox.js')).toEqual(['idb-ttl/service-worker'])
-  for (const file of ['dist/idb-ttl.js', 'dist/service-worker.js', 'dist/cosmos.js', 'dist/tanstack.js', 'dist/workbox.js', shared]) expect(await scratch.readText(dir, file), file).not.toMatch(/\bimport\s*\(/)
+  for (const file of ['dist/idb-ttl.js', 'dist/core.js', 'dist/service-worker.js', 'dist/cosmos.js', 'dist/tanstack.js', 'dist/workbox.js', shared, coreChunk]) expect(await scratch.readText(dir, file), file).not.toMatch(/\bimport\s*\(/)
 })
 
 test('the code is minified, with no source map (useful ones would carry the whole TypeScript source; ones without it make bundlers warn)', async () => {
   const { dir } = await scratch.installed(app)
   const scripts = packed.files.filter((file) => file.endsWith('.js'))
-  expect(scripts.length).toBe(7)
+  expect(scripts.length).toBe(9)
   for (const file of scripts) {
     const code = await scratch.readText(dir, file)
     // A few lines (licence comments of what the worker bundles), none indented, no JSDoc.
@@ -135,12 +145,31 @@ test('the one .d.ts declares exactly what src/index.ts exports, no internal modu
   const { dir } = await scratch.installed(app)
   const declarations = await scratch.readText(dir, 'dist/index.d.ts')
   const declared = await scratch.exportsOf(`${dir}/dist/index.d.ts`)
-  // src/index.ts is `export * from './api.js'` and the page's openTtlDB.
+  // src/index.ts is `export * from './api.js'` (itself `export * from './common.js'` and more) and the page's openTtlDB.
   const source = (file: string) => scratch.exportsOf(new URL(`../../src/${file}`, import.meta.url).pathname)
-  expect(declared).toEqual([...(await source('api.ts')), ...(await source('index.ts'))].sort())
+  expect(declared).toEqual([...(await source('common.ts')), ...(await source('api.ts')), ...(await source('index.ts'))].sort())
   expect(declared).toContain('openTtlDB')
   expect(declarations).not.toMatch(/declare module|BusTopics|from '\.\.?\//)
   expect(declarations).toMatch(/export declare class TtlDB<[^\n]*\{\n(\s*\/\*\*[^\n]*\*\/\n)?\s*private constructor\(\);/)
+})
+
+test("dist/core.d.ts declares exactly what src/core.ts exports (common.ts and its openTtlDB), from the package by name (TtlCoreDB is one class, TtlDB's base) but its own openTtlDB", async () => {
+  const { dir } = await scratch.installed(app)
+  const declarations = await scratch.readText(dir, 'dist/core.d.ts')
+  // src/core.ts is `export * from './common.js'` and the core's openTtlDB.
+  const source = (file: string) => scratch.exportsOf(new URL(`../../src/${file}`, import.meta.url).pathname)
+  expect(await scratch.exportsOf(`${dir}/dist/core.d.ts`)).toEqual([...(await source('common.ts')), ...(await source('core.ts'))].sort())
+  expect(declarations).toContain('export declare function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlCoreDB<S>>')
+  expect(declarations).not.toMatch(/from '\.\.?\//)
+  expect(await scratch.readText(dir, 'dist/index.d.ts')).toMatch(/export declare class TtlCoreDB<[^\n]*\{\n(\s*\/\*\*[^\n]*\*\/\n)?\s*protected constructor\(\);/)
+})
+
+test(`an app that uses only idb-ttl/core (get, put, delete, getAll, count, the background purge), bundled by esbuild, loads at most ${CORE_APP_BUDGET} bytes min+gzip, idb and comlink included, and none of what only the full entry has`, async () => {
+  const { code, gzipped } = await scratch.esbuildCoreApp(app)
+  expect(gzipped).toBeLessThanOrEqual(CORE_APP_BUDGET)
+  // Live queries, transactions, expiry listeners: their own messages are not in it.
+  for (const only of ['db.live options', 'db.transaction takes', 'onExpire needs']) expect(code, only).not.toContain(only)
+  expect(code).toContain('new Worker(new URL("./purge-worker.js"')
 })
 
 test('dist/cosmos.d.ts declares exactly what src/cosmos/index.ts exports (its types from the package by name, idb-ttl and @azure/cosmos)', async () => {

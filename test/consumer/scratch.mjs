@@ -13,6 +13,7 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const TEMPLATE = fileURLToPath(new URL('./app', import.meta.url))
@@ -256,6 +257,16 @@ export async function esbuildBuild(app) {
   })
   await writeFile(path.join(outdir, 'index.html'), await page('module'))
   return { dir: outdir, warnings: result.warnings.map((w) => w.text) }
+}
+
+/**
+ * `esbuild core.ts --bundle --format=esm --minify`: the app that uses only `idb-ttl/core`, as its
+ * user ships it (the worker is a file of its own). Resolves to the bundle's text and its gzipped bytes.
+ */
+export async function esbuildCoreApp(app) {
+  const result = await esbuild.build({ absWorkingDir: app, entryPoints: ['core.ts'], bundle: true, format: 'esm', minify: true, write: false, outdir: 'dist-core', logLevel: 'silent' })
+  const [bundle] = result.outputFiles
+  return { code: bundle.text, gzipped: gzipSync(bundle.contents).length }
 }
 
 /** Copies the package's dist/purge-worker.js into `dir`, as the docs tell esbuild's users to. */

@@ -1,0 +1,67 @@
+/**
+ * What runs beside the basic calls of any handle (`idb-ttl/core`'s and the full one's): the
+ * background purge, the user activity it yields to, its reports, the page's owed touches that
+ * reads count, and the notices that tell live queries (in this realm and every other) of changes.
+ */
+import { hearRequests, UserActivity } from '../background/activity.js'
+import { Background, type PagePurger, type StartWorker } from '../background/background.js'
+import { PurgeReports } from '../events/reports.js'
+import type { Connection } from '../layout/connection.js'
+import type { StoreConfigs } from '../layout/schema.js'
+import { Presence, tellRealm } from '../live/notices.js'
+import { Touches } from '../reads/touch.js'
+import type { PurgeOptions } from '../rules/types.js'
+
+export interface PartsOptions {
+  name: string
+  stores: StoreConfigs
+  purge: Required<PurgeOptions>
+  clock: () => number
+  connection: Connection
+  startWorker: StartWorker | undefined
+  pagePurger: PagePurger
+}
+
+export class CoreParts {
+  readonly reports = new PurgeReports()
+  readonly background: Background
+  readonly touches: Touches
+  closed = false
+  private readonly activity = new UserActivity()
+  private readonly unhear: () => void
+  private readonly presence: Presence
+
+  constructor(options: PartsOptions) {
+    const { name, stores, purge, clock, connection, startWorker, pagePurger } = options
+    this.presence = new Presence(name)
+    this.unhear = hearRequests(() => {
+      this.activity.note()
+      this.background.purger.noteActivity?.()
+    })
+    const sliding = Object.entries(stores).filter(([, config]) => config.touchOnRead)
+    const connect = () => connection.native()
+    const keyPaths = new Map(sliding.map(([store, config]) => [store, config.keyPath!]))
+    const touched = (store: string, written: boolean) => (written ? this.changed([store]) : tellRealm(name, [store]))
+    this.touches = new Touches(name, connect, keyPaths, (error) => this.reports.failure(error), touched)
+    const onReport = (report: Parameters<PurgeReports['emit']>[0]) => {
+      this.reports.emit(report)
+      // A background slice (here or in the purge worker) committed these deletions.
+      if (report.deleted > 0) this.changed([report.store])
+    }
+    this.background = new Background({ name, stores, purge, clock, connect, activity: this.activity, onReport, startWorker, pagePurger })
+  }
+
+  /** Committed changes of `stores`: every live query of the database hears of them, in every realm. */
+  changed(stores: readonly string[]): void {
+    if (stores.length > 0) this.presence.changed(stores)
+  }
+
+  /** Stops the background and the notices; pending touches are written on `db`, kept open until they commit. */
+  close(db: IDBDatabase | undefined): void {
+    this.closed = true
+    this.presence.close()
+    this.background.close()
+    this.touches.flushOn(db)
+    this.unhear()
+  }
+}

@@ -1,0 +1,195 @@
+/**
+ * Where the basic calls of any handle go (`idb-ttl/core`'s and the full one's, `routes.ts`):
+ * each request checks its store, tells the purge a request is starting, and gets its connection;
+ * work that judges a store by what is on disk (counts, keys, writes, purges) first has the
+ * owed touches written; writes run with quota relief (SPEC §9: the expired purged, then whatever
+ * {@link CoreRoutes.relief} adds) and report the dead items they claimed; purges report to
+ * `onPurge`. Every committed change tells the live queries ({@link CoreRoutes.changed}).
+ */
+import { requestStarting } from '../background/activity.js'
+import { publish } from '../events/listeners.js'
+import type { Connection } from '../layout/connection.js'
+import type { StoreConfigs } from '../layout/schema.js'
+import { storageUsage } from '../platform/storage.js'
+import { withQuotaRelief, type QuotaRelief, type Spare } from '../purge/quota.js'
+import { ReadScope } from '../reads/reads.js'
+import { settleTouches } from '../reads/touch.js'
+import { describeError, TtlError } from '../rules/errors.js'
+import type { TtlValues } from '../rules/ttl.js'
+import type { WriteContext, Written } from '../writes/writes.js'
+import type { CoreParts } from './core-parts.js'
+
+export interface RoutesOptions<P extends CoreParts = CoreParts> {
+  name: string
+  connection: Connection
+  stores: StoreConfigs
+  clock: () => number
+  mode: TtlValues
+  durability: IDBTransactionDurability | undefined
+  parts: P
+}
+
+export class CoreRoutes<P extends CoreParts = CoreParts> {
+  /** Stores whose calls wait for a change the library is making to them ({@link gate}). */
+  protected readonly gates = new Map<string, Promise<void>>()
+
+  constructor(readonly options: RoutesOptions<P>) {}
+
+  /** What runs beside requests (listeners, the background), while the handle is open. */
+  get open(): P {
+    if (this.options.parts.closed) throw new TtlError('CLOSED', 'the database handle was closed')
+    return this.options.parts
+  }
+
+  /** @throws TtlError `UNKNOWN_STORE` */
+  check(store: string): void {
+    const { stores } = this.options
+    if (!Object.hasOwn(stores, store)) {
+      const declared = Object.keys(stores).map((name) => `"${name}"`).join(', ') || 'none'
+      throw new TtlError('UNKNOWN_STORE', `"${String(store)}" is not a store declared in openTtlDB (declared: ${declared})`)
+    }
+  }
+
+  /** The connection for a request on `store`, which the purge lets go first. */
+  db(store: string): Promise<IDBDatabase> {
+    // Not async: the hot paths (get, put) pay no extra promise for it.
+    try {
+      this.check(store)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    requestStarting()
+    const gate = this.gates.get(store)
+    return gate ? gate.then(() => this.options.connection.native()) : this.options.connection.native()
+  }
+
+  /**
+   * From now until `until` settles, the calls of `store` (and transactions over it) wait for it:
+   * the mirror's change of scope, which must land before the app reads the store again.
+   */
+  gate(store: string, until: Promise<unknown>): void {
+    const settled = until.then(
+      () => {},
+      () => {},
+    )
+    this.gates.set(store, settled)
+    void settled.then(() => this.gates.get(store) === settled && this.gates.delete(store))
+  }
+
+  async read(store: string): Promise<ReadScope> {
+    return ReadScope.open(await this.db(store), store, this.options.clock, this.options.parts.touches)
+  }
+
+  /** The connection for work that judges `store` by what is on disk: owed touches written first. */
+  async settled(store: string): Promise<IDBDatabase> {
+    this.check(store)
+    await settleTouches(this.options.name, store)
+    // Asked for last: an upgrade elsewhere may close the connection while touches are written.
+    return this.db(store)
+  }
+
+  async settledRead(store: string): Promise<ReadScope> {
+    return ReadScope.open(await this.settled(store), store, this.options.clock, this.options.parts.touches)
+  }
+
+  /**
+   * Runs a write, once more after each step of quota relief while the
+   * disk is full (`purge/quota.ts`), which never gives up `spare` (the item an update rewrites);
+   * reports the dead items it claimed and wakes the purger for the items it stored.
+   */
+  async write<T>(
+    store: string,
+    attempt: (ctx: WriteContext) => Promise<Written<T>>,
+    stored: (result: T) => unknown[],
+    spare?: Spare,
+  ): Promise<T> {
+    const run = async () => attempt(await this.writer(store))
+    const written = this.claimed(store, await this.spacious(run, spare))
+    this.changed([store])
+    this.options.parts.background.wrote(store, stored(written))
+    return written
+  }
+
+  /** Runs a change that needs no quota relief (a delete, a clear, a new default). */
+  async change<T>(store: string, run: (ctx: WriteContext) => Promise<T>): Promise<T> {
+    const result = await run(await this.writer(store))
+    this.changed([store])
+    return result
+  }
+
+  /** Changes the settings of `store` (`setDefaultTtl`): see {@link settingsChanged}. */
+  async changeSettings(store: string, run: (ctx: WriteContext) => Promise<unknown>): Promise<void> {
+    await run(await this.writer(store))
+    this.settingsChanged([store])
+  }
+
+  /**
+   * Tells the live queries of the database, in this realm and every other, that `stores` changed:
+   * called once the change committed. Live queries reading them read again, and emit if their
+   * result differs.
+   */
+  changed(stores: readonly string[]): void {
+    this.options.parts.changed(stores)
+  }
+
+  /**
+   * The settings of `stores` changed (a new default, by `setDefaultTtl` or by this handle's
+   * declarations at open): live queries read again, and the purger, here or in another tab,
+   * wakes for what the change made due.
+   */
+  settingsChanged(stores: readonly string[]): void {
+    this.changed(stores)
+    for (const store of stores) this.options.parts.background.due(store)
+  }
+
+  /** What a write of `store` runs with, on the connection {@link settled} gives. */
+  private async writer(store: string): Promise<WriteContext> {
+    const { clock, mode, durability, stores } = this.options
+    return { db: await this.settled(store), clock, mode, durability, keepTs: stores[store].keepTs }
+  }
+
+  /** Runs `attempt` once more after each step of quota relief while the disk is full (SPEC §9). */
+  spacious<T>(attempt: () => Promise<T>, spare?: Spare): Promise<T> {
+    return withQuotaRelief(attempt, { purgeExpired: () => this.purgeExpired(), usage: storageUsage, ...this.relief(spare) })
+  }
+
+  /**
+   * The steps of quota relief after the purge of the expired: none here, where no store gives up
+   * live items (`evictOnQuota`) or keeps values in generations; the full handle's `routes.ts` has them.
+   */
+  protected relief(_spare: Spare | undefined): Pick<QuotaRelief, 'evictShare' | 'dropGenerations'> {
+    return { evictShare: async () => 0, dropGenerations: async () => undefined }
+  }
+
+  /** Reports dead items a write deleted to make room for itself (see `writes/claim.ts`). */
+  protected claimed<T>(store: string, written: Written<T>): T {
+    const items = written.claimed
+    if (items.length > 0) {
+      this.options.parts.reports.emit({ store, deleted: items.length, durationMs: 0, more: false, nextExpiryMs: NaN })
+      publish(this.options.name, { store, reason: 'expired', items })
+    }
+    return written.result
+  }
+
+  /** Deletes what is expired now in `store` (or every store); resolves to how many went. */
+  async purgeExpired(store?: string): Promise<number> {
+    const { stores, clock, parts } = this.options
+    const names = store === undefined ? Object.keys(stores) : [store]
+    names.forEach((name) => this.check(name))
+    await Promise.all(names.map((name) => this.settled(name)))
+    const { background } = parts
+    const started = performance.now()
+    const report = { store: store ?? '*', deleted: 0, more: false, nextExpiryMs: NaN }
+    try {
+      report.deleted = await background.purger.purgeAll(names, clock())
+    } catch (error) {
+      if (!parts.closed) parts.reports.emit({ ...report, durationMs: performance.now() - started, error: describeError(error) })
+      throw error
+    }
+    if (report.deleted > 0) {
+      parts.reports.emit({ ...report, durationMs: performance.now() - started })
+      this.changed(names)
+    }
+    return report.deleted
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * `openTtlDB` of `idb-ttl/core`: a handle with the basic calls only ({@link TtlCoreDB}), whose
+ * background purge runs in the purge worker alone (no purge on the page), so that an app that
+ * only gets and puts loads none of live queries, transactions, events, capacity, quota eviction,
+ * sliding expiry or the mirror. It refuses at open a declaration that needs one of them.
+ */
+import type { DBSchema } from 'idb'
+import { WATCHDOG_MS, WorkerPurger } from './background/worker/client.js'
+import { TtlCoreDB } from './core-db.js'
+import { CoreParts } from './handle/core-parts.js'
+import { CoreRoutes } from './handle/core-routes.js'
+import type { StoreConfigs } from './layout/schema.js'
+import { openDatabase } from './open.js'
+import { TtlError } from './rules/errors.js'
+import type { OpenTtlDBOptions, PurgeOptions } from './rules/types.js'
+
+/** Store options `idb-ttl/core` leaves out, each needing the full entry. */
+const FULL_ONLY = ['maxEntries', 'evict', 'evictOnQuota', 'touchOnRead', 'mirror'] as const
+
+/** @throws TtlError `UNSUPPORTED` for a declaration only `idb-ttl` honours, naming it and the import */
+function refuseFullOnly(stores: StoreConfigs, purge: Required<PurgeOptions>): void {
+  const needs = "; import { openTtlDB } from 'idb-ttl' instead of 'idb-ttl/core'"
+  for (const [store, config] of Object.entries(stores)) {
+    const option = FULL_ONLY.find((name) => config[name] !== undefined && config[name] !== false)
+    if (option) throw new TtlError('UNSUPPORTED', `store "${store}": ${option} is not in idb-ttl/core${needs}`)
+  }
+  if (purge.mode === 'inline') throw new TtlError('UNSUPPORTED', `purge mode 'inline' is not in idb-ttl/core, which purges in its worker${needs}`)
+}
+
+/**
+ * Opens (creating or upgrading) a database whose declared stores have time to live, with the
+ * basic calls; its background purge runs in a Web Worker.
+ * @throws TtlError `INVALID_OPTION`, `INVALID_TTL`, `SCHEMA_MISMATCH`, `UNSUPPORTED` (no IndexedDB
+ * here; a store option or purge mode only `idb-ttl` has: `maxEntries`, `evict`, `evictOnQuota`,
+ * `touchOnRead`, `mirror`, `'inline'`); IndexedDB `VersionError`
+ */
+export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlCoreDB<S>> {
+  return openDatabase(name, options, (opened) => {
+    // No purger on the page: the worker is the purger in every mode (in `'off'`, for `purgeExpired`).
+    const pagePurger = () => new WorkerPurger({ name, stores: opened.stores, batchSize: opened.purge.batchSize, sliceMs: opened.purge.sliceMs }, WATCHDOG_MS)
+    const parts = new CoreParts({ ...opened, startWorker: undefined, pagePurger })
+    const routes = new CoreRoutes({ ...opened, parts })
+    routes.settingsChanged(opened.redeclared)
+    return new TtlCoreDB<S>(routes, opened.unfollow)
+  }, refuseFullOnly)
+}

@@ -1,0 +1,289 @@
+// `idb-ttl/core` (src/core.ts): the basic calls keep every rule of SPEC §1–7 they have in the full
+// entry, declarations that need the full entry are refused at open, and a core handle and a full
+// one on the same database interoperate exactly (same layout, settings, watermarks, purge, events).
+import { deleteDB } from 'idb'
+import { afterEach, expect, expectTypeOf, test, vi } from 'vitest'
+import * as core from '../../src/core.js'
+import { TtlDB, type ExpireEvent, type OpenTtlDBOptions, type PurgeReport, type Stamped, type TtlFields } from '../../src/index.js'
+import { freshDB, manualClock, uniqueName } from '../helpers.js'
+import { ensureLocks } from '../purge/stubs.js'
+import { expectDomError, expectTtlError, rawGet, SECOND, T0 } from '../semantics/support.js'
+
+const stores = { s: { keyPath: 'id', defaultTtl: 60 }, off: { keyPath: 'id' } }
+const opened: { close(): void }[] = []
+const names: string[] = []
+
+afterEach(async () => {
+  for (const db of opened.splice(0)) db.close()
+  await Promise.all(names.splice(0).map((name) => deleteDB(name)))
+})
+
+/** A core handle on a fresh database (or on `name`), closed and deleted after the test. */
+async function openCore(options: Partial<OpenTtlDBOptions> = {}, name = uniqueName('core')) {
+  const db = await core.openTtlDB<any>(name, { version: 1, stores, purge: { mode: 'off' }, ...options })
+  opened.push(db)
+  names.push(name)
+  return db
+}
+
+test('the core handle has the basic calls and none of the full handle’s features', async () => {
+  const db = await openCore()
+  expect(db).toBeInstanceOf(core.TtlCoreDB)
+  expect(db).not.toBeInstanceOf(TtlDB)
+  for (const call of ['get', 'getAll', 'getAllKeys', 'count', 'put', 'putAll', 'add', 'update', 'touch', 'delete', 'clear', 'expiresAt', 'setDefaultTtl', 'getDefaultTtl', 'purgeExpired', 'close']) {
+    expect(typeof (db as unknown as Record<string, unknown>)[call], call).toBe('function')
+  }
+  for (const feature of ['live', 'transaction', 'onExpire', 'onPurge', 'iterate', 'getFromIndex', 'stats', 'purgeDuring', 'isPurger']) {
+    expect(feature in db, feature).toBe(false)
+  }
+  expect(db.raw.name).toMatch(/^core-/)
+})
+
+/** Never called: a typed core handle, as tsc sees it (`npm run typecheck`). */
+async function typed(db: core.TtlCoreDB<{ s: { key: string; value: { id: string } & TtlFields } }>) {
+  expectTypeOf(await db.get('s', 'a')).toEqualTypeOf<Stamped<{ id: string } & TtlFields> | undefined>()
+  // @ts-expect-error only declared stores
+  await db.put('t', { id: 'a' })
+  // @ts-expect-error live queries are the full handle's
+  db.live('s')
+  expectTypeOf<TtlDB<any>>().toMatchTypeOf<core.TtlCoreDB<any>>()
+}
+
+test('a typed core handle has the basic calls, typed by its schema, and no live queries (checked by tsc)', () => {
+  expect(typeof typed).toBe('function')
+})
+
+test.for([
+  ['maxEntries', { maxEntries: 10 }],
+  ['evict', { evict: 'soonest' }],
+  ['evictOnQuota', { evictOnQuota: true }],
+  ['touchOnRead', { touchOnRead: true }],
+  ['mirror', { mirror: true, keepTs: true }],
+] as const)('a store declaring %s is refused at open with UNSUPPORTED naming the store, the option and idb-ttl; no database is made', async ([option, extra]) => {
+  const name = uniqueName('refused')
+  const opening = core.openTtlDB(name, { version: 1, stores: { s: { keyPath: 'id', defaultTtl: 60, ...extra } } })
+  await expectTtlError(opening, 'UNSUPPORTED')
+  const error = (await opening.catch((e: unknown) => e)) as Error
+  expect(error.message).toContain(`store "s": ${option}`)
+  expect(error.message).toContain("from 'idb-ttl'")
+  expect((await indexedDB.databases()).map((db) => db.name)).not.toContain(name)
+})
+
+test("purge mode 'inline' is refused (the core purges in its worker); a bad option is still INVALID_OPTION first", async () => {
+  await expectTtlError(core.openTtlDB(uniqueName('refused'), { version: 1, stores, purge: { mode: 'inline' } }), 'UNSUPPORTED')
+  await expectTtlError(core.openTtlDB(uniqueName('refused'), { version: 1, stores: { s: { keyPath: 'id', maxEntries: 0 } } }), 'INVALID_OPTION')
+  // `false` declares nothing the core lacks.
+  const db = await openCore({ stores: { s: { keyPath: 'id', defaultTtl: 60, touchOnRead: false, evictOnQuota: false, mirror: false } } })
+  expect(await db.getDefaultTtl('s')).toBe(60)
+})
+
+test('put stamps _ts and resolves to the key; get, getAll, getAllKeys and count see an item until its ttl ends, inherited or its own (SPEC §1–2)', async () => {
+  const clock = manualClock(T0)
+  const db = await openCore({ clock })
+  expect(await db.put('s', { id: 'inherits' })).toBe('inherits')
+  expect(await db.putAll('s', [{ id: 'own', ttl: 10 }, { id: 'never', ttl: -1 }])).toEqual(['own', 'never'])
+  expect(await db.get('s', 'own')).toEqual({ id: 'own', ttl: 10, _ts: T0 / 1000 })
+  clock.advance(9 * SECOND)
+  expect(await db.count('s')).toBe(3)
+  clock.advance(1 * SECOND)
+  expect(await db.get('s', 'own'), 'dead at _ts + ttl').toBeUndefined()
+  expect(await db.getAllKeys('s')).toEqual(['inherits', 'never'])
+  clock.advance(50 * SECOND)
+  expect(await db.getAll('s')).toEqual([{ id: 'never', ttl: -1, _ts: T0 / 1000 }])
+  expect(await db.count('s')).toBe(1)
+  expect(await db.get('s', IDBKeyRange.lowerBound('a'))).toMatchObject({ id: 'never' })
+  // The physical view still holds the dead: only the purge deletes them.
+  expect(await rawGet(db as unknown as TtlDB<any>, 's', 'own')).toMatchObject({ id: 'own' })
+})
+
+test('a store with TTL off keeps everything, ttl fields included (SPEC §1)', async () => {
+  const clock = manualClock(T0)
+  const db = await openCore({ clock })
+  await db.put('off', { id: 'a', ttl: 1 })
+  clock.advance(3600 * SECOND)
+  expect(await db.get('off', 'a')).toMatchObject({ id: 'a' })
+  expect(await db.expiresAt('off', 'a')).toBe(Infinity)
+})
+
+test('getAll and getAllKeys take a query and a count; count takes a query', async () => {
+  const db = await openCore()
+  await db.putAll('s', ['a', 'b', 'c', 'd'].map((id) => ({ id })))
+  expect((await db.getAll('s', IDBKeyRange.bound('b', 'd'), 2)).map((item) => item.id)).toEqual(['b', 'c'])
+  expect(await db.getAllKeys('s', null, 3)).toEqual(['a', 'b', 'c'])
+  expect(await db.count('s', IDBKeyRange.upperBound('b'))).toBe(2)
+})
+
+test('putAll is all or nothing; add rejects ConstraintError only over a live item (SPEC §5)', async () => {
+  const clock = manualClock(T0)
+  const db = await openCore({ clock })
+  await expectTtlError(db.putAll('s', [{ id: 'x' }, { id: 'y', ttl: 'soon' }]), 'INVALID_TTL')
+  expect(await db.count('s')).toBe(0)
+  await db.add('s', { id: 'a', ttl: 5 })
+  await expectDomError(db.add('s', { id: 'a' }), 'ConstraintError')
+  clock.advance(5 * SECOND)
+  expect(await db.add('s', { id: 'a', v: 2 }), 'the dead item does not hold the key').toBe('a')
+  expect(await db.get('s', 'a')).toMatchObject({ v: 2, _ts: (T0 + 5 * SECOND) / 1000 })
+})
+
+test('update merges into the live item and restarts its countdown; touch restarts it; both NOT_FOUND once it is dead (SPEC §3)', async () => {
+  const clock = manualClock(T0)
+  const db = await openCore({ clock })
+  await db.put('s', { id: 'a', n: 1, ttl: 10 })
+  clock.advance(8 * SECOND)
+  expect(await db.update('s', 'a', { n: 2 })).toEqual({ id: 'a', n: 2, ttl: 10, _ts: (T0 + 8 * SECOND) / 1000 })
+  clock.advance(8 * SECOND)
+  expect(await db.touch('s', 'a')).toMatchObject({ n: 2, _ts: (T0 + 16 * SECOND) / 1000 })
+  expect(await db.expiresAt('s', 'a')).toBe(T0 + 26 * SECOND)
+  clock.advance(10 * SECOND)
+  await expectTtlError(db.update('s', 'a', { n: 3 }), 'NOT_FOUND')
+  await expectTtlError(db.touch('s', 'a'), 'NOT_FOUND')
+})
+
+test('delete takes a key or a range; clear empties the store', async () => {
+  const db = await openCore()
+  await db.putAll('s', ['a', 'b', 'c'].map((id) => ({ id })))
+  await db.delete('s', 'a')
+  await db.delete('s', IDBKeyRange.only('b'))
+  expect(await db.getAllKeys('s')).toEqual(['c'])
+  await db.clear('s')
+  expect(await db.count('s')).toBe(0)
+})
+
+test('expiresAt is epoch ms, Infinity for an item that never expires, undefined without a live item (SPEC §7)', async () => {
+  const clock = manualClock(T0)
+  const db = await openCore({ clock })
+  await db.putAll('s', [{ id: 'inherits' }, { id: 'never', ttl: -1 }])
+  expect(await db.expiresAt('s', 'inherits')).toBe(T0 + 60 * SECOND)
+  expect(await db.expiresAt('s', 'never')).toBe(Infinity)
+  expect(await db.expiresAt('s', 'none')).toBeUndefined()
+})
+
+test('setDefaultTtl applies at once to inheriting items; what it killed stays dead when it is raised again; getDefaultTtl reads it back (SPEC §3)', async () => {
+  const clock = manualClock(T0)
+  const db = await openCore({ clock })
+  await db.putAll('s', [{ id: 'inherits' }, { id: 'own', ttl: 100 }])
+  clock.advance(20 * SECOND)
+  await db.setDefaultTtl('s', 10)
+  expect(await db.getDefaultTtl('s')).toBe(10)
+  expect(await db.getAllKeys('s')).toEqual(['own'])
+  await db.setDefaultTtl('s', 3600)
+  expect(await db.get('s', 'inherits'), 'expired stays expired').toBeUndefined()
+  await db.setDefaultTtl('s', null)
+  expect(await db.getDefaultTtl('s')).toBeNull()
+  expect(await db.get('s', 'own'), 'TTL off: nothing expires').toMatchObject({ id: 'own' })
+  await expectTtlError(db.setDefaultTtl('s', 0), 'INVALID_TTL')
+})
+
+test('bad input: UNKNOWN_STORE, INVALID_TTL, INVALID_VALUE; CLOSED after close (SPEC §4)', async () => {
+  const db = await openCore()
+  await expectTtlError(db.get('nope', 'a'), 'UNKNOWN_STORE')
+  await expectTtlError(db.put('nope', { id: 'a' }), 'UNKNOWN_STORE')
+  await expectTtlError(db.put('s', { id: 'a', ttl: 1.5 }), 'INVALID_TTL')
+  await expectTtlError(db.put('s', 'not an object' as never), 'INVALID_VALUE')
+  await expectTtlError(db.purgeExpired('nope'), 'UNKNOWN_STORE')
+  db.close()
+  await expectTtlError(db.get('s', 'a'), 'CLOSED')
+})
+
+test('the declared default is written at open; a reopen with another version declares anew', async () => {
+  const name = uniqueName('core')
+  const db = await openCore({}, name)
+  db.close()
+  const again = await openCore({ version: 2, stores: { ...stores, s: { keyPath: 'id', defaultTtl: 5 } } }, name)
+  expect(await again.getDefaultTtl('s')).toBe(5)
+})
+
+test.skipIf(typeof Worker === 'function')('where no Worker exists (Node), the core’s purgeExpired rejects saying the purge worker could not start; reads stay exact', async () => {
+  const clock = manualClock(T0)
+  const db = await openCore({ clock })
+  await db.put('s', { id: 'a', ttl: 1 })
+  clock.advance(SECOND)
+  await expect(db.purgeExpired()).rejects.toMatchObject({ name: 'PurgeWorkerError', message: expect.stringContaining('purge worker could not be started') })
+  expect(await db.get('s', 'a')).toBeUndefined()
+})
+
+test('a default changed by a full handle applies to the next read of a core handle, and the other way round', async () => {
+  const clock = manualClock(T0)
+  const full = await freshDB({ clock, stores })
+  const db = await openCore({ clock }, full.raw.name)
+  await db.put('s', { id: 'a' })
+  clock.advance(30 * SECOND)
+  await full.setDefaultTtl('s', 20)
+  expect(await db.get('s', 'a'), "the full handle's new default killed it for the core").toBeUndefined()
+  expect(await db.getDefaultTtl('s')).toBe(20)
+  await full.put('s', { id: 'b' })
+  clock.advance(10 * SECOND)
+  await db.setDefaultTtl('s', 5)
+  expect(await full.get('s', 'b'), "the core's new default killed it for the full handle").toBeUndefined()
+  expect(await full.count('s')).toBe(0)
+})
+
+/** A full handle and a core one on a fresh database, one clock, and what the full handle's onExpire hears. */
+async function fullAndCore() {
+  const clock = manualClock(T0)
+  const full = await freshDB({ clock, stores })
+  const db = await openCore({ clock }, full.raw.name)
+  const heard: ExpireEvent[] = []
+  full.onExpire((event) => heard.push(event))
+  return { clock, full, db, heard }
+}
+
+test("a core handle's write expires for a full handle, whose purge deletes it and reports it to onExpire; a full handle's expires for the core", async () => {
+  const { clock, full, db, heard } = await fullAndCore()
+  await db.putAll('s', [{ id: 'core', ttl: 10 }, { id: 'kept', ttl: -1 }])
+  await full.put('s', { id: 'full', ttl: 10 })
+  clock.advance(9 * SECOND)
+  expect(await full.getAllKeys('s')).toEqual(['core', 'full', 'kept'])
+  expect(await db.getAllKeys('s')).toEqual(['core', 'full', 'kept'])
+  clock.advance(SECOND)
+  expect(await full.getAllKeys('s')).toEqual(['kept'])
+  expect(await db.getAllKeys('s')).toEqual(['kept'])
+  expect(await db.expiresAt('s', 'full')).toBeUndefined()
+  expect(await full.purgeExpired('s')).toBe(2)
+  expect(await db.raw.getAllKeys('s')).toEqual(['kept'])
+  await vi.waitFor(() => expect(heard.flatMap((event) => event.items.map((item) => item.key)).sort()).toEqual(['core', 'full']))
+})
+
+test("a core handle's add over a dead item claims it, and a full handle's onExpire hears it expired", async () => {
+  const { clock, full, db, heard } = await fullAndCore()
+  await full.put('s', { id: 'a', ttl: 1, v: 'old' })
+  clock.advance(SECOND)
+  await db.add('s', { id: 'a', v: 'new' })
+  await vi.waitFor(() => expect(heard).toEqual([expect.objectContaining({ store: 's', reason: 'expired', items: [expect.objectContaining({ key: 'a', value: expect.objectContaining({ v: 'old' }) })] })]))
+  expect(await full.get('s', 'a')).toMatchObject({ v: 'new' })
+})
+
+test("a full handle's live query emits after a core handle's write commits", async () => {
+  const full = await freshDB({ stores })
+  const db = await openCore({}, full.raw.name)
+  const seen: unknown[][] = []
+  const stop = full.live('s').subscribe((items) => seen.push(items.map((item) => item.id)))
+  await vi.waitFor(() => expect(seen).toEqual([[]]))
+  await db.put('s', { id: 'a' })
+  await vi.waitFor(() => expect(seen.at(-1)).toEqual(['a']))
+  await db.delete('s', 'a')
+  await vi.waitFor(() => expect(seen.at(-1)).toEqual([]))
+  stop()
+})
+
+test("a core handle's write wakes a full handle's background purge, asleep for an hour, for what it makes due sooner", async () => {
+  const removeLocks = ensureLocks()
+  try {
+    const clock = manualClock(T0)
+    const purgeStores = { s: { keyPath: 'id', defaultTtl: 3600 } }
+    const full = await freshDB({ clock, stores: purgeStores, purge: { mode: 'inline', maxIntervalMs: 600_000 } })
+    const reports: PurgeReport[] = []
+    full.onPurge((report) => reports.push(report))
+    await vi.waitFor(() => expect(full.isPurger).toBe(true))
+    // A slice that deleted something: the purger now sleeps until the next expiry, an hour away.
+    await full.putAll('s', [{ id: 'first', ttl: 1 }, { id: 'long' }])
+    clock.advance(SECOND)
+    await vi.waitFor(() => expect(reports.reduce((n, r) => n + r.deleted, 0)).toBe(1), { timeout: 10_000, interval: 10 })
+    const db = await openCore({ clock, stores: purgeStores }, full.raw.name)
+    await db.put('s', { id: 'short', ttl: 1 })
+    clock.advance(SECOND)
+    await vi.waitFor(async () => expect(await db.raw.getAllKeys('s')).toEqual(['long']), { timeout: 10_000, interval: 10 })
+  } finally {
+    removeLocks()
+  }
+})
