@@ -19,7 +19,7 @@ import { launchWebKit } from './webkit.mjs'
 import { indexedDBFiles, startWebKitOnDisk } from './webkit-disk.mjs'
 
 /** The scenarios that run in every engine: the rest are Chromium's alone. */
-export const ALL_ENGINE_IDS = ['get-live', 'put-single', 'put-batch-1000', 'getall-1000-20pct-expired', 'purge-10k-of-50k', 'reads-during-purge', 'reads-other-store-during-transaction', 'generations']
+export const ALL_ENGINE_IDS = ['get-live', 'put-single', 'put-batch-1000', 'getall-1000-20pct-expired', 'purge-10k-of-50k', 'reads-during-purge', 'reads-other-store-during-transaction', 'generations', 'open-200k']
 /** Scenarios that run in another engine only when named (`node scripts/bench.mjs <id> --engines=firefox`), never in `npm run bench`. */
 export const NAMED_ENGINE_IDS = ['workbox-cachefirst-hit', 'workbox-purge-1k']
 

@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark scenario in headless Debian Chromium, then the scenarios of
 // ALL_ENGINE_IDS (get, put, putAll, getAll, purge, reads during a purge, reads beside a
-// transaction, generations) in Firefox ESR, in WebKitGTK with IndexedDB in memory and in
+// transaction, generations, open) in Firefox ESR, in WebKitGTK with IndexedDB in memory and in
 // WebKitGTK with IndexedDB on disk on the same page, plus bundle sizes. Serves bench/ with
 // Vite, drives Chromium with playwright-core, Firefox and WebKit in memory as the browser tests
 // do, and starts WebKit on disk on the page, which POSTs its progress and rows to the server
@@ -43,7 +43,7 @@ const METHOD = [
   'SQLite as in Safari\'s normal windows and home-screen apps, its IndexedDB.sqlite3 seen during the',
   'run; nothing drives it: the page runs itself and POSTs its progress and rows to the bench\'s',
   'server) run get, put, putAll, getAll, purge, reads-during-purge,',
-  'reads-other-store-during-transaction and generations on the same page, each against raw',
+  'reads-other-store-during-transaction, generations and open-200k on the same page, each against raw',
   'IndexedDB (or its own baseline) in that engine, in at most 20 rounds (Chromium: 30). In both',
   'WebKits the 60 s budget is strict (a comparison may stop before its minimum rounds, after one',
   'ABBA pair).',

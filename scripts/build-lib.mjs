@@ -1,9 +1,10 @@
 // Builds the library into dist/: the ESM entries of src/index.ts (`idb-ttl.js`), of src/core.ts
 // (`core.js`, `idb-ttl/core`), of src/cosmos/index.ts (`cosmos.js`, `idb-ttl/cosmos`), of
 // src/tanstack/index.ts (`tanstack.js`, `idb-ttl/tanstack`) and of src/workbox/index.ts
-// (`workbox.js`, `idb-ttl/workbox`). They share their common modules through two chunks they
-// import statically: what `idb-ttl/core` is made of (`idb-ttl-core-*.js`, which alone is what a
-// core app loads besides core.js) and the rest (`idb-ttl-shared-*.js`); `workbox.js` imports the
+// (`workbox.js`, `idb-ttl/workbox`). They share their common modules through three chunks they
+// import statically: what `idb-ttl/core` is made of (`idb-ttl-core-*.js`), what starts the purge
+// worker by its URL (`idb-ttl-page-*.js`, which only the page entries import: a service worker's
+// bundler would ship the worker file for the URL) and the rest (`idb-ttl-shared-*.js`); `workbox.js` imports the
 // main entry as the package, `idb-ttl`. idb,
 // comlink and @azure/cosmos stay external, and there is no `import()`, which service workers
 // forbid (an app that wants the library later splits it with its own bundler). Each Web Worker it
@@ -106,6 +107,8 @@ async function coreModules() {
   return new Set(Object.keys(metafile.inputs).map((file) => path.resolve(root, file)))
 }
 const core = await coreModules()
+/** The modules that start the purge worker: `idb-ttl/core`'s open, and the worker's client. */
+const STARTS_WORKER = /[\\/]src[\\/](core|open-core|background[\\/]worker[\\/](client|start))\.ts$/
 
 const common = { configFile: false, root, publicDir: false, logLevel: 'info' }
 /** Fully minified output that keeps pure annotations and licence comments (the worker bundles comlink and idb). */
@@ -144,7 +147,10 @@ await build({
         // anyway, so an app pays nothing for them.
         codeSplitting: {
           groups: [
-            { name: 'core', priority: 2, test: (id) => core.has(id) },
+            { name: 'core', priority: 3, test: (id) => core.has(id) && !STARTS_WORKER.test(id) },
+            // What starts the purge worker by its URL, apart: the page entries import it, the
+            // service worker's never (a bundler that sees the URL ships the worker file with it).
+            { name: 'page', priority: 2, test: STARTS_WORKER },
             { name: 'shared', priority: 1, minShareCount: 2, test: /[\\/]src[\\/](?!cosmos[\\/]|tanstack[\\/])/ },
           ],
         },

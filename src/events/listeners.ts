@@ -68,6 +68,8 @@ type Published = ExpireEvent & { journal?: string }
 declare module '../platform/bus.js' {
   interface BusTopics {
     expired: Published
+    /** A handle now listens to these stores (`'*'`: all), for purges already running. */
+    listening: '*' | string[]
   }
 }
 
@@ -193,9 +195,10 @@ export class ExpiryListeners {
       return
     }
     local.set(this.dbName, handles.add(this))
-    const stores = listening === '*' ? '*' : JSON.stringify([...listening])
-    this.releasePresence = holdLock(`${lockPrefix(this.dbName)}${uniqueId()}:${stores}`)?.release
+    const stores = listening === '*' ? '*' : [...listening]
+    this.releasePresence = holdLock(`${lockPrefix(this.dbName)}${uniqueId()}:${stores === '*' ? '*' : JSON.stringify(stores)}`)?.release
     this.member ??= joinBus(this.dbName).on('expired', (event) => this.hear(event))
+    this.member.post('listening', stores)
   }
 }
 
@@ -220,16 +223,64 @@ function checkListener(listener: unknown, options: unknown): void {
  */
 export async function listeningStores(dbName: string): Promise<Listening | undefined> {
   const stores = new Set<string>()
-  for (const handle of local.get(dbName) ?? []) {
-    const listening = handle.listening
-    if (listening === '*') return '*'
-    listening?.forEach((store) => stores.add(store))
-  }
+  if (unite(stores, localListening(dbName)) === '*') return '*'
   // A listener registered a moment ago may still wait for its lock to be granted: lockNames counts it.
   for (const name of await lockNames(lockPrefix(dbName))) {
     const filter = name.slice(name.indexOf(':') + 1)
-    if (filter === '*') return '*'
-    for (const store of JSON.parse(filter) as string[]) stores.add(store)
+    if (unite(stores, filter === '*' ? '*' : (JSON.parse(filter) as string[])) === '*') return '*'
   }
   return stores.size > 0 ? stores : undefined
+}
+
+/** What the handles of this realm listen to. */
+function localListening(dbName: string): Listening | undefined {
+  const stores = new Set<string>()
+  for (const handle of local.get(dbName) ?? []) if (unite(stores, handle.listening) === '*') return '*'
+  return stores.size > 0 ? stores : undefined
+}
+
+/** Adds `listening` to `stores`; `'*'` once it takes every store. */
+function unite(stores: Set<string>, listening: Listening | readonly string[] | undefined): Set<string> | '*' {
+  if (listening === '*') return '*'
+  listening?.forEach((store) => stores.add(store))
+  return stores
+}
+
+/**
+ * Who listens to database `dbName`, for the length of one purge: asked of Web Locks once (the
+ * first time a store nobody in this realm listens to comes up), and then kept up to date by the
+ * handles that start listening meanwhile, which say so on the bus, so that a listener added
+ * while the purge runs hears the batches after it without a query of the locks before each batch.
+ * A listener that goes away meanwhile still counts until the purge ends (values read for nothing).
+ * {@link ListeningWatch.close} when the purge is done.
+ */
+export class ListeningWatch {
+  private readonly heard = new Set<string>()
+  private all = false
+  private asked: Promise<void> | undefined
+  private readonly member: Member
+
+  constructor(private readonly dbName: string) {
+    this.member = joinBus(dbName).on('listening', (stores) => this.add(stores))
+  }
+
+  /** Whether some connection listens to `store`. */
+  async wants(store: string): Promise<boolean> {
+    if (this.has(store) || listensTo(localListening(this.dbName), store)) return true
+    this.asked ??= listeningStores(this.dbName).then((listening) => this.add(listening))
+    await this.asked
+    return this.has(store)
+  }
+
+  close(): void {
+    this.member.leave()
+  }
+
+  private has(store: string): boolean {
+    return this.all || this.heard.has(store)
+  }
+
+  private add(listening: Listening | readonly string[] | undefined): void {
+    if (unite(this.heard, listening) === '*') this.all = true
+  }
 }

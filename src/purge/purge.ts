@@ -4,11 +4,13 @@
  *
  * Each batch is one read-write transaction over the data store alone: it takes up to `batchSize`
  * primary keys from the dead ranges of the expiry index, and deletes them. The settings it
- * judges by come from a read-only transaction just before: cut-offs only grow (a changed default
- * folds what the old one had killed into the watermarks), so what was dead under those settings
- * is dead under any later ones, and a live item is never taken. Holding only the data store,
- * a batch never makes reads of other stores (which read the settings too) wait; only a store
- * with `maxEntries` holds its settings too, because a capacity may grow between the two. Keys are
+ * judges by come from a read-only transaction at the start of the pass (a `purgeExpired` of the
+ * store, or a slice's share of it), which the pass's later batches, judged at the same instant,
+ * judge by too: cut-offs only grow (a changed default folds what the old one had killed into the
+ * watermarks), so what was dead under those settings is dead under any later ones, and a live
+ * item is never taken; what a later change kills is the next pass's. Holding only the data store, a batch never makes
+ * reads of other stores (which read the settings too) wait; only a store with `maxEntries` holds
+ * its settings too, and evicts by what they say then, because a capacity may grow meanwhile. Keys are
  * collected before any delete (deleting under an open cursor broke in Safari), and the next
  * batch resumes, in each of the two dead ranges, at the last mark taken there (a whole second:
  * only that second's deleted entries are scanned again) rather than at the start of the range,
@@ -69,6 +71,8 @@ export interface BatchOptions {
   evictLimit?: number
   /** Keep the events of the batch in the purge's journal, where it can (with `withValues`). */
   journaled?: boolean
+  /** The store's settings as an earlier batch of the pass read them; absent: read them now. */
+  state?: StoreState
 }
 
 /**
@@ -87,7 +91,7 @@ export async function purgeBatch(connect: Connect, storeName: string, nowMs: num
 
 async function batch(connect: Connect, storeName: string, nowMs: number, options: BatchOptions): Promise<BatchResult> {
   const { batchSize = DEFAULT_BATCH_SIZE, from = {}, skipDisabled = false, withValues = false, evictLimit = batchSize } = options
-  const state = await req<StoreState>((await connect()).transaction(META_STORE).objectStore(META_STORE).get(storeName))
+  const state = options.state ?? (await req<StoreState>((await connect()).transaction(META_STORE).objectStore(META_STORE).get(storeName)))
   // Relaxed: a purge lost to a crash before it reached the disk only deletes the same dead
   // items again later, so waiting for the flush would buy nothing. The connection is asked for
   // again: an upgrade elsewhere may have closed it since the settings were read.
@@ -116,8 +120,10 @@ async function batch(connect: Connect, storeName: string, nowMs: number, options
       const keys = await req(index.getAllKeys(range, budget))
       if (keys.length === 0) continue
       budget -= keys.length
-      resume[kind] = markOfStored(await req(store.get(keys[keys.length - 1])))
+      // Requests run in order: the last item is read before the deletes, without waiting for it.
+      const last = req(store.get(keys[keys.length - 1]))
       for (const key of keys) store.delete(key)
+      resume[kind] = markOfStored(await last)
       if (values) (await values).forEach((value, i) => items.push(deletedItem(store, keys[i], value)))
     }
   }
@@ -182,12 +188,18 @@ export async function purgeStore(
 ): Promise<number> {
   let total = 0
   let from: Resume | undefined
+  // The settings the last batch judged by, and when: reused only at that same instant, since an
+  // item dead under them at a later instant may have been given more time since.
+  let judged: { nowMs: number; state: StoreState } | undefined
   do {
     if (from !== undefined) await courtesy.pause()
-    const options = { batchSize: courtesy.batchSize(batchSize), evictLimit: batchSize, from }
-    const batch = await witnessedBatch(connect, storeName, clock(), options, witness)
+    const nowMs = clock()
+    const state = judged?.nowMs === nowMs ? judged.state : undefined
+    const options = { batchSize: courtesy.batchSize(batchSize), evictLimit: batchSize, from, state }
+    const batch = await witnessedBatch(connect, storeName, nowMs, options, witness)
     total += batch.deleted
     from = batch.resume
+    judged = { nowMs, state: batch.state }
   } while (from)
   return total
 }
@@ -232,11 +244,17 @@ export async function purgeSlice(
     const started = performance.now()
     let deleted = 0
     let evicted = 0
-    let batch: BatchResult
+    let batch: BatchResult | undefined
     do {
       const courtesy = options.courtesy ?? NO_COURTESY
       if (deleted > 0) await courtesy.pause()
-      const batchOptions = { batchSize: courtesy.batchSize(options.batchSize), evictLimit: options.batchSize, from: resume.get(store), skipDisabled: true }
+      const batchOptions = {
+        batchSize: courtesy.batchSize(options.batchSize),
+        evictLimit: options.batchSize,
+        from: resume.get(store),
+        skipDisabled: true,
+        state: batch?.state,
+      }
       batch = await witnessedBatch(connect, store, nowMs, batchOptions, options.witness)
       deleted += batch.deleted
       evicted += batch.evicted.length

@@ -1,7 +1,9 @@
 // Who listens to expiry events: per handle, per store filter, in this realm and across tabs.
 import { expect, test, vi } from 'vitest'
-import { ExpiryListeners, listeningStores, type ExpireEvent } from '../../src/events/listeners.js'
+import { ExpiryListeners, ListeningWatch, listeningStores, type ExpireEvent } from '../../src/events/listeners.js'
+import { joinBus } from '../../src/platform/bus.js'
 import { uniqueName } from '../helpers.js'
+import { ensureLocks } from '../purge/stubs.js'
 
 const event = (store: string): ExpireEvent => ({ store, reason: 'expired', items: [{ key: 1, value: { id: 1, _ts: 0 } }] })
 
@@ -42,4 +44,38 @@ test('listeningStores unites the filters of every handle of the database, and fo
   second.clear()
   other.clear()
   await vi.waitFor(async () => expect(await listeningStores(name)).toBeUndefined())
+})
+
+test('a handle that starts listening says so on the bus, with its stores', async () => {
+  const name = uniqueName()
+  const heard: unknown[] = []
+  const member = joinBus(name).on('listening', (stores) => heard.push(stores))
+  const listeners = new ExpiryListeners(name)
+  listeners.add(() => {}, { stores: ['a'] })
+  listeners.add(() => {})
+  await vi.waitFor(() => expect(heard).toEqual([['a'], '*']))
+  listeners.clear()
+  member.leave()
+})
+
+test('a purge asks Web Locks who listens once, and hears on the bus of a listener another realm adds meanwhile', async () => {
+  const restore = ensureLocks()
+  const name = uniqueName()
+  const watch = new ListeningWatch(name)
+  try {
+    const query = vi.spyOn(navigator.locks, 'query')
+    expect(await watch.wants('a')).toBe(false)
+    expect(await watch.wants('a')).toBe(false)
+    expect(query).toHaveBeenCalledTimes(1)
+    // A handle of another tab starts listening to 'a' (its own realm's handles are not seen here).
+    const tab = joinBus(name)
+    tab.post('listening', ['a'])
+    tab.leave()
+    await vi.waitFor(async () => expect(await watch.wants('a')).toBe(true))
+    expect(await watch.wants('b')).toBe(false)
+    expect(query).toHaveBeenCalledTimes(1)
+  } finally {
+    watch.close()
+    restore()
+  }
 })

@@ -67,7 +67,7 @@ test("requests to another database of the page make a purge courteous too: the o
   // No background purge: purgeExpired alone deletes, on the page (the same code as the worker's).
   const purged = await freshDB({ clock, stores, purge: { mode: 'off' } })
   const other = await freshDB({ clock, stores: { s: { keyPath: 'id' } } })
-  // Long enough to outlast the courtesy that purgeExpired's own call starts (RECENT_MS).
+  // Long enough to last many batches: only the reads of the other database make them courteous.
   await purged.putAll('s', Array.from({ length: 5000 }, (_, i) => ({ id: i })))
   await other.put('s', { id: 'read' })
   clock.advance(1_000)
@@ -86,3 +86,19 @@ test("requests to another database of the page make a purge courteous too: the o
   // A hundred courteous batches, each followed by a pause of a few ms: longer than the default
   // timeout on a loaded machine.
 }, 30_000)
+
+test('purgeExpired does not yield to its own call: with the app idle, its batches are full', async () => {
+  const clock = manualClock()
+  const db = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 1 } }, purge: { mode: 'off' } })
+  await db.putAll('s', Array.from({ length: 600 }, (_, i) => ({ id: i })))
+  clock.advance(1_000)
+  // The app's own last request (the putAll) is over RECENT_MS ago: the app is idle.
+  await new Promise((resolve) => setTimeout(resolve, RECENT_MS + 50))
+  const getAllKeys = vi.spyOn(IDBIndex.prototype, 'getAllKeys')
+  try {
+    expect(await db.purgeExpired('s')).toBe(600)
+    expect(getAllKeys.mock.calls.map(([, count]) => count).slice(0, 2)).toEqual([300, 300])
+  } finally {
+    getAllKeys.mockRestore()
+  }
+})

@@ -40,3 +40,53 @@ test('a slice that resumes in the own-ttl range still takes inheriting items tha
   expect(await db.raw.getAllKeys('s')).toEqual([])
   expect(report.nextExpiryMs).toBe(Infinity)
 })
+
+/** Counts reads of the metadata store (the settings) while `run` runs. */
+async function settingsReads(run: () => Promise<unknown>): Promise<number> {
+  const { get } = IDBObjectStore.prototype
+  let reads = 0
+  const spy = vi.spyOn(IDBObjectStore.prototype, 'get').mockImplementation(function (this: IDBObjectStore, query) {
+    if (this.name === '__idb_ttl_meta') reads++
+    return get.call(this, query)
+  })
+  try {
+    await run()
+  } finally {
+    spy.mockRestore()
+  }
+  return reads
+}
+
+test('a pass judged at one instant reads the settings once, not once a batch', async () => {
+  const clock = manualClock()
+  const db = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 5 } } })
+  await db.putAll('s', Array.from({ length: 250 }, (_, i) => ({ id: i })))
+  clock.advance(5_000)
+  let deleted = 0
+  // Five batches of 50 and the sweep from the start that ends a resumed pass.
+  expect(await settingsReads(async () => (deleted = await purgeStore(async () => unwrap(db.raw), 's', clock, 50)))).toBe(1)
+  expect(deleted).toBe(250)
+})
+
+test('a batch judged at a later instant than the last reads the settings again: an item given more time since is kept', async () => {
+  const clock = manualClock()
+  const db = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10 } } })
+  await db.put('s', { id: 'a' })
+  clock.advance(5_000)
+  await db.put('s', { id: 'b' })
+  clock.advance(5_000)
+  // 'a' is dead; 'b' has 5 s left. Between the two batches the default grows and the clock
+  // moves past the old end of 'b', which the settings read for the first batch would judge dead.
+  let paused = false
+  const courtesy = {
+    batchSize: () => 1,
+    async pause() {
+      if (paused) return
+      paused = true
+      await db.setDefaultTtl('s', 1000)
+      clock.advance(6_000)
+    },
+  }
+  expect(await purgeStore(async () => unwrap(db.raw), 's', clock, 1, courtesy)).toBe(1)
+  expect(await db.raw.getAllKeys('s')).toEqual(['b'])
+})

@@ -1,6 +1,6 @@
 /** The purge API's implementation: the same batched purge code on either side of the worker. */
 import { META_STORE, type Resume } from '../../layout/expiry-index.js'
-import { listeningStores, listensTo, publish, type Listening } from '../../events/listeners.js'
+import { ListeningWatch, publish } from '../../events/listeners.js'
 import { publishJournaled, replayJournal } from '../../purge/journal.js'
 import { dropGenerationsOf } from '../../generations/stash.js'
 import { purgeSlice, purgeStore, type Courtesy, type Witness } from '../../purge/purge.js'
@@ -21,17 +21,14 @@ async function ttlStores(db: IDBDatabase): Promise<string[]> {
 
 /**
  * Reads values for the stores some connection listens to, and publishes what was deleted. Who
- * listens is asked again before each batch until someone listens to the store, so that a
- * listener added while a purge runs hears the batches deleted after it (one that goes away
- * meanwhile costs values read for nothing, until the purge ends).
+ * listens is asked before each batch (see {@link ListeningWatch}), so that a listener added
+ * while a purge runs hears the batches deleted after it. `close()` once the purge is done.
  */
-function witnessFor(dbName: string, connect: () => Promise<IDBDatabase>): Witness {
-  let listening: Listening | undefined
+function witnessFor(dbName: string, connect: () => Promise<IDBDatabase>): Witness & { close(): void } {
+  const listening = new ListeningWatch(dbName)
   return {
-    async wants(store) {
-      if (!listensTo(listening, store)) listening = await listeningStores(dbName)
-      return listensTo(listening, store)
-    },
+    wants: (store) => listening.wants(store),
+    close: () => listening.close(),
     deleted(store, items, reason, journal) {
       const event = { store, reason, items }
       // A journal entry left behind (its deletion failed) is published again by a later purge.
@@ -52,28 +49,33 @@ export function createPurgeApi(
   courtesy: Courtesy,
 ): PurgeApi {
   const resume = new Map<string, Resume>()
-  /** What every purge does first: owed touches written, events left by ended realms published. */
-  const prepare = async (): Promise<Witness> => {
+  /** What every purge does first: owed touches written, events left by ended realms published; then `run`. */
+  const purge = async <T>(run: (witness: Witness) => Promise<T>): Promise<T> => {
     await settleAllTabs(config.name)
     await replayJournal(connect, config.name)
-    return witnessFor(config.name, connect)
+    const witness = witnessFor(config.name, connect)
+    try {
+      return await run(witness)
+    } finally {
+      witness.close()
+    }
   }
   return {
-    async slice(nowMs) {
-      const witness = await prepare()
-      const reports = await purgeSlice(connect, await ttlStores(await connect()), nowMs, { ...config, courtesy, witness }, resume)
-      // Values of deleted items stay in their generations until none is referred to any more.
-      const emptied = reports.filter((report) => report.deleted > 0).map((report) => report.store)
-      if (emptied.length > 0) await dropGenerationsOf(await connect(), emptied)
-      return reports
-    },
-    async purgeAll(names, nowMs) {
-      const witness = await prepare()
-      let total = 0
-      for (const name of names) total += await purgeStore(connect, name, () => nowMs, config.batchSize, courtesy, witness)
-      if (total > 0) await dropGenerationsOf(await connect(), names)
-      return total
-    },
+    slice: (nowMs) =>
+      purge(async (witness) => {
+        const reports = await purgeSlice(connect, await ttlStores(await connect()), nowMs, { ...config, courtesy, witness }, resume)
+        // Values of deleted items stay in their generations until none is referred to any more.
+        const emptied = reports.filter((report) => report.deleted > 0).map((report) => report.store)
+        if (emptied.length > 0) await dropGenerationsOf(await connect(), emptied)
+        return reports
+      }),
+    purgeAll: (names, nowMs) =>
+      purge(async (witness) => {
+        let total = 0
+        for (const name of names) total += await purgeStore(connect, name, () => nowMs, config.batchSize, courtesy, witness)
+        if (total > 0) await dropGenerationsOf(await connect(), names)
+        return total
+      }),
     async close() {
       await onClose()
     },
