@@ -1,7 +1,7 @@
 /**
  * What a pull page reads of its items (src/cosmos/page-state.ts): the same answers whichever way
- * a span is read (not at all, whole, or item by item), and no request per item where the spans
- * are empty or dense.
+ * the queued and set-aside writes are found (their span read whole, or item by item), and no
+ * request per item for them where their spans hold few entries.
  */
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { readPageState } from '../../src/cosmos/page-state.js'
@@ -41,16 +41,16 @@ async function stateOf(db: IDBDatabase, ids: string[]) {
   return readPageState(tx, STORE, ids)
 }
 
-/** Requests that read one key each. */
+/** Requests that look for one key's queued or set-aside write (bases are always read by key). */
 function perKeyReads() {
-  return [vi.spyOn(IDBObjectStore.prototype, 'get'), vi.spyOn(IDBIndex.prototype, 'getKey'), vi.spyOn(IDBIndex.prototype, 'get')]
+  return [vi.spyOn(IDBObjectStore.prototype, 'count'), vi.spyOn(IDBIndex.prototype, 'getKey'), vi.spyOn(IDBIndex.prototype, 'get')]
 }
 const callsOf = (spies: ReturnType<typeof perKeyReads>) => spies.reduce((sum, spy) => sum + spy.mock.calls.length, 0)
 
 afterEach(() => void vi.restoreAllMocks())
 
 describe('readPageState', () => {
-  test('nothing known in the spans: every item neither queued nor set aside, no base, and no read per item', async () => {
+  test('nothing queued or set aside in the spans: every item neither, no base, and no look-up per item', async () => {
     // Entries outside the page's span, or of another store, are not the page's.
     const db = await seeded({ queued: [['other', 'b'], [STORE, 'z']], bases: [['a', { etag: 'e' }]] })
     const spies = perKeyReads()
@@ -59,7 +59,7 @@ describe('readPageState', () => {
     db.close()
   })
 
-  test('a dense span is read whole: each item gets its own entries, others in the span are left out', async () => {
+  test('spans with few entries are read whole: each item gets its own, others in the span are left out', async () => {
     const db = await seeded({
       queued: [[STORE, 'b'], ['other', 'd']],
       rejected: ['f'],
@@ -76,7 +76,7 @@ describe('readPageState', () => {
     db.close()
   })
 
-  test('a span crowded with other items is read item by item, with the same answers', async () => {
+  test('a span crowded with other items is looked up item by item, with the same answers', async () => {
     const crowd = Array.from({ length: 10 }, (_, i) => `m${i}`)
     const db = await seeded({
       queued: [[STORE, 'a'], ...crowd.map((id): [string, string] => [STORE, id])],
