@@ -41,6 +41,7 @@ const scenarios: Record<string, () => Promise<Row[]>> = {
   // Loaded when run: the other engines' pages never load the Cosmos DB SDK, nor Workbox.
   'cosmos-pull-10k': async () => (await import('./scenarios/cosmos.js')).cosmosPull(),
   'cosmos-push-1k': async () => (await import('./scenarios/cosmos.js')).cosmosPush(),
+  'cosmos-queue-10k': async () => (await import('./scenarios/cosmos.js')).cosmosQueue(),
   'workbox-cachefirst-hit': async () => (await import('./scenarios/workbox.js')).cachedHit(),
   'workbox-purge-1k': async () => (await import('./scenarios/workbox.js')).purgeExpired(),
 }

@@ -12,7 +12,9 @@
  * takes milliseconds. Where an SDK has no `bulk`, every record goes on its own.
  */
 import type { JSONObject, OperationInput } from '@azure/cosmos'
-import { partitionKeyOf, readOnly, tombstoneOf, toServer, type Mirror } from './context.js'
+import { transactionOf } from '../handle/internal.js'
+import { SYNC_STORE } from '../layout/sync-stores.js'
+import { partitionKeyOf, tombstoneOf, toServer, type Mirror } from './context.js'
 import type { Queued } from './outbox.js'
 import { readBase, type Base } from './state.js'
 import type { CosmosItem } from './types.js'
@@ -23,10 +25,14 @@ export type Outcome = { item: CosmosItem } | { item: undefined }
 /** Sends `records` in one bulk request: the outcomes of those it settled, and the rest. */
 export async function sendBulk(mirror: Mirror, records: Queued[]): Promise<{ done: { record: Queued; outcome: Outcome }[]; rest: Queued[] }> {
   const { db, store } = mirror
-  const [locals, bases] = await Promise.all([
-    Promise.all(records.map((record) => (record.op === 'put' ? (db.get(store, record.key) as Promise<CosmosItem | undefined>) : undefined))),
-    readOnly(mirror, (tx) => Promise.all(records.map((record) => readBase(tx, store, record.key)))),
-  ])
+  // The local items (live ones, as the handle reads them) and their bases, in one transaction.
+  const [locals, bases] = await transactionOf(db, [store], 'readonly', (tx) =>
+    Promise.all([
+      Promise.all(records.map((record) => (record.op === 'put' ? (tx.get(store, record.key) as Promise<CosmosItem | undefined>) : undefined))),
+      Promise.all(records.map((record) => readBase(tx.raw, store, record.key))),
+    ]),
+    { extra: [SYNC_STORE] },
+  )
   const operations: (OperationInput | undefined)[] = records.map((record, i) => operationOf(mirror, String(record.key), locals[i], bases[i]))
   const sent = operations.filter((operation) => operation !== undefined)
   const { items } = mirror.container

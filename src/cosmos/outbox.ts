@@ -39,6 +39,16 @@ export async function nextQueued(tx: IDBTransaction, store: string, after: numbe
   return out
 }
 
+/**
+ * Which of `seqs` are still queued: a record leaves the queue when pushed, or when a later write
+ * of its key replaces it. One read of their span (other stores' records in it included).
+ */
+export async function stillQueued(tx: IDBTransaction, seqs: readonly number[]): Promise<Set<number>> {
+  if (seqs.length === 0) return new Set()
+  const range = IDBKeyRange.bound(Math.min(...seqs), Math.max(...seqs))
+  return new Set((await req(tx.objectStore(OUTBOX_STORE).getAllKeys(range))) as number[])
+}
+
 /** How many records of `store` are queued. */
 export async function countQueued(tx: IDBTransaction, store: string): Promise<number> {
   const range = IDBKeyRange.bound([store], [store, []])

@@ -24,7 +24,8 @@ import { queuedAt } from './outbox.js'
 import { readRejected } from './rejected.js'
 import { withRetry } from './remote.js'
 import { onDeviceClock } from './server-clock.js'
-import { keysWithEtags, readBase, readCheckpoint, writeBase, writeCheckpoint, type Checkpoint } from './state.js'
+import { readPageState } from './page-state.js'
+import { keysWithEtags, readCheckpoint, writeBase, writeCheckpoint, type Checkpoint } from './state.js'
 import { done } from '../platform/request.js'
 import type { CosmosItem } from './types.js'
 
@@ -140,15 +141,15 @@ async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, fr
   return unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
     let applied = 0
     let ts = from
-    // Everything this page needs read in one round, before its first write.
+    // Everything this page needs, read before its first write (a few requests, not a few per item).
     const [known, before, held] = await Promise.all([
-      Promise.all(items.map((item) => Promise.all([queuedAt(tx.raw, store, item.id), readBase(tx.raw, store, item.id), readRejected(tx.raw, store, item.id)]))),
+      readPageState(tx.raw, store, items.map((item) => item.id)),
       readCheckpoint(tx.raw, store),
       restored ? Promise.all(items.map((item) => tx.get(item.id))) : undefined,
     ])
     for (const [i, item] of items.entries()) {
       ts = Math.max(ts, item._ts ?? 0)
-      const [queued, base, rejected] = known[i]
+      const { queued, base, rejected } = known[i]
       // A queued local write is settled by the push, against the base it was made on; one the
       // server refused, by the app (`rejected.ts`). A copy in step is skipped, unless the offset
       // of the device's clock moved since (`server-clock.ts`): then it moves too.

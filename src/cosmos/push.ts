@@ -17,7 +17,7 @@ import { sendBulk, type Outcome } from './bulk.js'
 import { lastWriterWins } from './conflicts.js'
 import { baseOf, describe, inPartition, isTombstone, partitionKeyOf, readOnly, sameBody, scopeOf, tombstoneOf, toServer, type Mirror } from './context.js'
 import { unobserved } from './hook.js'
-import { countQueued, nextQueued, queuedAt, unqueue, type Queued } from './outbox.js'
+import { countQueued, nextQueued, stillQueued, unqueue, type Queued } from './outbox.js'
 import { statusOf, withRetry } from './remote.js'
 import { countRejected, dropRejected, isRefusal, setAside } from './rejected.js'
 import { onDeviceClock, onServerClock } from './server-clock.js'
@@ -46,6 +46,9 @@ export async function pushRound(mirror: Mirror): Promise<number> {
   await describe(mirror)
   let pushed = 0
   let after = 0
+  // Counted once: a count of the outbox is a walk of it, which per batch would make a long
+  // queue's push quadratic. Writes made during the round are counted when it ends (`sync.ts`).
+  let pending = await readOnly(mirror, (tx) => countQueued(tx, mirror.store))
   for (;;) {
     const batch = await readOnly(mirror, (tx) => nextQueued(tx, mirror.store, after, BATCH))
     if (batch.length === 0) break
@@ -67,9 +70,10 @@ export async function pushRound(mirror: Mirror): Promise<number> {
     }
     await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, rest.length) }, worker))
     if (sent.length > 0) {
-      const counts = await settle(mirror, sent)
+      const { left, rejected } = await settle(mirror, sent)
       pushed += sent.length
-      mirror.board.set('pushing', { pushed, ...counts })
+      pending = Math.max(0, pending - left)
+      mirror.board.set('pushing', { pushed, pending, rejected })
     }
     if (failed) throw failed.error
     after = batch[batch.length - 1].seq
@@ -214,34 +218,41 @@ async function write(mirror: Mirror, id: string, wanted: CosmosItem | undefined,
 /**
  * Ends the records sent, in one transaction: the server's copy (or its absence) becomes the
  * local item and the base of the next push, unless the item was written again since its record
- * was read; a record refused is set aside. Resolves to the counts after.
+ * was read; a record refused is set aside. Resolves to how many records left the queue, and how
+ * many are set aside now.
  */
-async function settle(mirror: Mirror, sent: Sent[]): Promise<Counts> {
+async function settle(mirror: Mirror, sent: Sent[]): Promise<{ left: number; rejected: number }> {
   const { store } = mirror
   return unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
-    const current = await Promise.all(sent.map(({ record }) => queuedAt(tx.raw, store, record.key)))
-    for (const [i, done] of sent.entries()) {
+    const [queued, rejectedBefore] = await Promise.all([stillQueued(tx.raw, sent.map(({ record }) => record.seq)), countRejected(tx.raw, store)])
+    let left = 0
+    let setAsideNow = 0
+    for (const done of sent) {
       const { record } = done
-      const again = current[i]?.seq !== record.seq
+      // Its record replaced by a later write's, or gone: the item was written again.
+      const again = !queued.has(record.seq)
       if ('refused' in done) {
         // Written again since: that write goes next, and may be taken.
         if (again) continue
         unqueue(tx.raw, record.seq)
         setAside(tx.raw, record, done.refused)
+        left++
+        setAsideNow++
         continue
       }
       // Our own write is the base of the newer one, whatever becomes of the local item.
       const item = done.outcome.item
       writeBase(tx.raw, store, record.key, item && baseOf(mirror, item))
       // A write of the key went through: what was set aside of it is behind it.
-      dropRejected(tx.raw, store, record.key)
+      if (rejectedBefore > 0) dropRejected(tx.raw, store, record.key)
       if (again) continue
       unqueue(tx.raw, record.seq)
+      left++
       if (item && !isTombstone(mirror, item)) tx.put(onDeviceClock(mirror, item))
       else tx.delete(record.key)
     }
-    // Counted in the transaction that unqueued: a transaction less per batch.
-    return countsIn(tx.raw, store)
+    // The keys of a batch differ: with none set aside before, those set aside are the batch's.
+    return { left, rejected: rejectedBefore === 0 ? setAsideNow : await countRejected(tx.raw, store) }
   })
 }
 

@@ -41,9 +41,13 @@ export interface Base {
 }
 
 export async function readBase(tx: IDBTransaction, store: string, key: IDBValidKey): Promise<Base | undefined> {
-  const base = await req<Base | string | undefined>(tx.objectStore(SYNC_STORE).get(etagKey(store, key)))
+  return asBase(await req(tx.objectStore(SYNC_STORE).get(etagKey(store, key))))
+}
+
+/** A base as stored (read by key or in a range). */
+export function asBase(stored: unknown): Base | undefined {
   // A bare `_etag`: kept by a version of the mirror before partition keys were.
-  return typeof base === 'string' ? { etag: base } : base
+  return typeof stored === 'string' ? { etag: stored } : (stored as Base | undefined)
 }
 
 /** Records the server copy's base (`undefined`: the server has none, forget it). */

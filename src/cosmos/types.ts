@@ -8,7 +8,10 @@ export type SyncState = 'idle' | 'pulling' | 'pushing' | 'offline' | 'error'
 
 export interface SyncStatus {
   state: SyncState
-  /** Local writes waiting to be pushed (as of the last look at the outbox). */
+  /**
+   * Local writes waiting to be pushed (as of the last look at the outbox; during a push, those
+   * queued when it began less those it has settled: writes made meanwhile count once it ends).
+   */
   pending: number
   /** Items the pull under way (or the last) brought in. */
   pulled: number

@@ -67,6 +67,24 @@ describe('push speed', () => {
     expect(items.filter((item) => item.n === 2)).toHaveLength(250)
     db.close()
   })
+
+  test("a long queue's push counts the outbox as often as a short one's (a count walks the queue: once a batch would be quadratic), its status counting down", async () => {
+    const walksOf = async (length: number) => {
+      const { db, sync, states } = await setup()
+      await db.putAll('items', Array.from({ length }, (_, i) => ({ id: `a${i}`, n: 1 })))
+      const count = vi.spyOn(IDBIndex.prototype, 'count')
+      states.length = 0
+      expect(await sync.push()).toBe(length)
+      const walks = count.mock.calls.length
+      count.mockRestore()
+      db.close()
+      return { walks, pending: states.filter((s) => s.state === 'pushing').map((s) => s.pending) }
+    }
+    const short = await walksOf(100)
+    const long = await walksOf(300)
+    expect(long.walks).toBe(short.walks)
+    expect(long.pending).toEqual([300, 200, 100, 0])
+  })
 })
 
 describe('offline', () => {
