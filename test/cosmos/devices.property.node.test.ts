@@ -30,7 +30,8 @@ import { keepItemsOnReplace, setContainerTtl } from './container-ttl.js'
 import { containerVia, newContainer } from './containers.js'
 import { startFaultProxy, startServer, stopServer, type FaultProxy } from './harness.js'
 import { refusing } from './refusing.js'
-import { openMirror } from './support.js'
+import { realTime } from './clock.js'
+import { openMirror, tearDown } from './support.js'
 import {
   contentOf,
   DeviceModel,
@@ -156,19 +157,6 @@ interface World {
   seen: Record<string, number>
 }
 
-const realTime = {
-  now: Date.now,
-  skew: 0,
-  install() {
-    Date.now = () => realTime.now() + realTime.skew
-  },
-  pass(ms: number) {
-    realTime.skew += ms
-  },
-  restore() {
-    Date.now = realTime.now
-  },
-}
 
 let port: number
 const proxies: FaultProxy[] = []
@@ -540,10 +528,7 @@ test('a device clock set back a minute: a copy of an item the server has since e
     await sync.pull()
     expect(await db.getAllKeys('items')).toEqual([])
   } finally {
-    sync.stop()
-    db.close()
-    await deleteDB(name)
-    await server.delete()
+    await tearDown(sync, db, name, server)
   }
 })
 
@@ -603,10 +588,7 @@ test('a full pull keeps the local item of a write set aside, and a retry then pu
     await sync.push()
     expect((await server.item('a', 't1').read()).resource, 'the write retried, on the server').toMatchObject({ poison: true })
   } finally {
-    sync.stop()
-    db.close()
-    await deleteDB(name)
-    await server.delete()
+    await tearDown(sync, db, name, server)
   }
 })
 
@@ -629,9 +611,6 @@ test('a read right after syncCosmos of another partition key value shows nothing
     sync = syncCosmos(db, 'items', containerVia(port, id), { partitionKey: 't2' })
     expect(await db.getAll('items')).toEqual([])
   } finally {
-    sync.stop()
-    db.close()
-    await deleteDB(name)
-    await server.delete()
+    await tearDown(sync, db, name, server)
   }
 })

@@ -38,7 +38,6 @@
  * itself; no restriction on the commands is needed.
  */
 import fc from 'fast-check'
-import { deleteDB } from 'idb'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { Container } from '@azure/cosmos'
 import { syncCosmos, type CosmosSync } from '../../src/cosmos/index.js'
@@ -49,7 +48,8 @@ import { newContainer } from './containers.js'
 import { startServer, stopServer } from './harness.js'
 import { SYNC_STORE } from '../../src/layout/sync-stores.js'
 import { refusing } from './refusing.js'
-import { openMirror, outbox } from './support.js'
+import { realTime } from './clock.js'
+import { openMirror, outbox, tearDown } from './support.js'
 
 const POOL = ['a', 'b', 'c', 'd'] as const
 type Key = (typeof POOL)[number]
@@ -501,25 +501,6 @@ async function expectInStep(world: World, step: string): Promise<void> {
   expect((await db.getAll('items')).filter(apart).map(strip), `in step with the server after ${step}`).toEqual(live)
 }
 
-/**
- * Real time passing without a sleep: `Date.now`, which the server stamps `_ts` from (it runs in
- * this process) and the local clock follows, moves ahead by `pass(ms)`, for everyone at once.
- * A history then has server writes in distinct seconds (which pulls' checkpoints and conflicts
- * turn on) without waiting for them.
- */
-const realTime = {
-  now: Date.now,
-  skew: 0,
-  install() {
-    Date.now = () => realTime.now() + realTime.skew
-  },
-  pass(ms: number) {
-    realTime.skew += ms
-  },
-  restore() {
-    Date.now = realTime.now
-  },
-}
 
 let port: number
 beforeAll(async () => {
@@ -571,10 +552,7 @@ test('random interleavings of server writes, local writes, pulls, pushes and clo
         model.seen.expired = model.expiredSeen.size
         for (const [what, count] of Object.entries(model.seen)) seen[what as keyof typeof seen] += count
       } finally {
-        sync.stop()
-        db.close()
-        await deleteDB(name)
-        await container.delete()
+        await tearDown(sync, db, name, container)
       }
     }),
     { numRuns: 60 },
@@ -616,10 +594,7 @@ test("a container's TTL turned off between pulls: the next pull leaves its items
     expect(await db.getDefaultTtl('items')).toBe(null)
     expect(await db.getAllKeys('items')).toEqual(['a', 'b'])
   } finally {
-    sync.stop()
-    db.close()
-    await deleteDB(name)
-    await container.delete()
+    await tearDown(sync, db, name, container)
   }
 })
 
@@ -671,10 +646,7 @@ test('a local delete of a never-pushed item, over one created on the server mean
         expect(await db.getAllKeys('items')).toEqual(['a'])
       }
     } finally {
-      sync.stop()
-      db.close()
-      await deleteDB(name)
-      await container.delete()
+      await tearDown(sync, db, name, container)
     }
   }
 })
