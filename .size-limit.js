@@ -57,7 +57,9 @@ export default [
     limit: '3 kB',
     modifyEsbuildConfig: esm,
   },
-  { name: "idb-ttl's purge worker (the worker loads it, not the page)", path: 'dist/purge-worker.js', gzip: true, limit: '12 kB', modifyEsbuildConfig: esm },
+  // 11.8 kB until the purge learned who listens from the bus (a pass no longer asks Web Locks
+  // before every batch): 12.05 kB. Issue #33's target is 8 kB (comlink out, on both sides).
+  { name: "idb-ttl's purge worker (the worker loads it, not the page)", path: 'dist/purge-worker.js', gzip: true, limit: '12.5 kB', modifyEsbuildConfig: esm },
   peer('Dexie', 'node_modules/dexie/import-wrapper.mjs'),
   peer('localForage', 'node_modules/localforage/dist/localforage.js'),
   peer('idb-keyval', 'node_modules/idb-keyval/dist/index.js'),
