@@ -190,10 +190,11 @@ test('a worker kept waiting at times, for several watchdog periods in all, is le
     const purging = purger.purgeAll(['s'], clock())
     let finished = false
     const both = Promise.all([slicing, purging]).finally(() => (finished = true))
-    // The page holds the settings store in turns of 300 ms, as a slow engine or other tabs'
-    // purges would: each of the worker's one-item batches waits for a turn to end.
+    // The page holds the purged store in turns of 300 ms, as a slow engine or other tabs' writes
+    // would: each of the worker's one-item batches waits for a turn to end. (Not the settings
+    // store: a pass reads the settings once, so its batches would not wait for it.)
     while (!finished) {
-      const held = raw.transaction('__idb_ttl_meta', 'readwrite')
+      const held = raw.transaction('s', 'readwrite')
       const until = performance.now() + 300
       while (performance.now() < until && !finished) await held.store.get('s')
       await held.done
