@@ -15,7 +15,6 @@ export interface MirrorTx {
   get(key: IDBValidKey): Promise<unknown>
   /** Every live item of the store. */
   getAll(): Promise<Record<string, unknown>[]>
-  clear(): void
 }
 
 /** Runs `callback` in one transaction over `store` and `extra` (library stores), unobserved. */
@@ -38,7 +37,6 @@ export function unobserved<T>(db: TtlDB<any>, store: string, extra: readonly str
         delete: (key) => issue(tx.delete(store, key)),
         get: (key) => tx.get(store, key),
         getAll: () => tx.getAll(store) as Promise<Record<string, unknown>[]>,
-        clear: () => issue(tx.clear(store)),
       })
       await Promise.all(writes)
       return result

@@ -111,24 +111,14 @@ async function markPulled(mirror: Mirror, source: string, startedAt: number): Pr
  * leaves undefined).
  */
 async function removeLeft(mirror: Mirror, from: number): Promise<number> {
-  const { store, container, options } = mirror
+  const { container, options } = mirror
   const scope = scopeOf({ ...mirror, options: { ...options, filter: undefined } })
   const filter = options.filter!
   const where = ['c._ts >= @idbTtlFrom', ...scope.where, `(NOT IS_BOOL(${filter.where}) OR NOT (${filter.where}))`]
   const query = { query: `SELECT c.id FROM c WHERE ${where.join(' AND ')}`, parameters: [{ name: '@idbTtlFrom', value: from }, ...scope.parameters, ...(filter.parameters ?? [])] }
   const { resources } = await withRetry(() => container.items.query<{ id: string }>(query, inPartition(mirror)).fetchAll(), mirror.retry)
   if (resources.length === 0) return 0
-  return unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
-    const held = await Promise.all(resources.map(async (item) => (await queuedAt(tx.raw, store, item.id)) ?? (await readRejected(tx.raw, store, item.id))))
-    let removed = 0
-    for (const [i, { id }] of resources.entries()) {
-      if (held[i]) continue
-      tx.delete(id)
-      writeBase(tx.raw, store, id, undefined)
-      removed++
-    }
-    return removed
-  })
+  return removeCopies(mirror, async () => resources.map((item) => item.id))
 }
 
 /**
@@ -173,12 +163,23 @@ async function removeGone(mirror: Mirror): Promise<number> {
   const { resources } = await withRetry(() => container.items.query<{ id: string }>(query, inPartition(mirror)).fetchAll(), mirror.retry)
   const onServer = new Set(resources.map((item) => item.id))
   const local = await mirror.db.getAllKeys(store)
+  return removeCopies(mirror, async (tx) => {
+    const fromServer = await keysWithEtags(tx, store)
+    return [...new Set([...local, ...fromServer])].filter((key) => !onServer.has(key as string))
+  })
+}
+
+/**
+ * In one transaction, deletes the local copies of the keys `which` names, and their bases,
+ * except those with a local write queued or set aside; resolves to how many went.
+ */
+async function removeCopies(mirror: Mirror, which: (tx: IDBTransaction) => Promise<IDBValidKey[]>): Promise<number> {
+  const { store } = mirror
   return unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
-    const fromServer = await keysWithEtags(tx.raw, store)
-    const candidates = [...new Set([...local, ...fromServer])].filter((key) => !onServer.has(key as string))
-    const held = await Promise.all(candidates.map(async (key) => (await queuedAt(tx.raw, store, key)) ?? (await readRejected(tx.raw, store, key))))
+    const keys = await which(tx.raw)
+    const held = await Promise.all(keys.map(async (key) => (await queuedAt(tx.raw, store, key)) ?? (await readRejected(tx.raw, store, key))))
     let removed = 0
-    for (const [i, key] of candidates.entries()) {
+    for (const [i, key] of keys.entries()) {
       if (held[i]) continue
       tx.delete(key)
       writeBase(tx.raw, store, key, undefined)

@@ -19,6 +19,7 @@ import type { Mirror } from './context.js'
 import { unobserved, type MirrorTx } from './hook.js'
 import { queuedAt } from './outbox.js'
 import { dropRejected, keepRejected, listRejected } from './rejected.js'
+import { forgetServer, readCheckpoint } from './state.js'
 import type { Rejected } from './types.js'
 
 interface Scope {
@@ -35,7 +36,6 @@ interface Parked {
 }
 
 const scopeKey = (store: string) => [store, 'scope']
-const checkpointKey = (store: string) => [store, 'checkpoint']
 const within = (store: string, ...path: unknown[]) => IDBKeyRange.bound([store, ...path], [store, ...path, []])
 
 /** The scope `mirror` is asked to mirror. */
@@ -48,8 +48,8 @@ function scopeNow(mirror: Mirror): Scope {
  * The scope the store mirrored last: as kept, or, for a store a version before scopes mirrored,
  * as its checkpoint's source names it (`pull.ts`: container, partition key value, filter).
  */
-async function scopeKept(sync: IDBObjectStore, store: string): Promise<Scope | undefined> {
-  const [kept, checkpoint] = await Promise.all([req<Scope | undefined>(sync.get(scopeKey(store))), req<{ source?: string } | undefined>(sync.get(checkpointKey(store)))])
+async function scopeKept(tx: IDBTransaction, store: string): Promise<Scope | undefined> {
+  const [kept, checkpoint] = await Promise.all([req<Scope | undefined>(tx.objectStore(SYNC_STORE).get(scopeKey(store))), readCheckpoint(tx, store)])
   if (kept || !checkpoint?.source) return kept
   const [database, container, partitionKey, filter] = JSON.parse(checkpoint.source) as unknown[]
   return { partition: JSON.stringify([database, container, partitionKey]), filter: JSON.stringify(filter) }
@@ -57,8 +57,7 @@ async function scopeKept(sync: IDBObjectStore, store: string): Promise<Scope | u
 
 /** Whether the store last mirrored another scope than `mirror`'s (a first scope is no change). */
 export async function scopeChanged(mirror: Mirror): Promise<boolean> {
-  const sync = (await mirror.internals.native()).transaction(SYNC_STORE).objectStore(SYNC_STORE)
-  const [kept, now] = [await scopeKept(sync, mirror.store), scopeNow(mirror)]
+  const [kept, now] = [await scopeKept((await mirror.internals.native()).transaction(SYNC_STORE), mirror.store), scopeNow(mirror)]
   return kept !== undefined && (kept.partition !== now.partition || kept.filter !== now.filter)
 }
 
@@ -72,12 +71,11 @@ export async function rescope(mirror: Mirror, since: number): Promise<void> {
   const now = scopeNow(mirror)
   await unobserved(db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
     const sync = tx.raw.objectStore(SYNC_STORE)
-    const kept = await scopeKept(sync, store)
+    const kept = await scopeKept(tx.raw, store)
     sync.put(now, scopeKey(store))
     if (!kept || (kept.partition === now.partition && kept.filter === now.filter)) return
     const [items, rejected, queuedRecords] = await Promise.all([tx.getAll(), listRejected(tx.raw, store), queuedOf(tx.raw, store)])
-    sync.delete(checkpointKey(store))
-    sync.delete(within(store, 'etag'))
+    forgetServer(tx.raw, store)
     if (kept.partition === now.partition) {
       const held = new Set<unknown>([...queuedRecords.map((record) => record.key), ...rejected.map((record) => record.key)])
       for (const item of items) if (!held.has(item.id)) tx.delete(item.id as string)
@@ -99,8 +97,9 @@ export async function rescope(mirror: Mirror, since: number): Promise<void> {
 /** The outbox records of `store`, with their numbers. */
 async function queuedOf(tx: IDBTransaction, store: string): Promise<(OutboxRecord & { seq: number })[]> {
   const index = tx.objectStore(OUTBOX_STORE).index(OUTBOX_BY_KEY)
-  const keys = (await req(index.getAllKeys(within(store)))) as IDBValidKey[]
-  return Promise.all(keys.map(async (seq) => ({ ...(await req<OutboxRecord>(tx.objectStore(OUTBOX_STORE).get(seq))), seq: seq as number })))
+  // In the index's order both: each record beside its number.
+  const [records, seqs] = await Promise.all([req<OutboxRecord[]>(index.getAll(within(store))), req(index.getAllKeys(within(store)))])
+  return records.map((record, i) => ({ ...record, seq: seqs[i] as number }))
 }
 
 /** Brings back the writes parked for `partition`: their items, queued or set aside as they were. */

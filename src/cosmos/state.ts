@@ -20,6 +20,7 @@ export interface Checkpoint {
 
 const checkpointKey = (store: string) => [store, 'checkpoint']
 const etagKey = (store: string, key: IDBValidKey) => [store, 'etag', key]
+const etagsOf = (store: string) => IDBKeyRange.bound([store, 'etag'], [store, 'etag', []])
 
 export function readCheckpoint(tx: IDBTransaction, store: string): Promise<Checkpoint | undefined> {
   return req(tx.objectStore(SYNC_STORE).get(checkpointKey(store)))
@@ -59,7 +60,13 @@ export function writeBase(tx: IDBTransaction, store: string, key: IDBValidKey, b
 
 /** Every key of `store` the mirror has a base for: the items that came from the server. */
 export async function keysWithEtags(tx: IDBTransaction, store: string): Promise<IDBValidKey[]> {
-  const range = IDBKeyRange.bound([store, 'etag'], [store, 'etag', []])
-  const keys = (await req(tx.objectStore(SYNC_STORE).getAllKeys(range))) as IDBValidKey[][]
+  const keys = (await req(tx.objectStore(SYNC_STORE).getAllKeys(etagsOf(store)))) as IDBValidKey[][]
   return keys.map((key) => key[2])
+}
+
+/** Forgets the checkpoint and every base of `store`: its next pull reads the container afresh. */
+export function forgetServer(tx: IDBTransaction, store: string): void {
+  const sync = tx.objectStore(SYNC_STORE)
+  sync.delete(checkpointKey(store))
+  sync.delete(etagsOf(store))
 }
