@@ -53,20 +53,17 @@ export function holdLock(name: string, onGranted?: () => boolean | void): HeldLo
   let granted!: () => void
   const released = new Promise<void>((resolve) => (release = resolve))
   const held = new Promise<void>((resolve) => (granted = resolve))
-  const ask = (retryMs: number) => {
-    locks
-      .request(name, { signal: waiting.signal }, async () => {
-        granted()
-        if (onGranted?.() === false) return
-        await released
-      })
-      .catch((error: unknown) => {
-        if (error instanceof DOMException) return granted()
-        // After a wait, not at once: a refusal that lasts costs a request per wait, not a busy loop.
-        setTimeout(() => ask(Math.min(retryMs * 2, MAX_RETRY_MS)), retryMs)
-      })
-  }
-  ask(RETRY_MS)
+  // Web Locks' own refusal (its `AbortError` once released among them) ends the wait for a grant.
+  withLock(
+    locks,
+    name,
+    async () => {
+      granted()
+      if (onGranted?.() === false) return
+      await released
+    },
+    waiting.signal,
+  ).catch(granted)
   return {
     granted: held,
     release() {
@@ -78,16 +75,17 @@ export function holdLock(name: string, onGranted?: () => boolean | void): HeldLo
 
 /**
  * Runs `run` holding the Web Lock `name` and resolves to what it returns; a grant that came to
- * nothing (see {@link holdLock}) is asked for again after a wait, as `holdLock` does. Web Locks'
- * own refusals, and `run`'s failures, reject.
+ * nothing (see {@link holdLock}) is asked for again after a wait. Web Locks' own refusals (an
+ * abort by `signal` among them), and `run`'s failures, reject.
  */
-export async function withLock<T>(locks: LockManager, name: string, run: () => Promise<T>): Promise<T> {
+export async function withLock<T>(locks: LockManager, name: string, run: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   for (let retryMs = RETRY_MS; ; retryMs = Math.min(retryMs * 2, MAX_RETRY_MS)) {
     let ran = false
     try {
-      return (await locks.request(name, () => ((ran = true), run()))) as T
+      return (await locks.request(name, { signal }, () => ((ran = true), run()))) as T
     } catch (error) {
       if (ran || error instanceof DOMException) throw error
+      // After a wait, not at once: a refusal that lasts costs a request per wait, not a busy loop.
       await new Promise((resolve) => setTimeout(resolve, retryMs))
     }
   }
