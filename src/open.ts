@@ -10,6 +10,7 @@ import type { PartsOptions } from './handle/core-parts.js'
 import type { RoutesOptions } from './handle/core-routes.js'
 import { Connection } from './layout/connection.js'
 import { applyDeclaredDefaults, checkStoreConfigs, type StoreConfigs } from './layout/schema.js'
+import { holdSettings } from './layout/held-settings.js'
 import { follow } from './layout/watermarks.js'
 import { requireIndexedDB } from './platform/available.js'
 import { monotonic } from './rules/clock.js'
@@ -50,7 +51,12 @@ export async function openDatabase<S extends DBSchema | unknown, H>(
   const upgrade = options.upgrade as (raw: IDBPDatabase<any>, o: number, n: number | null) => void
   const connection = new Connection({ name, version: options.version, stores, clock, upgrade })
   const db = await connection.native()
-  const unfollow = follow(name)
+  const unfollowMarks = follow(name)
+  const letGo = holdSettings(name)
+  const unfollow = () => {
+    unfollowMarks()
+    letGo()
+  }
   let redeclared: string[]
   try {
     redeclared = await applyDeclaredDefaults(db, () => connection.native(), stores, clock(), options.durability)

@@ -5,6 +5,7 @@
 import { openDB, unwrap, type IDBPDatabase } from 'idb'
 import { TtlError } from '../rules/errors.js'
 import { abortQuietly } from '../platform/request.js'
+import { forgetSettings } from './held-settings.js'
 import { addedUniqueIndexes, checkSchema, upgradeSchema, type StoreConfigs } from './schema.js'
 
 export interface ConnectionOptions {
@@ -136,6 +137,8 @@ export class Connection {
   }
 
   private stepAside(): void {
+    // The upgrade or deletion may change the settings: this realm's copies go first.
+    forgetSettings(this.options.name)
     this.current?.close()
     this.current = undefined
     this.steppedAside = true

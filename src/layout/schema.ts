@@ -12,6 +12,7 @@ import { check, isPlainObject, stampAt } from './stamp.js'
 import { checkDefaultTtl } from '../rules/ttl.js'
 import { checkKnownOptions } from '../rules/known-options.js'
 import { announce, learn } from './watermarks.js'
+import { changingSettings } from './held-settings.js'
 import { createSyncStores, OUTBOX_STORE, SYNC_STORE } from './sync-stores.js'
 import type { StoreConfig } from '../rules/types.js'
 
@@ -225,24 +226,26 @@ export async function applyDeclaredDefaults(
   const stored = await read(db.transaction(META_STORE).objectStore(META_STORE))
   names.forEach((name, i) => learn(db.name, name, stored[i]))
   if (names.every((name, i) => !redeclared(stores[name], stored[i], nowMs))) return []
-  // Asked for again: an upgrade elsewhere may have closed the connection since the read.
-  const tx = (await connect()).transaction(META_STORE, 'readwrite', { durability })
-  const meta = tx.objectStore(META_STORE)
-  const committed = done(tx)
-  const states = await read(meta)
   const changed = new Map<string, StoreState>()
   // A store's first settings change nothing anyone reads: no live query or purge knows the store yet.
   const news: string[] = []
-  names.forEach((name, i) => {
-    learn(db.name, name, states[i])
-    const next = redeclared(stores[name], states[i], nowMs)
-    if (next) {
-      changed.set(name, next)
-      meta.put(next, name)
-      if (states[i] !== undefined) news.push(name)
-    }
+  await changingSettings(db.name, async () => {
+    // Asked for again: an upgrade elsewhere may have closed the connection since the read.
+    const tx = (await connect()).transaction(META_STORE, 'readwrite', { durability })
+    const meta = tx.objectStore(META_STORE)
+    const committed = done(tx)
+    const states = await read(meta)
+    names.forEach((name, i) => {
+      learn(db.name, name, states[i])
+      const next = redeclared(stores[name], states[i], nowMs)
+      if (next) {
+        changed.set(name, next)
+        meta.put(next, name)
+        if (states[i] !== undefined) news.push(name)
+      }
+    })
+    await committed
   })
-  await committed
   for (const [name, state] of changed) announce(db.name, name, state)
   return news
 }

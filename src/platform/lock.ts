@@ -26,6 +26,8 @@ export interface HeldLock {
   granted: Promise<void>
   /** Lets the lock go, or stops waiting for it. */
   release(): void
+  /** Resolves once the lock is not held, nor asked for, any more: released, refused, or taken by a request that steals it. */
+  ended: Promise<void>
 }
 
 /** The first wait before a lock whose callback the browser would not run is asked for again; it doubles with each refusal in a row. */
@@ -36,6 +38,7 @@ const MAX_RETRY_MS = 1000
 /**
  * Asks for the Web Lock `name` and holds it until {@link HeldLock.release}; `undefined` where
  * there are no Web Locks. `onGranted` runs once it is held; returning `false` lets it go at once.
+ * `mode` `'shared'`: held beside other shared holders, never beside an exclusive one.
  *
  * A grant can come to nothing: Chromium does not run the callback of a lock granted while the
  * page is inside `window.open` (a synchronous call that opens the window); it rejects the request
@@ -45,7 +48,7 @@ const MAX_RETRY_MS = 1000
  * are `DOMException`s (`SecurityError` in an opaque origin, `InvalidStateError` in a document no
  * longer active, `AbortError` once released) and final.
  */
-export function holdLock(name: string, onGranted?: () => boolean | void): HeldLock | undefined {
+export function holdLock(name: string, onGranted?: () => boolean | void, mode: LockMode = 'exclusive'): HeldLock | undefined {
   const locks = webLocks()
   if (!locks) return undefined
   const waiting = new AbortController()
@@ -54,7 +57,7 @@ export function holdLock(name: string, onGranted?: () => boolean | void): HeldLo
   const released = new Promise<void>((resolve) => (release = resolve))
   const held = new Promise<void>((resolve) => (granted = resolve))
   // Web Locks' own refusal (its `AbortError` once released among them) ends the wait for a grant.
-  withLock(
+  const ended = withLock(
     locks,
     name,
     async () => {
@@ -62,10 +65,11 @@ export function holdLock(name: string, onGranted?: () => boolean | void): HeldLo
       if (onGranted?.() === false) return
       await released
     },
-    waiting.signal,
-  ).catch(granted)
+    { signal: waiting.signal, mode },
+  ).then(granted, granted)
   return {
     granted: held,
+    ended,
     release() {
       waiting.abort()
       release()
@@ -75,14 +79,15 @@ export function holdLock(name: string, onGranted?: () => boolean | void): HeldLo
 
 /**
  * Runs `run` holding the Web Lock `name` and resolves to what it returns; a grant that came to
- * nothing (see {@link holdLock}) is asked for again after a wait. Web Locks' own refusals (an
- * abort by `signal` among them), and `run`'s failures, reject.
+ * nothing (see {@link holdLock}) is asked for again after a wait. `options` are Web Locks' own
+ * (`mode`, `signal`, `steal`). Web Locks' own refusals (an abort by `signal` among them), and
+ * `run`'s failures, reject.
  */
-export async function withLock<T>(locks: LockManager, name: string, run: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+export async function withLock<T>(locks: LockManager, name: string, run: () => Promise<T>, options: LockOptions = {}): Promise<T> {
   for (let retryMs = RETRY_MS; ; retryMs = Math.min(retryMs * 2, MAX_RETRY_MS)) {
     let ran = false
     try {
-      return (await locks.request(name, { signal }, () => ((ran = true), run()))) as T
+      return (await locks.request(name, options, () => ((ran = true), run()))) as T
     } catch (error) {
       if (ran || error instanceof DOMException) throw error
       // After a wait, not at once: a refusal that lasts costs a request per wait, not a busy loop.

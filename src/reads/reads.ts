@@ -13,6 +13,7 @@ import { markOfStored, unstamp } from '../layout/stamp.js'
 import type { Touches } from './touch.js'
 import type { DefaultTtl } from '../rules/ttl.js'
 import { learn } from '../layout/watermarks.js'
+import { heldSettings, keepSettings, settingsTicket, type SettingsTicket } from '../layout/held-settings.js'
 
 type Query = IDBValidKey | IDBKeyRange | null | undefined
 type Source = IDBObjectStore | IDBIndex
@@ -41,8 +42,11 @@ export class ReadScope {
 
   /** A read-only transaction over `storeName` and its settings, judged at `clock()`. */
   static open(db: IDBDatabase, storeName: string, clock: () => number, touches?: Touches): ReadScope {
+    const held = heldSettings(db.name, storeName)
+    if (held) return new ReadScope(db.transaction(storeName, 'readonly').objectStore(storeName), Promise.resolve(held), clock(), touches)
+    const ticket = settingsTicket(db.name)
     const tx = db.transaction([storeName, META_STORE], 'readonly')
-    const state = settingsOf(tx, storeName)
+    const state = settingsOf(tx, storeName, ticket)
     return new ReadScope(tx.objectStore(storeName), state, clock(), touches)
   }
 
@@ -126,20 +130,33 @@ export class ReadScope {
 }
 
 /**
- * The settings of `stores`, read in a read-only transaction of their own and learnt by the realm,
- * for a transaction that must not hold the settings store, which every read holds
- * (`transaction/run.ts`).
+ * The settings of `stores`, held by the realm (`layout/held-settings.ts`) or read in a read-only
+ * transaction of their own and learnt by the realm, for a transaction that must not hold the
+ * settings store, which every read holds (`transaction/run.ts`).
  */
 export async function readSettings(db: IDBDatabase, stores: readonly string[]): Promise<ReadonlyMap<string, StoreState>> {
-  const meta = db.transaction(META_STORE, 'readonly').objectStore(META_STORE)
-  const states = await Promise.all(stores.map((store) => req<StoreState>(meta.get(store))))
-  stores.forEach((store, i) => learn(db.name, store, states[i]))
-  return new Map(stores.map((store, i) => [store, states[i]]))
+  const settings = new Map(stores.map((store) => [store, heldSettings(db.name, store)]))
+  const missing = stores.filter((store) => settings.get(store) === undefined)
+  if (missing.length > 0) {
+    const ticket = settingsTicket(db.name)
+    const meta = db.transaction(META_STORE, 'readonly').objectStore(META_STORE)
+    const states = await Promise.all(missing.map((store) => req<StoreState>(meta.get(store))))
+    missing.forEach((store, i) => {
+      learn(db.name, store, states[i])
+      keepSettings(db.name, ticket, store, states[i])
+      settings.set(store, states[i])
+    })
+  }
+  return settings as ReadonlyMap<string, StoreState>
 }
 
-/** The settings of `storeName` as `tx` reads them, learnt by the realm (watermarks). */
-function settingsOf(tx: IDBTransaction, storeName: string): Promise<StoreState> {
-  const state = req<StoreState>(tx.objectStore(META_STORE).get(storeName)).then((state) => (learn(tx.db.name, storeName, state), state))
+/** The settings of `storeName` as `tx` reads them, learnt by the realm (watermarks) and kept (`ticket`). */
+function settingsOf(tx: IDBTransaction, storeName: string, ticket: SettingsTicket | undefined): Promise<StoreState> {
+  const state = req<StoreState>(tx.objectStore(META_STORE).get(storeName)).then((state) => {
+    learn(tx.db.name, storeName, state)
+    keepSettings(tx.db.name, ticket, storeName, state)
+    return state
+  })
   // A transaction undone before its reads needed the settings must not report them unhandled.
   state.catch(() => {})
   return state
@@ -153,24 +170,31 @@ function liveValues(scope: ReadScope, source: Source, query: Query, limit: numbe
 }
 
 /**
- * A point read by primary key in one promise, the hot path: the settings request is issued
- * first in the same transaction, so it has completed when the item's request does.
+ * A point read by primary key in one promise, the hot path: judged by the settings the realm
+ * holds, or else by the settings request issued first in the same transaction, which has
+ * completed when the item's request does.
  */
 export function getByKey(db: IDBDatabase, storeName: string, key: IDBValidKey, clock: () => number, touches?: Touches): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const tx = db.transaction([storeName, META_STORE], 'readonly')
-    const state = tx.objectStore(META_STORE).get(storeName)
+    const held = heldSettings(db.name, storeName)
+    const ticket = held ? undefined : settingsTicket(db.name)
+    const tx = db.transaction(held ? storeName : [storeName, META_STORE], 'readonly')
+    const read = held ? undefined : tx.objectStore(META_STORE).get(storeName)
     const store = tx.objectStore(storeName)
     const request = store.get(key)
     request.onerror = () => reject(request.error)
     request.onsuccess = () => {
       const value = request.result
       const now = clock()
-      learn(db.name, storeName, state.result)
+      const state = held ?? read!.result
+      if (!held) {
+        learn(db.name, storeName, state)
+        keepSettings(db.name, ticket, storeName, state)
+      }
       const sliding = touches?.slides(storeName) ? touches : undefined
       const mark = sliding ? sliding.markOf(storeName, value) : markOfStored(value)
-      if (value === undefined || isDeadMark(mark, cutoffs(state.result, now))) return resolve(undefined)
-      const owed = sliding?.touch(storeName, [value], now, state.result)
+      if (value === undefined || isDeadMark(mark, cutoffs(state, now))) return resolve(undefined)
+      const owed = sliding?.touch(storeName, [value], now, state)
       const elsewhere = refOf(value) !== undefined && hasGenerations(store)
       if (!owed && !elsewhere) return resolve(unstamp(value))
       void (async () => {

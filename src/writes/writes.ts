@@ -11,6 +11,7 @@ import { abortQuietly, req } from '../platform/request.js'
 import { check, stampAt, unstamp, type Checked } from '../layout/stamp.js'
 import { updateStashed, writeStashed } from './stashed-writes.js'
 import { knownWatermarks, learn, announce } from '../layout/watermarks.js'
+import { changingSettings, heldSettings, keepSettings, settingsTicket } from '../layout/held-settings.js'
 import { checkDefaultTtl, MAX_TTL, type DefaultTtl } from '../rules/ttl.js'
 import { begin, checkChanges, committedOrUndone, itemAt, refusedAt, unlessClosed, updated, type Changes, type Item, type WriteContext, type Written } from './write-steps.js'
 import { kindOf, TtlError } from '../rules/errors.js'
@@ -105,13 +106,18 @@ export async function update(ctx: WriteContext, storeName: string, key: IDBValid
   checkChanges(storeName, key, changes)
   if (usesGenerations(ctx.db, storeName)) return unlessClosed(ctx.db, () => updateStashed(ctx, storeName, key, changes))
   const now = ctx.clock()
-  const { tx, committed } = begin(ctx, [storeName, META_STORE])
+  const held = heldSettings(ctx.db.name, storeName)
+  const ticket = held ? undefined : settingsTicket(ctx.db.name)
+  const { tx, committed } = begin(ctx, held ? [storeName] : [storeName, META_STORE])
   const store = tx.objectStore(storeName)
-  const settings = req<StoreState>(tx.objectStore(META_STORE).get(storeName))
+  const settings = held ?? req<StoreState>(tx.objectStore(META_STORE).get(storeName))
   const existing = await req(store.get(key))
   try {
     const state = await settings
-    learn(ctx.db.name, storeName, state)
+    if (!held) {
+      learn(ctx.db.name, storeName, state)
+      keepSettings(ctx.db.name, ticket, storeName, state)
+    }
     const next = updated(ctx, storeName, key, store.keyPath, existing, state, now, changes)
     const claimed: DeletedItem[] = []
     await putClaiming(store, 'put', next, store.keyPath === null ? key : undefined, cutoffs(state, now), (items) => claimed.push(...items), itemAt(storeName, key))
@@ -144,12 +150,15 @@ export async function setDefaultTtl(ctx: WriteContext, storeName: string, value:
   // An absent default (a store declared without one) means TTL off; an argument left out does not.
   if (value === undefined) throw new TtlError('INVALID_TTL', `${where}: setDefaultTtl needs null (TTL off), -1 or an integer from 1 to ${MAX_TTL}; got undefined`)
   const defaultTtl = checkDefaultTtl(value, where)
-  const { tx, committed } = begin(ctx, [META_STORE])
-  const meta = tx.objectStore(META_STORE)
-  const before = await req<StoreState>(meta.get(storeName))
-  const next = follows ? followDefault(before, defaultTtl) : changeDefault(before, defaultTtl, ctx.clock())
-  meta.put(next, storeName)
-  await committed
+  const next = await changingSettings(ctx.db.name, async () => {
+    const { tx, committed } = begin(ctx, [META_STORE])
+    const meta = tx.objectStore(META_STORE)
+    const before = await req<StoreState>(meta.get(storeName))
+    const next = follows ? followDefault(before, defaultTtl) : changeDefault(before, defaultTtl, ctx.clock())
+    meta.put(next, storeName)
+    await committed
+    return next
+  })
   announce(ctx.db.name, storeName, next)
   return next
 }

@@ -1,0 +1,168 @@
+/**
+ * The settings of each store that this realm (page or worker) holds in memory, so that a read
+ * needs no read of the settings beside its item's (issue #33: `get` at the cost of a raw get).
+ * Exactness (SPEC §3: a default changed in another tab applies to the next read here) rests on a
+ * Web Lock: a copy is trusted only while the realm holds `idb-ttl:settings:<db>` shared, and a
+ * change of settings ({@link changingSettings}) asks every realm on the database's bus to let
+ * its copies and its lock go, then writes holding that lock exclusively. No realm trusts a copy
+ * while a change commits; the next read after it reads the settings again, with its item.
+ *
+ * A realm that cannot answer (a tab frozen in the background) would keep the change waiting: no
+ * copy is trusted longer than {@link LEASE_MS} after it was read, and a change that waited that
+ * long takes the lock from whoever holds it (`steal`), whose copies have expired by then.
+ * Without Web Locks (Node, old browsers) the realm holds nothing: every read reads the settings.
+ */
+import { joinBus, type Member } from '../platform/bus.js'
+import { holdLock, webLocks, withLock, type HeldLock } from '../platform/lock.js'
+import type { StoreState } from '../rules/policy.js'
+
+declare module '../platform/bus.js' {
+  interface BusTopics {
+    /** A change of settings is waiting: let copies and the shared lock go. */
+    settings: Record<string, never>
+  }
+}
+
+/** How long a copy is trusted after it was read (ms of `performance.now()`, which runs on while a tab is frozen). */
+export const LEASE_MS = 5000
+/** How often a waiting change asks again (a realm may have taken the lock after the first ask). */
+const ASK_MS = 50
+
+interface Copy {
+  state: StoreState
+  readAt: number
+}
+
+interface Held {
+  handles: number
+  member: Member
+  /** The shared lock, asked for or held; `undefined`: let go, asked for again by the next read. */
+  lock: HeldLock | undefined
+  holding: boolean
+  /** Bumped whenever `holding` changes: a read keeps what it read only if no change came between. */
+  epoch: number
+  copies: Map<string, Copy>
+}
+
+const databases = new Map<string, Held>()
+const lockName = (name: string) => `idb-ttl:settings:${encodeURIComponent(name)}`
+
+/** Lets every copy of database `name` go, with the shared lock. */
+function drop(name: string): void {
+  const held = databases.get(name)
+  if (!held) return
+  held.epoch++
+  held.holding = false
+  held.copies.clear()
+  held.lock?.release()
+  held.lock = undefined
+}
+
+/** Asks for the shared lock, unless asked for already; copies are kept once it is held. */
+function arm(name: string, held: Held): void {
+  if (held.lock) return
+  const lock = holdLock(
+    lockName(name),
+    () => {
+      if (held.lock !== lock || databases.get(name) !== held) return false
+      held.epoch++
+      held.holding = true
+    },
+    'shared',
+  )
+  held.lock = lock
+  // Taken by a change that stopped waiting for this realm (see `changingSettings`): let go too.
+  void lock?.ended.then(() => held.lock === lock && drop(name))
+}
+
+/** A handle of database `name` opened: the realm may hold its settings until `release` is called. */
+export function holdSettings(name: string): () => void {
+  let held = databases.get(name)
+  if (!held) {
+    const member = joinBus(name).on('settings', () => drop(name))
+    held = { handles: 0, member, lock: undefined, holding: false, epoch: 0, copies: new Map() }
+    databases.set(name, held)
+  }
+  held.handles++
+  const mine = held
+  let released = false
+  return () => {
+    if (released) return
+    released = true
+    if (--mine.handles > 0) return
+    drop(name)
+    mine.member.leave()
+    databases.delete(name)
+  }
+}
+
+/**
+ * The settings of `store` this realm may judge by without reading them, or `undefined`: read them
+ * with the data (and {@link keepSettings}). Asks for the shared lock when the realm has let it go.
+ */
+export function heldSettings(name: string, store: string): StoreState | undefined {
+  const held = databases.get(name)
+  if (!held || !webLocks()) return undefined
+  arm(name, held)
+  const copy = held.holding ? held.copies.get(store) : undefined
+  return copy && performance.now() - copy.readAt < LEASE_MS ? copy.state : undefined
+}
+
+/** What a read that reads the settings notes before it starts, for {@link keepSettings}. */
+export interface SettingsTicket {
+  epoch: number
+  at: number
+}
+
+/** Taken before a read's transaction opens; `undefined`: nothing will be kept. */
+export function settingsTicket(name: string): SettingsTicket | undefined {
+  const held = databases.get(name)
+  return held?.holding ? { epoch: held.epoch, at: performance.now() } : undefined
+}
+
+/** Keeps settings a read read, if the realm held the lock from before that read until now. */
+export function keepSettings(name: string, ticket: SettingsTicket | undefined, store: string, state: StoreState | undefined): void {
+  const held = databases.get(name)
+  if (!ticket || !state || !held || held.epoch !== ticket.epoch) return
+  held.copies.set(store, { state, readAt: ticket.at })
+}
+
+/** The connection of database `name` stepped aside for an upgrade or a deletion: copies may be of a database that is going. */
+export function forgetSettings(name: string): void {
+  drop(name)
+}
+
+/**
+ * Runs `change`, a write of the settings of database `name`, once no realm trusts a copy: every
+ * realm is asked to let its copies go, and `change` runs holding the settings lock exclusively
+ * (taken from a realm that did not let go within {@link LEASE_MS}). Without Web Locks it just runs.
+ */
+export async function changingSettings<T>(name: string, change: () => Promise<T>): Promise<T> {
+  const locks = webLocks()
+  if (!locks) return change()
+  const member = joinBus(name)
+  const ask = () => {
+    drop(name)
+    member.post('settings', {})
+  }
+  ask()
+  const asking = setInterval(ask, ASK_MS)
+  let started = false
+  const run = () => {
+    started = true
+    clearInterval(asking)
+    return change()
+  }
+  try {
+    const patience = AbortSignal.timeout(LEASE_MS)
+    try {
+      return await withLock(locks, lockName(name), run, { signal: patience })
+    } catch (error) {
+      if (started || !patience.aborted) throw error
+      return await withLock(locks, lockName(name), run, { steal: true })
+    }
+  } finally {
+    clearInterval(asking)
+    member.leave()
+  }
+}

@@ -1,0 +1,116 @@
+// The settings a realm holds in memory (src/layout/held-settings.ts): reads judged by them read
+// only their item's store, yet a default changed in another page applies to this page's next
+// read, and a page that never lets its copies go (frozen) holds a change up for a lease at most.
+import { afterEach, expect, test } from 'vitest'
+import type { TtlDB } from '../../src/index.js'
+import { LEASE_MS } from '../../src/layout/held-settings.js'
+import { META_STORE } from '../../src/layout/expiry-index.js'
+import { freshDB, manualClock, uniqueName } from '../helpers.js'
+import { openPage } from './pages.js'
+
+const stores = { s: { keyPath: 'id', defaultTtl: 100 } }
+const opened: TtlDB<any>[] = []
+afterEach(() => opened.splice(0).forEach((db) => db.close()))
+
+/** The stores of each transaction this page opens on `db` while `run` runs. */
+async function scopes(db: TtlDB<any>, run: () => Promise<unknown>): Promise<string[][]> {
+  const seen: string[][] = []
+  const native = await db.raw
+  const original = IDBDatabase.prototype.transaction
+  IDBDatabase.prototype.transaction = function (this: IDBDatabase, names: string | string[], ...rest: never[]) {
+    if (this.name === native.name) seen.push([names].flat())
+    return original.call(this, names, ...rest)
+  } as typeof original
+  try {
+    await run()
+  } finally {
+    IDBDatabase.prototype.transaction = original
+  }
+  return seen
+}
+
+/** Reads until the page holds its copy of the settings (the shared lock is granted in a later task). */
+async function held(db: TtlDB<any>): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const seen = await scopes(db, () => db.get('s', 'a'))
+    if (!seen.flat().includes(META_STORE)) return
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  throw new Error('the page never held the settings of store "s"')
+}
+
+test('a get, a getAll and an update judged by the settings the page holds read only their store', async () => {
+  const clock = manualClock()
+  const db = await freshDB({ clock, version: 1, purge: { mode: 'off' }, stores })
+  await db.put('s', { id: 'a' })
+  await held(db)
+  const seen = await scopes(db, async () => {
+    expect(await db.get('s', 'a')).toMatchObject({ id: 'a' })
+    expect(await db.getAll('s')).toHaveLength(1)
+    await db.update('s', 'a', { n: 1 })
+  })
+  expect(seen).toEqual([['s'], ['s'], ['s']])
+})
+
+test('a default changed in another page applies to the next read in this one', async () => {
+  const clock = manualClock()
+  const name = uniqueName('held')
+  const db = await freshDB({ clock, version: 1, purge: { mode: 'off' }, stores }, name)
+  opened.push(db)
+  await db.put('s', { id: 'a' })
+  clock.advance(50_000)
+  await held(db)
+  expect(await db.get('s', 'a')).toBeDefined()
+  const page = await openPage()
+  const other = await page.lib.openTtlDB(name, { version: 1, clock, purge: { mode: 'off' }, stores })
+  opened.push(other)
+  await other.setDefaultTtl('s', 10)
+  // At once: the 50-second-old item is dead under a 10-second default.
+  expect(await db.get('s', 'a')).toBeUndefined()
+  expect(await db.count('s')).toBe(0)
+  await other.setDefaultTtl('s', 100)
+  // Expired stays expired (SPEC §3), and this page judges by the settings it reads again.
+  expect(await db.get('s', 'a')).toBeUndefined()
+  await db.put('s', { id: 'b' })
+  await held(db)
+  expect(await db.get('s', 'b')).toBeDefined()
+})
+
+test('a page that holds the settings and never answers (frozen) delays a change by a lease at most', async () => {
+  const clock = manualClock()
+  const name = uniqueName('held-frozen')
+  const db = await freshDB({ clock, version: 1, purge: { mode: 'off' }, stores }, name)
+  opened.push(db)
+  await db.put('s', { id: 'a' })
+  const page = await openPage()
+  // What a frozen page's realm looks like from here: it holds the lock shared and hears nothing.
+  let granted!: () => void
+  const holding = new Promise<void>((resolve) => (granted = resolve))
+  const frozen = page.window.navigator.locks.request(`idb-ttl:settings:${encodeURIComponent(name)}`, { mode: 'shared' }, () => {
+    granted()
+    return new Promise<void>(() => {})
+  })
+  const outcome = frozen.then(
+    () => 'released',
+    (error: DOMException) => error.name,
+  )
+  await holding
+  const started = performance.now()
+  clock.advance(50_000)
+  await db.setDefaultTtl('s', 10)
+  // It waited for the holder as long as a copy may be trusted, then took the lock from it: the
+  // frozen page finds its lock request aborted when it wakes.
+  expect(performance.now() - started).toBeGreaterThanOrEqual(LEASE_MS - 50)
+  expect(await outcome).toBe('AbortError')
+  expect(await db.get('s', 'a')).toBeUndefined()
+})
+
+test('a page whose lock a change took (it did not answer in time) judges by the settings again', async () => {
+  const db = await freshDB({ clock: manualClock(), version: 1, purge: { mode: 'off' }, stores })
+  await db.put('s', { id: 'a' })
+  await held(db)
+  const native = await db.raw
+  await navigator.locks.request(`idb-ttl:settings:${encodeURIComponent(native.name)}`, { steal: true }, async () => {})
+  const seen = await scopes(db, () => db.get('s', 'a'))
+  expect(seen).toEqual([['s', META_STORE]])
+})
