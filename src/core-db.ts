@@ -4,7 +4,7 @@
  * `reads/`, `writes/` (through `handle/core-routes.ts`: store checks, owed touches, quota relief)
  * and the background purge (`handle/core-parts.ts`).
  */
-import { unwrap, type DBSchema, type IDBPDatabase } from 'idb'
+import type { DBSchema, IDBPDatabase } from 'idb'
 import { countLive, getByKey, getKeys, getMany, getOne, storedDefaultTtl } from './reads/reads.js'
 import type { DefaultTtl } from './rules/ttl.js'
 import type { Changes, Query, Stamped, StoreKey, StoreNames, StoreValue, TtlWriteTransaction, Writable } from './rules/types.js'
@@ -80,10 +80,13 @@ export class TtlCoreDB<S extends DBSchema | unknown = unknown> {
   }
 
   /** The live item at `key` (or the first in a range), or `undefined`. */
-  async get<N extends StoreNames<S>>(store: N, query: Query<S, N>): Promise<Stamped<StoreValue<S, N>> | undefined> {
+  get<N extends StoreNames<S>>(store: N, query: Query<S, N>): Promise<Stamped<StoreValue<S, N>> | undefined> {
     if (query instanceof IDBKeyRange) return this.route.read(store).then((scope) => getOne(scope, scope.store, query) as Promise<Stamped<StoreValue<S, N>>>)
     const { clock, parts } = this.route.options
-    return getByKey(await this.route.db(store), store, query, clock, parts.touches) as Promise<Stamped<StoreValue<S, N>> | undefined>
+    // Not async, and on the open connection at once when there is one: the hot path pays no extra promise.
+    const open = this.route.openNow(store)
+    if (open) return getByKey(open, store, query, clock, parts.touches) as Promise<Stamped<StoreValue<S, N>> | undefined>
+    return this.route.db(store).then((db) => getByKey(db, store, query, clock, parts.touches) as Promise<Stamped<StoreValue<S, N>> | undefined>)
   }
 
   /** Live items in key order, at most `count`. */
@@ -145,7 +148,7 @@ export class TtlCoreDB<S extends DBSchema | unknown = unknown> {
   close(): void {
     const { parts, connection } = this.route.options
     // Pending touches are written on the closing connection, which waits for that to commit.
-    parts.close(connection.isOpen ? unwrap(connection.raw) : undefined)
+    parts.close(connection.openNow)
     connection.close()
     this.unfollow()
   }

@@ -64,6 +64,17 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
   }
 
   /**
+   * The open connection for a request on `store` when nothing stands before it (no gate, no
+   * reopening), the request noted as {@link db} does; `undefined`: ask {@link db}.
+   */
+  openNow(store: string): IDBDatabase | undefined {
+    const open = this.options.connection.openNow
+    if (!open || this.gates.has(store) || !Object.hasOwn(this.options.stores, store)) return undefined
+    requestStarting()
+    return open
+  }
+
+  /**
    * From now until `until` settles, the calls of `store` (and transactions over it) wait for it:
    * the mirror's change of scope, which must land before the app reads the store again.
    */

@@ -61,9 +61,9 @@ export class Connection {
     return this.opening
   }
 
-  /** Whether a native connection is open now (no reopening needed). */
-  get isOpen(): boolean {
-    return this.current !== undefined && !this.closed
+  /** The native connection when it is open now (no reopening needed). */
+  get openNow(): IDBDatabase | undefined {
+    return this.current && !this.closed ? unwrap(this.current) : undefined
   }
 
   /** The idb wrapper of the latest connection (the physical view). */
