@@ -39,6 +39,15 @@ export default [
     modifyEsbuildConfig: esm,
   },
   {
+    name: 'idb-ttl/cosmos: what syncCosmos adds to a page that uses idb-ttl (@azure/cosmos, the app\'s own, not included)',
+    path: 'dist/cosmos.js',
+    import: { 'dist/cosmos.js': '{ syncCosmos }' },
+    ignore: ['./idb-ttl-core-*', './idb-ttl-shared-*', '@azure/cosmos'],
+    gzip: true,
+    limit: '10 kB',
+    modifyEsbuildConfig: esm,
+  },
+  {
     name: 'idb-ttl/tanstack: what ttlStorage adds to a page that uses idb-ttl',
     path: 'dist/tanstack.js',
     import: { 'dist/tanstack.js': '{ ttlStorage }' },
