@@ -9,7 +9,7 @@ import type { DBSchema, IDBPDatabase } from 'idb'
 import type { PartsOptions } from './handle/core-parts.js'
 import type { RoutesOptions } from './handle/core-routes.js'
 import { Connection } from './layout/connection.js'
-import { applyDeclaredDefaults, checkStoreConfigs, type StoreConfigs } from './layout/schema.js'
+import { addedUniqueIndexes, applyDeclaredDefaults, checkStoreConfigs, upgradeSchema, type StoreConfigs } from './layout/schema.js'
 import { follow } from './layout/watermarks.js'
 import { requireIndexedDB } from './platform/available.js'
 import { monotonic } from './rules/clock.js'
@@ -48,7 +48,7 @@ export async function openDatabase<S extends DBSchema | unknown, H>(
   refuse(stores, purge)
   const clock = monotonic(options.clock ?? Date.now)
   const upgrade = options.upgrade as (raw: IDBPDatabase<any>, o: number, n: number | null) => void
-  const connection = new Connection({ name, version: options.version, stores, clock, upgrade })
+  const connection = new Connection({ name, version: options.version, stores, clock, upgrade, schema: { addedUniqueIndexes, upgradeSchema } })
   const db = await connection.native()
   const unfollow = follow(name)
   let redeclared: string[]
