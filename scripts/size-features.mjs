@@ -63,7 +63,7 @@ export const FEATURES = [
     id: 'mirror',
     name: "the Cosmos DB mirror's hooks in the handle (mirror: true, write observers)",
     exports: { 'src/transaction/mirror-queue.ts': ['queueObserver'], 'src/transaction/observers.ts': ['Observers'] },
-    members: { 'src/db.ts': { TtlDB: ['observed'] }, 'src/handle/routes.ts': { Routes: ['observers'] } },
+    members: { 'src/db.ts': { TtlDB: ['observed'] }, 'src/handle/routes.ts': { Routes: ['observers', 'gate'] } },
   },
   {
     id: 'page-purge',
