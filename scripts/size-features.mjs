@@ -89,8 +89,12 @@ export const FEATURES = [
 const nameOf = (node, file) => node.name?.getText(file)
 const exported = (node) => node.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
 
-/** `code` with `names` exported as empty stubs and `members` of its classes dropped. */
-function cut(code, fileName, names = [], members = {}) {
+/**
+ * `code` (of the module `fileName`) with `names` exported as empty stubs and `members` (class →
+ * member names) dropped from its classes.
+ * @throws Error naming what it did not find there
+ */
+export function cut(code, fileName, names = [], members = {}) {
   const file = ts.createSourceFile(fileName, code, ts.ScriptTarget.Latest, true)
   const edits = []
   const found = new Set()
