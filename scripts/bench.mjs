@@ -53,7 +53,9 @@ const METHOD = [
   'on a few items; only their ratio means something (docs/benchmarks.md).',
   'Long tasks are observed in Chromium only (no longtask entries elsewhere: shown as —, not 0).',
   'Sizes: size-limit (.size-limit.js: esbuild bundles the built entry with everything it imports,',
-  'minified, gzipped); kB = 1000 bytes.',
+  'minified, gzipped); kB = 1000 bytes. What each feature adds to an app of idb-ttl/core:',
+  'scripts/size-features.mjs (the app of idb-ttl over that of idb-ttl/core, bundled from src/ by',
+  'esbuild, then what cutting each feature out of the idb-ttl app saves).',
 ].join('\n')
 
 const repo = fileURLToPath(new URL('..', import.meta.url))

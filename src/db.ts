@@ -5,6 +5,7 @@
  * purge (`handle/parts.ts`).
  */
 import type { DBSchema } from 'idb'
+import { purgeDuring } from './background/during.js'
 import { TtlCoreDB } from './core-db.js'
 import type { ExpireEvent, ExpireOptions } from './events/listeners.js'
 import type { PurgeReport } from './events/reports.js'
@@ -126,6 +127,6 @@ export class TtlDB<S extends DBSchema | unknown = unknown> extends TtlCoreDB<S> 
    * `waitUntil` takes the purge (one whose dispatch is over refuses it), or a budget that is not a positive number of ms
    */
   purgeDuring(event: { waitUntil(promise: Promise<unknown>): void }, budgetMs = 10_000): Promise<void> {
-    return this.route.open.background.during(event, budgetMs)
+    return purgeDuring(this.route.open.background, event, budgetMs)
   }
 }

@@ -9,8 +9,8 @@ import type { DBSchema, IDBPDatabase } from 'idb'
 import type { PartsOptions } from './handle/core-parts.js'
 import type { RoutesOptions } from './handle/core-routes.js'
 import { Connection } from './layout/connection.js'
-import { applyDeclaredDefaults, checkStoreConfigs, type StoreConfigs } from './layout/schema.js'
-import { holdSettings } from './layout/held-settings.js'
+import { addedUniqueIndexes, applyDeclaredDefaults, checkStoreConfigs, upgradeSchema, type StoreConfigs } from './layout/schema.js'
+import { forgetSettings, holdSettings } from './layout/held-settings.js'
 import { follow } from './layout/watermarks.js'
 import { requireIndexedDB } from './platform/available.js'
 import { monotonic } from './rules/clock.js'
@@ -49,7 +49,7 @@ export async function openDatabase<S extends DBSchema | unknown, H>(
   refuse(stores, purge)
   const clock = monotonic(options.clock ?? Date.now)
   const upgrade = options.upgrade as (raw: IDBPDatabase<any>, o: number, n: number | null) => void
-  const connection = new Connection({ name, version: options.version, stores, clock, upgrade })
+  const connection = new Connection({ name, version: options.version, stores, clock, upgrade, schema: { addedUniqueIndexes, upgradeSchema }, onStepAside: () => forgetSettings(name) })
   const db = await connection.native()
   const unfollowMarks = follow(name)
   const letGo = holdSettings(name)

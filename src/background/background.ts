@@ -4,7 +4,6 @@
  * wake-ups (on the database's bus) with which other handles' writes reach it.
  */
 import type { UserActivity } from './activity.js'
-import { describeError, kindOf, TtlError } from '../rules/errors.js'
 import type { PurgeOptions } from '../rules/types.js'
 import { PurgeScheduler } from './scheduler.js'
 import type { PurgeReport } from '../events/reports.js'
@@ -39,11 +38,6 @@ export interface BackgroundOptions {
   startWorker: StartWorker | undefined
   /** The page's own purger: the inline mode's, the `'off'` mode's `purgeExpired`, and the worker's fallback. */
   pagePurger: PagePurger
-}
-
-/** What `purgeDuring` needs of a service worker's event (an `ExtendableEvent`). */
-interface WaitUntilEvent {
-  waitUntil(promise: Promise<unknown>): void
 }
 
 export class Background {
@@ -128,34 +122,8 @@ export class Background {
     else this.wake.due(store)
   }
 
-  /**
-   * Purges what is due now inside a service worker's `event`, kept alive for it: the promise is
-   * handed to `event.waitUntil` before the purge starts, and is returned (see `PurgeScheduler.during`).
-   * Rejects, purging nothing, unless `event` has a `waitUntil` that takes it: an event whose
-   * dispatch is over, with no promise of its own pending, refuses (`InvalidStateError`), and a
-   * purge then would run with nothing keeping the worker alive.
-   * @throws TtlError `INVALID_OPTION` (as a rejection) for such an event, or for a budget that is not a positive number of ms
-   */
-  during(event: WaitUntilEvent, budgetMs: number): Promise<void> {
-    if (typeof (event as Partial<WaitUntilEvent> | null | undefined)?.waitUntil !== 'function') {
-      return Promise.reject(new TtlError('INVALID_OPTION', `purgeDuring needs the service worker event it runs in, one with waitUntil (an ExtendableEvent: activate, fetch, message, sync…); got ${kindOf(event)}`))
-    }
-    let start!: () => void
-    const purged = new Promise<void>((resolve) => (start = resolve)).then(() => this.purgeFor(budgetMs))
-    try {
-      event.waitUntil(purged)
-    } catch (error) {
-      const { name, message } = describeError(error)
-      return Promise.reject(new TtlError('INVALID_OPTION', `purgeDuring's event can no longer be kept alive (waitUntil threw ${name}: ${message}); nothing was purged. Hand the event over while it is dispatched, or inside a promise already given to its waitUntil`))
-    }
-    start()
-    return purged
-  }
-
-  private async purgeFor(budgetMs: number): Promise<void> {
-    if (!(typeof budgetMs === 'number' && budgetMs > 0)) {
-      throw new TtlError('INVALID_OPTION', `purgeDuring's budgetMs must be a positive number of ms; got ${typeof budgetMs === 'number' ? budgetMs : kindOf(budgetMs)}`)
-    }
+  /** Purges what is due now for at most `budgetMs`, if this handle is the purger (`during.ts`: `purgeDuring`). */
+  async purgeFor(budgetMs: number): Promise<void> {
     await this.scheduler?.during(budgetMs)
   }
 

@@ -30,16 +30,10 @@ export interface RoutesOptions<P extends CoreParts = CoreParts> {
 }
 
 export class CoreRoutes<P extends CoreParts = CoreParts> {
-  /** Stores whose calls wait for a change the library is making to them ({@link gate}). */
+  /** Stores whose calls wait for a change the library is making to them (the full handle's `Routes.gate`). */
   protected readonly gates = new Map<string, Promise<void>>()
 
   constructor(readonly options: RoutesOptions<P>) {}
-
-  /** What runs beside requests (listeners, the background), while the handle is open. */
-  get open(): P {
-    if (this.options.parts.closed) throw new TtlError('CLOSED', 'the database handle was closed')
-    return this.options.parts
-  }
 
   /** @throws TtlError `UNKNOWN_STORE` */
   check(store: string): void {
@@ -72,19 +66,6 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
     if (!open || this.gates.has(store) || !Object.hasOwn(this.options.stores, store)) return undefined
     requestStarting()
     return open
-  }
-
-  /**
-   * From now until `until` settles, the calls of `store` (and transactions over it) wait for it:
-   * the mirror's change of scope, which must land before the app reads the store again.
-   */
-  gate(store: string, until: Promise<unknown>): void {
-    const settled = until.then(
-      () => {},
-      () => {},
-    )
-    this.gates.set(store, settled)
-    void settled.then(() => this.gates.get(store) === settled && this.gates.delete(store))
   }
 
   async read(store: string): Promise<ReadScope> {

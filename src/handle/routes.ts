@@ -36,6 +36,25 @@ export class Routes extends CoreRoutes<Parts> {
     }
   }
 
+  /** What runs beside requests (listeners, live queries, the background), while the handle is open. */
+  get open(): Parts {
+    if (this.options.parts.closed) throw new TtlError('CLOSED', 'the database handle was closed')
+    return this.options.parts
+  }
+
+  /**
+   * From now until `until` settles, the calls of `store` (and transactions over it) wait for it:
+   * the mirror's change of scope, which must land before the app reads the store again.
+   */
+  gate(store: string, until: Promise<unknown>): void {
+    const settled = until.then(
+      () => {},
+      () => {},
+    )
+    this.gates.set(store, settled)
+    void settled.then(() => this.gates.get(store) === settled && this.gates.delete(store))
+  }
+
   /** Evicts a share of the `evictOnQuota` stores, then drops the generations no row refers to. */
   protected override relief(spare: Spare | undefined): Pick<QuotaRelief, 'evictShare' | 'dropGenerations'> {
     const { name, stores, clock, connection, parts } = this.options

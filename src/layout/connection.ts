@@ -5,8 +5,17 @@
 import { openDB, unwrap, type IDBPDatabase } from 'idb'
 import { TtlError } from '../rules/errors.js'
 import { abortQuietly } from '../platform/request.js'
-import { forgetSettings } from './held-settings.js'
-import { addedUniqueIndexes, checkSchema, upgradeSchema, type StoreConfigs } from './schema.js'
+import { checkSchema, type addedUniqueIndexes, type StoreConfigs, type upgradeSchema } from './schema.js'
+
+/**
+ * The schema work of an open that creates or upgrades the database: `schema.ts`'s, which `open.ts`
+ * gives. A connection without it never creates nor upgrades one (the purge worker's), and its
+ * bundle carries none of it.
+ */
+export interface SchemaWork {
+  addedUniqueIndexes: typeof addedUniqueIndexes
+  upgradeSchema: typeof upgradeSchema
+}
 
 export interface ConnectionOptions {
   name: string
@@ -14,10 +23,12 @@ export interface ConnectionOptions {
   stores: StoreConfigs
   clock: () => number
   upgrade?: (raw: IDBPDatabase<any>, oldVersion: number, newVersion: number | null) => void
-  /** `false` for connections that must never create the database (the purge worker's). */
-  create?: boolean
+  /** Absent for connections that must never create or upgrade the database (the purge worker's). */
+  schema?: SchemaWork
   /** `true` for a connection in a worker: each open is checked by a probe (see {@link PROBE_MS}). */
   probe?: boolean
+  /** Runs when the connection steps aside for an upgrade or a deletion elsewhere, before it closes. */
+  onStepAside?: () => void
 }
 
 /**
@@ -79,7 +90,7 @@ export class Connection {
    * app declares it (as a reload would), never at version 1 with `upgrade(0, 1)`.
    */
   private async open(): Promise<IDBDatabase> {
-    const { name, stores, clock, upgrade, create = true } = this.options
+    const { name, stores, clock, upgrade, schema } = this.options
     const reopening = this.steppedAside
     const version = reopening ? undefined : this.options.version
     let failure: { error: unknown } | undefined
@@ -91,11 +102,11 @@ export class Connection {
         // idb's own promise for this transaction rejects when it aborts; the open reports why.
         tx.done.catch(() => {})
         deleted = reopening && oldVersion === 0
-        if (!create || deleted) return tx.abort()
+        if (!schema || deleted) return tx.abort()
         versionchange = unwrap(tx)
-        unique = addedUniqueIndexes(unwrap(raw), versionchange, stores)
+        unique = schema.addedUniqueIndexes(unwrap(raw), versionchange, stores)
         // The user's callback runs once the library's schema work (a chain of requests) is done.
-        upgradeSchema(unwrap(raw), versionchange, stores, clock())
+        schema.upgradeSchema(unwrap(raw), versionchange, stores, clock())
           .then(() => upgrade?.(raw, oldVersion, newVersion))
           .catch((error: unknown) => {
             failure = { error }
@@ -105,7 +116,7 @@ export class Connection {
       blocking: () => this.stepAside(),
       terminated: () => this.stepAside(),
     }).catch((error: unknown) => {
-      if (deleted && create) return undefined
+      if (deleted && schema) return undefined
       throw explainAbort(failure?.error ?? error, versionchange, unique, name, version)
     })
     if (!db) {
@@ -137,8 +148,7 @@ export class Connection {
   }
 
   private stepAside(): void {
-    // The upgrade or deletion may change the settings: this realm's copies go first.
-    forgetSettings(this.options.name)
+    this.options.onStepAside?.()
     this.current?.close()
     this.current = undefined
     this.steppedAside = true

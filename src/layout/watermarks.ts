@@ -6,7 +6,7 @@
  * another tab arrives on the database's bus (topic `watermarks`). Kept only while a handle of the database is open.
  */
 import { joinBus, type Member } from '../platform/bus.js'
-import type { StoreState } from '../rules/policy.js'
+import { higher, type StoreState } from '../rules/policy.js'
 
 /** The part of a store's settings that a write must stay above. */
 export type Watermarks = Pick<StoreState, 'deadTs' | 'deadExpiry'>
@@ -25,8 +25,6 @@ interface Known {
 
 const NONE: Watermarks = { deadTs: null, deadExpiry: null }
 const databases = new Map<string, Known>()
-
-const higher = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b))
 
 /** The watermarks known for `store` of database `name`. */
 export function knownWatermarks(name: string, store: string): Watermarks {

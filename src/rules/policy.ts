@@ -66,7 +66,8 @@ export function readMark(mark: ExpiryMark): { inherits: boolean; seconds: number
     : { inherits: false, seconds: Math.floor(mark - OWN_BASE) }
 }
 
-function max(a: number | null, b: number | null): number | null {
+/** The higher of two watermarks (or cutoffs), `null` being none. */
+export function higher(a: number | null, b: number | null): number | null {
   if (a === null) return b
   return b === null ? a : Math.max(a, b)
 }
@@ -76,8 +77,8 @@ export function cutoffs(state: StoreState, nowMs: number): Cutoffs {
   const now = nowMs / 1000
   const d = state.defaultTtl
   return {
-    inherit: max(state.deadTs, d !== null && d > 0 ? now - d : null),
-    own: max(state.deadExpiry, d !== null ? now : null),
+    inherit: higher(state.deadTs, d !== null && d > 0 ? now - d : null),
+    own: higher(state.deadExpiry, d !== null ? now : null),
   }
 }
 

@@ -63,3 +63,5 @@ export declare function exportsOf(file: string): Promise<string[]>
 export declare function vitePwaBuild(app: string): Promise<string>
 export declare function esbuildServiceWorker(app: string): Promise<Bundle>
 export declare function runCosmosNode(app: string, endpoint: string): Promise<Run>
+/** The budget of an app of `idb-ttl/core`, in bytes min+gzip: .size-limit.js's limit for `idb-ttl/core`. */
+export declare const CORE_APP_BUDGET: number

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
+import sizeLimits from '../../.size-limit.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const TEMPLATE = fileURLToPath(new URL('./app', import.meta.url))
@@ -263,6 +264,17 @@ export async function esbuildBuild(app) {
  * `esbuild core.ts --bundle --format=esm --minify`: the app that uses only `idb-ttl/core`, as its
  * user ships it (the worker is a file of its own). Resolves to the bundle's text and its gzipped bytes.
  */
+/**
+ * The budget of an app of `idb-ttl/core`, in bytes min+gzip: the limit of .size-limit.js's
+ * `idb-ttl/core` row (`npm run size`), so that the two cannot drift apart.
+ */
+export const CORE_APP_BUDGET = (() => {
+  const limit = sizeLimits.find((check) => check.name.startsWith('idb-ttl/core: '))?.limit
+  const [, amount, unit] = /^([\d.]+) (B|kB)$/.exec(limit ?? '') ?? []
+  if (!amount) throw new Error(`.size-limit.js: no limit in B or kB for idb-ttl/core (${limit})`)
+  return Math.round(Number(amount) * (unit === 'kB' ? 1000 : 1))
+})()
+
 export async function esbuildCoreApp(app) {
   const result = await esbuild.build({ absWorkingDir: app, entryPoints: ['core.ts'], bundle: true, format: 'esm', minify: true, write: false, outdir: 'dist-core', logLevel: 'silent' })
   const [bundle] = result.outputFiles

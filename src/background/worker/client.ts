@@ -5,8 +5,8 @@
  *
  * A worker that cannot start at all (its script is a 404 because the app's bundler did not ship
  * it, a CSP forbids it, there is no `Worker`) is not retried: given an inline purger, the client
- * hands every call to it from then on, and says so once on the console (see
- * {@link WorkerPurger.unavailable}).
+ * hands every call to it from then on (see {@link WorkerPurger.unavailable}; `start.ts` says so
+ * once on the console).
  *
  * A worker is never terminated with a transaction open if it can help it: it is asked to abort
  * what it has open and close its connection first (see {@link WorkerPurger.stop}). WebKitGTK 2.50
@@ -105,12 +105,13 @@ export class WorkerPurger implements PurgeApi {
   /**
    * `watchdogMs`: the watchdog's period, {@link WATCHDOG_MS} unless a test says otherwise.
    * `fallback`: makes the inline purger (the one `purge: { mode: 'inline' }` runs) that takes
-   * over when the worker cannot start; without it such calls fail with a `PurgeWorkerError`.
+   * over when the worker cannot start, given the `PurgeWorkerError` that says why; without it such
+   * calls fail with that error.
    */
   constructor(
     private readonly config: PurgeConfig,
     private readonly watchdogMs = WATCHDOG_MS,
-    private readonly fallback?: () => PurgeApi,
+    private readonly fallback?: (reason: Error) => PurgeApi,
   ) {}
 
   private start(): { remote: Remote<WorkerApi>; died: Promise<never> } {
@@ -212,21 +213,13 @@ export class WorkerPurger implements PurgeApi {
 
   /**
    * The worker could not start: its script never ran, so there is nothing to close. It is ended at
-   * once; with a fallback, its pending calls and every later one run inline, and the console says
-   * so once (for this handle), naming the URL and what to do. Without one, they fail with `reason`.
+   * once; with a fallback, its pending calls and every later one run inline (the fallback, made
+   * once, says so: `start.ts`). Without one, they fail with `reason`.
    */
   private unavailable(reason: Error): void {
     if (this.fallback && !this.inline && !this.closed) {
-      this.inline = this.fallback()
+      this.inline = this.fallback(reason)
       this.notStarted = reason
-      const cause = reason.message.replace(/\.+$/, '')
-      // A global with no Worker at all (a service worker; a shared worker outside Firefox): nothing to ship or allow.
-      const advice =
-        typeof Worker === 'undefined'
-          ? `This global (${globalThis.constructor?.name ?? 'a worker'}) cannot start workers: set purge: { mode: 'inline' } here, which also silences this warning.`
-          : `If your bundler does not ship the worker (esbuild, for one), copy node_modules/idb-ttl/dist/purge-worker.js beside the bundle that imports idb-ttl; ` +
-            `where workers are forbidden, allow it with worker-src or set purge: { mode: 'inline' }, which also silences this warning.`
-      console.warn(`idb-ttl: ${cause}. Database "${this.config.name}" is purged inline, on this thread (as with purge: { mode: 'inline' }). ${advice}`)
     }
     this.terminate(reason)
   }

@@ -72,7 +72,7 @@ self.addEventListener(
     const config = event.data
     const activity = new UserActivity()
     event.ports[0].onmessage = () => activity.note()
-    const connection = new Connection({ name: config.name, stores: config.stores, clock: Date.now, create: false, probe: true })
+    const connection = new Connection({ name: config.name, stores: config.stores, clock: Date.now, probe: true })
     const { connect, close, committed } = tracked(connection)
     expose({ ...createPurgeApi(config, connect, close, activity), ping: async () => committed() } satisfies WorkerApi)
   },
