@@ -47,8 +47,12 @@ interface Held {
 const databases = new Map<string, Held>()
 const lockName = (name: string) => `idb-ttl:settings:${encodeURIComponent(name)}`
 
-/** Lets every copy of database `name` go, with the shared lock. */
-function drop(name: string): void {
+/**
+ * Lets every copy of database `name` go, with the shared lock: a change of settings asked for
+ * it, or the connection stepped aside for an upgrade or a deletion (the copies may be of a
+ * database that is going).
+ */
+export function forgetSettings(name: string): void {
   const held = databases.get(name)
   if (!held) return
   held.epoch++
@@ -72,14 +76,14 @@ function arm(name: string, held: Held): void {
   )
   held.lock = lock
   // Taken by a change that stopped waiting for this realm (see `changingSettings`): let go too.
-  void lock?.ended.then(() => held.lock === lock && drop(name))
+  void lock?.ended.then(() => held.lock === lock && forgetSettings(name))
 }
 
 /** A handle of database `name` opened: the realm may hold its settings until `release` is called. */
 export function holdSettings(name: string): () => void {
   let held = databases.get(name)
   if (!held) {
-    const member = joinBus(name).on('settings', () => drop(name))
+    const member = joinBus(name).on('settings', () => forgetSettings(name))
     held = { handles: 0, member, lock: undefined, holding: false, epoch: 0, copies: new Map() }
     databases.set(name, held)
   }
@@ -90,7 +94,7 @@ export function holdSettings(name: string): () => void {
     if (released) return
     released = true
     if (--mine.handles > 0) return
-    drop(name)
+    forgetSettings(name)
     mine.member.leave()
     databases.delete(name)
   }
@@ -127,11 +131,6 @@ export function keepSettings(name: string, ticket: SettingsTicket | undefined, s
   held.copies.set(store, { state, readAt: ticket.at })
 }
 
-/** The connection of database `name` stepped aside for an upgrade or a deletion: copies may be of a database that is going. */
-export function forgetSettings(name: string): void {
-  drop(name)
-}
-
 /**
  * Runs `change`, a write of the settings of database `name`, once no realm trusts a copy: every
  * realm is asked to let its copies go, and `change` runs holding the settings lock exclusively
@@ -142,7 +141,7 @@ export async function changingSettings<T>(name: string, change: () => Promise<T>
   if (!locks) return change()
   const member = joinBus(name)
   const ask = () => {
-    drop(name)
+    forgetSettings(name)
     member.post('settings', {})
   }
   ask()
