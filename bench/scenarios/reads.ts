@@ -16,7 +16,7 @@ export async function getLive(): Promise<Row[]> {
   const judged = trial(() => raw.openRaw(data, false, true), (db) => medianTime(keys.length, (i) => raw.getJudged(db, keys[i], NOW), found))
   const [vsRaw, vsDexie, vsJudged] = await compareAll(ours, [floor, dexieGet, judged], { maxPairs: 30 })
   return [
-    ratioRow('get-live', 'raw get + expiresAt check', 'ms p50', vsRaw, atMost(1.15, 'raw')),
+    ratioRow('get-live', 'raw get + expiresAt check', 'ms p50', vsRaw, atMost(1.1, 'raw')),
     ratioRow('get-live', 'Dexie table.get + expiresAt check', 'ms p50', vsDexie, atMost(1.1, 'Dexie')),
     ratioRow('get-live', 'raw get + settings get, 1 transaction', 'ms p50', vsJudged, atMost(1.15, 'raw judged')),
   ]
