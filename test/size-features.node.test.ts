@@ -1,4 +1,4 @@
-// scripts/size-features.mjs, which measures what each feature adds to an app of idb-ttl/core (the
+// Node only (it bundles with esbuild). scripts/size-features.mjs, which measures what each feature adds to an app of idb-ttl/core (the
 // bench's `size` rows): its cuts still find what they cut, each saves bytes, and together they cut
 // nothing an app of idb-ttl/core carries.
 import { expect, test } from 'vitest'
