@@ -20,30 +20,35 @@ export const MARK_FIELD = '$ttl'
 /**
  * Where a purge pass stands in each dead range: the last mark a batch took there. The items of a
  * second share their mark, so a batch resumes at the mark itself: it never skips a tied item,
- * and rescans only the entries of that one second that earlier batches deleted; `past`: the
- * batch took every item of that mark, and the next starts above it. Each range keeps its own
- * place: a pass that has moved on to the own-ttl range still revisits the inheriting range,
- * where more items die as time goes on.
+ * and rescans only the entries of that one second that earlier batches deleted; a batch that
+ * took every item of its last mark resumes just above it ({@link markAbove}). Each range keeps
+ * its own place: a pass that has moved on to the own-ttl range still revisits the inheriting
+ * range, where more items die as time goes on.
  */
 export interface Resume {
-  inherit?: Position
-  own?: Position
+  inherit?: ExpiryMark
+  own?: ExpiryMark
 }
 
-export interface Position {
-  mark: ExpiryMark
-  past?: boolean
+/**
+ * The least number above `mark` (its next float64): where a pass resumes once a batch took every
+ * item of `mark`. A closed bound there is the open bound past `mark`, and the engine seeks to it
+ * rather than stepping over the entries of `mark`, which in Chromium include every deleted one.
+ */
+export function markAbove(mark: ExpiryMark): ExpiryMark {
+  if (mark === 0) return Number.MIN_VALUE
+  const bits = new DataView(new ArrayBuffer(8))
+  bits.setFloat64(0, mark)
+  bits.setBigUint64(0, bits.getBigUint64(0) + (mark > 0 ? 1n : -1n))
+  return bits.getFloat64(0)
 }
 
 /** The inheriting and own-ttl ranges of the expiry index holding dead marks, from `from` on. */
 export function deadRanges(cut: Cutoffs, from: Resume = {}): { inherit?: IDBKeyRange; own?: IDBKeyRange } {
-  const range = (start: Position | undefined, lowest: number, upper: number) => {
-    const lower = start?.mark ?? lowest
-    return lower < upper ? IDBKeyRange.bound(lower, upper, start?.past === true, true) : undefined
-  }
+  const range = (lower: number, upper: number) => (lower < upper ? IDBKeyRange.bound(lower, upper, false, true) : undefined)
   return {
-    inherit: cut.inherit === null ? undefined : range(from.inherit, -Infinity, Math.floor(cut.inherit) + 1),
-    own: cut.own === null ? undefined : range(from.own, OWN_BASE, OWN_BASE + Math.floor(cut.own) + 1),
+    inherit: cut.inherit === null ? undefined : range(from.inherit ?? -Infinity, Math.floor(cut.inherit) + 1),
+    own: cut.own === null ? undefined : range(from.own ?? OWN_BASE, OWN_BASE + Math.floor(cut.own) + 1),
   }
 }
 

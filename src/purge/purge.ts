@@ -21,7 +21,7 @@
  */
 import { evict, liveCount } from './eviction.js'
 import { deletedItem, type DeletedItem, type ExpireReason } from '../events/listeners.js'
-import { deadRanges, EXPIRY_INDEX, JOURNAL_STORE, META_STORE, nextDeath, type Resume } from '../layout/expiry-index.js'
+import { deadRanges, EXPIRY_INDEX, JOURNAL_STORE, markAbove, META_STORE, nextDeath, type Resume } from '../layout/expiry-index.js'
 import { cutoffs, type ExpiryMark, type StoreState } from '../rules/policy.js'
 import { DEFAULT_BATCH_SIZE, IDLE_GROWTH } from '../rules/purge-options.js'
 import { done, req } from '../platform/request.js'
@@ -162,7 +162,7 @@ async function batch(connect: Connect, storeName: string, nowMs: number, options
       const rest = budget === 0 && finish > 0 ? await restOfSecond(index, keys, await last, finish, withValues) : undefined
       for (const key of [...keys, ...(rest?.keys ?? [])]) store.delete(key)
       const mark = await last
-      if (mark !== undefined) resume[kind] = { mark, past: rest?.whole }
+      if (mark !== undefined) resume[kind] = rest?.whole ? markAbove(mark) : mark
       grown += rest?.keys.length ?? 0
       if (values) (await values).forEach((value, i) => items.push(deletedItem(store, keys[i], value)))
       rest?.values?.forEach((value, i) => items.push(deletedItem(store, rest.keys[i], value)))

@@ -2,6 +2,7 @@
 import { unwrap } from 'idb'
 import { expect, test, vi } from 'vitest'
 import { purgeBatch, purgeSlice, purgeStore, type Courtesy } from '../../src/purge/purge.js'
+import { markAbove } from '../../src/layout/expiry-index.js'
 import { freshDB, manualClock } from '../helpers.js'
 
 /** Full batches that never grow to finish their second: batches that stop inside one. */
@@ -35,18 +36,22 @@ test('a batch the app is not waiting behind finishes its second, up to IDLE_GROW
   clock.advance(1_000)
   await db.put('s', { id: 'c' })
   clock.advance(5_000)
+  const [a, b] = await Promise.all(['a0', 'b0'].map(async (key) => (await db.raw.get('s', key)).$ttl as number))
   const connect = async () => unwrap(db.raw)
   const dead = (from: object | undefined, finish: number) => purgeBatch(connect, 's', clock(), { batchSize: 100, finish, from, withValues: true })
   const first = await dead(undefined, 300)
   // The whole first second (250: 100, then the 150 after the last of them), values lined up with keys.
-  expect(first).toMatchObject({ deleted: 250, resume: { inherit: { past: true } } })
+  expect(first).toMatchObject({ deleted: 250, resume: { inherit: markAbove(a) } })
+  // Just above: no number lies between a mark and the next.
+  for (const mark of [a, -a, 0]) expect([mark, markAbove(mark)]).toContain((mark + markAbove(mark)) / 2)
+  expect(markAbove(-a)).toBeGreaterThan(-a)
   expect(first.items.every(({ key, value }) => (value as { id: string }).id === key && String(key).startsWith('a'))).toBe(true)
   // 500 tied: 100 and 300 more, the most it grows; the rest is left to the next batch, which starts at that second.
   const second = await dead(first.resume, 300)
-  expect(second).toMatchObject({ deleted: 400, resume: { inherit: { past: false } } })
+  expect(second).toMatchObject({ deleted: 400, resume: { inherit: b } })
   expect(new Set(second.items.map(({ key }) => String(key)[0]))).toEqual(new Set(['b']))
   const third = await dead(second.resume, 300)
-  expect(third).toMatchObject({ deleted: 100, resume: { inherit: { past: true } } })
+  expect(third).toMatchObject({ deleted: 100, resume: { inherit: markAbove(b) } })
   expect(new Set([...second.items, ...third.items].map(({ key }) => key)).size).toBe(500)
   expect(await dead(third.resume, 300)).toMatchObject({ deleted: 1, items: [{ key: 'c' }], resume: {} })
   expect(await db.raw.count('s')).toBe(0)
