@@ -14,7 +14,11 @@
  * collected before any delete (deleting under an open cursor broke in Safari), and the next
  * batch resumes, in each of the two dead ranges, at the last mark taken there (a whole second:
  * only that second's deleted entries are scanned again) rather than at the start of the range,
- * which would rescan every tombstone the pass left behind.
+ * which would rescan every tombstone the pass left behind. Items written in bulk share their
+ * second by the thousand, so while the app is idle a full batch goes on to the end of its last
+ * second (at most `IDLE_GROWTH` × `batchSize` keys in all) and the next starts above it: in
+ * Chromium, which keeps a deleted record's index entries until the database closes, every batch
+ * that resumed inside a second walked again the entries its predecessors deleted there.
  *
  * A batch with budget left after the dead items then trims a store with `maxEntries` back to
  * its cap, evicting live items in the store's order (see `eviction.ts`).
