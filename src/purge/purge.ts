@@ -97,8 +97,8 @@ async function restOfSecond(
   withValues: boolean,
 ): Promise<{ keys: IDBValidKey[]; values?: unknown[]; whole: boolean } | undefined> {
   if (mark === undefined) return undefined
-  // getAll's count is an unsigned long.
   const run = IDBKeyRange.only(mark)
+  // getAll's count is an unsigned long.
   const count = Math.min(keys.length + limit, 2 ** 32 - 1)
   const values = withValues ? req(index.getAll(run, count)) : undefined
   const runKeys = await req(index.getAllKeys(run, count))
