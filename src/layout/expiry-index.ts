@@ -36,11 +36,11 @@ export interface Resume {
  * rather than stepping over the entries of `mark`, which in Chromium include every deleted one.
  */
 export function markAbove(mark: ExpiryMark): ExpiryMark {
-  if (mark === 0) return Number.MIN_VALUE
-  const bits = new DataView(new ArrayBuffer(8))
-  bits.setFloat64(0, mark)
-  bits.setBigUint64(0, bits.getBigUint64(0) + (mark > 0 ? 1n : -1n))
-  return bits.getFloat64(0)
+  const number = new Float64Array([mark])
+  const bits = new BigInt64Array(number.buffer)
+  // A float64's bits, read as an integer, step through its values (downwards below zero).
+  bits[0] = mark > 0 ? bits[0] + 1n : mark < 0 ? bits[0] - 1n : 1n
+  return number[0]
 }
 
 /** The inheriting and own-ttl ranges of the expiry index holding dead marks, from `from` on. */

@@ -102,15 +102,9 @@ async function restOfSecond(
   const count = Math.min(keys.length + limit, 2 ** 32 - 1)
   const values = withValues ? req(index.getAll(run, count)) : undefined
   const runKeys = await req(index.getAllKeys(run, count))
-  const last = keys[keys.length - 1]
-  const from = runKeys.findIndex((key) => indexedDB.cmp(key, last) === 0) + 1
-  if (from === 0) return undefined
-  const rest = runKeys.slice(from, from + limit)
-  return {
-    keys: rest,
-    values: values && (await values).slice(from, from + limit),
-    whole: runKeys.length < count && from + rest.length === runKeys.length,
-  }
+  const from = runKeys.findIndex((key) => indexedDB.cmp(key, keys[keys.length - 1]) === 0) + 1
+  const end = Math.min(from + limit, runKeys.length)
+  return from === 0 ? undefined : { keys: runKeys.slice(from, end), values: (await values)?.slice(from, end), whole: end === runKeys.length && end < count }
 }
 
 /**
