@@ -18,7 +18,9 @@ export default [
     path: 'dist/idb-ttl.js',
     import: '*',
     gzip: true,
-    limit: '31.8 kB',
+    // 31.41 kB until idle purge batches finished their second (the page's inline purger carries
+    // the same batches as the worker): 31.74 kB.
+    limit: '32 kB',
     modifyEsbuildConfig: esm,
   },
   {

@@ -2,8 +2,10 @@
  * User requests win over purging: while the app is using the database, the purge takes small
  * batches and pauses after each until the app has been quiet for a moment, so a request waits
  * for at most one small batch. A pause is bounded, so a busy app slows the purge, never stops it.
- * When the app has been idle for a while the purge runs full batches without pausing.
+ * When the app has been idle for a while the purge runs full batches without pausing, each of which
+ * may grow to finish the second it ends in.
  */
+import { IDLE_GROWTH } from '../rules/purge-options.js'
 
 /** A request within this many ms means the app is busy right now. */
 export const QUIET_MS = 4
@@ -56,6 +58,11 @@ export class UserActivity {
   /** How many keys the next batch may take. */
   batchSize(configured: number): number {
     return this.busy ? Math.min(configured, BUSY_BATCH_SIZE) : configured
+  }
+
+  /** How many more an idle app's batch may take to finish its second (`Courtesy.finish`); none while busy. */
+  finish(configured: number): number {
+    return this.busy ? 0 : (IDLE_GROWTH - 1) * configured
   }
 
   /**

@@ -20,12 +20,27 @@ export const MARK_FIELD = '$ttl'
 /**
  * Where a purge pass stands in each dead range: the last mark a batch took there. The items of a
  * second share their mark, so a batch resumes at the mark itself: it never skips a tied item,
- * and rescans only the entries of that one second that earlier batches deleted. Each range keeps its own place: a pass that has moved on to the own-ttl
- * range still revisits the inheriting range, where more items die as time goes on.
+ * and rescans only the entries of that one second that earlier batches deleted; a batch that
+ * took every item of its last mark resumes just above it ({@link markAbove}). Each range keeps
+ * its own place: a pass that has moved on to the own-ttl range still revisits the inheriting
+ * range, where more items die as time goes on.
  */
 export interface Resume {
   inherit?: ExpiryMark
   own?: ExpiryMark
+}
+
+/**
+ * The least number above `mark` (its next float64): where a pass resumes once a batch took every
+ * item of `mark`. A closed bound there is the open bound past `mark`, and the engine seeks to it
+ * rather than stepping over the entries of `mark`, which in Chromium include every deleted one.
+ */
+export function markAbove(mark: ExpiryMark): ExpiryMark {
+  const number = new Float64Array([mark])
+  const bits = new BigInt64Array(number.buffer)
+  // A float64's bits, read as an integer, step through its values (downwards below zero).
+  bits[0] = mark > 0 ? bits[0] + 1n : mark < 0 ? bits[0] - 1n : 1n
+  return number[0]
 }
 
 /** The inheriting and own-ttl ranges of the expiry index holding dead marks, from `from` on. */

@@ -14,16 +14,20 @@
  * collected before any delete (deleting under an open cursor broke in Safari), and the next
  * batch resumes, in each of the two dead ranges, at the last mark taken there (a whole second:
  * only that second's deleted entries are scanned again) rather than at the start of the range,
- * which would rescan every tombstone the pass left behind.
+ * which would rescan every tombstone the pass left behind. Items written in bulk share their
+ * second by the thousand, so while the app is idle a full batch goes on to the end of its last
+ * second (at most `IDLE_GROWTH` × `batchSize` keys in all) and the next starts above it: in
+ * Chromium, which keeps a deleted record's index entries until the database closes, every batch
+ * that resumed inside a second walked again the entries its predecessors deleted there.
  *
  * A batch with budget left after the dead items then trims a store with `maxEntries` back to
  * its cap, evicting live items in the store's order (see `eviction.ts`).
  */
 import { evict, liveCount } from './eviction.js'
 import { deletedItem, type DeletedItem, type ExpireReason } from '../events/listeners.js'
-import { deadRanges, EXPIRY_INDEX, JOURNAL_STORE, META_STORE, nextDeath, type Resume } from '../layout/expiry-index.js'
-import { cutoffs, type StoreState } from '../rules/policy.js'
-import { DEFAULT_BATCH_SIZE } from '../rules/purge-options.js'
+import { deadRanges, EXPIRY_INDEX, JOURNAL_STORE, markAbove, META_STORE, nextDeath, type Resume } from '../layout/expiry-index.js'
+import { cutoffs, type ExpiryMark, type StoreState } from '../rules/policy.js'
+import { DEFAULT_BATCH_SIZE, IDLE_GROWTH } from '../rules/purge-options.js'
 import { done, req } from '../platform/request.js'
 import { markOfStored } from '../layout/stamp.js'
 import { canJournal, journal } from './journal.js'
@@ -73,6 +77,34 @@ export interface BatchOptions {
   journaled?: boolean
   /** The store's settings as an earlier batch of the pass read them; absent: read them now. */
   state?: StoreState
+  /**
+   * Keys a batch that took its whole `batchSize` may take beyond it to finish the second its
+   * last key is in (default none): see {@link Courtesy.finish}.
+   */
+  finish?: number
+}
+
+/**
+ * The keys after `keys` that share the expiry mark of the last of them, at most `limit` (their
+ * values too, `withValues`); `whole`: that was all of them. Keys are in index order: those of
+ * `mark` in `keys` come first in the run, which is read from its start.
+ */
+async function restOfSecond(
+  index: IDBIndex,
+  keys: IDBValidKey[],
+  mark: ExpiryMark | undefined,
+  limit: number,
+  withValues: boolean,
+): Promise<{ keys: IDBValidKey[]; values?: unknown[]; whole: boolean } | undefined> {
+  if (mark === undefined) return undefined
+  const run = IDBKeyRange.only(mark)
+  // getAll's count is an unsigned long.
+  const count = Math.min(keys.length + limit, 2 ** 32 - 1)
+  const values = withValues ? req(index.getAll(run, count)) : undefined
+  const runKeys = await req(index.getAllKeys(run, count))
+  const from = runKeys.findIndex((key) => indexedDB.cmp(key, keys[keys.length - 1]) === 0) + 1
+  const end = Math.min(from + limit, runKeys.length)
+  return from === 0 ? undefined : { keys: runKeys.slice(from, end), values: (await values)?.slice(from, end), whole: end === runKeys.length && end < count }
 }
 
 /**
@@ -90,7 +122,7 @@ export async function purgeBatch(connect: Connect, storeName: string, nowMs: num
 }
 
 async function batch(connect: Connect, storeName: string, nowMs: number, options: BatchOptions): Promise<BatchResult> {
-  const { batchSize = DEFAULT_BATCH_SIZE, from = {}, skipDisabled = false, withValues = false, evictLimit = batchSize } = options
+  const { batchSize = DEFAULT_BATCH_SIZE, from = {}, skipDisabled = false, withValues = false, evictLimit = batchSize, finish = 0 } = options
   const state = options.state ?? (await req<StoreState>((await connect()).transaction(META_STORE).objectStore(META_STORE).get(storeName)))
   // Relaxed: a purge lost to a crash before it reached the disk only deletes the same dead
   // items again later, so waiting for the flush would buy nothing. The connection is asked for
@@ -108,6 +140,7 @@ async function batch(connect: Connect, storeName: string, nowMs: number, options
   const store = tx.objectStore(storeName)
   const index = store.index(EXPIRY_INDEX)
   let budget = batchSize
+  let grown = 0
   const resume: Resume = { ...from }
   const items: DeletedItem[] = []
   if (!(skipDisabled && state.defaultTtl === null)) {
@@ -121,10 +154,16 @@ async function batch(connect: Connect, storeName: string, nowMs: number, options
       if (keys.length === 0) continue
       budget -= keys.length
       // Requests run in order: the last item is read before the deletes, without waiting for it.
-      const last = req(store.get(keys[keys.length - 1]))
-      for (const key of keys) store.delete(key)
-      resume[kind] = markOfStored(await last)
+      const last = req(store.get(keys[keys.length - 1])).then(markOfStored)
+      // A full batch may go on to the end of its last key's second (read before any delete):
+      // the next batch then starts past that second rather than walking what this one deleted.
+      const rest = budget === 0 && finish > 0 ? await restOfSecond(index, keys, await last, finish, withValues) : undefined
+      for (const key of [...keys, ...(rest?.keys ?? [])]) store.delete(key)
+      const mark = await last
+      if (mark !== undefined) resume[kind] = rest?.whole ? markAbove(mark) : mark
+      grown += rest?.keys.length ?? 0
       if (values) (await values).forEach((value, i) => items.push(deletedItem(store, keys[i], value)))
+      rest?.values?.forEach((value, i) => items.push(deletedItem(store, rest.keys[i], value)))
     }
   }
   let evicted: DeletedItem[] = []
@@ -146,7 +185,7 @@ async function batch(connect: Connect, storeName: string, nowMs: number, options
   // A pass that resumed ends with one sweep from the start: a connection whose clock is behind
   // may have written marks below where it resumed, dead already by this batch's clock.
   const resumed = from.inherit !== undefined || from.own !== undefined
-  const deleted = batchSize - budget + evicted.length
+  const deleted = batchSize - budget + grown + evicted.length
   return { deleted, items, evicted, resume: full ? resume : resumed ? {} : undefined, state, journaled }
 }
 
@@ -166,10 +205,17 @@ async function witnessedBatch(connect: Connect, store: string, nowMs: number, op
 export interface Courtesy {
   batchSize(configured: number): number
   pause(): Promise<void>
+  /**
+   * How many keys a batch that took all `configured` may add to finish the second (expiry mark)
+   * its last key is in; absent: none. Items written in bulk share their second by the thousand,
+   * and a batch that stops inside one leaves the next to walk the index entries of the items it
+   * deleted there, which Chromium keeps until the database closes (docs/benchmarks.md).
+   */
+  finish?(configured: number): number
 }
 
 /** Full batches, no pauses: for purges the app itself is waiting on. */
-export const NO_COURTESY: Courtesy = { batchSize: (n) => n, pause: async () => {} }
+export const NO_COURTESY: Courtesy = { batchSize: (n) => n, pause: async () => {}, finish: (n) => (IDLE_GROWTH - 1) * n }
 
 /**
  * The open connection, asked for again before each batch: an upgrade in another tab closes the
@@ -195,7 +241,7 @@ export async function purgeStore(
     if (from !== undefined) await courtesy.pause()
     const nowMs = clock()
     const state = judged?.nowMs === nowMs ? judged.state : undefined
-    const options = { batchSize: courtesy.batchSize(batchSize), evictLimit: batchSize, from, state }
+    const options = { batchSize: courtesy.batchSize(batchSize), finish: courtesy.finish?.(batchSize), evictLimit: batchSize, from, state }
     const batch = await witnessedBatch(connect, storeName, nowMs, options, witness)
     total += batch.deleted
     from = batch.resume
@@ -250,6 +296,7 @@ export async function purgeSlice(
       if (deleted > 0) await courtesy.pause()
       const batchOptions = {
         batchSize: courtesy.batchSize(options.batchSize),
+        finish: courtesy.finish?.(options.batchSize),
         evictLimit: options.batchSize,
         from: resume.get(store),
         skipDisabled: true,

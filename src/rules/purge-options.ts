@@ -5,6 +5,11 @@ import { checkKnownOptions } from './known-options.js'
 
 /** Keys per purge batch (one transaction each) unless `purge.batchSize` says otherwise. */
 export const DEFAULT_BATCH_SIZE = 300
+/**
+ * A batch the app is not waiting behind may grow to this many times `batchSize` to finish the
+ * second (expiry mark) it ends in (`purge/purge.ts`, `Courtesy.finish`).
+ */
+export const IDLE_GROWTH = 4
 
 const positive = (value: unknown) => typeof value === 'number' && value > 0 && Number.isFinite(value)
 

@@ -87,7 +87,10 @@ export interface PurgeOptions {
    * `'off'`: no background purge; `purgeExpired` still works.
    */
   mode?: 'worker' | 'inline' | 'off'
-  /** Keys deleted per transaction; default 300. */
+  /**
+   * Keys deleted per transaction; default 300. While the app is idle, a batch may go on to the end
+   * of the second its last item expired in, up to 4 × `batchSize`.
+   */
   batchSize?: number
   /** Real-time budget of one slice per store, in ms; default 30. */
   sliceMs?: number

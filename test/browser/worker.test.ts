@@ -179,8 +179,13 @@ test('a worker kept waiting at times, for several watchdog periods in all, is le
   const clock = manualClock()
   const name = uniqueName('busy-worker')
   const db = await freshDB({ clock, stores, purge: { mode: 'off' } }, name)
-  await db.putAll('s', Array.from({ length: 16 }, (_, i) => ({ id: i, ttl: 1 })))
-  clock.advance(2_000)
+  // A second apart: an idle batch finishes the second it is in, so items of one second would
+  // go in one batch; here each of the 16 batches takes one item.
+  for (let i = 0; i < 16; i++) {
+    await db.put('s', { id: i, ttl: 1 })
+    clock.advance(1_000)
+  }
+  clock.advance(1_000)
   const raw = await openDB(name)
   const watchdogMs = 1000
   const purger = new WorkerPurger({ name, stores, batchSize: 1, sliceMs: 10 }, watchdogMs)

@@ -3,6 +3,7 @@ import { unwrap } from 'idb'
 import { expect, test, vi } from 'vitest'
 import { BUSY_BATCH_SIZE, MAX_PAUSE_MS, QUIET_MS, RECENT_MS, UserActivity } from '../../src/background/activity.js'
 import { purgeStore } from '../../src/purge/purge.js'
+import { IDLE_GROWTH } from '../../src/rules/purge-options.js'
 import { freshDB, manualClock } from '../helpers.js'
 
 /** A UserActivity on a fake clock; each wait moves it 1 ms and may run `during`. */
@@ -25,11 +26,13 @@ test('with no request lately the purge takes full batches and never pauses', asy
   await activity.pause()
   expect(waits()).toBe(0)
   expect(activity.batchSize(300)).toBe(300)
+  expect(activity.finish(300)).toBe((IDLE_GROWTH - 1) * 300)
   activity.note()
   advance(RECENT_MS + 1)
   await activity.pause()
   expect(waits()).toBe(0)
   expect(activity.batchSize(300)).toBe(300)
+  expect(activity.finish(300)).toBe((IDLE_GROWTH - 1) * 300)
 })
 
 test('after a request, batches are small and a pause lasts until the app has been quiet for QUIET_MS', async () => {
@@ -37,6 +40,8 @@ test('after a request, batches are small and a pause lasts until the app has bee
   activity.note()
   expect(activity.batchSize(300)).toBe(BUSY_BATCH_SIZE)
   expect(activity.batchSize(10)).toBe(10)
+  // A busy app's batch stops at its size, even inside a second.
+  expect(activity.finish(10)).toBe(0)
   await activity.pause()
   expect(waits()).toBe(QUIET_MS)
 })
@@ -97,7 +102,8 @@ test('purgeExpired does not yield to its own call: with the app idle, its batche
   const getAllKeys = vi.spyOn(IDBIndex.prototype, 'getAllKeys')
   try {
     expect(await db.purgeExpired('s')).toBe(600)
-    expect(getAllKeys.mock.calls.map(([, count]) => count).slice(0, 2)).toEqual([300, 300])
+    // The first batch takes 300, then, the app idle, the rest of their second (read from its start).
+    expect(getAllKeys.mock.calls.map(([, count]) => count).slice(0, 2)).toEqual([300, IDLE_GROWTH * 300])
   } finally {
     getAllKeys.mockRestore()
   }

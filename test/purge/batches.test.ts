@@ -1,8 +1,12 @@
 // Purge batches resume where the last one stopped, without skipping items whose marks tie.
 import { unwrap } from 'idb'
 import { expect, test, vi } from 'vitest'
-import { purgeSlice, purgeStore } from '../../src/purge/purge.js'
+import { purgeBatch, purgeSlice, purgeStore, type Courtesy } from '../../src/purge/purge.js'
+import { markAbove } from '../../src/layout/expiry-index.js'
 import { freshDB, manualClock } from '../helpers.js'
+
+/** Full batches that never grow to finish their second: batches that stop inside one. */
+const UNGROWN: Courtesy = { batchSize: (n) => n, pause: async () => {} }
 
 test.for([
   { name: 'inheriting', item: {} },
@@ -18,8 +22,39 @@ test.for([
   }
   await db.put('s', { id: 'live', ttl: -1 })
   clock.advance(5_000)
-  expect(await purgeStore(async () => unwrap(db.raw), 's', clock, 100)).toBe(250)
+  expect(await purgeStore(async () => unwrap(db.raw), 's', clock, 100, UNGROWN)).toBe(250)
   expect(await db.raw.getAllKeys('s')).toEqual(['live'])
+})
+
+test('a batch the app is not waiting behind finishes its second, up to IDLE_GROWTH × batchSize, and the next starts past it', async () => {
+  const clock = manualClock()
+  const db = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 5 } } })
+  // Three seconds of tied items: 250, 500, then one.
+  await db.putAll('s', Array.from({ length: 250 }, (_, i) => ({ id: `a${i}` })))
+  clock.advance(1_000)
+  await db.putAll('s', Array.from({ length: 500 }, (_, i) => ({ id: `b${i}` })))
+  clock.advance(1_000)
+  await db.put('s', { id: 'c' })
+  clock.advance(5_000)
+  const [a, b] = await Promise.all(['a0', 'b0'].map(async (key) => (await db.raw.get('s', key)).$ttl as number))
+  const connect = async () => unwrap(db.raw)
+  const dead = (from: object | undefined, finish: number) => purgeBatch(connect, 's', clock(), { batchSize: 100, finish, from, withValues: true })
+  const first = await dead(undefined, 300)
+  // The whole first second (250: 100, then the 150 after the last of them), values lined up with keys.
+  expect(first).toMatchObject({ deleted: 250, resume: { inherit: markAbove(a) } })
+  // Just above: no number lies between a mark and the next.
+  for (const mark of [a, -a, 0]) expect([mark, markAbove(mark)]).toContain((mark + markAbove(mark)) / 2)
+  expect(markAbove(-a)).toBeGreaterThan(-a)
+  expect(first.items.every(({ key, value }) => (value as { id: string }).id === key && String(key).startsWith('a'))).toBe(true)
+  // 500 tied: 100 and 300 more, the most it grows; the rest is left to the next batch, which starts at that second.
+  const second = await dead(first.resume, 300)
+  expect(second).toMatchObject({ deleted: 400, resume: { inherit: b } })
+  expect(new Set(second.items.map(({ key }) => String(key)[0]))).toEqual(new Set(['b']))
+  const third = await dead(second.resume, 300)
+  expect(third).toMatchObject({ deleted: 100, resume: { inherit: markAbove(b) } })
+  expect(new Set([...second.items, ...third.items].map(({ key }) => key)).size).toBe(500)
+  expect(await dead(third.resume, 300)).toMatchObject({ deleted: 1, items: [{ key: 'c' }], resume: {} })
+  expect(await db.raw.count('s')).toBe(0)
 })
 
 test('a slice that resumes in the own-ttl range still takes inheriting items that died since', async () => {
@@ -29,7 +64,7 @@ test('a slice that resumes in the own-ttl range still takes inheriting items tha
   await db.put('s', { id: 'inherits' })
   clock.advance(5_000)
   const resume = new Map()
-  const options = { batchSize: 2, sliceMs: 0 }
+  const options = { batchSize: 2, sliceMs: 0, courtesy: UNGROWN }
   // One batch per slice (sliceMs 0): the first stops inside the own-ttl range.
   const [first] = await purgeSlice(async () => unwrap(db.raw), ['s'], clock(), options, resume)
   expect(first).toMatchObject({ deleted: 2, more: true })
