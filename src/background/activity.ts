@@ -5,7 +5,7 @@
  * When the app has been idle for a while the purge runs full batches without pausing, each of which
  * may grow to finish the second it ends in.
  */
-import { IDLE_GROWTH } from '../rules/purge-options.js'
+import { idleGrowth } from '../rules/purge-options.js'
 
 /** A request within this many ms means the app is busy right now. */
 export const QUIET_MS = 4
@@ -62,7 +62,7 @@ export class UserActivity {
 
   /** How many more an idle app's batch may take to finish its second (`Courtesy.finish`); none while busy. */
   finish(configured: number): number {
-    return this.busy ? 0 : (IDLE_GROWTH - 1) * configured
+    return this.busy ? 0 : idleGrowth(configured)
   }
 
   /**

@@ -15,6 +15,7 @@
 import { joinBus, type Member } from '../platform/bus.js'
 import { holdLock, webLocks, withLock, type HeldLock } from '../platform/lock.js'
 import type { StoreState } from '../rules/policy.js'
+import { learn } from './watermarks.js'
 
 declare module '../platform/bus.js' {
   interface BusTopics {
@@ -102,7 +103,7 @@ export function holdSettings(name: string): () => void {
 
 /**
  * The settings of `store` this realm may judge by without reading them, or `undefined`: read them
- * with the data (and {@link keepSettings}). Asks for the shared lock when the realm has let it go.
+ * with the data (and {@link settingsRead}). Asks for the shared lock when the realm has let it go.
  */
 export function heldSettings(name: string, store: string): StoreState | undefined {
   const held = databases.get(name)
@@ -112,7 +113,7 @@ export function heldSettings(name: string, store: string): StoreState | undefine
   return copy && performance.now() - copy.readAt < LEASE_MS ? copy.state : undefined
 }
 
-/** What a read that reads the settings notes before it starts, for {@link keepSettings}. */
+/** What a read that reads the settings notes before it starts, for {@link settingsRead}. */
 export interface SettingsTicket {
   epoch: number
   at: number
@@ -124,8 +125,12 @@ export function settingsTicket(name: string): SettingsTicket | undefined {
   return held?.holding ? { epoch: held.epoch, at: performance.now() } : undefined
 }
 
-/** Keeps settings a read read, if the realm held the lock from before that read until now. */
-export function keepSettings(name: string, ticket: SettingsTicket | undefined, store: string, state: StoreState | undefined): void {
+/**
+ * Settings a read read from the database: the realm learns their watermarks
+ * (`watermarks.ts`), and keeps them if it held the lock from before that read (`ticket`) until now.
+ */
+export function settingsRead(name: string, ticket: SettingsTicket | undefined, store: string, state: StoreState | undefined): void {
+  learn(name, store, state)
   const held = databases.get(name)
   if (!ticket || !state || !held || held.epoch !== ticket.epoch) return
   held.copies.set(store, { state, readAt: ticket.at })

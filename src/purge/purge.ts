@@ -27,7 +27,7 @@ import { evict, liveCount } from './eviction.js'
 import { deletedItem, type DeletedItem, type ExpireReason } from '../events/listeners.js'
 import { deadRanges, EXPIRY_INDEX, JOURNAL_STORE, markAbove, META_STORE, nextDeath, type Resume } from '../layout/expiry-index.js'
 import { cutoffs, type ExpiryMark, type StoreState } from '../rules/policy.js'
-import { DEFAULT_BATCH_SIZE, IDLE_GROWTH } from '../rules/purge-options.js'
+import { DEFAULT_BATCH_SIZE, idleGrowth } from '../rules/purge-options.js'
 import { done, req } from '../platform/request.js'
 import { markOfStored } from '../layout/stamp.js'
 import { canJournal, journal } from './journal.js'
@@ -215,7 +215,7 @@ export interface Courtesy {
 }
 
 /** Full batches, no pauses: for purges the app itself is waiting on. */
-export const NO_COURTESY: Courtesy = { batchSize: (n) => n, pause: async () => {}, finish: (n) => (IDLE_GROWTH - 1) * n }
+export const NO_COURTESY: Courtesy = { batchSize: (n) => n, pause: async () => {}, finish: idleGrowth }
 
 /**
  * The open connection, asked for again before each batch: an upgrade in another tab closes the

@@ -1,6 +1,8 @@
 /**
- * Reads that hide dead items. Each runs in one read-only transaction over the data store and the
- * metadata store, so the settings it judges by are the ones committed with the data it reads.
+ * Reads that hide dead items. Each runs in one read-only transaction over the data store, judged
+ * by the settings its realm holds (`layout/held-settings.ts`: no change of settings can commit
+ * while it holds them), or, holding none, over the data store and the metadata store, so that
+ * the settings it judges by are the ones committed with the data it reads.
  */
 import { TS_INDEX } from '../rules/capacity.js'
 import { TtlError } from '../rules/errors.js'
@@ -12,8 +14,7 @@ import { inQuery, keyId, req, walk } from '../platform/request.js'
 import { markOfStored, unstamp } from '../layout/stamp.js'
 import type { Touches } from './touch.js'
 import type { DefaultTtl } from '../rules/ttl.js'
-import { learn } from '../layout/watermarks.js'
-import { heldSettings, keepSettings, settingsTicket, type SettingsTicket } from '../layout/held-settings.js'
+import { heldSettings, settingsRead, settingsTicket, type SettingsTicket } from '../layout/held-settings.js'
 
 type Query = IDBValidKey | IDBKeyRange | null | undefined
 type Source = IDBObjectStore | IDBIndex
@@ -26,7 +27,7 @@ export class ReadScope {
   private readonly touches: Touches | undefined
 
   /**
-   * A scope over `store` in a transaction that also reads `state`, the store's settings. `owe`
+   * A scope over `store`, judged by `state`, the store's settings (held, or read in its transaction). `owe`
    * takes the promise of the touches a read owes instead of the read awaiting it: inside a
    * transaction the read must not wait for anything but IndexedDB (`transaction/`).
    */
@@ -40,7 +41,7 @@ export class ReadScope {
     this.touches = touches?.slides(store.name) ? touches : undefined
   }
 
-  /** A read-only transaction over `storeName` and its settings, judged at `clock()`. */
+  /** A read-only transaction over `storeName` (and its settings, unless held), judged at `clock()`. */
   static open(db: IDBDatabase, storeName: string, clock: () => number, touches?: Touches): ReadScope {
     const held = heldSettings(db.name, storeName)
     if (held) return new ReadScope(db.transaction(storeName, 'readonly').objectStore(storeName), Promise.resolve(held), clock(), touches)
@@ -142,19 +143,17 @@ export async function readSettings(db: IDBDatabase, stores: readonly string[]): 
     const meta = db.transaction(META_STORE, 'readonly').objectStore(META_STORE)
     const states = await Promise.all(missing.map((store) => req<StoreState>(meta.get(store))))
     missing.forEach((store, i) => {
-      learn(db.name, store, states[i])
-      keepSettings(db.name, ticket, store, states[i])
+      settingsRead(db.name, ticket, store, states[i])
       settings.set(store, states[i])
     })
   }
   return settings as ReadonlyMap<string, StoreState>
 }
 
-/** The settings of `storeName` as `tx` reads them, learnt by the realm (watermarks) and kept (`ticket`). */
+/** The settings of `storeName` as `tx` reads them, learnt and kept by the realm (`settingsRead`). */
 function settingsOf(tx: IDBTransaction, storeName: string, ticket: SettingsTicket | undefined): Promise<StoreState> {
   const state = req<StoreState>(tx.objectStore(META_STORE).get(storeName)).then((state) => {
-    learn(tx.db.name, storeName, state)
-    keepSettings(tx.db.name, ticket, storeName, state)
+    settingsRead(tx.db.name, ticket, storeName, state)
     return state
   })
   // A transaction undone before its reads needed the settings must not report them unhandled.
@@ -187,10 +186,7 @@ export function getByKey(db: IDBDatabase, storeName: string, key: IDBValidKey, c
       const value = request.result
       const now = clock()
       const state = held ?? read!.result
-      if (!held) {
-        learn(db.name, storeName, state)
-        keepSettings(db.name, ticket, storeName, state)
-      }
+      if (!held) settingsRead(db.name, ticket, storeName, state)
       const sliding = touches?.slides(storeName) ? touches : undefined
       const mark = sliding ? sliding.markOf(storeName, value) : markOfStored(value)
       if (value === undefined || isDeadMark(mark, cutoffs(state, now))) return resolve(undefined)

@@ -11,6 +11,11 @@ export const DEFAULT_BATCH_SIZE = 300
  */
 export const IDLE_GROWTH = 4
 
+/** How many keys beyond `batchSize` an idle batch may take to finish its second. */
+export function idleGrowth(batchSize: number): number {
+  return (IDLE_GROWTH - 1) * batchSize
+}
+
 const positive = (value: unknown) => typeof value === 'number' && value > 0 && Number.isFinite(value)
 
 /** Fills in the purge defaults and rejects malformed tuning. */

@@ -11,7 +11,7 @@ import { abortQuietly, req } from '../platform/request.js'
 import { check, stampAt, unstamp, type Checked } from '../layout/stamp.js'
 import { updateStashed, writeStashed } from './stashed-writes.js'
 import { knownWatermarks, learn, announce } from '../layout/watermarks.js'
-import { changingSettings, heldSettings, keepSettings, settingsTicket } from '../layout/held-settings.js'
+import { changingSettings, heldSettings, settingsRead, settingsTicket } from '../layout/held-settings.js'
 import { checkDefaultTtl, MAX_TTL, type DefaultTtl } from '../rules/ttl.js'
 import { begin, checkChanges, committedOrUndone, itemAt, refusedAt, unlessClosed, updated, type Changes, type Item, type WriteContext, type Written } from './write-steps.js'
 import { kindOf, TtlError } from '../rules/errors.js'
@@ -114,10 +114,7 @@ export async function update(ctx: WriteContext, storeName: string, key: IDBValid
   const existing = await req(store.get(key))
   try {
     const state = await settings
-    if (!held) {
-      learn(ctx.db.name, storeName, state)
-      keepSettings(ctx.db.name, ticket, storeName, state)
-    }
+    if (!held) settingsRead(ctx.db.name, ticket, storeName, state)
     const next = updated(ctx, storeName, key, store.keyPath, existing, state, now, changes)
     const claimed: DeletedItem[] = []
     await putClaiming(store, 'put', next, store.keyPath === null ? key : undefined, cutoffs(state, now), (items) => claimed.push(...items), itemAt(storeName, key))
