@@ -4,16 +4,17 @@
  */
 import { TtlError } from '../rules/errors.js'
 import { abortQuietly } from '../platform/request.js'
-import { checkSchema, type addedUniqueIndexes, type StoreConfigs, type upgradeSchema } from './schema.js'
+import { checkSchema, type addedUniqueIndexes, type explainAbort, type StoreConfigs, type upgradeSchema } from './schema.js'
 
 /**
- * The schema work of an open that creates or upgrades the database: `schema.ts`'s, which `open.ts`
- * gives. A connection without it never creates nor upgrades one (the purge worker's), and its
- * bundle carries none of it.
+ * The schema work of an open that creates or upgrades the database, and the words for its
+ * failures: `schema.ts`'s, which `open.ts` gives. A connection without it never creates nor
+ * upgrades one (the purge worker's), and its bundle carries none of it.
  */
 export interface SchemaWork {
   addedUniqueIndexes: typeof addedUniqueIndexes
   upgradeSchema: typeof upgradeSchema
+  explainAbort: typeof explainAbort
 }
 
 export interface ConnectionOptions {
@@ -128,7 +129,8 @@ export class Connection {
       request.onerror = () => reject(request.error)
     }).catch((error: unknown) => {
       if (deleted && schema) return undefined
-      throw explainAbort(failure?.error ?? error, versionchange, unique, name, version)
+      // Without schema work, no version is asked for and no upgrade runs: nothing to explain.
+      throw schema ? schema.explainAbort(failure?.error ?? error, versionchange, unique, name, version) : error
     })
     if (!db) {
       this.steppedAside = false
@@ -170,20 +172,4 @@ export class Connection {
     if (this.current) closedByHandle.add(this.current)
     this.current?.close()
   }
-}
-
-/**
- * Why an open failed, in words that name the database: a version below the one on disk (a newer
- * app version upgraded it), or, when IndexedDB aborted an upgrade, a new unique index over live
- * duplicates (the dead ones were deleted first), the one such failure the schema work can meet.
- * The error keeps IndexedDB's name, so code that tests `error.name` still works.
- */
-function explainAbort(error: unknown, tx: IDBTransaction | undefined, unique: string[], name: string, version: number | undefined): unknown {
-  if ((error as DOMException | null)?.name === 'VersionError') {
-    const asked = `openTtlDB(${JSON.stringify(name)}, { version: ${version} })`
-    return new DOMException(`${asked}: the database on disk has a higher version, from a newer version of the app; open it with that version or higher (${(error as Error).message})`, 'VersionError')
-  }
-  const cause = tx?.error
-  if (cause?.name !== 'ConstraintError' || unique.length === 0) return error
-  return new DOMException(`the upgrade could not create ${unique.join(', ')}: live items share a value (${cause.message})`, 'ConstraintError')
 }
