@@ -4,7 +4,7 @@
  * `reads/`, `writes/` (through `handle/core-routes.ts`: store checks, owed touches, quota relief)
  * and the background purge (`handle/core-parts.ts`).
  */
-import type { DBSchema, IDBPDatabase } from 'idb'
+import { wrap, type DBSchema, type IDBPDatabase } from 'idb'
 import { countLive, getByKey, getKeys, getMany, getOne, storedDefaultTtl } from './reads/reads.js'
 import type { DefaultTtl } from './rules/ttl.js'
 import type { Changes, Query, Stamped, StoreKey, StoreNames, StoreValue, TtlWriteTransaction, Writable } from './rules/types.js'
@@ -30,7 +30,7 @@ export class TtlCoreDB<S extends DBSchema | unknown = unknown> {
 
   /** The underlying idb database: the physical view, expired items and bookkeeping included. */
   get raw(): IDBPDatabase<S> {
-    return this.route.options.connection.raw as IDBPDatabase<S>
+    return wrap(this.route.options.connection.latest) as IDBPDatabase<S>
   }
 
   /** Writes a value (inserting or replacing), stamping `_ts`. Resolves to its key once committed. */

@@ -5,11 +5,11 @@
  * (`open-full.ts`: {@link TtlDB}; `open-core.ts`: `TtlCoreDB`) and in how the background purge
  * starts its worker (`open-page.ts`, `open-inline.ts`).
  */
-import type { DBSchema, IDBPDatabase } from 'idb'
+import { wrap, type DBSchema, type IDBPDatabase } from 'idb'
 import type { PartsOptions } from './handle/core-parts.js'
 import type { RoutesOptions } from './handle/core-routes.js'
 import { Connection } from './layout/connection.js'
-import { addedUniqueIndexes, applyDeclaredDefaults, checkStoreConfigs, upgradeSchema, type StoreConfigs } from './layout/schema.js'
+import { addedUniqueIndexes, applyDeclaredDefaults, checkStoreConfigs, explainAbort, upgradeSchema, type StoreConfigs } from './layout/schema.js'
 import { forgetSettings, holdSettings } from './layout/held-settings.js'
 import { follow } from './layout/watermarks.js'
 import { requireIndexedDB } from './platform/available.js'
@@ -48,8 +48,7 @@ export async function openDatabase<S extends DBSchema | unknown, H>(
   const purge = checkPurgeOptions(options.purge)
   refuse(stores, purge)
   const clock = monotonic(options.clock ?? Date.now)
-  const upgrade = options.upgrade as (raw: IDBPDatabase<any>, o: number, n: number | null) => void
-  const connection = new Connection({ name, version: options.version, stores, clock, upgrade, schema: { addedUniqueIndexes, upgradeSchema }, onStepAside: () => forgetSettings(name) })
+  const connection = new Connection({ name, version: options.version, stores, clock, upgrade: idbUpgrade(options.upgrade), schema: { addedUniqueIndexes, upgradeSchema, explainAbort }, onStepAside: () => forgetSettings(name) })
   const db = await connection.native()
   const unfollowMarks = follow(name)
   const letGo = holdSettings(name)
@@ -66,4 +65,18 @@ export async function openDatabase<S extends DBSchema | unknown, H>(
     throw error
   }
   return assemble({ name, stores, purge, clock, connection, mode, durability: options.durability, unfollow, redeclared })
+}
+
+/**
+ * The app's `upgrade` as the connection runs it: given idb's views of the native database and
+ * transaction, as idb's `openDB` gives them (the same views `raw` gives later: idb keeps one per
+ * native object).
+ */
+function idbUpgrade(upgrade: ((raw: IDBPDatabase<any>, oldVersion: number, newVersion: number | null) => void) | undefined) {
+  if (!upgrade) return undefined
+  return (db: IDBDatabase, tx: IDBTransaction, oldVersion: number, newVersion: number | null) => {
+    // idb's promise for the transaction (`done`) rejects when the upgrade aborts; the open reports why.
+    wrap(tx).done.catch(() => {})
+    upgrade(wrap(db), oldVersion, newVersion)
+  }
 }

@@ -2,19 +2,19 @@
  * One IndexedDB connection that steps aside for upgrades: it closes on `versionchange` (so
  * another tab's upgrade is never blocked) and reopens lazily on the next request.
  */
-import { openDB, unwrap, type IDBPDatabase } from 'idb'
 import { TtlError } from '../rules/errors.js'
 import { abortQuietly } from '../platform/request.js'
-import { checkSchema, type addedUniqueIndexes, type StoreConfigs, type upgradeSchema } from './schema.js'
+import { checkSchema, type addedUniqueIndexes, type explainAbort, type StoreConfigs, type upgradeSchema } from './schema.js'
 
 /**
- * The schema work of an open that creates or upgrades the database: `schema.ts`'s, which `open.ts`
- * gives. A connection without it never creates nor upgrades one (the purge worker's), and its
- * bundle carries none of it.
+ * The schema work of an open that creates or upgrades the database, and the words for its
+ * failures: `schema.ts`'s, which `open.ts` gives. A connection without it never creates nor
+ * upgrades one (the purge worker's), and its bundle carries none of it.
  */
 export interface SchemaWork {
   addedUniqueIndexes: typeof addedUniqueIndexes
   upgradeSchema: typeof upgradeSchema
+  explainAbort: typeof explainAbort
 }
 
 export interface ConnectionOptions {
@@ -22,7 +22,12 @@ export interface ConnectionOptions {
   version?: number
   stores: StoreConfigs
   clock: () => number
-  upgrade?: (raw: IDBPDatabase<any>, oldVersion: number, newVersion: number | null) => void
+  /**
+   * The app's `upgrade`, run in the upgrade transaction once the schema work is done. It is given
+   * the native database and transaction: the page makes idb's views of them (`open.ts`), so this
+   * module, and the purge worker with it, carries no idb.
+   */
+  upgrade?: (db: IDBDatabase, tx: IDBTransaction, oldVersion: number, newVersion: number | null) => void
   /** Absent for connections that must never create or upgrade the database (the purge worker's). */
   schema?: SchemaWork
   /** `true` for a connection in a worker: each open is checked by a probe (see {@link PROBE_MS}). */
@@ -56,7 +61,7 @@ export function asClosed(db: IDBDatabase, error: unknown): unknown {
 }
 
 export class Connection {
-  private current: IDBPDatabase<any> | undefined
+  private current: IDBDatabase | undefined
   private opening: Promise<IDBDatabase> | undefined
   private closed = false
   /** Set once an upgrade elsewhere made us step aside: reopen at whatever version exists then. */
@@ -67,18 +72,18 @@ export class Connection {
   /** The open native connection, opening or reopening it if needed. */
   native(): Promise<IDBDatabase> {
     if (this.closed) return Promise.reject(new TtlError('CLOSED', 'the database handle was closed'))
-    if (this.current) return Promise.resolve(unwrap(this.current))
+    if (this.current) return Promise.resolve(this.current)
     this.opening ??= this.open().finally(() => (this.opening = undefined))
     return this.opening
   }
 
   /** The native connection when it is open now (no reopening needed). */
   get openNow(): IDBDatabase | undefined {
-    return this.current && !this.closed ? unwrap(this.current) : undefined
+    return this.closed ? undefined : this.current
   }
 
-  /** The idb wrapper of the latest connection (the physical view). */
-  get raw(): IDBPDatabase<any> {
+  /** The latest connection, for the handle's physical view (`raw`), which wraps it with idb. */
+  get latest(): IDBDatabase {
     if (this.closed) throw new TtlError('CLOSED', 'the database handle was closed')
     if (!this.current) throw new TtlError('CLOSED', 'the database is not open (reopening after an upgrade elsewhere)')
     return this.current
@@ -97,34 +102,42 @@ export class Connection {
     let versionchange: IDBTransaction | undefined
     let unique: string[] = []
     let deleted = false
-    const db = await openDB<any>(name, version, {
-      upgrade(raw, oldVersion, newVersion, tx) {
-        // idb's own promise for this transaction rejects when it aborts; the open reports why.
-        tx.done.catch(() => {})
-        deleted = reopening && oldVersion === 0
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open(name, version)
+      request.onupgradeneeded = (event) => {
+        const raw = request.result
+        const tx = request.transaction!
+        deleted = reopening && event.oldVersion === 0
         if (!schema || deleted) return tx.abort()
-        versionchange = unwrap(tx)
-        unique = schema.addedUniqueIndexes(unwrap(raw), versionchange, stores)
-        // The user's callback runs once the library's schema work (a chain of requests) is done.
-        schema.upgradeSchema(unwrap(raw), versionchange, stores, clock())
-          .then(() => upgrade?.(raw, oldVersion, newVersion))
+        versionchange = tx
+        unique = schema.addedUniqueIndexes(raw, tx, stores)
+        // The app's callback runs once the library's schema work (a chain of requests) is done.
+        schema.upgradeSchema(raw, tx, stores, clock())
+          .then(() => upgrade?.(raw, tx, event.oldVersion, event.newVersion))
           .catch((error: unknown) => {
             failure = { error }
-            abortQuietly(versionchange!)
+            abortQuietly(tx)
           })
-      },
-      blocking: () => this.stepAside(),
-      terminated: () => this.stepAside(),
+      }
+      request.onsuccess = () => {
+        const opened = request.result
+        // Listeners, not `on` properties: the app may set those through `raw` without undoing these.
+        opened.addEventListener('versionchange', () => this.stepAside())
+        opened.addEventListener('close', () => this.stepAside())
+        resolve(opened)
+      }
+      request.onerror = () => reject(request.error)
     }).catch((error: unknown) => {
       if (deleted && schema) return undefined
-      throw explainAbort(failure?.error ?? error, versionchange, unique, name, version)
+      // Without schema work, no version is asked for and no upgrade runs: nothing to explain.
+      throw schema ? schema.explainAbort(failure?.error ?? error, versionchange, unique, name, version) : error
     })
     if (!db) {
       this.steppedAside = false
       return this.open()
     }
     try {
-      checkSchema(unwrap(db), stores)
+      checkSchema(db, stores)
     } catch (error) {
       db.close()
       throw error
@@ -135,11 +148,11 @@ export class Connection {
     }
     this.current = db
     if (this.options.probe) this.probe(db)
-    return unwrap(db)
+    return db
   }
 
   /** See {@link PROBE_MS}. The probe never creates the database, and closes as soon as it opens. */
-  private probe(db: IDBPDatabase<any>): void {
+  private probe(db: IDBDatabase): void {
     const request = indexedDB.open(this.options.name)
     const timer = setTimeout(() => this.current === db && !this.closed && this.stepAside(), PROBE_MS)
     request.onupgradeneeded = () => request.transaction!.abort()
@@ -156,23 +169,7 @@ export class Connection {
 
   close(): void {
     this.closed = true
-    if (this.current) closedByHandle.add(unwrap(this.current))
+    if (this.current) closedByHandle.add(this.current)
     this.current?.close()
   }
-}
-
-/**
- * Why an open failed, in words that name the database: a version below the one on disk (a newer
- * app version upgraded it), or, when IndexedDB aborted an upgrade, a new unique index over live
- * duplicates (the dead ones were deleted first), the one such failure the schema work can meet.
- * The error keeps IndexedDB's name, so code that tests `error.name` still works.
- */
-function explainAbort(error: unknown, tx: IDBTransaction | undefined, unique: string[], name: string, version: number | undefined): unknown {
-  if ((error as DOMException | null)?.name === 'VersionError') {
-    const asked = `openTtlDB(${JSON.stringify(name)}, { version: ${version} })`
-    return new DOMException(`${asked}: the database on disk has a higher version, from a newer version of the app; open it with that version or higher (${(error as Error).message})`, 'VersionError')
-  }
-  const cause = tx?.error
-  if (cause?.name !== 'ConstraintError' || unique.length === 0) return error
-  return new DOMException(`the upgrade could not create ${unique.join(', ')}: live items share a value (${cause.message})`, 'ConstraintError')
 }

@@ -68,6 +68,22 @@ export function addedUniqueIndexes(db: IDBDatabase, tx: IDBTransaction, stores: 
 }
 
 /**
+ * Why an open failed, in words that name the database: a version below the one on disk (a newer
+ * app version upgraded it), or, when IndexedDB aborted an upgrade, a new unique index over live
+ * duplicates (the dead ones were deleted first), the one such failure the schema work can meet.
+ * The error keeps IndexedDB's name, so code that tests `error.name` still works.
+ */
+export function explainAbort(error: unknown, tx: IDBTransaction | undefined, unique: string[], name: string, version: number | undefined): unknown {
+  if ((error as DOMException | null)?.name === 'VersionError') {
+    const asked = `openTtlDB(${JSON.stringify(name)}, { version: ${version} })`
+    return new DOMException(`${asked}: the database on disk has a higher version, from a newer version of the app; open it with that version or higher (${(error as Error).message})`, 'VersionError')
+  }
+  const cause = tx?.error
+  if (cause?.name !== 'ConstraintError' || unique.length === 0) return error
+  return new DOMException(`the upgrade could not create ${unique.join(', ')}: live items share a value (${cause.message})`, 'ConstraintError')
+}
+
+/**
  * Inside `upgradeneeded`: create what is missing, never delete a store or an index. Runs as a
  * chain of requests in the upgrade transaction; a rejection means the upgrade must be aborted.
  */

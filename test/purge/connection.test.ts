@@ -29,6 +29,24 @@ test('an upgrade from another connection is not blocked, and the handle reopens 
   expect(await db.count('s')).toBe(2)
 })
 
+test("a `versionchange` handler the app sets through `raw` does not keep the connection from stepping aside", async () => {
+  const name = uniqueName()
+  const db = await freshDB({ stores }, name)
+  let heard = false
+  db.raw.onversionchange = () => void (heard = true)
+  let blocked = false
+  const other = await openDB(name, 2, {
+    upgrade: (raw) => void raw.createObjectStore('added'),
+    blocked: () => {
+      blocked = true
+      db.close()
+    },
+  })
+  other.close()
+  expect(heard).toBe(true)
+  expect(blocked).toBe(false)
+})
+
 test('a connection that must not create the database fails to open a missing one, and creates nothing', async () => {
   const name = uniqueName()
   const connection = new Connection({ name, stores, clock: Date.now })

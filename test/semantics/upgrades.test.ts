@@ -134,3 +134,41 @@ test('an upgrade callback that throws rejects openTtlDB with its error, and no u
   expect(error).toMatchObject({ message: 'migration failed' })
   expect(await databaseExists(name), 'an aborted first upgrade creates no database').toBe(false)
 })
+
+test("the upgrade callback is given idb's view of the database, the one `raw` gives afterwards: idb's calls work on it", async () => {
+  const name = deleteAfter(uniqueName('upgrade-view'))
+  let given: unknown
+  const db = await freshDB(
+    {
+      stores: { s: { keyPath: 'id', defaultTtl: 10 } },
+      upgrade(raw) {
+        given = raw
+        void raw.createObjectStore('mine').put('value', 'key')
+      },
+    },
+    name,
+  )
+  expect(db.raw, 'one view per connection').toBe(db.raw)
+  expect(db.raw).toBe(given)
+  expect(await db.raw.get('mine', 'key'), "idb's shortcut").toBe('value')
+  expect(db.raw.transaction('s').store.name, "idb's `store` of a one-store transaction").toBe('s')
+})
+
+test("an upgrade callback that throws after touching idb's view of the transaction: no unhandled rejection of its `done`", async () => {
+  const name = deleteAfter(uniqueName('upgrade-done'))
+  let error: unknown
+  const unhandled = await unhandledDuring(async () => {
+    error = await openTtlDB(name, {
+      version: 1,
+      purge: { mode: 'off' },
+      stores: { s: { keyPath: 'id', defaultTtl: 10 } },
+      upgrade(raw) {
+        // idb makes the transaction's `done` promise when its view is first made.
+        void raw.createObjectStore('mine').transaction
+        throw new Error('migration failed')
+      },
+    }).catch((e: unknown) => e)
+  })
+  expect(unhandled).toEqual([])
+  expect(error).toMatchObject({ message: 'migration failed' })
+})
