@@ -9,7 +9,7 @@ import { wrap, type DBSchema, type IDBPDatabase } from 'idb'
 import type { PartsOptions } from './handle/core-parts.js'
 import type { RoutesOptions } from './handle/core-routes.js'
 import { Connection } from './layout/connection.js'
-import { addedUniqueIndexes, applyDeclaredDefaults, checkStoreConfigs, explainAbort, upgradeSchema, type StoreConfigs } from './layout/schema.js'
+import { addedUniqueIndexes, applyDeclaredDefaults, checkSchema, checkStoreConfigs, explainAbort, upgradeSchema, type StoreConfigs } from './layout/schema.js'
 import { forgetSettings, holdSettings } from './layout/held-settings.js'
 import { follow } from './layout/watermarks.js'
 import { requireIndexedDB } from './platform/available.js'
@@ -48,7 +48,7 @@ export async function openDatabase<S extends DBSchema | unknown, H>(
   const purge = checkPurgeOptions(options.purge)
   refuse(stores, purge)
   const clock = monotonic(options.clock ?? Date.now)
-  const connection = new Connection({ name, version: options.version, stores, clock, upgrade: idbUpgrade(options.upgrade), schema: { addedUniqueIndexes, upgradeSchema, explainAbort }, onStepAside: () => forgetSettings(name) })
+  const connection = new Connection({ name, version: options.version, stores, clock, upgrade: idbUpgrade(options.upgrade), schema: { addedUniqueIndexes, upgradeSchema, explainAbort, checkSchema }, onStepAside: () => forgetSettings(name) })
   const db = await connection.native()
   const unfollowMarks = follow(name)
   const letGo = holdSettings(name)

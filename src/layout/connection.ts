@@ -4,17 +4,19 @@
  */
 import { TtlError } from '../rules/errors.js'
 import { abortQuietly } from '../platform/request.js'
-import { checkSchema, type addedUniqueIndexes, type explainAbort, type StoreConfigs, type upgradeSchema } from './schema.js'
+import type { addedUniqueIndexes, checkSchema, explainAbort, StoreConfigs, upgradeSchema } from './schema.js'
 
 /**
- * The schema work of an open that creates or upgrades the database, and the words for its
- * failures: `schema.ts`'s, which `open.ts` gives. A connection without it never creates nor
- * upgrades one (the purge worker's), and its bundle carries none of it.
+ * The schema work of an open that creates or upgrades the database, the words for its failures,
+ * and the check of a database opened without an upgrade: `schema.ts`'s, which `open.ts` gives. A
+ * connection without it never creates nor upgrades one, nor checks it (the purge worker's, whose
+ * page checked the database it purges), and its bundle carries none of it.
  */
 export interface SchemaWork {
   addedUniqueIndexes: typeof addedUniqueIndexes
   upgradeSchema: typeof upgradeSchema
   explainAbort: typeof explainAbort
+  checkSchema: typeof checkSchema
 }
 
 export interface ConnectionOptions {
@@ -137,7 +139,7 @@ export class Connection {
       return this.open()
     }
     try {
-      checkSchema(db, stores)
+      schema?.checkSchema(db, stores)
     } catch (error) {
       db.close()
       throw error
