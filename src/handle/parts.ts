@@ -8,7 +8,7 @@ import { ExpiryListeners } from '../events/listeners.js'
 import { LiveHub } from '../live/hub.js'
 import { tellRealm } from '../live/notices.js'
 import { Touches } from '../reads/touch.js'
-import { generations } from '../writes/stashed-writes.js'
+import { generations } from '../writes/writes.js'
 import { CoreParts, type PartsOptions } from './core-parts.js'
 
 /** The page's own purger of the full handle: the inline mode's, and the worker mode's fallback. */

@@ -7,14 +7,14 @@
 import { putClaiming } from './claim.js'
 import { META_STORE } from '../layout/expiry-index.js'
 import { admit, rowsOf, stash } from '../generations/stash.js'
-import { generationValues, resolveRows } from '../generations/values.js'
+import { resolveRows } from '../generations/values.js'
 import { refOf } from '../layout/generation-index.js'
 import { cutoffs, type StoreState } from '../rules/policy.js'
 import type { DeletedItem } from '../events/listeners.js'
 import { abortQuietly, req } from '../platform/request.js'
 import { unstamp } from '../layout/stamp.js'
 import { learn } from '../layout/watermarks.js'
-import { begin, committedOrUndone, itemAt, refusedAt, updated, type Changes, type Generations, type Item, type WriteContext, type Written } from './write-steps.js'
+import { begin, committedOrUndone, itemAt, refusedAt, updated, type Changes, type Item, type WriteContext, type Written } from './write-steps.js'
 
 /** Times a write starts over when its generation was deleted under it. */
 const ATTEMPTS = 5
@@ -27,7 +27,7 @@ function lostRace(storeName: string): DOMException {
  * {@link writeAll} for such a store: `stored` are the stamped values. Rows are written one after
  * the other, claiming room from dead holders (see `claim.ts`), all in one transaction.
  */
-async function writeStashed(
+export async function writeStashed(
   ctx: WriteContext,
   storeName: string,
   stored: readonly Item[],
@@ -91,7 +91,7 @@ function sameWrite(a: unknown, b: unknown): boolean {
  * generation deleted meanwhile makes it stash the same value again; another write of the item
  * makes it start over from the item as that write left it, calling a `changes` function again.
  */
-async function updateStashed(ctx: WriteContext, storeName: string, key: IDBValidKey, changes: Changes): Promise<Written<Item>> {
+export async function updateStashed(ctx: WriteContext, storeName: string, key: IDBValidKey, changes: Changes): Promise<Written<Item>> {
   reading: for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const now = ctx.clock()
     const read = ctx.db.transaction([storeName, META_STORE])
@@ -130,6 +130,3 @@ async function updateStashed(ctx: WriteContext, storeName: string, key: IDBValid
   }
   throw lostRace(storeName)
 }
-
-/** A full handle's reads and writes of stores that keep their values in generations. */
-export const generations: Generations = { ...generationValues, writeAll: writeStashed, update: updateStashed }

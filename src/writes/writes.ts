@@ -6,16 +6,25 @@ import { putClaiming } from './claim.js'
 import type { DeletedItem } from '../events/listeners.js'
 import { META_STORE } from '../layout/expiry-index.js'
 import { usesGenerations } from '../layout/generation-index.js'
+import { resolveRows } from '../generations/values.js'
+import { updateStashed, writeStashed } from './stashed-writes.js'
 import { changeDefault, cutoffs, followDefault, type StoreState } from '../rules/policy.js'
 import { abortQuietly, req } from '../platform/request.js'
 import { check, stampAt, unstamp, type Checked } from '../layout/stamp.js'
 import { knownWatermarks, learn, announce } from '../layout/watermarks.js'
 import { changingSettings, heldSettings, settingsRead, settingsTicket } from '../layout/held-settings.js'
 import { checkDefaultTtl, MAX_TTL, type DefaultTtl } from '../rules/ttl.js'
-import { begin, checkChanges, committedOrUndone, itemAt, refusedAt, unlessClosed, updated, type Changes, type Item, type WriteContext, type Written } from './write-steps.js'
+import { begin, checkChanges, committedOrUndone, itemAt, refusedAt, unlessClosed, updated, type Changes, type Generations, type Item, type WriteContext, type Written } from './write-steps.js'
 import { kindOf, TtlError } from '../rules/errors.js'
 
 export type { WriteContext, Written } from './write-steps.js'
+
+/**
+ * A full handle's reads and writes of stores that keep their values in generations
+ * (`stashed-writes.ts`), which it hands the writes below as `WriteContext.generations`. A handle
+ * without them, `idb-ttl/core`'s, refuses such stores, and its bundle carries none of this.
+ */
+export const generations: Generations = { resolve: resolveRows, writeAll: writeStashed, update: updateStashed }
 
 /**
  * Stores every value in one transaction: all or nothing. `method` is `put` or `add`; `keys`
