@@ -80,8 +80,7 @@ export const FEATURES = [
   {
     id: 'sliding',
     name: 'sliding expiry (touchOnRead)',
-    full: false,
-    exports: { 'src/reads/touch.ts': ['Touches', 'settleTouches', 'settleAllTabs'] },
+    exports: { 'src/reads/touch.ts': ['Touches'] },
     members: {},
   },
 ]

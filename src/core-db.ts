@@ -82,11 +82,11 @@ export class TtlCoreDB<S extends DBSchema | unknown = unknown> {
   /** The live item at `key` (or the first in a range), or `undefined`. */
   get<N extends StoreNames<S>>(store: N, query: Query<S, N>): Promise<Stamped<StoreValue<S, N>> | undefined> {
     if (query instanceof IDBKeyRange) return this.route.read(store).then((scope) => getOne(scope, scope.store, query) as Promise<Stamped<StoreValue<S, N>>>)
-    const { clock, parts } = this.route.options
+    const { clock } = this.route.options
     // Not async, and on the open connection at once when there is one: the hot path pays no extra promise.
     const open = this.route.openNow(store)
-    if (open) return getByKey(open, store, query, clock, parts.touches) as Promise<Stamped<StoreValue<S, N>> | undefined>
-    return this.route.db(store).then((db) => getByKey(db, store, query, clock, parts.touches) as Promise<Stamped<StoreValue<S, N>> | undefined>)
+    if (open) return getByKey(open, store, query, clock, this.route.reading) as Promise<Stamped<StoreValue<S, N>> | undefined>
+    return this.route.db(store).then((db) => getByKey(db, store, query, clock, this.route.reading) as Promise<Stamped<StoreValue<S, N>> | undefined>)
   }
 
   /** Live items in key order, at most `count`. */

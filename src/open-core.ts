@@ -8,7 +8,7 @@ import type { DBSchema } from 'idb'
 import { WATCHDOG_MS, WorkerPurger } from './background/worker/client.js'
 import { TtlCoreDB } from './core-db.js'
 import { CoreParts } from './handle/core-parts.js'
-import { CoreRoutes } from './handle/core-routes.js'
+import { CoreRoutes, USE_FULL_ENTRY } from './handle/core-routes.js'
 import type { StoreConfigs } from './layout/schema.js'
 import { openDatabase } from './open.js'
 import { TtlError } from './rules/errors.js'
@@ -19,7 +19,7 @@ const FULL_ONLY = ['maxEntries', 'evict', 'evictOnQuota', 'touchOnRead', 'mirror
 
 /** @throws TtlError `UNSUPPORTED` for a declaration only `idb-ttl` honours, naming it and the import */
 function refuseFullOnly(stores: StoreConfigs, purge: Required<PurgeOptions>): void {
-  const needs = "; import { openTtlDB } from 'idb-ttl' instead of 'idb-ttl/core'"
+  const needs = `; ${USE_FULL_ENTRY}`
   for (const [store, config] of Object.entries(stores)) {
     const option = FULL_ONLY.find((name) => config[name] !== undefined && config[name] !== false)
     if (option) throw new TtlError('UNSUPPORTED', `store "${store}": ${option} is not in idb-ttl/core${needs}`)

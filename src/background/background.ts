@@ -9,7 +9,7 @@ import { PurgeScheduler } from './scheduler.js'
 import type { PurgeReport } from '../events/reports.js'
 import type { StoreConfigs } from '../layout/schema.js'
 import { isKeepableTs } from '../layout/stamp.js'
-import { settleTouches } from '../reads/touch.js'
+import { settleTouches } from '../reads/owed-touches.js'
 import { WakeChannel, type WakeMessage } from './wake.js'
 import type { PurgeApi, PurgeConfig } from './worker/api.js'
 

@@ -15,7 +15,7 @@ export interface SchedulerOptions {
   idleTimeoutMs: number
   /** Receives each report; must not throw. */
   onReport: (report: PurgeReport) => void
-  /** Runs before each slice: this handle's pending touches reach the disk first (`reads/touch.ts`). */
+  /** Runs before each slice: the touches the realm owes reach the disk first (`reads/owed-touches.ts`). */
   beforeSlice?: () => Promise<void>
 }
 

@@ -8,8 +8,8 @@
  */
 import { joinBus, type Member } from '../platform/bus.js'
 import { holdLock, lockNames, uniqueId } from '../platform/lock.js'
-import { refOf, resolveRows } from '../generations/values.js'
-import { hasGenerations } from '../layout/generation-index.js'
+import type { GenerationValues } from '../generations/values.js'
+import { hasGenerations, refOf } from '../layout/generation-index.js'
 import { unstamp } from '../layout/stamp.js'
 import { kindOf, TtlError } from '../rules/errors.js'
 
@@ -82,21 +82,24 @@ const reading = new Map<string, Promise<void>>()
 /**
  * Reports deleted items to every listening handle of the database, in every tab and in this
  * realm too: the publisher is a member of the bus of its own, so every handle hears it.
- * Values kept in generations are read from there first (`generations/values.ts`); events keep their
- * order meanwhile. `journal` names the event's entry in the purge's journal: an event published
- * again under the same name is heard once. Resolves once posted: `false` if it could not be.
+ * Values kept in generations are read from there first, with `generations` (a full handle's or
+ * the purge's: only they delete from stores that keep generations); events keep their order
+ * meanwhile. `journal` names the event's entry in the purge's journal: an event published again
+ * under the same name is heard once. Resolves once posted: `false` if it could not be.
  */
 export function publish(
   dbName: string,
   event: Omit<ExpireEvent, 'items'> & { items: readonly DeletedItem[] },
+  generations: GenerationValues | undefined,
   journal?: string,
 ): Promise<boolean> {
   const before = reading.get(dbName)
   const tag = journal === undefined ? {} : { journal }
   const items = event.items.map(({ key, value }) => ({ key, value }))
-  if (!before && !event.items.some((item) => item.stashed)) return Promise.resolve(post(dbName, { ...event, items, ...tag }))
+  const stashed = event.items.some((item) => item.stashed)
+  if (!before && !stashed) return Promise.resolve(post(dbName, { ...event, items, ...tag }))
   const rows = event.items.map((item) => (item.stashed ? item.value : undefined))
-  const values = resolveRows(dbName, event.store, rows).catch(() => rows.map(() => undefined))
+  const values = (stashed ? generations!.resolve(dbName, event.store, rows) : Promise.resolve(rows)).catch(() => rows.map(() => undefined))
   const posted = (before ?? Promise.resolve()).then(async () => {
     const resolved = await values
     const items = event.items.map((item, i) => ({ key: item.key, value: item.stashed ? resolved[i] : item.value }))

@@ -9,8 +9,8 @@
  * is replaced by a new one once about a sixteenth of the store was written to it.
  */
 import { EXPIRY_INDEX, MARK_FIELD, META_STORE } from '../layout/expiry-index.js'
-import { GEN_FIELD, GEN_INDEX, hasGenerations } from '../layout/generation-index.js'
-import { closeGeneration, generationName, generationTransaction, storeGenerationPrefix, valuesRead, VALUES_STORE, type GenRef } from './values.js'
+import { GEN_FIELD, GEN_INDEX, usesGenerations, type GenRef } from '../layout/generation-index.js'
+import { closeGeneration, generationName, generationTransaction, storeGenerationPrefix, valuesRead, VALUES_STORE } from './values.js'
 import { storageEstimate } from '../platform/storage.js'
 import { ORDER_FIELD, WRITER_FIELD } from '../layout/stamp.js'
 import { abortQuietly, done, req } from '../platform/request.js'
@@ -88,20 +88,6 @@ export interface Stash {
   bytes: number
   /** A sixteenth of the origin's quota: no generation grows beyond it. */
   quotaShare: number
-}
-
-const usage = new WeakMap<IDBDatabase, Map<string, boolean>>()
-
-/** Whether the store keeps its values in generations (it has the generation index). */
-export function usesGenerations(db: IDBDatabase, storeName: string): boolean {
-  let known = usage.get(db)
-  if (!known) usage.set(db, (known = new Map()))
-  let uses = known.get(storeName)
-  if (uses === undefined) {
-    uses = hasGenerations(db.transaction(storeName).objectStore(storeName))
-    known.set(storeName, uses)
-  }
-  return uses
 }
 
 /** Per database and store, the generation this realm writes into (as it last saw the registry). */

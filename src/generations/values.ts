@@ -14,16 +14,10 @@
 import { MARK_FIELD } from '../layout/expiry-index.js'
 import { ORDER_FIELD, WRITER_FIELD } from '../layout/stamp.js'
 import { req } from '../platform/request.js'
-import { GEN_FIELD } from '../layout/generation-index.js'
+import { refOf } from '../layout/generation-index.js'
 
 /** The one object store of a generation database: values by write id. */
 export const VALUES_STORE = 'v'
-
-/** Where a row's value is. */
-export interface GenRef {
-  g: number
-  w: string
-}
 
 type Item = Record<string, unknown>
 
@@ -40,12 +34,6 @@ export function storeGenerationPrefix(dbName: string, storeName: string): string
 /** The generation database `n` of a store. */
 export function generationName(dbName: string, storeName: string, n: number): string {
   return `${storeGenerationPrefix(dbName, storeName)}${n}`
-}
-
-/** The reference of a stored row, if its value is kept in a generation. */
-export function refOf(row: unknown): GenRef | undefined {
-  const ref = row !== null && typeof row === 'object' ? ((row as Item)[GEN_FIELD] as Partial<GenRef> | undefined) : undefined
-  return typeof ref?.g === 'number' && typeof ref.w === 'string' ? (ref as GenRef) : undefined
 }
 
 const connections = new Map<string, Promise<IDBDatabase | undefined>>()
@@ -106,6 +94,19 @@ export function closeGeneration(name: string): void {
   connections.delete(name)
   void open?.then((db) => db?.close(), () => {})
 }
+
+/**
+ * How a handle reads the values its stores keep in generations: a full handle's
+ * ({@link generationValues}). `idb-ttl/core`'s has none, and refuses the stores that keep them
+ * (`handle/core-routes.ts`): it carries none of this folder.
+ */
+export interface GenerationValues {
+  /** The values `rows` of `storeName` refer to, as {@link resolveRows} reads them. */
+  resolve(dbName: string, storeName: string, rows: readonly unknown[]): Promise<unknown[]>
+}
+
+/** The values rows refer to, read from their generations. */
+export const generationValues: GenerationValues = { resolve: resolveRows }
 
 /**
  * The values the rows refer to, in order: a row without a reference is its own value; one whose

@@ -1,15 +1,16 @@
 /**
  * What runs beside the basic calls of any handle (`idb-ttl/core`'s and the full one's): the
- * background purge, the user activity it yields to, its reports, the page's owed touches that
- * reads count, and the notices that tell live queries (in this realm and every other) of changes.
+ * background purge, the user activity it yields to, its reports, and the notices that tell live
+ * queries (in this realm and every other) of changes. The touches a handle owes are the full
+ * handle's (`parts.ts`): a core handle's reads only count those of other handles.
  */
 import { hearRequests, UserActivity } from '../background/activity.js'
 import { Background, type PagePurger, type StartWorker } from '../background/background.js'
 import { PurgeReports } from '../events/reports.js'
 import type { Connection } from '../layout/connection.js'
 import type { StoreConfigs } from '../layout/schema.js'
-import { Presence, tellRealm } from '../live/notices.js'
-import { Touches } from '../reads/touch.js'
+import { Presence } from '../live/notices.js'
+import type { Touches } from '../reads/touch.js'
 import type { PurgeOptions } from '../rules/types.js'
 
 export interface PartsOptions {
@@ -25,7 +26,8 @@ export interface PartsOptions {
 export class CoreParts {
   readonly reports = new PurgeReports()
   readonly background: Background
-  readonly touches: Touches
+  /** The touches the handle owes its `touchOnRead` stores: a full handle's (`parts.ts`); a core handle owes none. */
+  readonly touches: Touches | undefined = undefined
   closed = false
   private readonly activity = new UserActivity()
   private readonly unhear: () => void
@@ -38,11 +40,7 @@ export class CoreParts {
       this.activity.note()
       this.background.purger.noteActivity?.()
     })
-    const sliding = Object.entries(stores).filter(([, config]) => config.touchOnRead)
     const connect = () => connection.native()
-    const keyPaths = new Map(sliding.map(([store, config]) => [store, config.keyPath!]))
-    const touched = (store: string, written: boolean) => (written ? this.changed([store]) : tellRealm(name, [store]))
-    this.touches = new Touches(name, connect, keyPaths, (error) => this.reports.failure(error), touched)
     const onReport = (report: Parameters<PurgeReports['emit']>[0]) => {
       this.reports.emit(report)
       // A background slice (here or in the purge worker) committed these deletions.
@@ -56,12 +54,11 @@ export class CoreParts {
     if (stores.length > 0) this.presence.changed(stores)
   }
 
-  /** Stops the background and the notices; pending touches are written on `db`, kept open until they commit. */
-  close(db: IDBDatabase | undefined): void {
+  /** Stops the background and the notices (`db`: the closing connection, which `parts.ts` uses). */
+  close(_db: IDBDatabase | undefined): void {
     this.closed = true
     this.presence.close()
     this.background.close()
-    this.touches.flushOn(db)
     this.unhear()
   }
 }

@@ -1,6 +1,7 @@
 /**
  * Where the basic calls of any handle go (`idb-ttl/core`'s and the full one's, `routes.ts`):
- * each request checks its store, tells the purge a request is starting, and gets its connection;
+ * each request checks its store, tells the purge a request is starting, and gets its connection
+ * (on which a handle without {@link RoutesOptions.generations} refuses the stores that keep them);
  * work that judges a store by what is on disk (counts, keys, writes, purges) first has the
  * owed touches written; writes run with quota relief (SPEC §9: the expired purged, then whatever
  * {@link CoreRoutes.relief} adds) and report the dead items they claimed; purges report to
@@ -9,14 +10,15 @@
 import { requestStarting } from '../background/activity.js'
 import { publish } from '../events/listeners.js'
 import type { Connection } from '../layout/connection.js'
+import { usesGenerations } from '../layout/generation-index.js'
 import type { StoreConfigs } from '../layout/schema.js'
 import { storageUsage } from '../platform/storage.js'
 import { withQuotaRelief, type QuotaRelief, type Spare } from '../purge/quota.js'
-import { ReadScope } from '../reads/reads.js'
-import { settleTouches } from '../reads/touch.js'
+import { ReadScope, type Reading } from '../reads/reads.js'
+import { settleTouches } from '../reads/owed-touches.js'
 import { describeError, TtlError } from '../rules/errors.js'
 import type { TtlValues } from '../rules/ttl.js'
-import type { WriteContext, Written } from '../writes/writes.js'
+import type { Generations, WriteContext, Written } from '../writes/write-steps.js'
 import type { CoreParts } from './core-parts.js'
 
 export interface RoutesOptions<P extends CoreParts = CoreParts> {
@@ -27,13 +29,36 @@ export interface RoutesOptions<P extends CoreParts = CoreParts> {
   mode: TtlValues
   durability: IDBTransactionDurability | undefined
   parts: P
+  /**
+   * How the handle reads and writes stores that keep their values in generations (`evictOnQuota`):
+   * the full handle's. Without it (`idb-ttl/core`) every call on such a store is refused.
+   */
+  generations?: Generations
+}
+
+/** The one-line change that gives an app of `idb-ttl/core` what only `idb-ttl` has. */
+export const USE_FULL_ENTRY = "import { openTtlDB } from 'idb-ttl' instead of 'idb-ttl/core'"
+
+/**
+ * `db`, unless `store` keeps its values in generations there, which a handle without
+ * generations (`idb-ttl/core`'s) refuses: asked of each connection, so that a store an upgrade
+ * elsewhere gave generations is refused from the reopening on. The handle's other stores serve on.
+ * @throws TtlError `UNSUPPORTED` naming the store and the import that reads it
+ */
+function refuseGenerations(db: IDBDatabase, store: string): IDBDatabase {
+  if (!usesGenerations(db, store)) return db
+  throw new TtlError('UNSUPPORTED', `store "${store}" keeps its values in generations (evictOnQuota, declared by another handle), not in idb-ttl/core; ${USE_FULL_ENTRY}`)
 }
 
 export class CoreRoutes<P extends CoreParts = CoreParts> {
   /** Stores whose calls wait for a change the library is making to them (the full handle's `Routes.gate`). */
   protected readonly gates = new Map<string, Promise<void>>()
+  /** What the handle's reads bring (`reads/reads.ts`): its owed touches, its reading of generations. */
+  readonly reading: Reading
 
-  constructor(readonly options: RoutesOptions<P>) {}
+  constructor(readonly options: RoutesOptions<P>) {
+    this.reading = { touches: options.parts.touches, generations: options.generations }
+  }
 
   /** @throws TtlError `UNKNOWN_STORE` */
   check(store: string): void {
@@ -54,7 +79,8 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
     }
     requestStarting()
     const gate = this.gates.get(store)
-    return gate ? gate.then(() => this.options.connection.native()) : this.options.connection.native()
+    const db = gate ? gate.then(() => this.options.connection.native()) : this.options.connection.native()
+    return this.options.generations ? db : db.then((db) => refuseGenerations(db, store))
   }
 
   /**
@@ -64,12 +90,14 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
   openNow(store: string): IDBDatabase | undefined {
     const open = this.options.connection.openNow
     if (!open || this.gates.has(store) || !Object.hasOwn(this.options.stores, store)) return undefined
+    // A store refused here: `db` says why.
+    if (!this.options.generations && usesGenerations(open, store)) return undefined
     requestStarting()
     return open
   }
 
   async read(store: string): Promise<ReadScope> {
-    return ReadScope.open(await this.db(store), store, this.options.clock, this.options.parts.touches)
+    return ReadScope.open(await this.db(store), store, this.options.clock, this.reading)
   }
 
   /** The connection for work that judges `store` by what is on disk: owed touches written first. */
@@ -81,7 +109,7 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
   }
 
   async settledRead(store: string): Promise<ReadScope> {
-    return ReadScope.open(await this.settled(store), store, this.options.clock, this.options.parts.touches)
+    return ReadScope.open(await this.settled(store), store, this.options.clock, this.reading)
   }
 
   /**
@@ -136,8 +164,8 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
 
   /** What a write of `store` runs with, on the connection {@link settled} gives. */
   private async writer(store: string): Promise<WriteContext> {
-    const { clock, mode, durability, stores } = this.options
-    return { db: await this.settled(store), clock, mode, durability, keepTs: stores[store].keepTs }
+    const { clock, mode, durability, stores, generations } = this.options
+    return { db: await this.settled(store), clock, mode, durability, keepTs: stores[store].keepTs, generations }
   }
 
   /** Runs `attempt` once more after each step of quota relief while the disk is full (SPEC §9). */
@@ -158,7 +186,7 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
     const items = written.claimed
     if (items.length > 0) {
       this.options.parts.reports.emit({ store, deleted: items.length, durationMs: 0, more: false, nextExpiryMs: NaN })
-      publish(this.options.name, { store, reason: 'expired', items })
+      publish(this.options.name, { store, reason: 'expired', items }, this.options.generations)
     }
     return written.result
   }

@@ -1,31 +1,41 @@
 /**
- * What runs beside a full handle's requests: the core's parts (`core-parts.ts`: touches, the
- * background purge, the notices of changes), its listeners (`onExpire`, `onPurge`) and its live
- * queries.
+ * What runs beside a full handle's requests: the core's parts (`core-parts.ts`: the background
+ * purge, the notices of changes), the touches it owes its `touchOnRead` stores, its listeners
+ * (`onExpire`, `onPurge`) and its live queries.
  */
 import { createPurgeApi } from '../background/worker/purge-api.js'
 import { ExpiryListeners } from '../events/listeners.js'
 import { LiveHub } from '../live/hub.js'
+import { tellRealm } from '../live/notices.js'
+import { Touches } from '../reads/touch.js'
+import { generations } from '../writes/writes.js'
 import { CoreParts, type PartsOptions } from './core-parts.js'
 
 /** The page's own purger of the full handle: the inline mode's, and the worker mode's fallback. */
 export const inlinePurger: PartsOptions['pagePurger'] = (config, connect, activity) => createPurgeApi(config, connect, () => {}, activity)
 
 export class Parts extends CoreParts {
+  override readonly touches: Touches
   readonly expiry: ExpiryListeners
   readonly live: LiveHub
 
   constructor(options: PartsOptions) {
     super(options)
-    this.expiry = new ExpiryListeners(options.name)
-    this.live = new LiveHub(options.name, options.clock, this.touches)
+    const { name, stores, clock, connection } = options
+    const sliding = Object.entries(stores).filter(([, config]) => config.touchOnRead)
+    const keyPaths = new Map(sliding.map(([store, config]) => [store, config.keyPath!]))
+    const touched = (store: string, written: boolean) => (written ? this.changed([store]) : tellRealm(name, [store]))
+    this.touches = new Touches(name, () => connection.native(), keyPaths, (error) => this.reports.failure(error), touched)
+    this.expiry = new ExpiryListeners(name)
+    this.live = new LiveHub(name, clock, { touches: this.touches, generations })
   }
 
-  /** Stops the core's parts, the listeners and the live queries. */
+  /** Stops the core's parts, the listeners and the live queries; pending touches are written on `db`, kept open until they commit. */
   override close(db: IDBDatabase | undefined): void {
     this.closed = true
     this.expiry.clear()
     this.live.close()
     super.close(db)
+    this.touches.flushOn(db)
   }
 }

@@ -7,10 +7,11 @@ import { requestStarting } from '../background/activity.js'
 import type { PurgeReport } from '../events/reports.js'
 import { dropGenerationsOf } from '../generations/stash.js'
 import { evictRound, type QuotaRelief, type Spare } from '../purge/quota.js'
-import { settleTouches } from '../reads/touch.js'
+import { settleTouches } from '../reads/owed-touches.js'
 import { TtlError } from '../rules/errors.js'
 import type { Parts } from './parts.js'
 import { CoreRoutes, type RoutesOptions } from './core-routes.js'
+import { generations } from '../writes/writes.js'
 import { queueObserver } from '../transaction/mirror-queue.js'
 import { Observers } from '../transaction/observers.js'
 import { runTransaction } from '../transaction/run.js'
@@ -28,8 +29,9 @@ export class Routes extends CoreRoutes<Parts> {
   /** Who hears every write of a store inside its transaction (`transaction/observers.ts`). */
   readonly observers = new Observers()
 
-  constructor(options: RoutesOptions<Parts>) {
-    super(options)
+  /** `options` with the full handle's reads and writes of stores that keep values in generations. */
+  constructor(options: Omit<RoutesOptions<Parts>, 'generations'>) {
+    super({ ...options, generations })
     // A mirrored store's writes are queued by every handle from open (SPEC §12b).
     for (const [store, config] of Object.entries(options.stores)) {
       if (config.mirror === true) this.observers.add(store, queueObserver(store, options.clock))
@@ -91,7 +93,7 @@ export class Routes extends CoreRoutes<Parts> {
     // An observed write is the app's edit of a mirrored store: it restarts the countdown, whatever
     // `_ts` the value carries (SPEC §12b). Only the mirror's own writes, unobserved, keep the server's.
     const keepTs = (store: string) => (configs[store].keepTs === true || configs[store].mirror === true) && (observers?.of(store).length ?? 0) === 0
-    const options = { db, stores, extra, writable, durability, now: clock(), mode, keepTs, touches: parts.touches, observers }
+    const options = { db, stores, extra, writable, durability, now: clock(), mode, keepTs, reading: this.reading, observers }
     return runTransaction(options, callback, async (effects) => {
       for (const [store, items] of effects.claimed) this.claimed(store, { result: undefined, claimed: items })
       for (const [store, stored] of effects.stored) parts.background.wrote(store, stored)

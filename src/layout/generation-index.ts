@@ -1,7 +1,8 @@
 /**
  * The part of the on-disk layout that says a store keeps its values in generation databases
  * (`generations/`): the field of a row that refers to its value, and the index over it. The
- * schema creates the index; reads, writes and the purge ask for it.
+ * schema creates the index; reads, writes and the purge ask for it, and `idb-ttl/core`, which
+ * reads no generations, refuses the stores that have it.
  */
 import type { StoreConfig } from '../rules/types.js'
 
@@ -27,4 +28,33 @@ export function keepsGenerations(config: StoreConfig): boolean {
 /** Whether a store keeps (some of) its values in generations: it has the generation index. */
 export function hasGenerations(store: IDBObjectStore): boolean {
   return store.indexNames.contains(GEN_INDEX)
+}
+
+const usage = new WeakMap<IDBDatabase, Map<string, boolean>>()
+
+/**
+ * Whether the store keeps its values in generations on connection `db` (it has the generation
+ * index): asked once per connection, whose schema no upgrade changes while it is open.
+ */
+export function usesGenerations(db: IDBDatabase, storeName: string): boolean {
+  let known = usage.get(db)
+  if (!known) usage.set(db, (known = new Map()))
+  let uses = known.get(storeName)
+  if (uses === undefined) {
+    uses = hasGenerations(db.transaction(storeName).objectStore(storeName))
+    known.set(storeName, uses)
+  }
+  return uses
+}
+
+/** Where a row's value is: its generation and write id. */
+export interface GenRef {
+  g: number
+  w: string
+}
+
+/** The reference of a stored row, if its value is kept in a generation. */
+export function refOf(row: unknown): GenRef | undefined {
+  const ref = row !== null && typeof row === 'object' ? ((row as Record<string, unknown>)[GEN_FIELD] as Partial<GenRef> | undefined) : undefined
+  return typeof ref?.g === 'number' && typeof ref.w === 'string' ? (ref as GenRef) : undefined
 }

@@ -6,7 +6,7 @@
  */
 import { kindOf, TtlError } from '../rules/errors.js'
 import { checkKnownOptions } from '../rules/known-options.js'
-import type { Touches } from '../reads/touch.js'
+import type { Reading } from '../reads/reads.js'
 import { LiveQuery } from './query.js'
 import { readLive, type LiveOptions } from './result.js'
 
@@ -17,7 +17,8 @@ export class LiveHub {
   constructor(
     private readonly dbName: string,
     private readonly clock: () => number,
-    private readonly touches: Touches,
+    /** The handle's touches (counted, never made: a live query touches nothing) and its reading of generations. */
+    private readonly reading: Required<Reading>,
   ) {}
 
   /**
@@ -26,8 +27,8 @@ export class LiveHub {
    */
   query<T>(store: string, connect: () => Promise<IDBDatabase>, options: LiveOptions = {}): LiveQuery<T> {
     const { index, query, count } = checkOptions(store, options)
-    const { dbName, clock, touches } = this
-    const read = async () => readLive(await connect(), store, clock, { index, query, count }, touches)
+    const { dbName, clock, reading } = this
+    const read = async () => readLive(await connect(), store, clock, { index, query, count }, reading)
     return new LiveQuery<T>({ dbName, store, clock, read, owner: this })
   }
 

@@ -6,8 +6,8 @@
 import { ORDER_FIELD, WRITER_FIELD } from '../layout/stamp.js'
 import { MARK_FIELD } from '../layout/expiry-index.js'
 import { keyId, req, walk } from '../platform/request.js'
-import { ReadScope } from '../reads/reads.js'
-import type { Touches } from '../reads/touch.js'
+import { ReadScope, type Reading } from '../reads/reads.js'
+import { slides } from '../reads/owed-touches.js'
 
 /** Which items a live query follows: those `getAll` or `getAllFromIndex` would return with these arguments. */
 export interface LiveOptions<Q = IDBValidKey | IDBKeyRange> {
@@ -34,12 +34,14 @@ type Row = [primaryKey: IDBValidKey, stored: unknown]
  * Reads the live items. On a `touchOnRead` store the touches the page owes count, as the page's
  * reads count them: each value is taken as they will write it (`touches.asWritten`), so an item
  * read before its old expiry stays, and shows its new `_ts`. A live query watches, it does not
- * use: it touches nothing, and does not keep items alive by being on screen.
+ * use: it touches nothing, and does not keep items alive by being on screen. Values kept in
+ * generations are read with `reading.generations`.
  * @throws TtlError `UNKNOWN_INDEX`
  */
-export async function readLive(db: IDBDatabase, store: string, clock: () => number, options: LiveOptions, touches?: Touches): Promise<LiveResult> {
-  const scope = ReadScope.open(db, store, clock)
-  const owed = touches?.slides(store) ? (value: unknown) => touches.asWritten(store, value) : (value: unknown) => value
+export async function readLive(db: IDBDatabase, store: string, clock: () => number, options: LiveOptions, reading: Reading): Promise<LiveResult> {
+  const { touches, generations } = reading
+  const scope = ReadScope.open(db, store, clock, { generations })
+  const owed = touches && slides(db.name, store) ? (value: unknown) => touches.asWritten(store, value) : (value: unknown) => value
   const source = options.index === undefined ? scope.store : scope.index(options.index)
   const query = options.query ?? undefined
   const { count } = options

@@ -14,6 +14,7 @@
  */
 import { publish, type DeletedItem, type ExpireReason } from '../events/listeners.js'
 import { JOURNAL_STORE } from '../layout/expiry-index.js'
+import { generationValues } from '../generations/values.js'
 import { livingRealms, realmId, uniqueId } from '../platform/lock.js'
 import { done, req } from '../platform/request.js'
 /** The database's open connection, asked for again before each use. */
@@ -42,7 +43,7 @@ export function journal(tx: IDBTransaction, store: string, reason: ExpireReason,
 
 /** Publishes an event, then forgets its journal entry (kept if it could not be posted). */
 export async function publishJournaled(connect: Connect, dbName: string, id: string, entry: Omit<JournalEntry, 'writer'>): Promise<void> {
-  if (!(await publish(dbName, entry, id))) return
+  if (!(await publish(dbName, entry, generationValues, id))) return
   const tx = (await connect()).transaction(JOURNAL_STORE, 'readwrite', { durability: 'relaxed' })
   tx.objectStore(JOURNAL_STORE).delete(id)
   await done(tx)

@@ -14,6 +14,7 @@
  */
 import { evict, liveCount } from './eviction.js'
 import { listeningStores, listensTo, publish } from '../events/listeners.js'
+import { generationValues } from '../generations/values.js'
 import { EXPIRY_INDEX, META_STORE } from '../layout/expiry-index.js'
 import { cutoffs, type StoreState } from '../rules/policy.js'
 import type { DeletedItem } from '../events/listeners.js'
@@ -165,7 +166,7 @@ export async function evictRound(
     if (items.length === 0) continue
     total += items.length
     onReport({ store, deleted: items.length, evicted: items.length, durationMs: performance.now() - started, more: false, nextExpiryMs: NaN })
-    if (withValues) publish(dbName, { store, reason: 'evicted', items })
+    if (withValues) publish(dbName, { store, reason: 'evicted', items }, generationValues)
   }
   return total
 }

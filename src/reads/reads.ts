@@ -7,12 +7,13 @@
 import { TS_INDEX } from '../rules/capacity.js'
 import { TtlError } from '../rules/errors.js'
 import { allDeadRanges, EXPIRY_INDEX, META_STORE, nextDeath } from '../layout/expiry-index.js'
-import { GEN_INDEX, hasGenerations } from '../layout/generation-index.js'
-import { refOf, resolveRows } from '../generations/values.js'
+import { GEN_INDEX, hasGenerations, refOf } from '../layout/generation-index.js'
+import type { GenerationValues } from '../generations/values.js'
 import { cutoffs, isDeadMark, markExpiryMs, type Cutoffs, type ExpiryMark, type StoreState } from '../rules/policy.js'
 import { inQuery, keyId, req, walk } from '../platform/request.js'
 import { markOfStored, unstamp } from '../layout/stamp.js'
 import type { Touches } from './touch.js'
+import { owedMark, slides } from './owed-touches.js'
 import type { DefaultTtl } from '../rules/ttl.js'
 import { heldSettings, settingsRead, settingsTicket, type SettingsTicket } from '../layout/held-settings.js'
 
@@ -20,11 +21,23 @@ type Query = IDBValidKey | IDBKeyRange | null | undefined
 type Source = IDBObjectStore | IDBIndex
 
 /**
+ * What a handle brings to its reads: the touches it owes its `touchOnRead` stores (`touch.ts`)
+ * and the reading of values kept in generations, both a full handle's. An `idb-ttl/core` handle
+ * brings neither: it refuses both (`handle/core-routes.ts`), and counts the touches other
+ * handles of the realm owe (`owed-touches.ts`) as every read does.
+ */
+export interface Reading {
+  touches?: Touches
+  generations?: GenerationValues
+}
+
+/**
  * A read-only transaction over `store` and its settings, judged at one `now`; `cut()` resolves
- * the cut-offs. On a `touchOnRead` store, pending touches count, and what it returns is touched.
+ * the cut-offs. On a store some handle of the realm slides, owed touches count, and what it
+ * returns is touched by the handle's own touches.
  */
 export class ReadScope {
-  private readonly touches: Touches | undefined
+  private readonly sliding: boolean
 
   /**
    * A scope over `store`, judged by `state`, the store's settings (held, or read in its transaction). `owe`
@@ -35,20 +48,20 @@ export class ReadScope {
     readonly store: IDBObjectStore,
     private readonly state: Promise<StoreState>,
     private readonly now: number,
-    touches?: Touches,
+    private readonly reading: Reading = {},
     private readonly owe?: (touched: Promise<void>) => void,
   ) {
-    this.touches = touches?.slides(store.name) ? touches : undefined
+    this.sliding = slides(store.transaction.db.name, store.name)
   }
 
   /** A read-only transaction over `storeName` (and its settings, unless held), judged at `clock()`. */
-  static open(db: IDBDatabase, storeName: string, clock: () => number, touches?: Touches): ReadScope {
+  static open(db: IDBDatabase, storeName: string, clock: () => number, reading?: Reading): ReadScope {
     const held = heldSettings(db.name, storeName)
-    if (held) return new ReadScope(db.transaction(storeName, 'readonly').objectStore(storeName), Promise.resolve(held), clock(), touches)
+    if (held) return new ReadScope(db.transaction(storeName, 'readonly').objectStore(storeName), Promise.resolve(held), clock(), reading)
     const ticket = settingsTicket(db.name)
     const tx = db.transaction([storeName, META_STORE], 'readonly')
     const state = settingsOf(tx, storeName, ticket)
-    return new ReadScope(tx.objectStore(storeName), state, clock(), touches)
+    return new ReadScope(tx.objectStore(storeName), state, clock(), reading)
   }
 
   async cut(): Promise<Cutoffs> {
@@ -56,7 +69,7 @@ export class ReadScope {
   }
 
   private markFor(value: unknown): ExpiryMark | undefined {
-    return this.touches ? this.touches.markOf(this.store.name, value) : markOfStored(value)
+    return this.sliding ? owedMark(this.store.transaction.db.name, this.store.name, value) : markOfStored(value)
   }
 
   /** Whether a stored value is live under `cut`, a pending touch counted. */
@@ -69,11 +82,13 @@ export class ReadScope {
    * generations read from there (one evicted meanwhile is left out), bookkeeping removed.
    */
   async out(values: unknown[]): Promise<unknown[]> {
-    const touched = this.touches?.touch(this.store.name, values, this.now, await this.state)
+    const { touches, generations } = this.reading
+    const touched = this.sliding ? touches?.touch(this.store.name, values, this.now, await this.state) : undefined
     if (touched && this.owe) this.owe(touched)
     else await touched
     if (!hasGenerations(this.store)) return values.map(unstamp)
-    const resolved = await resolveRows(this.store.transaction.db.name, this.store.name, values)
+    // Only a handle with generations reads such a store: `idb-ttl/core`'s refuses it.
+    const resolved = await generations!.resolve(this.store.transaction.db.name, this.store.name, values)
     return resolved.filter((value) => value !== undefined).map(unstamp)
   }
 
@@ -173,7 +188,7 @@ function liveValues(scope: ReadScope, source: Source, query: Query, limit: numbe
  * holds, or else by the settings request issued first in the same transaction, which has
  * completed when the item's request does.
  */
-export function getByKey(db: IDBDatabase, storeName: string, key: IDBValidKey, clock: () => number, touches?: Touches): Promise<unknown> {
+export function getByKey(db: IDBDatabase, storeName: string, key: IDBValidKey, clock: () => number, reading: Reading): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const held = heldSettings(db.name, storeName)
     const ticket = held ? undefined : settingsTicket(db.name)
@@ -187,15 +202,16 @@ export function getByKey(db: IDBDatabase, storeName: string, key: IDBValidKey, c
       const now = clock()
       const state = held ?? read!.result
       if (!held) settingsRead(db.name, ticket, storeName, state)
-      const sliding = touches?.slides(storeName) ? touches : undefined
-      const mark = sliding ? sliding.markOf(storeName, value) : markOfStored(value)
+      const sliding = slides(db.name, storeName)
+      const mark = sliding ? owedMark(db.name, storeName, value) : markOfStored(value)
       if (value === undefined || isDeadMark(mark, cutoffs(state, now))) return resolve(undefined)
-      const owed = sliding?.touch(storeName, [value], now, state)
+      const owed = sliding ? reading.touches?.touch(storeName, [value], now, state) : undefined
       const elsewhere = refOf(value) !== undefined && hasGenerations(store)
       if (!owed && !elsewhere) return resolve(unstamp(value))
       void (async () => {
         await owed
-        const [full] = elsewhere ? await resolveRows(db.name, storeName, [value]) : [value]
+        // As in ReadScope.out: a handle without generations never reads such a store.
+        const [full] = elsewhere ? await reading.generations!.resolve(db.name, storeName, [value]) : [value]
         return unstamp(full)
       })().then(resolve, reject)
     }

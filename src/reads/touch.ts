@@ -1,81 +1,31 @@
 /**
  * Sliding expiry (`touchOnRead`, SPEC §7): a read that returns a live item restarts its
  * countdown as if the item had been written at the read's `now`. Reads stay read-only: touches
- * wait here and are written in batches, while this connection's reads judge touched items by
- * their touch. A touch is written before the item's old expiry comes near (another tab's purge
- * could take the item then), before this connection's purge slices, and when it closes.
+ * wait here and are written in batches, while the reads of every handle of the realm judge
+ * touched items by their touch (`owed-touches.ts`, where these handles are registered). A touch
+ * is written before the item's old expiry comes near (another tab's purge could take the item
+ * then), before this connection's purge slices, and when it closes. Only full handles owe
+ * touches (`idb-ttl/core` refuses `touchOnRead`): this module is theirs alone.
  */
 import { joinBus, type Member } from '../platform/bus.js'
-import { holdLock, lockNames, uniqueId, webLocks } from '../platform/lock.js'
+import { holdLock, uniqueId } from '../platform/lock.js'
 import { MARK_FIELD, META_STORE } from '../layout/expiry-index.js'
-import { isDeadMark, markExpiryMs, markOf, type ExpiryMark, type StoreState } from '../rules/policy.js'
+import { isDeadMark, markExpiryMs, markOf, type StoreState } from '../rules/policy.js'
 import { done, keyId, keyPathValue, req } from '../platform/request.js'
 import { markOfStored, ORDER_FIELD, writeOrder, WRITER, WRITER_FIELD } from '../layout/stamp.js'
 import { itemTtl, stampOf } from '../rules/ttl.js'
 import { learn } from '../layout/watermarks.js'
+import { owedMark, owedTouch, owingPrefix, registerOwing, type Owing, type Touch } from './owed-touches.js'
 
 /** A touch is written at the latest this long before the item's old expiry (clock skew, latency). */
 export const URGENT_MS = 2_000
 /** …and at the latest this long after the read: a page may close without warning. */
 export const MAX_DEFER_MS = 1_000
-/** How long a purge waits for other tabs to write the touches they owe (a frozen tab never will). */
-export const SETTLE_WAIT_MS = 1_000
-
-// While a handle owes touches it holds a Web Lock named so, which a purger in any tab sees; it
-// asks the holders on the database's bus (topic `settle`) to write them, and waits for the locks to go.
-const owingPrefix = (dbName: string) => `idb-ttl:touching:${encodeURIComponent(dbName)}:`
-
-declare module '../platform/bus.js' {
-  interface BusTopics {
-    settle: null
-  }
-}
 
 type Item = Record<string, unknown>
 
-/** Every handle's touches, by database: a purge or a write through any handle of the realm writes them first. */
-const realm = new Map<string, Set<Touches>>()
-/** The member a purger asks other tabs from, one per database and realm. */
-const asking = new Map<string, Member>()
-
-/** Writes what every handle of database `dbName` in this realm owes (of `store`, or all stores). */
-export function settleTouches(dbName: string, store?: string): Promise<void> {
-  const handles = realm.get(dbName)
-  // Not async: every write settles first, and where no handle slides a store it pays no promise chain.
-  if (!handles) return Promise.resolve()
-  return Promise.all([...handles].map((touches) => touches.flush(store))).then(() => {})
-}
-
-/**
- * Before a purge: has every handle of database `dbName`, in every tab, write the touches it owes,
- * waiting at most {@link SETTLE_WAIT_MS} for them.
- */
-export async function settleAllTabs(dbName: string): Promise<void> {
-  await settleTouches(dbName)
-  const locks = webLocks()
-  // A lock asked for a moment ago may not be granted yet: pending requests owe touches too.
-  const owing = await lockNames(owingPrefix(dbName))
-  if (!locks || owing.length === 0) return
-  let ask = asking.get(dbName)
-  if (!ask) asking.set(dbName, (ask = joinBus(dbName)))
-  ask.post('settle', null)
-  const signal = AbortSignal.timeout(SETTLE_WAIT_MS)
-  // Granted once the holder let go, after its touches committed; released again at once.
-  await Promise.all(owing.map((name) => locks.request(owingPrefix(dbName) + name, { signal }, async () => {}).catch(() => {})))
-}
-
-interface Touch {
-  key: IDBValidKey
-  /** The new `_ts` (seconds). */
-  ts: number
-  /** The item's `ttl` field when it was read. */
-  ttl: unknown
-  /** The read's write order (`ORDER_FIELD`): a touch is a write at the read's `now`. */
-  at: number
-}
-
 /** The touches a connection owes its `touchOnRead` stores. */
-export class Touches {
+export class Touches implements Owing {
   private readonly pending = new Map<string, Map<string, Touch>>()
   private timer: ReturnType<typeof setTimeout> | undefined
   private due = Infinity
@@ -83,6 +33,7 @@ export class Touches {
   /** Resolves once the owing lock is held: a purge that starts after that sees it. */
   private held: Promise<void> | undefined
   private readonly asked: Member | undefined
+  private readonly leave: (() => void) | undefined
 
   /**
    * `onTouched` hears of the stores whose items a read touched (`written: false`: owed, counted
@@ -97,7 +48,7 @@ export class Touches {
     private readonly onTouched: (store: string, written: boolean) => void = () => {},
   ) {
     if (keyPaths.size === 0) return
-    realm.set(dbName, (realm.get(dbName) ?? new Set()).add(this))
+    this.leave = registerOwing(dbName, this)
     this.asked = joinBus(dbName).on('settle', () => void this.flush())
   }
 
@@ -114,15 +65,8 @@ export class Touches {
     }
   }
 
-  /** Whether reads of `store` must count touches: some handle of the page slides it. */
   slides(store: string): boolean {
-    return this.keyPaths.has(store) || [...(realm.get(this.dbName) ?? [])].some((touches) => touches.keyPaths.has(store))
-  }
-
-  /** The mark of a stored value of `store` once the pending touches of the page are written. */
-  markOf(store: string, value: unknown): ExpiryMark | undefined {
-    const touch = this.find(store, value)
-    return touch ? markOf(itemTtl(touch.ttl, 'lenient'), touch.ts) : markOfStored(value)
+    return this.keyPaths.has(store)
   }
 
   /**
@@ -130,21 +74,11 @@ export class Touches {
    * itself when none is owed: what a live query, which touches nothing, shows and compares.
    */
   asWritten(store: string, value: unknown): unknown {
-    const touch = this.find(store, value)
+    const touch = owedTouch(this.dbName, store, value)
     return touch ? touched(value as Item, touch) : value
   }
 
-  /** The latest touch any handle of the page owes this stored value, if newer than its `_ts`. */
-  private find(store: string, value: unknown): Touch | undefined {
-    let latest: Touch | undefined
-    for (const handle of realm.get(this.dbName) ?? [this]) {
-      const touch = handle.owed(store, value)
-      if (touch && touch.ts > ((value as Item)._ts as number) && touch.ts > (latest?.ts ?? -Infinity)) latest = touch
-    }
-    return latest
-  }
-
-  private owed(store: string, value: unknown): Touch | undefined {
+  owed(store: string, value: unknown): Touch | undefined {
     const keyPath = this.keyPaths.get(store)
     const touches = keyPath === undefined ? undefined : this.pending.get(store)
     return touches?.get(keyId(keyPathValue(value, keyPath!) as IDBValidKey))
@@ -164,8 +98,8 @@ export class Touches {
     let due = nowMs + MAX_DEFER_MS
     let news = false
     for (const value of values as Item[]) {
-      const oldExpiry = markExpiryMs(state, this.markOf(store, value))
-      const current = this.find(store, value)?.ts ?? (value._ts as number)
+      const oldExpiry = markExpiryMs(state, owedMark(this.dbName, store, value))
+      const current = owedTouch(this.dbName, store, value)?.ts ?? (value._ts as number)
       // A touch already owed (by any handle) shows too: a later read never goes back to the stored _ts.
       value._ts = current
       // Items that never expire under the settings in force are touched too: a later default
@@ -230,9 +164,7 @@ export class Touches {
     const release = this.owing
     this.owing = undefined
     void Promise.all(writes).finally(() => release?.())
-    const handles = realm.get(this.dbName)
-    handles?.delete(this)
-    if (handles?.size === 0) realm.delete(this.dbName)
+    this.leave?.()
   }
 }
 

@@ -5,8 +5,7 @@
  * call made after IndexedDB ended the transaction (the callback awaited something else) is refused with `TRANSACTION_INACTIVE`, which the transaction keeps.
  */
 import type { DeletedItem } from '../events/listeners.js'
-import { countLive, getKeys, getMany, getOne, ReadScope } from '../reads/reads.js'
-import type { Touches } from '../reads/touch.js'
+import { countLive, getKeys, getMany, getOne, ReadScope, type Reading } from '../reads/reads.js'
 import { TtlError } from '../rules/errors.js'
 import type { StoreState } from '../rules/policy.js'
 import type { TtlValues } from '../rules/ttl.js'
@@ -28,7 +27,8 @@ export interface TxSetup {
   now: number
   mode: TtlValues
   keepTs: (store: string) => boolean
-  touches: Touches
+  /** What the handle's reads bring: its owed touches, its reading of generations. */
+  reading: Reading
   /** Observers to tell, or none (writes the observers themselves make). */
   observers: Observers | undefined
 }
@@ -188,7 +188,7 @@ export class Transaction {
   /** Reads of `store` in the transaction, at its instant; touches they owe are written after the commit. */
   private scope(store: string, objectStore: IDBObjectStore): ReadScope {
     const owe = (touched: Promise<void>) => void this.effects.touched.push(touched)
-    return new ReadScope(objectStore, this.stateOf(store), this.setup.now, this.setup.touches, owe)
+    return new ReadScope(objectStore, this.stateOf(store), this.setup.now, this.setup.reading, owe)
   }
 
   /** A write of `store`; `simple`: one that {@link pipelined} stores may run as a `'put'`. */

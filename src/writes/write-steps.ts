@@ -8,6 +8,7 @@ import { done, keyPathValue } from '../platform/request.js'
 import { asClosed } from '../layout/connection.js'
 import { check, isPlainObject, markOfStored, stampAt, unstamp } from '../layout/stamp.js'
 import type { TtlValues } from '../rules/ttl.js'
+import type { GenerationValues } from '../generations/values.js'
 
 export interface WriteContext {
   db: IDBDatabase
@@ -16,9 +17,31 @@ export interface WriteContext {
   durability?: IDBTransactionDurability
   /** The store keeps a value's own `_ts` (see `StoreConfig.keepTs`). */
   keepTs?: boolean
+  /**
+   * How the handle reads and writes stores that keep their values in generations: a full
+   * handle's (`stashed-writes.ts`). `idb-ttl/core`'s has none: it refuses such stores.
+   */
+  generations?: Generations
 }
 
 export type Item = Record<string, unknown>
+
+/**
+ * Writes and reads of the stores that keep their values in generations (`stashed-writes.ts`):
+ * `writeAll` is `writes.ts`'s for them, given the stamped values; `update` is its `update`.
+ */
+export interface Generations extends GenerationValues {
+  writeAll(
+    ctx: WriteContext,
+    storeName: string,
+    stored: readonly Item[],
+    method: 'put' | 'add',
+    keys: readonly (IDBValidKey | undefined)[] | undefined,
+    now: number,
+    where: (i: number) => string,
+  ): Promise<Written<IDBValidKey[]>>
+  update(ctx: WriteContext, storeName: string, key: IDBValidKey, changes: Changes): Promise<Written<Item>>
+}
 
 /** What a write did besides writing: dead items deleted to make room for it. */
 export interface Written<T> {

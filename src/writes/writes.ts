@@ -5,18 +5,26 @@
 import { putClaiming } from './claim.js'
 import type { DeletedItem } from '../events/listeners.js'
 import { META_STORE } from '../layout/expiry-index.js'
-import { usesGenerations } from '../generations/stash.js'
+import { usesGenerations } from '../layout/generation-index.js'
+import { resolveRows } from '../generations/values.js'
+import { updateStashed, writeStashed } from './stashed-writes.js'
 import { changeDefault, cutoffs, followDefault, type StoreState } from '../rules/policy.js'
 import { abortQuietly, req } from '../platform/request.js'
 import { check, stampAt, unstamp, type Checked } from '../layout/stamp.js'
-import { updateStashed, writeStashed } from './stashed-writes.js'
 import { knownWatermarks, learn, announce } from '../layout/watermarks.js'
 import { changingSettings, heldSettings, settingsRead, settingsTicket } from '../layout/held-settings.js'
 import { checkDefaultTtl, MAX_TTL, type DefaultTtl } from '../rules/ttl.js'
-import { begin, checkChanges, committedOrUndone, itemAt, refusedAt, unlessClosed, updated, type Changes, type Item, type WriteContext, type Written } from './write-steps.js'
+import { begin, checkChanges, committedOrUndone, itemAt, refusedAt, unlessClosed, updated, type Changes, type Generations, type Item, type WriteContext, type Written } from './write-steps.js'
 import { kindOf, TtlError } from '../rules/errors.js'
 
 export type { WriteContext, Written } from './write-steps.js'
+
+/**
+ * A full handle's reads and writes of stores that keep their values in generations
+ * (`stashed-writes.ts`), which it hands the writes below as `WriteContext.generations`. A handle
+ * without them, `idb-ttl/core`'s, refuses such stores, and its bundle carries none of this.
+ */
+export const generations: Generations = { resolve: resolveRows, writeAll: writeStashed, update: updateStashed }
 
 /**
  * Stores every value in one transaction: all or nothing. `method` is `put` or `add`; `keys`
@@ -44,7 +52,9 @@ export async function writeAll(
   const checked = Array.from(values, (value, i) => check(value, ctx.mode, where(i), ctx.keepTs))
   const watermarks = knownWatermarks(ctx.db.name, storeName)
   const stored = checked.map((value) => stampAt(value, now, watermarks))
-  if (usesGenerations(ctx.db, storeName)) return unlessClosed(ctx.db, () => writeStashed(ctx, storeName, stored, method, keys, now, where))
+  const { generations } = ctx
+  // A handle without generations (`idb-ttl/core`'s) never writes a store that keeps them: it refuses it.
+  if (generations && usesGenerations(ctx.db, storeName)) return unlessClosed(ctx.db, () => generations.writeAll(ctx, storeName, stored, method, keys, now, where))
   const { tx, committed } = begin(ctx, [storeName])
   const store = tx.objectStore(storeName)
   const requests: IDBRequest<IDBValidKey>[] = []
@@ -104,7 +114,8 @@ async function writeClaiming(
  */
 export async function update(ctx: WriteContext, storeName: string, key: IDBValidKey, changes: Changes): Promise<Written<Item>> {
   checkChanges(storeName, key, changes)
-  if (usesGenerations(ctx.db, storeName)) return unlessClosed(ctx.db, () => updateStashed(ctx, storeName, key, changes))
+  const { generations } = ctx
+  if (generations && usesGenerations(ctx.db, storeName)) return unlessClosed(ctx.db, () => generations.update(ctx, storeName, key, changes))
   const now = ctx.clock()
   const held = heldSettings(ctx.db.name, storeName)
   const ticket = held ? undefined : settingsTicket(ctx.db.name)

@@ -3,9 +3,10 @@ import { META_STORE, type Resume } from '../../layout/expiry-index.js'
 import { ListeningWatch, publish } from '../../events/listeners.js'
 import { publishJournaled, replayJournal } from '../../purge/journal.js'
 import { dropGenerationsOf } from '../../generations/stash.js'
+import { generationValues } from '../../generations/values.js'
 import { purgeSlice, purgeStore, type Courtesy, type Witness } from '../../purge/purge.js'
 import { req } from '../../platform/request.js'
-import { settleAllTabs } from '../../reads/touch.js'
+import { settleAllTabs } from '../../reads/owed-touches.js'
 import type { PurgeApi, PurgeConfig } from './api.js'
 
 /**
@@ -32,7 +33,7 @@ function witnessFor(dbName: string, connect: () => Promise<IDBDatabase>): Witnes
     deleted(store, items, reason, journal) {
       const event = { store, reason, items }
       // A journal entry left behind (its deletion failed) is published again by a later purge.
-      if (journal === undefined) void publish(dbName, event)
+      if (journal === undefined) void publish(dbName, event, generationValues)
       else publishJournaled(connect, dbName, journal, event).catch(() => {})
     },
   }

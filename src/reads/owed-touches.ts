@@ -1,0 +1,109 @@
+/**
+ * The touches owed in this realm, as every handle sees them (sliding expiry, SPEC §7): the
+ * handles that owe touches (`touch.ts`: full handles with `touchOnRead` stores) are registered
+ * here by database, so that the reads of any handle of the realm, `idb-ttl/core`'s included,
+ * count them, work that judges a store by what is on disk has them written first
+ * ({@link settleTouches}), and a purge asks every tab for theirs ({@link settleAllTabs}).
+ */
+import { joinBus, type Member } from '../platform/bus.js'
+import { lockNames, webLocks } from '../platform/lock.js'
+import { markOfStored } from '../layout/stamp.js'
+import { markOf, type ExpiryMark } from '../rules/policy.js'
+import { itemTtl } from '../rules/ttl.js'
+
+/** How long a purge waits for other tabs to write the touches they owe (a frozen tab never will). */
+export const SETTLE_WAIT_MS = 1_000
+
+// While a handle owes touches it holds a Web Lock named so, which a purger in any tab sees; it
+// asks the holders on the database's bus (topic `settle`) to write them, and waits for the locks to go.
+export const owingPrefix = (dbName: string) => `idb-ttl:touching:${encodeURIComponent(dbName)}:`
+
+declare module '../platform/bus.js' {
+  interface BusTopics {
+    settle: null
+  }
+}
+
+/** A touch owed: a write of the item at `key` as if at the read's `now`. */
+export interface Touch {
+  key: IDBValidKey
+  /** The new `_ts` (seconds). */
+  ts: number
+  /** The item's `ttl` field when it was read. */
+  ttl: unknown
+  /** The read's write order (`ORDER_FIELD`): a touch is a write at the read's `now`. */
+  at: number
+}
+
+/** A handle that owes touches, as the realm asks it. */
+export interface Owing {
+  /** Whether it slides `store` (declared `touchOnRead`). */
+  slides(store: string): boolean
+  /** The touch it owes this stored value of `store`, if any. */
+  owed(store: string, value: unknown): Touch | undefined
+  /** Writes what it owes (of `store`, or of all stores); resolves once that committed. */
+  flush(store?: string): Promise<void>
+}
+
+/** Every handle's touches, by database: a purge or a write through any handle of the realm writes them first. */
+const realm = new Map<string, Set<Owing>>()
+/** The member a purger asks other tabs from, one per database and realm. */
+const asking = new Map<string, Member>()
+
+/** Registers `handle` as owing touches of database `dbName`; returns the function that removes it. */
+export function registerOwing(dbName: string, handle: Owing): () => void {
+  realm.set(dbName, (realm.get(dbName) ?? new Set()).add(handle))
+  return () => {
+    const handles = realm.get(dbName)
+    handles?.delete(handle)
+    if (handles?.size === 0) realm.delete(dbName)
+  }
+}
+
+/** Writes what every handle of database `dbName` in this realm owes (of `store`, or all stores). */
+export function settleTouches(dbName: string, store?: string): Promise<void> {
+  const handles = realm.get(dbName)
+  // Not async: every write settles first, and where no handle slides a store it pays no promise chain.
+  if (!handles) return Promise.resolve()
+  return Promise.all([...handles].map((touches) => touches.flush(store))).then(() => {})
+}
+
+/**
+ * Before a purge: has every handle of database `dbName`, in every tab, write the touches it owes,
+ * waiting at most {@link SETTLE_WAIT_MS} for them.
+ */
+export async function settleAllTabs(dbName: string): Promise<void> {
+  await settleTouches(dbName)
+  const locks = webLocks()
+  // A lock asked for a moment ago may not be granted yet: pending requests owe touches too.
+  const owing = await lockNames(owingPrefix(dbName))
+  if (!locks || owing.length === 0) return
+  let ask = asking.get(dbName)
+  if (!ask) asking.set(dbName, (ask = joinBus(dbName)))
+  ask.post('settle', null)
+  const signal = AbortSignal.timeout(SETTLE_WAIT_MS)
+  // Granted once the holder let go, after its touches committed; released again at once.
+  await Promise.all(owing.map((name) => locks.request(owingPrefix(dbName) + name, { signal }, async () => {}).catch(() => {})))
+}
+
+/** Whether reads of `store` must count owed touches: some handle of the realm slides it. */
+export function slides(dbName: string, store: string): boolean {
+  const handles = realm.get(dbName)
+  return handles !== undefined && [...handles].some((handle) => handle.slides(store))
+}
+
+/** The latest touch any handle of the realm owes this stored value of `store`, if newer than its `_ts`. */
+export function owedTouch(dbName: string, store: string, value: unknown): Touch | undefined {
+  let latest: Touch | undefined
+  for (const handle of realm.get(dbName) ?? []) {
+    const touch = handle.owed(store, value)
+    if (touch && touch.ts > ((value as Record<string, unknown>)._ts as number) && touch.ts > (latest?.ts ?? -Infinity)) latest = touch
+  }
+  return latest
+}
+
+/** The mark of a stored value of `store` once the touches the realm owes are written. */
+export function owedMark(dbName: string, store: string, value: unknown): ExpiryMark | undefined {
+  const touch = owedTouch(dbName, store, value)
+  return touch ? markOf(itemTtl(touch.ttl, 'lenient'), touch.ts) : markOfStored(value)
+}
