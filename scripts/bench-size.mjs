@@ -46,9 +46,8 @@ async function featureRows(cosmosEntry, row) {
   const mirror = features.find((f) => f.id === 'mirror')
   return [
     reported(full - core, 'any feature below, to an app of idb-ttl/core: idb-ttl over idb-ttl/core ({ openTtlDB } of each, esbuild from src/)'),
-    ...features.filter((f) => f.full && f.id !== 'mirror').map(own),
+    ...features.filter((f) => f.id !== 'mirror').map(own),
     reported(cosmosEntry + mirror.bytes, `the Cosmos DB mirror: idb-ttl/cosmos (${cosmosEntry.toLocaleString('en-US')}, size-limit; @azure/cosmos not included) and ${mirror.name} (${mirror.bytes.toLocaleString('en-US')}), to a page of idb-ttl`),
     reported(allCuts, 'all the features above cut out of idb-ttl together (what they share counted once)'),
-    ...features.filter((f) => !f.full).map((f) => reported(f.bytes, `${f.name}: none added, its code is in idb-ttl/core's app (reads count the touches a full handle owes), which refuses the option`)),
   ]
 }

@@ -25,7 +25,7 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 
 /**
  * Each feature's cut: `exports` (module → names stubbed) and `members` (module → class → members
- * dropped). `full: false`: the cut is of the core app itself (its code is already there).
+ * dropped).
  */
 export const FEATURES = [
   {
@@ -168,25 +168,21 @@ async function appBytes(entry, features = []) {
 }
 
 /**
- * `{ full, core, features: [{ id, name, full, bytes, shared? }], allCuts }`: the two apps' bytes,
- * what each feature's cut saves (of the full app; of the core app for `full: false`), with the code
- * it shares (`shared`: `{ with, bytes }`), and what all the full-entry cuts save together.
+ * `{ full, core, features: [{ id, name, bytes, shared? }], allCuts }`: the two apps' bytes, what
+ * each feature's cut saves of the full app, with the code it shares (`shared`: `{ with, bytes }`),
+ * and what all the cuts save together.
  */
 export async function featureSizes() {
   const [full, core] = await Promise.all([appBytes('src/index.ts'), appBytes('src/core.ts')])
   const features = []
-  for (const feature of FEATURES) {
-    const inFull = feature.full !== false
-    const base = inFull ? full : core
-    features.push({ id: feature.id, name: feature.name, full: inFull, bytes: base - (await appBytes(inFull ? 'src/index.ts' : 'src/core.ts', [feature])) })
-  }
+  for (const feature of FEATURES) features.push({ id: feature.id, name: feature.name, bytes: full - (await appBytes('src/index.ts', [feature])) })
   for (const feature of FEATURES.filter((f) => f.shares)) {
     const row = features.find((f) => f.id === feature.id)
     const other = features.find((f) => f.id === feature.shares)
     const together = full - (await appBytes('src/index.ts', [feature, FEATURES.find((f) => f.id === feature.shares)]))
     row.shared = { with: other.name, bytes: together - other.bytes }
   }
-  const allCuts = full - (await appBytes('src/index.ts', FEATURES.filter((f) => f.full !== false)))
+  const allCuts = full - (await appBytes('src/index.ts', FEATURES))
   return { full, core, features, allCuts }
 }
 
@@ -195,7 +191,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(`idb-ttl app ${full} B, idb-ttl/core app ${core} B: +${full - core} B`)
   for (const f of features) {
     const shared = f.shared ? ` (${f.shared.bytes} B with what it shares with ${f.shared.with})` : ''
-    console.log(`${String(f.bytes).padStart(6)} B  ${f.full ? '' : '(of the core app) '}${f.name}${shared}`)
+    console.log(`${String(f.bytes).padStart(6)} B  ${f.name}${shared}`)
   }
-  console.log(`${String(allCuts).padStart(6)} B  all the full-entry cuts together; the rest: ${full - core - allCuts} B`)
+  console.log(`${String(allCuts).padStart(6)} B  all the cuts together; the rest: ${full - core - allCuts} B`)
 }
