@@ -42,9 +42,9 @@ export const FEATURES = [
   },
   {
     id: 'quota',
-    name: 'capacity and quota eviction (evictOnQuota relief on the page; maxEntries trims run in the purge)',
+    name: 'capacity and quota eviction (evictOnQuota relief on the page, values kept in generations; maxEntries trims run in the purge)',
     shares: 'page-purge',
-    exports: {},
+    exports: { 'src/writes/writes.ts': ['generations'] },
     members: { 'src/handle/routes.ts': { Routes: ['relief'] } },
   },
   {
