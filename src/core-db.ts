@@ -148,7 +148,7 @@ export class TtlCoreDB<S extends DBSchema | unknown = unknown> {
   close(): void {
     const { parts, connection } = this.route.options
     // Pending touches are written on the closing connection, which waits for that to commit.
-    parts.close(connection.openNow)
+    parts.close()
     connection.close()
     this.unfollow()
   }

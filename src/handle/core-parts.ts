@@ -54,8 +54,8 @@ export class CoreParts {
     if (stores.length > 0) this.presence.changed(stores)
   }
 
-  /** Stops the background and the notices (`db`: the closing connection, which `parts.ts` uses). */
-  close(_db: IDBDatabase | undefined): void {
+  /** Stops the background and the notices. */
+  close(): void {
     this.closed = true
     this.presence.close()
     this.background.close()

@@ -40,14 +40,19 @@ export interface RoutesOptions<P extends CoreParts = CoreParts> {
 export const USE_FULL_ENTRY = "import { openTtlDB } from 'idb-ttl' instead of 'idb-ttl/core'"
 
 /**
- * `db`, unless `store` keeps its values in generations there, which a handle without
- * generations (`idb-ttl/core`'s) refuses: asked of each connection, so that a store an upgrade
- * elsewhere gave generations is refused from the reopening on. The handle's other stores serve on.
- * @throws TtlError `UNSUPPORTED` naming the store and the import that reads it
+ * Why a handle without generations (`idb-ttl/core`'s) refuses `store` on connection `db`: the
+ * store keeps its values in generations there. Asked of each connection, so that a store an
+ * upgrade elsewhere gave generations is refused from the reopening on; the handle's other stores
+ * serve on. `undefined` also where the connection cannot tell (it is closing): the request made
+ * on it then fails as any would, as a rejection.
  */
-function refuseGenerations(db: IDBDatabase, store: string): IDBDatabase {
-  if (!usesGenerations(db, store)) return db
-  throw new TtlError('UNSUPPORTED', `store "${store}" keeps its values in generations (evictOnQuota, declared by another handle), not in idb-ttl/core; ${USE_FULL_ENTRY}`)
+function refusal(db: IDBDatabase, store: string): TtlError | undefined {
+  try {
+    if (!usesGenerations(db, store)) return undefined
+  } catch {
+    return undefined
+  }
+  return new TtlError('UNSUPPORTED', `store "${store}" keeps its values in generations (evictOnQuota, declared by another handle), not in idb-ttl/core; ${USE_FULL_ENTRY}`)
 }
 
 export class CoreRoutes<P extends CoreParts = CoreParts> {
@@ -71,7 +76,7 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
 
   /** The connection for a request on `store`, which the purge lets go first. */
   db(store: string): Promise<IDBDatabase> {
-    // Not async: the hot paths (get, put) pay no extra promise for it.
+    // Not async, and no `then` when the connection is open: the hot paths (get, put) pay no extra promise for it.
     try {
       this.check(store)
     } catch (error) {
@@ -79,19 +84,33 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
     }
     requestStarting()
     const gate = this.gates.get(store)
+    const open = gate ? undefined : this.options.connection.openNow
+    if (open) {
+      const refused = this.refused(open, store)
+      return refused ? Promise.reject(refused) : Promise.resolve(open)
+    }
     const db = gate ? gate.then(() => this.options.connection.native()) : this.options.connection.native()
-    return this.options.generations ? db : db.then((db) => refuseGenerations(db, store))
+    if (this.options.generations) return db
+    return db.then((db) => {
+      const refused = this.refused(db, store)
+      if (refused) throw refused
+      return db
+    })
+  }
+
+  /** See {@link refusal}; a handle with generations refuses nothing. */
+  private refused(db: IDBDatabase, store: string): TtlError | undefined {
+    return this.options.generations ? undefined : refusal(db, store)
   }
 
   /**
    * The open connection for a request on `store` when nothing stands before it (no gate, no
-   * reopening), the request noted as {@link db} does; `undefined`: ask {@link db}.
+   * reopening, no refusal: {@link db} says why), the request noted as {@link db} does;
+   * `undefined`: ask {@link db}.
    */
   openNow(store: string): IDBDatabase | undefined {
     const open = this.options.connection.openNow
-    if (!open || this.gates.has(store) || !Object.hasOwn(this.options.stores, store)) return undefined
-    // A store refused here: `db` says why.
-    if (!this.options.generations && usesGenerations(open, store)) return undefined
+    if (!open || this.gates.has(store) || !Object.hasOwn(this.options.stores, store) || this.refused(open, store)) return undefined
     requestStarting()
     return open
   }

@@ -18,10 +18,12 @@ export class Parts extends CoreParts {
   override readonly touches: Touches
   readonly expiry: ExpiryListeners
   readonly live: LiveHub
+  private readonly connection: PartsOptions['connection']
 
   constructor(options: PartsOptions) {
     super(options)
     const { name, stores, clock, connection } = options
+    this.connection = connection
     const sliding = Object.entries(stores).filter(([, config]) => config.touchOnRead)
     const keyPaths = new Map(sliding.map(([store, config]) => [store, config.keyPath!]))
     const touched = (store: string, written: boolean) => (written ? this.changed([store]) : tellRealm(name, [store]))
@@ -30,12 +32,15 @@ export class Parts extends CoreParts {
     this.live = new LiveHub(name, clock, { touches: this.touches, generations })
   }
 
-  /** Stops the core's parts, the listeners and the live queries; pending touches are written on `db`, kept open until they commit. */
-  override close(db: IDBDatabase | undefined): void {
+  /**
+   * Stops the core's parts, the listeners and the live queries; pending touches are written on
+   * the connection open now, which the handle closes next (it stays open until they commit).
+   */
+  override close(): void {
     this.closed = true
     this.expiry.clear()
     this.live.close()
-    super.close(db)
-    this.touches.flushOn(db)
+    super.close()
+    this.touches.flushOn(this.connection.openNow)
   }
 }

@@ -48,14 +48,14 @@ export class ReadScope {
     readonly store: IDBObjectStore,
     private readonly state: Promise<StoreState>,
     private readonly now: number,
-    private readonly reading: Reading = {},
+    private readonly reading: Reading,
     private readonly owe?: (touched: Promise<void>) => void,
   ) {
     this.sliding = slides(store.transaction.db.name, store.name)
   }
 
   /** A read-only transaction over `storeName` (and its settings, unless held), judged at `clock()`. */
-  static open(db: IDBDatabase, storeName: string, clock: () => number, reading?: Reading): ReadScope {
+  static open(db: IDBDatabase, storeName: string, clock: () => number, reading: Reading): ReadScope {
     const held = heldSettings(db.name, storeName)
     if (held) return new ReadScope(db.transaction(storeName, 'readonly').objectStore(storeName), Promise.resolve(held), clock(), reading)
     const ticket = settingsTicket(db.name)

@@ -33,6 +33,8 @@ export class Touches implements Owing {
   /** Resolves once the owing lock is held: a purge that starts after that sees it. */
   private held: Promise<void> | undefined
   private readonly asked: Member | undefined
+  /** Set at close: the writes of what was owed then, on the closing connection (see {@link flushOn}). */
+  private closing: Promise<void> | undefined
   private readonly leave: (() => void) | undefined
 
   /**
@@ -54,6 +56,8 @@ export class Touches implements Owing {
 
   /** Holds the owing lock while touches are pending, and lets it go once none are. */
   private owe(): void {
+    // Closed: the owing lock goes with the closing writes (flushOn).
+    if (this.closing) return
     const pending = [...this.pending.values()].some((touches) => touches.size > 0)
     if (pending && !this.owing) {
       const lock = holdLock(`${owingPrefix(this.dbName)}${uniqueId()}`)
@@ -126,6 +130,8 @@ export class Touches implements Owing {
 
   /** Writes the pending touches (of `store`, or of all stores); resolves once they committed. */
   async flush(store?: string): Promise<void> {
+    // Closed: what it owed is being written on the closing connection, and that is what to wait for.
+    if (this.closing) return this.closing
     if (store === undefined) {
       clearTimeout(this.timer)
       this.due = Infinity
@@ -154,17 +160,23 @@ export class Touches implements Owing {
     }
   }
 
-  /** At close: starts writing what is pending on `db`, which stays open until that commits. */
+  /**
+   * At close: starts writing what is pending on `db`, which stays open until that commits. Until
+   * then the realm's reads still count these touches (a read already under way judges by them)
+   * and work that settles waits for the writes.
+   */
   flushOn(db: IDBDatabase | undefined): void {
     clearTimeout(this.timer)
     const writes = db ? [...this.pending].map(([name, touches]) => write(db, name, [...touches.values()]).catch(this.onError)) : []
-    this.pending.clear()
     this.asked?.leave()
     // The lock goes once the last touches committed: a purger waiting for it then finds them.
     const release = this.owing
     this.owing = undefined
-    void Promise.all(writes).finally(() => release?.())
-    this.leave?.()
+    this.closing = Promise.all(writes).then(() => {
+      this.pending.clear()
+      release?.()
+      this.leave?.()
+    })
   }
 }
 

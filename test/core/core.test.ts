@@ -313,6 +313,37 @@ test("a core handle's reads count the touches a full handle of the realm owes, a
   }
 })
 
+test("a core handle's read under way when a full handle of the realm closes owing a touch judges by that touch (SPEC §7)", async () => {
+  // The full handle's touch write waits for this timer: the test holds it, so the touch stays owed until the close.
+  const touchWrite = captureTimers('reads/touch')
+  try {
+    const clock = manualClock(T0)
+    const full = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10, touchOnRead: true } } })
+    const db = await openCore({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10 } } }, full.raw.name)
+    await full.put('s', { id: 'a' })
+    clock.advance(5 * SECOND)
+    await full.get('s', 'a')
+    clock.advance(6 * SECOND)
+    // Its transaction starts now, before the close starts writing the touch: it reads the stored
+    // _ts (dead at T0 + 10 s), and the touch (alive until T0 + 15 s) must still count.
+    const read = db.get('s', 'a')
+    full.close()
+    expect(await read).toMatchObject({ id: 'a' })
+    expect(await db.count('s')).toBe(1)
+    expect(await db.raw.get('s', 'a'), 'the close wrote the touch').toMatchObject({ _ts: (T0 + 5 * SECOND) / 1000 })
+  } finally {
+    touchWrite.restore()
+  }
+})
+
+test('a call on a connection closed under the handle (raw.close()) rejects with InvalidStateError; it does not throw', async () => {
+  const db = await openCore()
+  db.raw.close()
+  let call: Promise<unknown> | undefined
+  expect(() => (call = db.get('s', 'k'))).not.toThrow()
+  await expectDomError(call!, 'InvalidStateError')
+})
+
 // Firefox keeps evictOnQuota stores' values in their rows (src/layout/generation-index.ts): no generations there.
 const IN_FIREFOX = /\bFirefox\//.test(globalThis.navigator?.userAgent ?? '')
 const withGenerations = { ...stores, big: { keyPath: 'id', defaultTtl: 60, evictOnQuota: true } }
