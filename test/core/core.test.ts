@@ -289,18 +289,28 @@ test("a core handle's write wakes a full handle's background purge, asleep for a
   }
 })
 
+/**
+ * A full handle that slides `s` and a core handle on its database, at T0 + 11 s: the full handle
+ * read item `a` (written at T0, ttl 10 s) at T0 + 5 s and owes its touch, whose write waits for
+ * the timer `touchWrite` holds. Dead by its stored _ts (T0 + 10 s), alive by the touch (T0 + 15 s).
+ */
+async function coreBesideAnOwedTouch(touchWrite: ReturnType<typeof captureTimers>) {
+  const clock = manualClock(T0)
+  const full = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10, touchOnRead: true } } })
+  const db = await openCore({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10 } } }, full.raw.name)
+  await full.put('s', { id: 'a' })
+  clock.advance(5 * SECOND)
+  await full.get('s', 'a')
+  clock.advance(6 * SECOND)
+  expect(touchWrite.pending, 'the touch is owed, not written').toHaveLength(1)
+  return { full, db }
+}
+
 test("a core handle's reads count the touches a full handle of the realm owes, and its counts have them written first (SPEC §7)", async () => {
   // The full handle's touch write waits for this timer: the test holds it, so the touch stays owed.
   const touchWrite = captureTimers('reads/touch')
   try {
-    const clock = manualClock(T0)
-    const full = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10, touchOnRead: true } } })
-    const db = await openCore({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10 } } }, full.raw.name)
-    await full.put('s', { id: 'a' })
-    clock.advance(5 * SECOND)
-    await full.get('s', 'a')
-    clock.advance(6 * SECOND)
-    expect(touchWrite.pending, 'the touch is owed, not written').toHaveLength(1)
+    const { db } = await coreBesideAnOwedTouch(touchWrite)
     expect(await db.raw.get('s', 'a')).toMatchObject({ _ts: T0 / 1000 })
     // Dead by its stored _ts (T0 + 10 s), alive by the owed touch (T0 + 15 s).
     expect(await db.get('s', 'a')).toMatchObject({ id: 'a' })
@@ -317,13 +327,7 @@ test("a core handle's read under way when a full handle of the realm closes owin
   // The full handle's touch write waits for this timer: the test holds it, so the touch stays owed until the close.
   const touchWrite = captureTimers('reads/touch')
   try {
-    const clock = manualClock(T0)
-    const full = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10, touchOnRead: true } } })
-    const db = await openCore({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10 } } }, full.raw.name)
-    await full.put('s', { id: 'a' })
-    clock.advance(5 * SECOND)
-    await full.get('s', 'a')
-    clock.advance(6 * SECOND)
+    const { full, db } = await coreBesideAnOwedTouch(touchWrite)
     // Its transaction starts now, before the close starts writing the touch: it reads the stored
     // _ts (dead at T0 + 10 s), and the touch (alive until T0 + 15 s) must still count.
     const read = db.get('s', 'a')
