@@ -14,7 +14,7 @@ import type { DeletedItem } from '../events/listeners.js'
 import { abortQuietly, req } from '../platform/request.js'
 import { unstamp } from '../layout/stamp.js'
 import { learn } from '../layout/watermarks.js'
-import { begin, committedOrUndone, itemAt, refusedAt, updated, type Changes, type Item, type WriteContext, type Written } from './write-steps.js'
+import { begin, committedOrUndone, itemAt, refusedAt, updated, type Changes, type Generations, type Item, type WriteContext, type Written } from './write-steps.js'
 
 /** Times a write starts over when its generation was deleted under it. */
 const ATTEMPTS = 5
@@ -27,15 +27,7 @@ function lostRace(storeName: string): DOMException {
  * {@link writeAll} for such a store: `stored` are the stamped values. Rows are written one after
  * the other, claiming room from dead holders (see `claim.ts`), all in one transaction.
  */
-export async function writeStashed(
-  ctx: WriteContext,
-  storeName: string,
-  stored: readonly Item[],
-  method: 'put' | 'add',
-  keys: readonly (IDBValidKey | undefined)[] | undefined,
-  now: number,
-  where: (i: number) => string,
-): Promise<Written<IDBValidKey[]>> {
+export const writeStashed: Generations['writeAll'] = async (ctx, storeName, stored, method, keys, now, where) => {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const stashed = await stash(ctx.db, storeName, stored, ctx.durability, (error, i) => refusedAt(error, where(i), null))
     const { tx, committed } = begin(ctx, [storeName, META_STORE])
