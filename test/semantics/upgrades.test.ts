@@ -2,7 +2,7 @@
 // indexes, and upgrades that fail — each rejects openTtlDB with an error that says why.
 import { openDB } from 'idb'
 import { expect, test } from 'vitest'
-import { openTtlDB } from '../../src/index.js'
+import { openTtlDB, type OpenTtlDBOptions } from '../../src/index.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
 import { databaseExists, deleteAfter, SECOND, T0 } from './support.js'
 
@@ -117,18 +117,19 @@ test('an upgrade adding a unique index over live duplicates rejects with a Const
   raw.close()
 })
 
-test('an upgrade callback that throws rejects openTtlDB with its error, and no unhandled rejection', async () => {
-  const name = deleteAfter(uniqueName('upgrade-throws'))
+/** Opens a new database with the app's `upgrade`: what openTtlDB rejected with, and the unhandled rejections meanwhile. */
+async function openWithUpgrade(name: string, upgrade: NonNullable<OpenTtlDBOptions['upgrade']>) {
   let error: unknown
   const unhandled = await unhandledDuring(async () => {
-    error = await openTtlDB(name, {
-      version: 1,
-      purge: { mode: 'off' },
-      stores: { s: { keyPath: 'id', defaultTtl: 10 } },
-      upgrade() {
-        throw new Error('migration failed')
-      },
-    }).catch((e: unknown) => e)
+    error = await openTtlDB(name, { version: 1, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 10 } }, upgrade }).catch((e: unknown) => e)
+  })
+  return { error, unhandled }
+}
+
+test('an upgrade callback that throws rejects openTtlDB with its error, and no unhandled rejection', async () => {
+  const name = deleteAfter(uniqueName('upgrade-throws'))
+  const { error, unhandled } = await openWithUpgrade(name, () => {
+    throw new Error('migration failed')
   })
   expect(unhandled).toEqual([])
   expect(error).toMatchObject({ message: 'migration failed' })
@@ -156,18 +157,10 @@ test("the upgrade callback is given idb's view of the database, the one `raw` gi
 
 test("an upgrade callback that throws after touching idb's view of the transaction: no unhandled rejection of its `done`", async () => {
   const name = deleteAfter(uniqueName('upgrade-done'))
-  let error: unknown
-  const unhandled = await unhandledDuring(async () => {
-    error = await openTtlDB(name, {
-      version: 1,
-      purge: { mode: 'off' },
-      stores: { s: { keyPath: 'id', defaultTtl: 10 } },
-      upgrade(raw) {
-        // idb makes the transaction's `done` promise when its view is first made.
-        void raw.createObjectStore('mine').transaction
-        throw new Error('migration failed')
-      },
-    }).catch((e: unknown) => e)
+  const { error, unhandled } = await openWithUpgrade(name, (raw) => {
+    // idb makes the transaction's `done` promise when its view is first made.
+    void raw.createObjectStore('mine').transaction
+    throw new Error('migration failed')
   })
   expect(unhandled).toEqual([])
   expect(error).toMatchObject({ message: 'migration failed' })
