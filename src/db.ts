@@ -57,7 +57,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> extends TtlCoreDB<S> 
    * Resolves to the callback's result once committed; listeners hear of it after the commit.
    * The callback must await only `tx`'s calls: IndexedDB ends a transaction left idle.
    * @throws TtlError `UNKNOWN_STORE`, `TRANSACTION_INACTIVE`, `UNSUPPORTED` (an `evictOnQuota`
-   * store), `INVALID_OPTION` (no stores, or a mode other than `'readonly'`/`'readwrite'`)
+   * store, or one that another handle gave generations), `INVALID_OPTION` (no stores, or a mode other than `'readonly'`/`'readwrite'`)
    */
   transaction<N extends StoreNames<S>, T>(stores: N | readonly N[], mode: 'readonly', callback: (tx: TtlReadTransaction<S, N>) => T | Promise<T>): Promise<T>
   transaction<N extends StoreNames<S>, T>(stores: N | readonly N[], mode: 'readwrite', callback: (tx: TtlWriteTransaction<S, N>) => T | Promise<T>): Promise<T>

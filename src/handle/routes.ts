@@ -9,6 +9,7 @@ import { dropGenerationsOf } from '../generations/stash.js'
 import { evictRound, type QuotaRelief, type Spare } from '../purge/quota.js'
 import { settleTouches } from '../reads/owed-touches.js'
 import { TtlError } from '../rules/errors.js'
+import { usesGenerations } from '../layout/generation-index.js'
 import type { Parts } from './parts.js'
 import { CoreRoutes, type RoutesOptions } from './core-routes.js'
 import { generations } from '../writes/writes.js'
@@ -79,15 +80,14 @@ export class Routes extends CoreRoutes<Parts> {
   async transact<T>(stores: readonly string[], writable: boolean, callback: (tx: Transaction) => T | Promise<T>, internal: Internal = {}): Promise<T> {
     const { name, stores: configs, clock, mode, durability, connection, parts } = this.options
     stores.forEach((store) => this.check(store))
-    const apart = stores.filter((store) => configs[store].evictOnQuota)
-    if (apart.length > 0) {
-      throw new TtlError('UNSUPPORTED', `store "${apart[0]}" keeps its values in databases of their own (evictOnQuota), which one transaction cannot span; use the handle's own calls for it`)
-    }
+    refuseApart(stores.filter((store) => configs[store].evictOnQuota))
     await Promise.all(stores.map((store) => settleTouches(name, store)))
     // The library's own transactions (the change a gate waits for among them) never wait.
     if (internal.observed !== false) await Promise.all(stores.map((store) => this.gates.get(store)))
     requestStarting()
     const db = await connection.native()
+    // A store declared plainly here that another handle (another app version) gave generations.
+    refuseApart(stores.filter((store) => usesGenerations(db, store)))
     const observers = writable && internal.observed !== false ? this.observers : undefined
     const extra = [...new Set([...(internal.extra ?? []), ...(observers?.storesFor(stores) ?? [])])]
     // An observed write is the app's edit of a mirrored store: it restarts the countdown, whatever
@@ -100,5 +100,12 @@ export class Routes extends CoreRoutes<Parts> {
       if (effects.stored.size > 0) this.changed([...effects.stored.keys()])
       await Promise.all(effects.touched)
     })
+  }
+}
+
+/** @throws TtlError `UNSUPPORTED` naming the first of `apart`, stores that keep their values in generations */
+function refuseApart(apart: readonly string[]): void {
+  if (apart.length > 0) {
+    throw new TtlError('UNSUPPORTED', `store "${apart[0]}" keeps its values in databases of their own (evictOnQuota), which one transaction cannot span; use the handle's own calls for it`)
   }
 }

@@ -161,3 +161,29 @@ test.skipIf(IN_FIREFOX).for(['put', 'update'] as const)('%s: a write to a store 
     await deleteTtlDB(name)
   }
 })
+
+test.skipIf(IN_FIREFOX)('a store another handle keeps in generations is refused by a transaction of a handle that declares it plainly (UNSUPPORTED, nothing written); its own calls serve it', async () => {
+  // The transaction refused only the stores its own handle declares with evictOnQuota: a store
+  // that another handle (another app version) gave generations was let in, and its first read of
+  // a value kept in a generation (another database) ended the transaction (TRANSACTION_INACTIVE).
+  const name = uniqueName('gen-tx-other')
+  const opts = (evictOnQuota: boolean) => ({ version: 1, purge: { mode: 'off' as const }, stores: { s: { keyPath: 'id', defaultTtl: 3600, evictOnQuota } } })
+  const keeper = await openTtlDB(name, opts(true))
+  const plain = await openTtlDB(name, opts(false))
+  try {
+    await keeper.put('s', { id: 'kept', body: 'in a generation' })
+    const refused = plain.transaction('s', 'readwrite', async (tx) => {
+      await tx.put('s', { id: 'own', body: 'in its row' })
+      return tx.get('s', 'kept')
+    })
+    await expect(refused).rejects.toMatchObject({ name: 'TtlError', code: 'UNSUPPORTED', message: expect.stringContaining('"s"') })
+    await plain.put('s', { id: 'own', body: 'by the handle' })
+    const expected = [{ id: 'kept', body: 'in a generation' }, { id: 'own', body: 'by the handle' }]
+    for (const db of [keeper, plain]) expect(await db.getAll('s')).toMatchObject(expected)
+    expect(await plain.get('s', 'kept')).toMatchObject(expected[0])
+  } finally {
+    keeper.close()
+    plain.close()
+    await deleteTtlDB(name)
+  }
+})
