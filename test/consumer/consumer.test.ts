@@ -171,9 +171,9 @@ test("dist/core.d.ts declares exactly what src/core.ts exports (common.ts and it
 
 test(`an app that uses only idb-ttl/core (get, put, delete, getAll, count, the background purge), bundled by esbuild, loads at most ${CORE_APP_BUDGET} bytes min+gzip, comlink included, and none of what only the full entry has, idb least of all`, async () => {
   const { code, gzipped, inputs } = await scratch.esbuildCoreApp(app)
-  expect(gzipped).toBeLessThanOrEqual(CORE_APP_BUDGET)
-  expect(inputs.filter((file) => file.includes('node_modules/idb/')), "idb: a core handle's raw and upgrade are native").toEqual([])
   expect(inputs).toContain('node_modules/idb-ttl/dist/core.js')
+  expect(inputs.filter((file) => file.includes('node_modules/idb/')), "idb: a core handle's raw and upgrade are native").toEqual([])
+  expect(gzipped).toBeLessThanOrEqual(CORE_APP_BUDGET)
   // Live queries, transactions, expiry listeners: their own messages are not in it.
   for (const only of ['db.live options', 'db.transaction takes', 'onExpire needs']) expect(code, only).not.toContain(only)
   expect(code).toContain('new Worker(new URL("./purge-worker.js"')
