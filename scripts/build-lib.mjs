@@ -266,17 +266,19 @@ export declare function ttlStorage<TStorageValue = string>(db: TtlDB<any>, store
 // dist/core.d.ts: the main entry's types (TtlCoreDB is one class), and its own openTtlDB.
 writeFileSync(
   path.join(outDir, 'core.d.ts'),
-  `import type { DBSchema, OpenTtlDBOptions, TtlCoreDB } from 'idb-ttl'
+  `import type { DBSchema, OpenTtlCoreDBOptions, TtlCoreDB } from 'idb-ttl'
 
 export { TtlCoreDB, TtlError, deleteTtlDB, checkDefaultTtl, effectiveTtl, expiresAt, isExpired, isValidTtl, itemTtl, MAX_TTL, ttlUntil } from 'idb-ttl'
-export type { TtlErrorCode, DefaultTtl, ItemTtl, ResolveOptions, TtlValues, Changes, DBSchema, IndexConfig, OpenTtlDBOptions, PurgeOptions, Query, Stamped, StoreConfig, TtlFields, Writable } from 'idb-ttl'
+export type { TtlErrorCode, DefaultTtl, ItemTtl, ResolveOptions, TtlValues, Changes, DBSchema, IndexConfig, OpenTtlCoreDBOptions, OpenTtlDBOptions, PurgeOptions, Query, Stamped, StoreConfig, TtlFields, Writable } from 'idb-ttl'
 
 /**
  * Opens (creating or upgrading) a database whose declared stores have time to live, with the
- * basic calls; its background purge runs in a Web Worker (docs/api.md, "idb-ttl/core").
+ * basic calls; its background purge runs in a Web Worker (docs/api.md, "idb-ttl/core"). The handle's
+ * \`raw\` and \`upgrade\`'s first argument are the native \`IDBDatabase\` (\`idb-ttl\` gives idb's
+ * \`IDBPDatabase\`: \`import { wrap } from 'idb'\`, then \`wrap(db.raw)\`).
  * @throws TtlError \`UNSUPPORTED\` for \`maxEntries\`, \`evict\`, \`evictOnQuota\`, \`touchOnRead\`, \`mirror\` or purge mode \`'inline'\` (import \`idb-ttl\`), and as \`idb-ttl\`'s
  */
-export declare function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlCoreDB<S>>
+export declare function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlCoreDBOptions<S>): Promise<TtlCoreDB<S>>
 `,
 )
 

@@ -18,4 +18,4 @@ export {
   type ResolveOptions,
   type TtlValues,
 } from './rules/ttl.js'
-export type { Changes, DBSchema, IndexConfig, OpenTtlDBOptions, PurgeOptions, Query, Stamped, StoreConfig, TtlFields, Writable } from './rules/types.js'
+export type { Changes, DBSchema, IndexConfig, OpenTtlCoreDBOptions, OpenTtlDBOptions, PurgeOptions, Query, Stamped, StoreConfig, TtlFields, Writable } from './rules/types.js'

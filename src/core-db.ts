@@ -4,7 +4,7 @@
  * `reads/`, `writes/` (through `handle/core-routes.ts`: store checks, owed touches, quota relief)
  * and the background purge (`handle/core-parts.ts`).
  */
-import { wrap, type DBSchema, type IDBPDatabase } from 'idb'
+import type { DBSchema, IDBPDatabase } from 'idb'
 import { countLive, getByKey, getKeys, getMany, getOne, storedDefaultTtl } from './reads/reads.js'
 import type { DefaultTtl } from './rules/ttl.js'
 import type { Changes, Query, Stamped, StoreKey, StoreNames, StoreValue, TtlWriteTransaction, Writable } from './rules/types.js'
@@ -15,8 +15,10 @@ import * as writes from './writes/writes.js'
  * A database whose declared stores follow Cosmos DB time-to-live rules: the basic calls
  * (`idb-ttl/core`). {@link TtlDB}, which `idb-ttl` opens, adds live queries, transactions,
  * expiry events and the index calls.
+ * @typeParam Raw what {@link raw} is: the native `IDBDatabase` in `idb-ttl/core`, idb's
+ * `IDBPDatabase` in {@link TtlDB}. Code that takes either handle: `TtlCoreDB<S, IDBDatabase | IDBPDatabase<S>>`.
  */
-export class TtlCoreDB<S extends DBSchema | unknown = unknown> {
+export class TtlCoreDB<S extends DBSchema | unknown = unknown, Raw extends IDBDatabase | IDBPDatabase<S> = IDBDatabase> {
   /** @internal */
   protected readonly route: CoreRoutes
 
@@ -28,9 +30,13 @@ export class TtlCoreDB<S extends DBSchema | unknown = unknown> {
     this.route = route
   }
 
-  /** The underlying idb database: the physical view, expired items and bookkeeping included. */
-  get raw(): IDBPDatabase<S> {
-    return wrap(this.route.options.connection.latest) as IDBPDatabase<S>
+  /**
+   * The underlying database, its latest connection: the physical view, expired items and
+   * bookkeeping included. In `idb-ttl/core` the native `IDBDatabase`, so that the core carries no
+   * idb (`import { wrap } from 'idb'`, then `wrap(db.raw)`, gives idb's view, which {@link TtlDB}'s is).
+   */
+  get raw(): Raw {
+    return this.route.options.connection.latest as Raw
   }
 
   /** Writes a value (inserting or replacing), stamping `_ts`. Resolves to its key once committed. */

@@ -4,7 +4,7 @@
  * `reads/`, `events/`, `live/`, `transaction/` (through `handle/routes.ts`), and the background
  * purge (`handle/parts.ts`).
  */
-import type { DBSchema } from 'idb'
+import { wrap, type DBSchema, type IDBPDatabase } from 'idb'
 import { purgeDuring } from './background/during.js'
 import { TtlCoreDB } from './core-db.js'
 import type { ExpireEvent, ExpireOptions } from './events/listeners.js'
@@ -22,7 +22,7 @@ import type { LiveOptions } from './live/result.js'
  * A database whose declared stores follow Cosmos DB time-to-live rules: the basic calls of
  * {@link TtlCoreDB}, and live queries, transactions, expiry events and the index calls.
  */
-export class TtlDB<S extends DBSchema | unknown = unknown> extends TtlCoreDB<S> {
+export class TtlDB<S extends DBSchema | unknown = unknown> extends TtlCoreDB<S, IDBPDatabase<S>> {
   /** @internal */
   protected declare readonly route: Routes
 
@@ -30,6 +30,14 @@ export class TtlDB<S extends DBSchema | unknown = unknown> extends TtlCoreDB<S> 
   constructor(route: Routes, unfollow: () => void) {
     super(route, unfollow)
     register(this, route)
+  }
+
+  /**
+   * The underlying idb database: idb's view of the latest connection (the same object each time
+   * for one connection), the physical view, expired items and bookkeeping included.
+   */
+  override get raw(): IDBPDatabase<S> {
+    return wrap(this.route.options.connection.latest) as IDBPDatabase<S>
   }
 
   /**

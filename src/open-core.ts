@@ -2,7 +2,8 @@
  * `openTtlDB` of `idb-ttl/core`: a handle with the basic calls only ({@link TtlCoreDB}), whose
  * background purge runs in the purge worker alone (no purge on the page), so that an app that
  * only gets and puts loads none of live queries, transactions, events, capacity, quota eviction,
- * sliding expiry or the mirror. It refuses at open a declaration that needs one of them.
+ * sliding expiry or the mirror. It refuses at open a declaration that needs one of them. It
+ * carries no idb either: `raw` and the app's `upgrade` are given the native database.
  */
 import type { DBSchema } from 'idb'
 import { WATCHDOG_MS, WorkerPurger } from './background/worker/client.js'
@@ -12,7 +13,7 @@ import { CoreRoutes, USE_FULL_ENTRY } from './handle/core-routes.js'
 import type { StoreConfigs } from './layout/schema.js'
 import { openDatabase } from './open.js'
 import { TtlError } from './rules/errors.js'
-import type { OpenTtlDBOptions, PurgeOptions } from './rules/types.js'
+import type { OpenTtlCoreDBOptions, PurgeOptions } from './rules/types.js'
 
 /** Store options `idb-ttl/core` leaves out, each needing the full entry. */
 const FULL_ONLY = ['maxEntries', 'evict', 'evictOnQuota', 'touchOnRead', 'mirror'] as const
@@ -29,12 +30,13 @@ function refuseFullOnly(stores: StoreConfigs, purge: Required<PurgeOptions>): vo
 
 /**
  * Opens (creating or upgrading) a database whose declared stores have time to live, with the
- * basic calls; its background purge runs in a Web Worker.
+ * basic calls; its background purge runs in a Web Worker. The handle's `raw` and `upgrade`'s
+ * first argument are the native `IDBDatabase` (`idb-ttl` gives idb's `IDBPDatabase`: `wrap` them).
  * @throws TtlError `INVALID_OPTION`, `INVALID_TTL`, `SCHEMA_MISMATCH`, `UNSUPPORTED` (no IndexedDB
  * here; a store option or purge mode only `idb-ttl` has: `maxEntries`, `evict`, `evictOnQuota`,
  * `touchOnRead`, `mirror`, `'inline'`); IndexedDB `VersionError`
  */
-export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlCoreDB<S>> {
+export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlCoreDBOptions<S>): Promise<TtlCoreDB<S>> {
   return openDatabase(name, options, (opened) => {
     // No purger on the page: the worker is the purger in every mode (in `'off'`, for `purgeExpired`).
     const pagePurger = () => new WorkerPurger({ name, stores: opened.stores, batchSize: opened.purge.batchSize, sliceMs: opened.purge.sliceMs }, WATCHDOG_MS)

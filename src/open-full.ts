@@ -1,16 +1,40 @@
-/** The full handle ({@link TtlDB}) of `idb-ttl` and `idb-ttl/service-worker`, assembled from an open database. */
+/**
+ * `openTtlDB` of `idb-ttl` and `idb-ttl/service-worker`, less how the purge starts its worker: the
+ * full handle ({@link TtlDB}), and the app's `upgrade` given idb's views (SPEC §5), which
+ * `idb-ttl/core` leaves out so as to carry no idb.
+ */
+import { wrap, type DBSchema, type IDBPDatabase } from 'idb'
 import type { StartWorker } from './background/background.js'
 import { TtlDB } from './db.js'
 import { inlinePurger, Parts } from './handle/parts.js'
 import { Routes } from './handle/routes.js'
-import type { Opened } from './open.js'
+import { openDatabase } from './open.js'
+import type { OpenTtlCoreDBOptions, OpenTtlDBOptions } from './rules/types.js'
 
-/** Assembles a full handle whose worker mode's purge is started by `startWorker` (absent: inline). */
-export function fullHandle<S>(startWorker: StartWorker | undefined): (opened: Opened) => TtlDB<S> {
-  return (opened) => {
+/** Opens `name` with a full handle whose worker mode's purge is started by `startWorker` (absent: inline). */
+export function openFull<S extends DBSchema | unknown>(name: string, options: OpenTtlDBOptions<S>, startWorker: StartWorker | undefined): Promise<TtlDB<S>> {
+  return openDatabase(name, withIdbViews(options), (opened) => {
     const parts = new Parts({ ...opened, startWorker, pagePurger: inlinePurger })
     const routes = new Routes({ ...opened, parts })
     routes.settingsChanged(opened.redeclared)
     return new TtlDB<S>(routes, opened.unfollow)
+  })
+}
+
+/**
+ * The options with the app's `upgrade` given idb's view of the native database, as idb's `openDB`
+ * gives it (the same view `raw` gives later: idb keeps one per native object).
+ */
+function withIdbViews<S>(options: OpenTtlDBOptions<S>): OpenTtlCoreDBOptions<S> {
+  // Options that are no object are `openDatabase`'s to refuse, as they are.
+  const upgrade = (options as OpenTtlDBOptions<S> | null | undefined)?.upgrade
+  if (!upgrade) return options as OpenTtlCoreDBOptions<S>
+  return {
+    ...options,
+    upgrade: (db, oldVersion, newVersion, tx) => {
+      // idb's promise for the transaction (`done`) rejects when the upgrade aborts; the open reports why.
+      wrap(tx).done.catch(() => {})
+      upgrade(wrap(db) as IDBPDatabase<S>, oldVersion, newVersion)
+    },
   }
 }

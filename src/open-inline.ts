@@ -5,8 +5,7 @@
  */
 import type { DBSchema } from 'idb'
 import type { TtlDB } from './db.js'
-import { openDatabase } from './open.js'
-import { fullHandle } from './open-full.js'
+import { openFull } from './open-full.js'
 import type { OpenTtlDBOptions } from './rules/types.js'
 
 /**
@@ -16,5 +15,5 @@ import type { OpenTtlDBOptions } from './rules/types.js'
  * IndexedDB `VersionError`
  */
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
-  return openDatabase(name, options, fullHandle<S>(undefined))
+  return openFull(name, options, undefined)
 }

@@ -2,8 +2,7 @@
 import type { DBSchema } from 'idb'
 import { startPurgeWorker } from './background/worker/start.js'
 import type { TtlDB } from './db.js'
-import { openDatabase } from './open.js'
-import { fullHandle } from './open-full.js'
+import { openFull } from './open-full.js'
 import type { OpenTtlDBOptions } from './rules/types.js'
 
 /**
@@ -12,5 +11,5 @@ import type { OpenTtlDBOptions } from './rules/types.js'
  * IndexedDB `VersionError`
  */
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
-  return openDatabase(name, options, fullHandle<S>(startPurgeWorker))
+  return openFull(name, options, startPurgeWorker)
 }

@@ -2,10 +2,12 @@
  * What `openTtlDB` does, in every entry: checks the options, opens (creating or upgrading) the
  * database, writes the declared defaults (telling live queries and the purger, in every tab, when
  * that changed one), and has the entry assemble its handle. The entries differ in the handle
- * (`open-full.ts`: {@link TtlDB}; `open-core.ts`: `TtlCoreDB`) and in how the background purge
- * starts its worker (`open-page.ts`, `open-inline.ts`).
+ * (`open-full.ts`: {@link TtlDB}; `open-core.ts`: `TtlCoreDB`), in what the app's `upgrade` is
+ * given (the native database here, as `idb-ttl/core` gives it; idb's views of it through
+ * `open-full.ts`) and in how the background purge starts its worker (`open-page.ts`,
+ * `open-inline.ts`). It carries no idb, which only the full entries load.
  */
-import { wrap, type DBSchema, type IDBPDatabase } from 'idb'
+import type { DBSchema } from 'idb'
 import type { PartsOptions } from './handle/core-parts.js'
 import type { RoutesOptions } from './handle/core-routes.js'
 import { Connection } from './layout/connection.js'
@@ -17,7 +19,7 @@ import { monotonic } from './rules/clock.js'
 import { TtlError } from './rules/errors.js'
 import { checkPurgeOptions } from './rules/purge-options.js'
 import { checkKnownOptions } from './rules/known-options.js'
-import type { OpenTtlDBOptions, PurgeOptions } from './rules/types.js'
+import type { OpenTtlCoreDBOptions, PurgeOptions } from './rules/types.js'
 
 /** An open database, checked and with its declared defaults written: what an entry makes its handle of. */
 export interface Opened extends Omit<PartsOptions, 'startWorker' | 'pagePurger'>, Omit<RoutesOptions, 'parts' | 'generations'> {
@@ -28,12 +30,13 @@ export interface Opened extends Omit<PartsOptions, 'startWorker' | 'pagePurger'>
 }
 
 /**
- * Opens `name` as {@link openTtlDB} does; `refuse` throws for declarations the entry cannot honour
- * (before the database is touched), `assemble` makes the handle.
+ * Opens `name` as {@link openTtlDB} does, running the app's `upgrade` as it is given (the full
+ * entries hand in one that takes idb's views); `refuse` throws for declarations the entry cannot
+ * honour (before the database is touched), `assemble` makes the handle.
  */
 export async function openDatabase<S extends DBSchema | unknown, H>(
   name: string,
-  options: OpenTtlDBOptions<S>,
+  options: OpenTtlCoreDBOptions<S>,
   assemble: (opened: Opened) => H,
   refuse: (stores: StoreConfigs, purge: Required<PurgeOptions>) => void = () => {},
 ): Promise<H> {
@@ -48,7 +51,7 @@ export async function openDatabase<S extends DBSchema | unknown, H>(
   const purge = checkPurgeOptions(options.purge)
   refuse(stores, purge)
   const clock = monotonic(options.clock ?? Date.now)
-  const connection = new Connection({ name, version: options.version, stores, clock, upgrade: idbUpgrade(options.upgrade), schema: { addedUniqueIndexes, upgradeSchema, explainAbort, checkSchema }, onStepAside: () => forgetSettings(name) })
+  const connection = new Connection({ name, version: options.version, stores, clock, upgrade: options.upgrade, schema: { addedUniqueIndexes, upgradeSchema, explainAbort, checkSchema }, onStepAside: () => forgetSettings(name) })
   const db = await connection.native()
   const unfollowMarks = follow(name)
   const letGo = holdSettings(name)
@@ -67,16 +70,3 @@ export async function openDatabase<S extends DBSchema | unknown, H>(
   return assemble({ name, stores, purge, clock, connection, mode, durability: options.durability, unfollow, redeclared })
 }
 
-/**
- * The app's `upgrade` as the connection runs it: given idb's views of the native database and
- * transaction, as idb's `openDB` gives them (the same views `raw` gives later: idb keeps one per
- * native object).
- */
-function idbUpgrade(upgrade: ((raw: IDBPDatabase<any>, oldVersion: number, newVersion: number | null) => void) | undefined) {
-  if (!upgrade) return undefined
-  return (db: IDBDatabase, tx: IDBTransaction, oldVersion: number, newVersion: number | null) => {
-    // idb's promise for the transaction (`done`) rejects when the upgrade aborts; the open reports why.
-    wrap(tx).done.catch(() => {})
-    upgrade(wrap(db), oldVersion, newVersion)
-  }
-}

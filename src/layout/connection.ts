@@ -26,10 +26,11 @@ export interface ConnectionOptions {
   clock: () => number
   /**
    * The app's `upgrade`, run in the upgrade transaction once the schema work is done. It is given
-   * the native database and transaction: the page makes idb's views of them (`open.ts`), so this
-   * module, and the purge worker with it, carries no idb.
+   * the native database and transaction, as `idb-ttl/core` hands them to the app; the full entries
+   * make idb's views of them (`open-full.ts`), so this module, the core and the purge worker carry
+   * no idb.
    */
-  upgrade?: (db: IDBDatabase, tx: IDBTransaction, oldVersion: number, newVersion: number | null) => void
+  upgrade?: (db: IDBDatabase, oldVersion: number, newVersion: number | null, tx: IDBTransaction) => void
   /** Absent for connections that must never create or upgrade the database (the purge worker's). */
   schema?: SchemaWork
   /** `true` for a connection in a worker: each open is checked by a probe (see {@link PROBE_MS}). */
@@ -115,7 +116,7 @@ export class Connection {
         unique = schema.addedUniqueIndexes(raw, tx, stores)
         // The app's callback runs once the library's schema work (a chain of requests) is done.
         schema.upgradeSchema(raw, tx, stores, clock())
-          .then(() => upgrade?.(raw, tx, event.oldVersion, event.newVersion))
+          .then(() => upgrade?.(raw, event.oldVersion, event.newVersion, tx))
           .catch((error: unknown) => {
             failure = { error }
             abortQuietly(tx)

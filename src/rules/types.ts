@@ -112,8 +112,23 @@ export interface OpenTtlDBOptions<S extends DBSchema | unknown = unknown> {
   ttlValues?: TtlValues
   /** Durability hint for write transactions; default: the browser's. */
   durability?: IDBTransactionDurability
-  /** Runs after the library's own schema work inside the upgrade transaction. */
+  /**
+   * Runs after the library's own schema work inside the upgrade transaction, given idb's view of
+   * the database (`raw.createObjectStore('plain')`). `idb-ttl/core` gives the native one instead:
+   * {@link OpenTtlCoreDBOptions}.
+   */
   upgrade?: (raw: IDBPDatabase<S>, oldVersion: number, newVersion: number | null) => void
+}
+
+/**
+ * What `openTtlDB` of `idb-ttl/core` takes: the options of `idb-ttl`, but `upgrade` is given the
+ * native `IDBDatabase` (and the version-change `IDBTransaction` after the versions), so that the
+ * core carries no idb. An `upgrade` written for `idb-ttl` that uses idb's API on it takes its
+ * view with `import { wrap } from 'idb'`: `const db = wrap(raw)`.
+ */
+export interface OpenTtlCoreDBOptions<S extends DBSchema | unknown = unknown> extends Omit<OpenTtlDBOptions<S>, 'upgrade'> {
+  /** Runs after the library's own schema work inside the upgrade transaction (`raw.createObjectStore('plain')`). */
+  upgrade?: (raw: IDBDatabase, oldVersion: number, newVersion: number | null, transaction: IDBTransaction) => void
 }
 
 /**

@@ -1,5 +1,6 @@
 // `idb-ttl/core` in a real browser: its background purge runs in the purge worker (the core has
 // no purge of its own on the page), and so does its purgeExpired.
+import { wrap } from 'idb'
 import { afterEach, expect, test, vi } from 'vitest'
 import { openTtlDB, type TtlCoreDB } from '../../src/core.js'
 import { manualClock, uniqueName } from '../helpers.js'
@@ -32,7 +33,7 @@ test("the core's background purge deletes expired items in its worker, with no p
   db = await openTtlDB<any>(uniqueName('core-worker'), { version: 1, stores, clock, purge: { mode: 'worker', maxIntervalMs: 20 } })
   await db.putAll('s', [...Array.from({ length: 50 }, (_, i) => ({ id: i })), { id: 'live', ttl: -1 }])
   clock.advance(10_000)
-  await until(async () => expect(await db!.raw.getAllKeys('s')).toEqual(['live']))
+  await until(async () => expect(await wrap(db!.raw).getAllKeys('s')).toEqual(['live']))
   expect(started).toEqual([expect.stringContaining('purge-worker')])
 })
 
@@ -44,6 +45,6 @@ test("the core's purgeExpired runs in the worker too, also with the background p
   expect(started, 'the worker starts lazily').toEqual([])
   clock.advance(10_000)
   expect(await db.purgeExpired()).toBe(2)
-  expect(await db.raw.getAllKeys('s')).toEqual(['live'])
+  expect(await wrap(db.raw).getAllKeys('s')).toEqual(['live'])
   expect(started).toEqual([expect.stringContaining('purge-worker')])
 })

@@ -47,8 +47,8 @@ export interface DocBlock {
 export declare function tsBlocks(markdown: string): MarkdownBlock[]
 export declare function addDocBlocks(app: string): Promise<DocBlock[]>
 export declare function tsc(app: string, project: string): Promise<Run>
-/** The app that uses only `idb-ttl/core` (core.ts), bundled and minified by esbuild: its text and gzipped bytes. */
-export declare function esbuildCoreApp(app: string): Promise<{ code: string; gzipped: number }>
+/** The app that uses only `idb-ttl/core` (core.ts), bundled and minified by esbuild: its text, gzipped bytes and the files bundled. */
+export declare function esbuildCoreApp(app: string): Promise<{ code: string; gzipped: number; inputs: string[] }>
 export declare function tscErrors(output: string): TscError[]
 export declare function viteBuild(app: string): Promise<string>
 export interface Bundle {

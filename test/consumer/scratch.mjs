@@ -261,10 +261,6 @@ export async function esbuildBuild(app) {
 }
 
 /**
- * `esbuild core.ts --bundle --format=esm --minify`: the app that uses only `idb-ttl/core`, as its
- * user ships it (the worker is a file of its own). Resolves to the bundle's text and its gzipped bytes.
- */
-/**
  * The budget of an app of `idb-ttl/core`, in bytes min+gzip: the limit of .size-limit.js's
  * `idb-ttl/core` row (`npm run size`), so that the two cannot drift apart.
  */
@@ -275,10 +271,15 @@ export const CORE_APP_BUDGET = (() => {
   return Math.round(Number(amount) * (unit === 'kB' ? 1000 : 1))
 })()
 
+/**
+ * `esbuild core.ts --bundle --format=esm --minify`: the app that uses only `idb-ttl/core`, as its
+ * user ships it (the worker is a file of its own). Resolves to the bundle's text, its gzipped
+ * bytes, and the files bundled (esbuild's metafile, relative to the app).
+ */
 export async function esbuildCoreApp(app) {
-  const result = await esbuild.build({ absWorkingDir: app, entryPoints: ['core.ts'], bundle: true, format: 'esm', minify: true, write: false, outdir: 'dist-core', logLevel: 'silent' })
+  const result = await esbuild.build({ absWorkingDir: app, entryPoints: ['core.ts'], bundle: true, format: 'esm', minify: true, write: false, metafile: true, outdir: 'dist-core', logLevel: 'silent' })
   const [bundle] = result.outputFiles
-  return { code: bundle.text, gzipped: gzipSync(bundle.contents).length }
+  return { code: bundle.text, gzipped: gzipSync(bundle.contents).length, inputs: Object.keys(result.metafile.inputs) }
 }
 
 /** Copies the package's dist/purge-worker.js into `dir`, as the docs tell esbuild's users to. */

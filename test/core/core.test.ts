@@ -1,14 +1,14 @@
 // `idb-ttl/core` (src/core.ts): the basic calls keep every rule of SPEC §1–7 they have in the full
 // entry, declarations that need the full entry are refused at open, and a core handle and a full
 // one on the same database interoperate exactly (same layout, settings, watermarks, purge, events).
-import { deleteDB } from 'idb'
+import { deleteDB, unwrap, wrap, type IDBPDatabase } from 'idb'
 import { afterEach, expect, expectTypeOf, test, vi } from 'vitest'
 import * as core from '../../src/core.js'
-import { deleteTtlDB, openTtlDB as openFull, TtlDB, type ExpireEvent, type OpenTtlDBOptions, type PurgeReport, type Stamped, type TtlFields } from '../../src/index.js'
+import { deleteTtlDB, openTtlDB as openFull, TtlDB, type ExpireEvent, type OpenTtlCoreDBOptions, type OpenTtlDBOptions, type PurgeReport, type Stamped, type TtlFields } from '../../src/index.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
 import { captureTimers } from '../live/timers.js'
 import { ensureLocks } from '../purge/stubs.js'
-import { expectDomError, expectTtlError, rawGet, SECOND, T0 } from '../semantics/support.js'
+import { databaseExists, deleteAfter, expectDomError, expectTtlError, SECOND, T0 } from '../semantics/support.js'
 
 const stores = { s: { keyPath: 'id', defaultTtl: 60 }, off: { keyPath: 'id' } }
 const opened: { close(): void }[] = []
@@ -20,7 +20,7 @@ afterEach(async () => {
 })
 
 /** A core handle on a fresh database (or on `name`), closed and deleted after the test. */
-async function openCore(options: Partial<OpenTtlDBOptions> = {}, name = uniqueName('core')) {
+async function openCore(options: Partial<OpenTtlCoreDBOptions> = {}, name = uniqueName('core')) {
   const db = await core.openTtlDB<any>(name, { version: 1, stores, purge: { mode: 'off' }, ...options })
   opened.push(db)
   names.push(name)
@@ -47,11 +47,80 @@ async function typed(db: core.TtlCoreDB<{ s: { key: string; value: { id: string 
   await db.put('t', { id: 'a' })
   // @ts-expect-error live queries are the full handle's
   db.live('s')
-  expectTypeOf<TtlDB<any>>().toMatchTypeOf<core.TtlCoreDB<any>>()
+  // A full handle where either handle is expected; not where the core's native `raw` is.
+  expectTypeOf<TtlDB<any>>().toMatchTypeOf<core.TtlCoreDB<any, IDBDatabase | IDBPDatabase<any>>>()
+  expectTypeOf<TtlDB<any>>().not.toMatchTypeOf<core.TtlCoreDB<any>>()
+  expectTypeOf(db.raw).toEqualTypeOf<IDBDatabase>()
+  // @ts-expect-error the core's raw is the native database: idb's API is `wrap(db.raw)`'s
+  await db.raw.get('s', 'a')
+  expectTypeOf(await wrap(db.raw).get('s', 'a')).toBeAny()
+  const upgrade = (raw: IDBPDatabase<any>) => void raw.createObjectStore('plain')
+  // @ts-expect-error the core's upgrade is given the native database, not idb's view
+  await core.openTtlDB('typed', { stores: {}, upgrade })
+  await core.openTtlDB('typed', { stores: {}, upgrade: (raw) => upgrade(wrap(raw)) })
+  expectTypeOf<NonNullable<OpenTtlCoreDBOptions['upgrade']>>().parameters.toEqualTypeOf<[IDBDatabase, number, number | null, IDBTransaction]>()
+  expectTypeOf<NonNullable<OpenTtlDBOptions['upgrade']>>().parameters.toEqualTypeOf<[IDBPDatabase<unknown>, number, number | null]>()
 }
 
 test('a typed core handle has the basic calls, typed by its schema, and no live queries (checked by tsc)', () => {
   expect(typeof typed).toBe('function')
+})
+
+/** What a request made on `db`'s store `s` is: the native `IDBRequest`, or idb's promise. */
+function requestOn(db: IDBDatabase | IDBPDatabase<any>, key: IDBValidKey): IDBRequest | Promise<unknown> {
+  return (db as IDBDatabase).transaction('s').objectStore('s').get(key)
+}
+
+test("the core's raw is the native IDBDatabase of its connection (no idb in idb-ttl/core): it sees what the handle wrote, and idb's view is wrap(db.raw)", async () => {
+  const db = await openCore()
+  await db.put('s', { id: 'a' })
+  expect(db.raw).toBeInstanceOf(IDBDatabase)
+  expect(db.raw, 'the connection itself, each time').toBe(db.raw)
+  expect((db.raw as unknown as { get?: unknown }).get, 'no idb shortcut on it').toBeUndefined()
+  const request = requestOn(db.raw, 'a')
+  expect(request).toBeInstanceOf(IDBRequest)
+  await new Promise((resolve) => ((request as IDBRequest).onsuccess = resolve))
+  expect((request as IDBRequest).result).toMatchObject({ id: 'a', _ts: expect.any(Number) })
+  expect(await wrap(db.raw).get('s', 'a'), "the one-line change for idb's API").toMatchObject({ id: 'a' })
+})
+
+test("the full entry's raw stays idb's view (SPEC §5), one per connection, over the same data", async () => {
+  const full = await freshDB({ stores })
+  await full.put('s', { id: 'a' })
+  expect(full.raw, 'one view per connection').toBe(full.raw)
+  expect(full.raw).not.toBe(unwrap(full.raw))
+  expect(unwrap(full.raw)).toBeInstanceOf(IDBDatabase)
+  expect(await full.raw.get('s', 'a'), "idb's shortcut").toMatchObject({ id: 'a' })
+  expect(requestOn(full.raw, 'a')).toBeInstanceOf(Promise)
+})
+
+test("the core's upgrade is given the native database and the version-change transaction, after the library's schema work: native calls work on them", async () => {
+  const name = uniqueName('core-upgrade')
+  const given: unknown[][] = []
+  const db = await openCore(
+    {
+      upgrade(raw, oldVersion, newVersion, transaction) {
+        const request = raw.createObjectStore('plain').add('value', 'key')
+        given.push([raw, oldVersion, newVersion, transaction.mode, [...transaction.objectStoreNames].includes('s'), request instanceof IDBRequest])
+      },
+    },
+    name,
+  )
+  expect(given).toEqual([[db.raw, 0, 1, 'versionchange', true, true]])
+  expect(given[0][0], 'the connection itself, not a view of it').toBe(db.raw)
+  const request = db.raw.transaction('plain').objectStore('plain').get('key')
+  await new Promise((resolve) => (request.onsuccess = resolve))
+  expect(request.result).toBe('value')
+})
+
+test('a core upgrade that throws rejects openTtlDB with its error, and no database is made', async () => {
+  const name = deleteAfter(uniqueName('core-upgrade-throws'))
+  const fails = () => {
+    throw new Error('migration failed')
+  }
+  const opening = openCore({ upgrade: fails }, name)
+  await expect(opening).rejects.toMatchObject({ message: 'migration failed' })
+  expect(await databaseExists(name)).toBe(false)
 })
 
 test.for([
@@ -94,7 +163,7 @@ test('put stamps _ts and resolves to the key; get, getAll, getAllKeys and count 
   expect(await db.count('s')).toBe(1)
   expect(await db.get('s', IDBKeyRange.lowerBound('a'))).toMatchObject({ id: 'never' })
   // The physical view still holds the dead: only the purge deletes them.
-  expect(await rawGet(db as unknown as TtlDB<any>, 's', 'own')).toMatchObject({ id: 'own' })
+  expect(await wrap(db.raw).get('s', 'own')).toMatchObject({ id: 'own' })
 })
 
 test('a store with TTL off keeps everything, ttl fields included (SPEC §1)', async () => {
@@ -241,7 +310,7 @@ test("a core handle's write expires for a full handle, whose purge deletes it an
   expect(await db.getAllKeys('s')).toEqual(['kept'])
   expect(await db.expiresAt('s', 'full')).toBeUndefined()
   expect(await full.purgeExpired('s')).toBe(2)
-  expect(await db.raw.getAllKeys('s')).toEqual(['kept'])
+  expect(await wrap(db.raw).getAllKeys('s')).toEqual(['kept'])
   await vi.waitFor(() => expect(heard.flatMap((event) => event.items.map((item) => item.key)).sort()).toEqual(['core', 'full']))
 })
 
@@ -283,7 +352,7 @@ test("a core handle's write wakes a full handle's background purge, asleep for a
     const db = await openCore({ clock, stores: purgeStores }, full.raw.name)
     await db.put('s', { id: 'short', ttl: 1 })
     clock.advance(SECOND)
-    await vi.waitFor(async () => expect(await db.raw.getAllKeys('s')).toEqual(['long']), { timeout: 10_000, interval: 10 })
+    await vi.waitFor(async () => expect(await wrap(db.raw).getAllKeys('s')).toEqual(['long']), { timeout: 10_000, interval: 10 })
   } finally {
     removeLocks()
   }
@@ -311,13 +380,13 @@ test("a core handle's reads count the touches a full handle of the realm owes, a
   const touchWrite = captureTimers('reads/touch')
   try {
     const { db } = await coreBesideAnOwedTouch(touchWrite)
-    expect(await db.raw.get('s', 'a')).toMatchObject({ _ts: T0 / 1000 })
+    expect(await wrap(db.raw).get('s', 'a')).toMatchObject({ _ts: T0 / 1000 })
     // Dead by its stored _ts (T0 + 10 s), alive by the owed touch (T0 + 15 s).
     expect(await db.get('s', 'a')).toMatchObject({ id: 'a' })
     expect(await db.getAll('s')).toMatchObject([{ id: 'a' }])
     expect(await db.expiresAt('s', 'a')).toBe(T0 + 15 * SECOND)
     expect(await db.count('s')).toBe(1)
-    expect(await db.raw.get('s', 'a'), "the core's count had the touch written first").toMatchObject({ _ts: (T0 + 5 * SECOND) / 1000 })
+    expect(await wrap(db.raw).get('s', 'a'), "the core's count had the touch written first").toMatchObject({ _ts: (T0 + 5 * SECOND) / 1000 })
   } finally {
     touchWrite.restore()
   }
@@ -334,7 +403,7 @@ test("a core handle's read under way when a full handle of the realm closes owin
     full.close()
     expect(await read).toMatchObject({ id: 'a' })
     expect(await db.count('s')).toBe(1)
-    expect(await db.raw.get('s', 'a'), 'the close wrote the touch').toMatchObject({ _ts: (T0 + 5 * SECOND) / 1000 })
+    expect(await wrap(db.raw).get('s', 'a'), 'the close wrote the touch').toMatchObject({ _ts: (T0 + 5 * SECOND) / 1000 })
   } finally {
     touchWrite.restore()
   }
