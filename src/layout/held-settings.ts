@@ -113,6 +113,15 @@ export function heldSettings(name: string, store: string): StoreState | undefine
   return copy && performance.now() - copy.readAt < LEASE_MS ? copy.state : undefined
 }
 
+/**
+ * Whether this realm holds the settings of database `name` when it can (Web Locks, a handle
+ * open): then a realm without a copy ({@link heldSettings}) may have let it go for a change made
+ * elsewhere, whose announcement (`watermarks.ts`) can still be on its way, and a write reads them.
+ */
+export function keepsSettings(name: string): boolean {
+  return databases.has(name) && webLocks() !== undefined
+}
+
 /** What a read that reads the settings notes before it starts, for {@link settingsRead}. */
 export interface SettingsTicket {
   epoch: number
