@@ -1,6 +1,7 @@
-// The settings a realm holds in memory (src/layout/held-settings.ts): reads judged by them read
-// only their item's store, yet a default changed in another page applies to this page's next
-// read, and a page that never lets its copies go (frozen) holds a change up for a lease at most.
+// The settings a realm holds in memory (src/layout/held-settings.ts): reads and writes judged by
+// them use only their item's store, yet a default changed in another page applies to this page's
+// next read, a write right after it is stamped above the watermarks it raised, and a page that
+// never lets its copies go (frozen) holds a change up for a lease at most.
 import { afterEach, expect, test } from 'vitest'
 import type { TtlDB } from '../../src/index.js'
 import { LEASE_MS } from '../../src/layout/held-settings.js'
