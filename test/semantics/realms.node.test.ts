@@ -5,6 +5,8 @@
  * by both realms (ensureLocks); the one without them pins the gap that remains there. The same
  * scenarios across two real pages are in test/browser/. Node project only (vitest.config.ts).
  */
+import fc from 'fast-check'
+import { deleteDB } from 'idb'
 import { describe, expect, test, vi } from 'vitest'
 import { openTtlDB, type TtlDB } from '../../src/index.js'
 import { manualClock, uniqueName } from '../helpers.js'
@@ -90,6 +92,75 @@ describe('a write is never born dead (SPEC §6), whichever tab changed the setti
   test('a write to a store keeping its values in generations, with or without Web Locks', async () => {
     // Its rows' transaction reads the settings: a value they show born dead is stamped again.
     await writeBehindAChange((a) => a.put('s', { id: 'fresh' }), { evictOnQuota: true })
+  })
+
+  type Step =
+    | { kind: 'write'; tab: 0 | 1; store: 's' | 'g'; how: 'put' | 'putAll' | 'tx'; ttl: number | undefined }
+    | { kind: 'setDefaultTtl'; tab: 0 | 1; store: 's' | 'g'; value: number }
+    | { kind: 'read'; tab: 0 | 1; store: 's' | 'g' }
+    | { kind: 'advance'; tab: 0 | 1; ms: number }
+    | { kind: 'settle' }
+  const tab = fc.constantFrom<0 | 1>(0, 1)
+  const store = fc.constantFrom<'s' | 'g'>('s', 'g')
+  const how = fc.constantFrom('put' as const, 'putAll' as const, 'tx' as const)
+  const ttl = fc.option(fc.integer({ min: 1, max: 30 }), { nil: undefined })
+  const step: fc.Arbitrary<Step> = fc.oneof(
+    { weight: 4, arbitrary: fc.record({ kind: fc.constant('write' as const), tab, store, how, ttl }) },
+    { weight: 3, arbitrary: fc.record({ kind: fc.constant('setDefaultTtl' as const), tab, store, value: fc.oneof(fc.constant(-1), ttl.map((t) => t ?? 10)) }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('read' as const), tab, store }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance' as const), tab, ms: fc.integer({ min: 0, max: 40_000 }) }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('settle' as const) }) },
+  )
+
+  // Every write path, each tab holding the settings or not, a change in either, announcements
+  // delivered (settle) or not yet: SPEC §6 without a model, as an item's own tab sees it.
+  test('random histories of two tabs on clocks apart: every item a tab writes is live to it at once', { timeout: 120_000 }, async () => {
+    const removeLocks = ensureLocks()
+    vi.resetModules()
+    const other = (await import('../../src/index.js')) as typeof import('../../src/index.js')
+    // "g" keeps its values in generations: its writes stamp before they stash (stashed-writes.ts).
+    const stores = { s: { keyPath: 'id', defaultTtl: 10 }, g: { keyPath: 'id', defaultTtl: 10, evictOnQuota: true } }
+    let written = 0
+    // Each tab's clock starts anywhere in 100 s: one may be far behind what the other left dead.
+    const start = fc.integer({ min: 0, max: 100_000 })
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.tuple(start, start), fc.array(step, { minLength: 4, maxLength: 20 }), async (starts, steps) => {
+          const name = uniqueName('realms-prop')
+          const clocks = starts.map((start) => manualClock(T0 + start))
+          const tabs = [
+            await openTtlDB(name, { version: 1, clock: clocks[0], purge, stores }),
+            await other.openTtlDB(name, { version: 1, clock: clocks[1], purge, stores }),
+          ]
+          try {
+            for (const [i, s] of steps.entries()) {
+              if (s.kind === 'settle') await new Promise((resolve) => setTimeout(resolve, 0))
+              else if (s.kind === 'advance') clocks[s.tab].advance(s.ms)
+              else if (s.kind === 'read') await tabs[s.tab].count(s.store)
+              else if (s.kind === 'setDefaultTtl') await tabs[s.tab].setDefaultTtl(s.store, s.value)
+              else {
+                const db = tabs[s.tab]
+                const item = { id: `w${i}`, ...(s.ttl !== undefined && { ttl: s.ttl }) }
+                if (s.how === 'put') await db.put(s.store, item)
+                else if (s.how === 'putAll') await db.putAll(s.store, [item])
+                // A transaction cannot span a store keeping generations: "g" takes a put.
+                else if (s.store === 'g') await db.put(s.store, item)
+                else await db.transaction(['s'], 'readwrite', (tx) => tx.put('s', item))
+                expect(await db.get(s.store, item.id), `${JSON.stringify(s)} at step ${i}`).toBeDefined()
+                written++
+              }
+            }
+          } finally {
+            for (const db of tabs) db.close()
+            await deleteDB(name)
+          }
+        }),
+        { numRuns: 60 },
+      )
+    } finally {
+      removeLocks()
+    }
+    expect(written).toBeGreaterThan(100)
   })
 
   // KNOWN GAP without Web Locks (docs/semantics.md, "Clocks that step back"): no realm holds the
