@@ -1,6 +1,7 @@
 /**
  * The settings of each store that this realm (page or worker) holds in memory, so that a read
- * needs no read of the settings beside its item's (issue #33: `get` at the cost of a raw get).
+ * needs no read of the settings beside its item's (issue #33: `get` at the cost of a raw get),
+ * and a write stamps above their exact watermarks without one (`writes/writes.ts`).
  * Exactness (SPEC §3: a default changed in another tab applies to the next read here) rests on a
  * Web Lock: a copy is trusted only while the realm holds `idb-ttl:settings:<db>` shared, and a
  * change of settings ({@link changingSettings}) asks every realm on the database's bus to let
@@ -10,7 +11,8 @@
  * A realm that cannot answer (a tab frozen in the background) would keep the change waiting: no
  * copy is trusted longer than {@link LEASE_MS} after it was read, and a change that waited that
  * long takes the lock from whoever holds it (`steal`), whose copies have expired by then.
- * Without Web Locks (Node, old browsers) the realm holds nothing: every read reads the settings.
+ * Without Web Locks (Node, old browsers) the realm holds nothing: every read reads the settings,
+ * and writes stamp above the watermarks the realm knows (`watermarks.ts`).
  */
 import { joinBus, type Member } from '../platform/bus.js'
 import { holdLock, webLocks, withLock, type HeldLock } from '../platform/lock.js'
@@ -111,6 +113,15 @@ export function heldSettings(name: string, store: string): StoreState | undefine
   arm(name, held)
   const copy = held.holding ? held.copies.get(store) : undefined
   return copy && performance.now() - copy.readAt < LEASE_MS ? copy.state : undefined
+}
+
+/**
+ * Whether this realm holds the settings of database `name` when it can (Web Locks, a handle
+ * open): then a realm without a copy ({@link heldSettings}) may have let it go for a change made
+ * elsewhere, whose announcement (`watermarks.ts`) can still be on its way, and a write reads them.
+ */
+export function keepsSettings(name: string): boolean {
+  return databases.has(name) && webLocks() !== undefined
 }
 
 /** What a read that reads the settings notes before it starts, for {@link settingsRead}. */

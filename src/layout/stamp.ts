@@ -93,15 +93,24 @@ function describeTs(ts: unknown): string {
  * The stored form of a checked value written at `nowMs`: `_ts` set and the expiry mark added.
  * With the store's watermarks known, `_ts` is raised where needed to keep the item above what
  * earlier settings left dead: a write is never born dead, even after the clock stepped back.
+ * `order`: the write's order ({@link ORDER_FIELD}), taken when it was issued if it is stamped later.
  */
-export function stampAt(checked: Checked, nowMs: number, watermarks?: Watermarks): Item {
+export function stampAt(checked: Checked, nowMs: number, watermarks?: Watermarks, order = writeOrder(nowMs)): Item {
   // A kept _ts is the server's: the copy expires with the original, even if born dead.
   const ts = checked.keptTs ?? Math.max(stampOf(nowMs), watermarks ? lowestLiveTs(watermarks, checked.ttl) : -Infinity)
-  const stored: Item = { ...checked.fields, _ts: ts, [ORDER_FIELD]: writeOrder(nowMs), [WRITER_FIELD]: WRITER }
+  const stored: Item = { ...checked.fields, _ts: ts, [ORDER_FIELD]: order, [WRITER_FIELD]: WRITER }
   const mark = markOf(checked.ttl, ts)
   if (mark === undefined) delete stored[MARK_FIELD]
   else stored[MARK_FIELD] = mark
   return stored
+}
+
+/**
+ * Whether `stored`, `checked` as stamped, is dead at once under `watermarks`: settings read after
+ * it was stamped, which another tab raised meanwhile. A kept `_ts` may be, on purpose.
+ */
+export function bornDead(checked: Checked, stored: Item, watermarks: Watermarks): boolean {
+  return checked.keptTs === undefined && (stored._ts as number) < lowestLiveTs(watermarks, checked.ttl)
 }
 
 /** The expiry mark of a stored value, if it has one. */

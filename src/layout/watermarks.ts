@@ -1,9 +1,12 @@
 /**
  * What this realm (page or worker) knows of each store's watermarks — what changes of setting
  * left dead for good (SPEC §3) — so that writes stamp above them without reading the settings
- * (SPEC §6: a write is never born dead). Watermarks only grow, so the largest seen is the
- * freshest: every connection of the realm shares what any of them read, and a change made in
- * another tab arrives on the database's bus (topic `watermarks`). Kept only while a handle of the database is open.
+ * (SPEC §6: a write is never born dead): writes where the realm holds no settings (no Web Locks:
+ * `held-settings.ts`), writes in a transaction (which read or hold them just before), and values
+ * stashed in generations before their rows' transaction reads them. Watermarks only grow, so the
+ * largest seen is the freshest: every connection of the realm shares what any of them read, and
+ * a change made in another tab arrives on the database's bus (topic `watermarks`). Kept only
+ * while a handle of the database is open.
  */
 import { joinBus, type Member } from '../platform/bus.js'
 import { higher, type StoreState } from '../rules/policy.js'

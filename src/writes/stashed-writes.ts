@@ -12,8 +12,8 @@ import { refOf } from '../layout/generation-index.js'
 import { cutoffs, type StoreState } from '../rules/policy.js'
 import type { DeletedItem } from '../events/listeners.js'
 import { abortQuietly, req } from '../platform/request.js'
-import { unstamp } from '../layout/stamp.js'
-import { learn } from '../layout/watermarks.js'
+import { bornDead, stampAt, unstamp, writeOrder } from '../layout/stamp.js'
+import { knownWatermarks, learn, type Watermarks } from '../layout/watermarks.js'
 import { begin, committedOrUndone, itemAt, refusedAt, updated, type Changes, type Generations, type Item, type WriteContext, type Written } from './write-steps.js'
 
 /** Times a write starts over when its generation was deleted under it. */
@@ -24,10 +24,16 @@ function lostRace(storeName: string): DOMException {
 }
 
 /**
- * {@link writeAll} for such a store: `stored` are the stamped values. Rows are written one after
- * the other, claiming room from dead holders (see `claim.ts`), all in one transaction.
+ * {@link writeAll} for such a store. Rows are written one after the other, claiming room from
+ * dead holders (see `claim.ts`), all in one transaction, which reads the settings. Values are
+ * stamped before they are stashed, above the watermarks this realm knows: one the settings show
+ * born dead (another tab raised them, its announcement still on its way) is stamped again by them
+ * and the write starts over (the stashed values stay behind, unreferenced, as after a write cut short).
  */
-export const writeStashed: Generations['writeAll'] = async (ctx, storeName, stored, method, keys, now, where) => {
+export const writeStashed: Generations['writeAll'] = async (ctx, storeName, checked, method, keys, now, where) => {
+  const orders = checked.map(() => writeOrder(now))
+  const stampAbove = (watermarks: Watermarks) => checked.map((value, i) => stampAt(value, now, watermarks, orders[i]))
+  let stored = stampAbove(knownWatermarks(ctx.db.name, storeName))
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const stashed = await stash(ctx.db, storeName, stored, ctx.durability, (error, i) => refusedAt(error, where(i), null))
     const { tx, committed } = begin(ctx, [storeName, META_STORE])
@@ -44,6 +50,11 @@ export const writeStashed: Generations['writeAll'] = async (ctx, storeName, stor
       }
       const state = await settings
       learn(ctx.db.name, storeName, state)
+      if (checked.some((value, i) => bornDead(value, stored[i], state))) {
+        abortQuietly(tx)
+        stored = stampAbove(state)
+        continue
+      }
       const cut = cutoffs(state, now)
       for (const [i, row] of rows.entries()) {
         written.push(await putClaiming(store, method, row, keys?.[i], cut, (items) => claimed.push(...items), where(i)))

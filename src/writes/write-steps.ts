@@ -6,7 +6,7 @@ import { undoLeaked } from '../purge/quota.js'
 import { isQuotaError } from '../platform/storage.js'
 import { done, keyPathValue } from '../platform/request.js'
 import { asClosed } from '../layout/connection.js'
-import { check, isPlainObject, markOfStored, stampAt, unstamp } from '../layout/stamp.js'
+import { check, isPlainObject, markOfStored, stampAt, unstamp, type Checked } from '../layout/stamp.js'
 import type { TtlValues } from '../rules/ttl.js'
 import type { GenerationValues } from '../generations/values.js'
 
@@ -28,13 +28,14 @@ export type Item = Record<string, unknown>
 
 /**
  * Writes and reads of the stores that keep their values in generations (`stashed-writes.ts`):
- * `writeAll` is `writes.ts`'s for them, given the stamped values; `update` is its `update`.
+ * `writeAll` is `writes.ts`'s for them, given the checked values to stamp at `now`; `update` is
+ * its `update`.
  */
 export interface Generations extends GenerationValues {
   writeAll(
     ctx: WriteContext,
     storeName: string,
-    stored: readonly Item[],
+    checked: readonly Checked[],
     method: 'put' | 'add',
     keys: readonly (IDBValidKey | undefined)[] | undefined,
     now: number,

@@ -1,6 +1,7 @@
 /**
- * Writes that stamp `_ts` and keep the expiry mark. Values are validated and stamped before any
- * transaction opens, and every write resolves only once its transaction has committed.
+ * Writes that stamp `_ts` and keep the expiry mark. Values are validated before any transaction
+ * opens, and stamped then too unless by settings read in the write's transaction; every write
+ * resolves only once its transaction has committed.
  */
 import { putClaiming } from './claim.js'
 import type { DeletedItem } from '../events/listeners.js'
@@ -10,9 +11,9 @@ import { resolveRows } from '../generations/values.js'
 import { updateStashed, writeStashed } from './stashed-writes.js'
 import { changeDefault, cutoffs, followDefault, type StoreState } from '../rules/policy.js'
 import { abortQuietly, req } from '../platform/request.js'
-import { check, stampAt, unstamp, type Checked } from '../layout/stamp.js'
+import { check, stampAt, unstamp, writeOrder, type Checked } from '../layout/stamp.js'
 import { knownWatermarks, learn, announce } from '../layout/watermarks.js'
-import { changingSettings, heldSettings, settingsRead, settingsTicket } from '../layout/held-settings.js'
+import { changingSettings, heldSettings, keepsSettings, settingsRead, settingsTicket } from '../layout/held-settings.js'
 import { checkDefaultTtl, MAX_TTL, type DefaultTtl } from '../rules/ttl.js'
 import { begin, checkChanges, committedOrUndone, itemAt, refusedAt, unlessClosed, updated, type Changes, type Generations, type Item, type WriteContext, type Written } from './write-steps.js'
 import { kindOf, TtlError } from '../rules/errors.js'
@@ -31,9 +32,13 @@ export const generations: Generations = { resolve: resolveRows, writeAll: writeS
  * gives out-of-line keys; `batch` numbers the items in error messages. Resolves to the keys
  * after commit.
  *
- * Values are stamped above the watermarks this realm knows (see `layout/watermarks.ts`), so the write
- * needs no read of the settings. Only a write refused with `ConstraintError` is tried again, in
- * a transaction that reads the settings to judge which holders are dead (see `claim.ts`).
+ * Values are stamped above the watermarks of the store's settings, so that none is born dead
+ * (SPEC §6): those of the copy this realm holds (`layout/held-settings.ts`), with no read of the
+ * settings; without a copy where the realm keeps them (Web Locks), those read in the write's own
+ * transaction, and kept for the next writes. Without Web Locks, the watermarks this realm knows
+ * (`layout/watermarks.ts`): a change of setting in another tab reaches them by its announcement.
+ * A write refused with `ConstraintError` is tried again, in a transaction that reads the settings
+ * to judge which holders are dead (see `claim.ts`).
  */
 export async function writeAll(
   ctx: WriteContext,
@@ -50,12 +55,54 @@ export async function writeAll(
   const where = (i: number) => (batch ? `store "${storeName}", item ${i}` : `store "${storeName}"`)
   // Indexes, not map(): a hole in the array is a value too (undefined), and is refused.
   const checked = Array.from(values, (value, i) => check(value, ctx.mode, where(i), ctx.keepTs))
-  const watermarks = knownWatermarks(ctx.db.name, storeName)
-  const stored = checked.map((value) => stampAt(value, now, watermarks))
   const { generations } = ctx
   // A handle without generations (`idb-ttl/core`'s) never writes a store that keeps them: it refuses it.
-  if (generations && usesGenerations(ctx.db, storeName)) return unlessClosed(ctx.db, () => generations.writeAll(ctx, storeName, stored, method, keys, now, where))
-  const { tx, committed } = begin(ctx, [storeName])
+  if (generations && usesGenerations(ctx.db, storeName)) return unlessClosed(ctx.db, () => generations.writeAll(ctx, storeName, checked, method, keys, now, where))
+  const held = heldSettings(ctx.db.name, storeName)
+  if (!held && keepsSettings(ctx.db.name)) return writeReading(ctx, storeName, checked, method, keys, now, where)
+  const watermarks = held ?? knownWatermarks(ctx.db.name, storeName)
+  const stored = checked.map((value) => stampAt(value, now, watermarks))
+  return putStamped(ctx, begin(ctx, [storeName]), storeName, checked, stored, method, keys, now, where)
+}
+
+/** {@link writeAll} stamping by the settings it reads first in its own transaction, and keeps. */
+async function writeReading(
+  ctx: WriteContext,
+  storeName: string,
+  checked: readonly Checked[],
+  method: 'put' | 'add',
+  keys: readonly (IDBValidKey | undefined)[] | undefined,
+  now: number,
+  where: (i: number) => string,
+): Promise<Written<IDBValidKey[]>> {
+  const ticket = settingsTicket(ctx.db.name)
+  // Ordered as issued, as the writes stamped at once: a later one of this realm may land first.
+  const orders = checked.map(() => writeOrder(now))
+  const transaction = begin(ctx, [storeName, META_STORE])
+  let state: StoreState
+  try {
+    state = await req<StoreState>(transaction.tx.objectStore(META_STORE).get(storeName))
+  } catch (error) {
+    abortQuietly(transaction.tx)
+    throw error
+  }
+  settingsRead(ctx.db.name, ticket, storeName, state)
+  const stored = checked.map((value, i) => stampAt(value, now, state, orders[i]))
+  return putStamped(ctx, transaction, storeName, checked, stored, method, keys, now, where)
+}
+
+/** Issues every write of `stored` in `transaction` at once; on `ConstraintError`, {@link writeClaiming}. */
+async function putStamped(
+  ctx: WriteContext,
+  { tx, committed }: { tx: IDBTransaction; committed: Promise<void> },
+  storeName: string,
+  checked: readonly Checked[],
+  stored: readonly Item[],
+  method: 'put' | 'add',
+  keys: readonly (IDBValidKey | undefined)[] | undefined,
+  now: number,
+  where: (i: number) => string,
+): Promise<Written<IDBValidKey[]>> {
   const store = tx.objectStore(storeName)
   const requests: IDBRequest<IDBValidKey>[] = []
   for (const [i, value] of stored.entries()) {

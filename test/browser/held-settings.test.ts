@@ -1,6 +1,7 @@
-// The settings a realm holds in memory (src/layout/held-settings.ts): reads judged by them read
-// only their item's store, yet a default changed in another page applies to this page's next
-// read, and a page that never lets its copies go (frozen) holds a change up for a lease at most.
+// The settings a realm holds in memory (src/layout/held-settings.ts): reads and writes judged by
+// them use only their item's store, yet a default changed in another page applies to this page's
+// next read, a write right after it is stamped above the watermarks it raised, and a page that
+// never lets its copies go (frozen) holds a change up for a lease at most.
 import { afterEach, expect, test } from 'vitest'
 import type { TtlDB } from '../../src/index.js'
 import { LEASE_MS } from '../../src/layout/held-settings.js'
@@ -29,17 +30,17 @@ async function scopes(db: TtlDB<any>, run: () => Promise<unknown>): Promise<stri
   return seen
 }
 
-/** Reads until the page holds its copy of the settings (the shared lock is granted in a later task). */
-async function held(db: TtlDB<any>): Promise<void> {
+/** Reads (or runs `use`) until the page holds its copy of the settings (the shared lock is granted in a later task). */
+async function held(db: TtlDB<any>, use: () => Promise<unknown> = () => db.get('s', 'a')): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    const seen = await scopes(db, () => db.get('s', 'a'))
+    const seen = await scopes(db, use)
     if (!seen.flat().includes(META_STORE)) return
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
   throw new Error('the page never held the settings of store "s"')
 }
 
-test('a get, a getAll and an update judged by the settings the page holds read only their store', async () => {
+test('a get, a getAll, an update, a put and a putAll judged by the settings the page holds use only their store', async () => {
   const clock = manualClock()
   const db = await freshDB({ clock, version: 1, purge: { mode: 'off' }, stores })
   await db.put('s', { id: 'a' })
@@ -48,8 +49,38 @@ test('a get, a getAll and an update judged by the settings the page holds read o
     expect(await db.get('s', 'a')).toMatchObject({ id: 'a' })
     expect(await db.getAll('s')).toHaveLength(1)
     await db.update('s', 'a', { n: 1 })
+    await db.put('s', { id: 'b' })
+    await db.putAll('s', [{ id: 'c' }, { id: 'd' }])
   })
-  expect(seen).toEqual([['s'], ['s'], ['s']])
+  expect(seen).toEqual([['s'], ['s'], ['s'], ['s'], ['s']])
+})
+
+test('a write right after another page raised the watermarks, on a clock behind them, is live (SPEC §6)', async () => {
+  const T0 = 1_700_000_000_000
+  const clock = manualClock(T0 + 80_000)
+  const theirs = manualClock(T0 + 100_000)
+  const name = uniqueName('held-behind')
+  const tenSeconds = { s: { keyPath: 'id', defaultTtl: 10 } }
+  const db = await freshDB({ clock, version: 1, purge: { mode: 'off' }, stores: tenSeconds }, name)
+  opened.push(db)
+  await db.put('s', { id: 'a' })
+  await held(db)
+  const page = await openPage()
+  const other = await page.lib.openTtlDB(name, { version: 1, clock: theirs, purge: { mode: 'off' }, stores: tenSeconds })
+  opened.push(other)
+  // The other page, at 100 s: inheriting items written at or before 90 s are dead for good.
+  await other.setDefaultTtl('s', 20)
+  // This page, at 80 s (the wall clock stepped back between the two calls), writes at once:
+  // before the other page's announcement of the watermarks could reach it. It let its copy of
+  // the settings go for the change, so the write reads them in its own transaction.
+  const seen = await scopes(db, () => db.put('s', { id: 'fresh' }))
+  expect(seen).toEqual([['s', META_STORE]])
+  expect(await db.get('s', 'fresh'), 'the item this page just wrote').toBeDefined()
+  clock.advance(19_000)
+  expect(await db.get('s', 'fresh'), 'live for its ttl minus one second by this page\'s clock').toBeDefined()
+  // Once the page holds the lock again, writes keep the settings they read: the next read none.
+  await held(db, () => db.put('s', { id: 'next' }))
+  expect(await scopes(db, () => db.put('s', { id: 'last' }))).toEqual([['s']])
 })
 
 test('a default changed in another page applies to the next read in this one', async () => {
