@@ -26,9 +26,9 @@ export function openFull<S extends DBSchema | unknown>(name: string, options: Op
  * gives it (the same view `raw` gives later: idb keeps one per native object).
  */
 function withIdbViews<S>(options: OpenTtlDBOptions<S>): OpenTtlCoreDBOptions<S> {
-  // Options that are no object are `openDatabase`'s to refuse, as they are.
+  // Options that are no object, or an upgrade that is no function, are `openDatabase`'s to refuse, as they are.
   const upgrade = (options as OpenTtlDBOptions<S> | null | undefined)?.upgrade
-  if (!upgrade) return options as OpenTtlCoreDBOptions<S>
+  if (typeof upgrade !== 'function') return options as OpenTtlCoreDBOptions<S>
   return {
     ...options,
     upgrade: (db, oldVersion, newVersion, tx) => {

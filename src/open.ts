@@ -16,7 +16,7 @@ import { forgetSettings, holdSettings } from './layout/held-settings.js'
 import { follow } from './layout/watermarks.js'
 import { requireIndexedDB } from './platform/available.js'
 import { monotonic } from './rules/clock.js'
-import { TtlError } from './rules/errors.js'
+import { kindOf, TtlError } from './rules/errors.js'
 import { checkPurgeOptions } from './rules/purge-options.js'
 import { checkKnownOptions } from './rules/known-options.js'
 import type { OpenTtlCoreDBOptions, PurgeOptions } from './rules/types.js'
@@ -43,6 +43,9 @@ export async function openDatabase<S extends DBSchema | unknown, H>(
   requireIndexedDB(`openTtlDB(${JSON.stringify(name)})`)
   if (options === null || typeof options !== 'object') throw new TtlError('INVALID_OPTION', 'openTtlDB needs an options object: { version, stores }')
   checkKnownOptions('openTtlDB', options, 'openTtlDB')
+  if (options.upgrade !== undefined && typeof options.upgrade !== 'function') {
+    throw new TtlError('INVALID_OPTION', `openTtlDB: upgrade must be a function run in the upgrade transaction; got ${kindOf(options.upgrade)}`)
+  }
   const stores = checkStoreConfigs(options.stores)
   const mode = options.ttlValues ?? 'strict'
   if (mode !== 'strict' && mode !== 'lenient') {

@@ -123,6 +123,15 @@ test('a core upgrade that throws rejects openTtlDB with its error, and no databa
   expect(await databaseExists(name)).toBe(false)
 })
 
+test.for(['core', 'full'] as const)('%s: an upgrade that is no function is refused at open with INVALID_OPTION naming upgrade; no database is made', async (entry) => {
+  const name = deleteAfter(uniqueName('upgrade-odd'))
+  const open = entry === 'core' ? core.openTtlDB : openFull
+  const opening = open(name, { version: 1, stores, purge: { mode: 'off' }, upgrade: 'migrate' as never })
+  await expectTtlError(opening, 'INVALID_OPTION')
+  expect(((await opening.catch((e: unknown) => e)) as Error).message).toContain('upgrade')
+  expect(await databaseExists(name)).toBe(false)
+})
+
 test.for([
   ['maxEntries', { maxEntries: 10 }],
   ['evict', { evict: 'soonest' }],
