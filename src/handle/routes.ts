@@ -80,14 +80,14 @@ export class Routes extends CoreRoutes<Parts> {
   async transact<T>(stores: readonly string[], writable: boolean, callback: (tx: Transaction) => T | Promise<T>, internal: Internal = {}): Promise<T> {
     const { name, stores: configs, clock, mode, durability, connection, parts } = this.options
     stores.forEach((store) => this.check(store))
-    refuseApart(stores.filter((store) => configs[store].evictOnQuota))
+    refuseApart(stores.filter((store) => configs[store].evictOnQuota), 'evictOnQuota')
     await Promise.all(stores.map((store) => settleTouches(name, store)))
     // The library's own transactions (the change a gate waits for among them) never wait.
     if (internal.observed !== false) await Promise.all(stores.map((store) => this.gates.get(store)))
     requestStarting()
     const db = await connection.native()
     // A store declared plainly here that another handle (another app version) gave generations.
-    refuseApart(stores.filter((store) => usesGenerations(db, store)))
+    refuseApart(stores.filter((store) => usesGenerations(db, store)), 'declared with evictOnQuota by another version of the app, though not here')
     const observers = writable && internal.observed !== false ? this.observers : undefined
     const extra = [...new Set([...(internal.extra ?? []), ...(observers?.storesFor(stores) ?? [])])]
     // An observed write is the app's edit of a mirrored store: it restarts the countdown, whatever
@@ -103,9 +103,9 @@ export class Routes extends CoreRoutes<Parts> {
   }
 }
 
-/** @throws TtlError `UNSUPPORTED` naming the first of `apart`, stores that keep their values in generations */
-function refuseApart(apart: readonly string[]): void {
+/** @throws TtlError `UNSUPPORTED` naming the first of `apart`, stores that keep their values in generations, and `why` */
+function refuseApart(apart: readonly string[], why: string): void {
   if (apart.length > 0) {
-    throw new TtlError('UNSUPPORTED', `store "${apart[0]}" keeps its values in databases of their own (evictOnQuota), which one transaction cannot span; use the handle's own calls for it`)
+    throw new TtlError('UNSUPPORTED', `store "${apart[0]}" keeps its values in databases of their own (${why}), which one transaction cannot span; use the handle's own calls for it`)
   }
 }

@@ -177,6 +177,8 @@ test.skipIf(IN_FIREFOX)('a store another handle keeps in generations is refused 
       return tx.get('s', 'kept')
     })
     await expect(refused).rejects.toMatchObject({ name: 'TtlError', code: 'UNSUPPORTED', message: expect.stringContaining('"s"') })
+    // It says why, though this handle declares no evictOnQuota: the database was given it elsewhere.
+    await expect(refused).rejects.toMatchObject({ message: expect.stringContaining('another version of the app') })
     await plain.put('s', { id: 'own', body: 'by the handle' })
     const expected = [{ id: 'kept', body: 'in a generation' }, { id: 'own', body: 'by the handle' }]
     for (const db of [keeper, plain]) expect(await db.getAll('s')).toMatchObject(expected)
