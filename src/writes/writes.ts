@@ -66,15 +66,7 @@ export async function writeAll(
 }
 
 /** {@link writeAll} stamping by the settings it reads first in its own transaction, and keeps. */
-async function writeReading(
-  ctx: WriteContext,
-  storeName: string,
-  checked: readonly Checked[],
-  method: 'put' | 'add',
-  keys: readonly (IDBValidKey | undefined)[] | undefined,
-  now: number,
-  where: (i: number) => string,
-): Promise<Written<IDBValidKey[]>> {
+const writeReading: Generations['writeAll'] = async (ctx, storeName, checked, method, keys, now, where) => {
   const ticket = settingsTicket(ctx.db.name)
   // Ordered as issued, as the writes stamped at once: a later one of this realm may land first.
   const orders = checked.map(() => writeOrder(now))
@@ -123,15 +115,7 @@ async function putStamped(
 }
 
 /** {@link writeAll} once more, judging by the settings read in its own transaction. */
-async function writeClaiming(
-  ctx: WriteContext,
-  storeName: string,
-  checked: readonly Checked[],
-  method: 'put' | 'add',
-  keys: readonly (IDBValidKey | undefined)[] | undefined,
-  now: number,
-  where: (i: number) => string,
-): Promise<Written<IDBValidKey[]>> {
+const writeClaiming: Generations['writeAll'] = async (ctx, storeName, checked, method, keys, now, where) => {
   const { tx, committed } = begin(ctx, [storeName, META_STORE])
   const store = tx.objectStore(storeName)
   const state = await req<StoreState>(tx.objectStore(META_STORE).get(storeName))
