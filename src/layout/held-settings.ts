@@ -18,6 +18,8 @@ import { joinBus, type Member } from '../platform/bus.js'
 import { holdLock, webLocks, withLock, type HeldLock } from '../platform/lock.js'
 import type { StoreState } from '../rules/policy.js'
 import { learn } from './watermarks.js'
+import { META_STORE } from './expiry-index.js'
+import { req } from '../platform/request.js'
 
 declare module '../platform/bus.js' {
   interface BusTopics {
@@ -145,6 +147,20 @@ export function settingsRead(name: string, ticket: SettingsTicket | undefined, s
   const held = databases.get(name)
   if (!ticket || !state || !held || held.epoch !== ticket.epoch) return
   held.copies.set(store, { state, readAt: ticket.at })
+}
+
+/**
+ * The settings of `store` as transaction `tx` (which holds the settings store) reads them, learnt
+ * and kept by the realm ({@link settingsRead}, with the `ticket` taken before `tx` opened).
+ */
+export function settingsIn(tx: IDBTransaction, store: string, ticket: SettingsTicket | undefined): Promise<StoreState> {
+  const state = req<StoreState>(tx.objectStore(META_STORE).get(store)).then((state) => {
+    settingsRead(tx.db.name, ticket, store, state)
+    return state
+  })
+  // A transaction undone before its caller needed the settings must not report them unhandled.
+  state.catch(() => {})
+  return state
 }
 
 /**

@@ -15,7 +15,7 @@ import { markOfStored, unstamp } from '../layout/stamp.js'
 import type { Touches } from './touch.js'
 import { owedMark, slides } from './owed-touches.js'
 import type { DefaultTtl } from '../rules/ttl.js'
-import { heldSettings, settingsRead, settingsTicket, type SettingsTicket } from '../layout/held-settings.js'
+import { heldSettings, settingsIn, settingsRead, settingsTicket } from '../layout/held-settings.js'
 
 type Query = IDBValidKey | IDBKeyRange | null | undefined
 type Source = IDBObjectStore | IDBIndex
@@ -60,7 +60,7 @@ export class ReadScope {
     if (held) return new ReadScope(db.transaction(storeName, 'readonly').objectStore(storeName), Promise.resolve(held), clock(), reading)
     const ticket = settingsTicket(db.name)
     const tx = db.transaction([storeName, META_STORE], 'readonly')
-    const state = settingsOf(tx, storeName, ticket)
+    const state = settingsIn(tx, storeName, ticket)
     return new ReadScope(tx.objectStore(storeName), state, clock(), reading)
   }
 
@@ -163,17 +163,6 @@ export async function readSettings(db: IDBDatabase, stores: readonly string[]): 
     })
   }
   return settings as ReadonlyMap<string, StoreState>
-}
-
-/** The settings of `storeName` as `tx` reads them, learnt and kept by the realm (`settingsRead`). */
-function settingsOf(tx: IDBTransaction, storeName: string, ticket: SettingsTicket | undefined): Promise<StoreState> {
-  const state = req<StoreState>(tx.objectStore(META_STORE).get(storeName)).then((state) => {
-    settingsRead(tx.db.name, ticket, storeName, state)
-    return state
-  })
-  // A transaction undone before its reads needed the settings must not report them unhandled.
-  state.catch(() => {})
-  return state
 }
 
 function liveValues(scope: ReadScope, source: Source, query: Query, limit: number | undefined, cut: Cutoffs): Promise<unknown[]> {

@@ -13,7 +13,7 @@ import { changeDefault, cutoffs, followDefault, type StoreState } from '../rules
 import { abortQuietly, req } from '../platform/request.js'
 import { check, stampAt, unstamp, writeOrder, type Checked } from '../layout/stamp.js'
 import { knownWatermarks, learn, announce } from '../layout/watermarks.js'
-import { changingSettings, heldSettings, keepsSettings, settingsRead, settingsTicket } from '../layout/held-settings.js'
+import { changingSettings, heldSettings, keepsSettings, settingsIn, settingsTicket } from '../layout/held-settings.js'
 import { checkDefaultTtl, MAX_TTL, type DefaultTtl } from '../rules/ttl.js'
 import { begin, checkChanges, committedOrUndone, itemAt, refusedAt, unlessClosed, updated, type Changes, type Generations, type Item, type WriteContext, type Written } from './write-steps.js'
 import { kindOf, TtlError } from '../rules/errors.js'
@@ -73,12 +73,11 @@ const writeReading: Generations['writeAll'] = async (ctx, storeName, checked, me
   const transaction = begin(ctx, [storeName, META_STORE])
   let state: StoreState
   try {
-    state = await req<StoreState>(transaction.tx.objectStore(META_STORE).get(storeName))
+    state = await settingsIn(transaction.tx, storeName, ticket)
   } catch (error) {
     abortQuietly(transaction.tx)
     throw error
   }
-  settingsRead(ctx.db.name, ticket, storeName, state)
   const stored = checked.map((value, i) => stampAt(value, now, state, orders[i]))
   return putStamped(ctx, transaction, storeName, checked, stored, method, keys, now, where)
 }
@@ -152,11 +151,10 @@ export async function update(ctx: WriteContext, storeName: string, key: IDBValid
   const ticket = held ? undefined : settingsTicket(ctx.db.name)
   const { tx, committed } = begin(ctx, held ? [storeName] : [storeName, META_STORE])
   const store = tx.objectStore(storeName)
-  const settings = held ?? req<StoreState>(tx.objectStore(META_STORE).get(storeName))
+  const settings = held ?? settingsIn(tx, storeName, ticket)
   const existing = await req(store.get(key))
   try {
     const state = await settings
-    if (!held) settingsRead(ctx.db.name, ticket, storeName, state)
     const next = updated(ctx, storeName, key, store.keyPath, existing, state, now, changes)
     const claimed: DeletedItem[] = []
     await putClaiming(store, 'put', next, store.keyPath === null ? key : undefined, cutoffs(state, now), (items) => claimed.push(...items), itemAt(storeName, key))
