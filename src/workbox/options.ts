@@ -13,7 +13,10 @@ export interface Settings {
   /** The entries store of each cache's database. */
   store: StoreConfig
   ttl: TtlExpirationPluginOptions['ttl']
+  maxEntries: number | undefined
   evictOnQuota: boolean
+  /** Whether entries keep when they were last used (`maxEntries`, `evictOnQuota`: least recently used first). */
+  ordered: boolean
   matchOptions: CacheQueryOptions | undefined
   clock: (() => number) | undefined
 }
@@ -37,8 +40,11 @@ export function checkOptions(options: TtlExpirationPluginOptions): Settings {
   if (clock !== undefined && typeof clock !== 'function') throw new TtlError('INVALID_OPTION', `${where}: clock must be a function returning epoch ms; got ${kindOf(clock)}`)
   const store: StoreConfig = { keyPath: 'url', defaultTtl: lifetime(options) }
   if (sliding(options)) store.touchOnRead = true
-  if (maxEntries !== undefined) store.maxEntries = maxEntries
-  return { store, ttl, evictOnQuota: flag(options, 'evictOnQuota') || flag(options, 'purgeOnQuotaError'), matchOptions, clock }
+  const evictOnQuota = flag(options, 'evictOnQuota') || flag(options, 'purgeOnQuotaError')
+  const ordered = maxEntries !== undefined || evictOnQuota
+  // A use is written with the entry's _ts kept: it orders, and never lengthens a life.
+  if (ordered) store.keepTs = true
+  return { store, ttl, maxEntries, evictOnQuota, ordered, matchOptions, clock }
 }
 
 /** `defaultTtl` or `maxAgeSeconds`: -1 or seconds; `-1` when neither is given. */

@@ -26,7 +26,10 @@ export interface CachedResponseWillBeUsedParams {
   /** The request as the cache is keyed (after `cacheKeyWillBeUsed`). */
   request: Request
   cachedResponse?: Response
+  /** The strategy's `CacheQueryOptions` for its matches. */
+  matchOptions?: CacheQueryOptions
   event?: StrategyEvent
+  state?: PluginState
 }
 
 /** What a strategy passes to `cacheDidUpdate` (the fields the plugin reads). */
