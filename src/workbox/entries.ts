@@ -58,11 +58,11 @@ export class CacheEntries {
 
   /**
    * Records that the response of `url` was served just now, where the cache keeps an order of use
-   * (`maxEntries`, `evictOnQuota`): its entry's `used`, in the entry's own transaction, with its
+   * (`maxEntries`, `evictOnQuota`; its store `keepTs`): its entry's `used`, in the entry's own transaction, with its
    * `_ts` kept (the store keeps a written `_ts`), so that a use never lengthens its life.
    */
   async use(url: string): Promise<void> {
-    if (!this.settings.ordered) return
+    if (!this.settings.store.keepTs) return
     await this.db.transaction(STORE, 'readwrite', async (tx) => {
       const entry = await tx.get(STORE, url)
       if (entry) await tx.put(STORE, { ...entry, used: this.now() })
@@ -75,7 +75,8 @@ export class CacheEntries {
    */
   async record(url: string, ttl: number | undefined): Promise<void> {
     if (ttl === 0) return this.remove([url])
-    await this.db.put(STORE, ttl === undefined ? { url, at: this.now() } : { url, at: this.now(), ttl })
+    // A `ttl` left undefined inherits the default, as an absent one does.
+    await this.db.put(STORE, { url, at: this.now(), ttl } satisfies Entry)
   }
 
   /**
@@ -96,7 +97,8 @@ export class CacheEntries {
     // getAllKeys reads the live keys without touching them; the rows give each its order.
     const live = new Set(await this.db.getAllKeys(STORE))
     const rows = ((await this.db.raw.getAll(STORE)) as Entry[]).filter((row) => live.has(row.url))
-    const lastUse = (row: Entry) => Math.max(row.at, row.used ?? 0)
+    // A response cached anew has no `used` (the entry is written whole): its use is its caching.
+    const lastUse = (row: Entry) => row.used ?? row.at
     return rows.sort((a, b) => lastUse(a) - lastUse(b)).slice(0, n).map((row) => row.url)
   }
 

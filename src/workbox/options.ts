@@ -15,8 +15,6 @@ export interface Settings {
   ttl: TtlExpirationPluginOptions['ttl']
   maxEntries: number | undefined
   evictOnQuota: boolean
-  /** Whether entries keep when they were last used (`maxEntries`, `evictOnQuota`: least recently used first). */
-  ordered: boolean
   matchOptions: CacheQueryOptions | undefined
   clock: (() => number) | undefined
 }
@@ -41,10 +39,10 @@ export function checkOptions(options: TtlExpirationPluginOptions): Settings {
   const store: StoreConfig = { keyPath: 'url', defaultTtl: lifetime(options) }
   if (sliding(options)) store.touchOnRead = true
   const evictOnQuota = flag(options, 'evictOnQuota') || flag(options, 'purgeOnQuotaError')
-  const ordered = maxEntries !== undefined || evictOnQuota
-  // A use is written with the entry's _ts kept: it orders, and never lengthens a life.
-  if (ordered) store.keepTs = true
-  return { store, ttl, maxEntries, evictOnQuota, ordered, matchOptions, clock }
+  // Entries that keep their last use (least recently used go first) write it with their _ts kept:
+  // a use orders, and never lengthens a life.
+  if (maxEntries !== undefined || evictOnQuota) store.keepTs = true
+  return { store, ttl, maxEntries, evictOnQuota, matchOptions, clock }
 }
 
 /** `defaultTtl` or `maxAgeSeconds`: -1 or seconds; `-1` when neither is given. */
