@@ -203,6 +203,20 @@ test('a use orders the response for maxEntries without lengthening its life: max
   expect(await get('a')).toEqual({ body: '/api/a #2', from: 'network' })
 })
 
+test("maxEntries with sliding expiry: a use both keeps the response longest and restarts its countdown", async () => {
+  const { clock, get, cached } = setup({ maxEntries: 2, maxAgeSeconds: 100, maxAgeFrom: 'last-used' })
+  await get('a')
+  clock.advance(SECOND)
+  await get('b')
+  clock.advance(80 * SECOND)
+  expect((await get('a')).from).toBe('cache')
+  clock.advance(SECOND)
+  await get('c')
+  expect(cached().sort()).toEqual([API + 'a', API + 'c'])
+  clock.advance(80 * SECOND)
+  expect(await get('a')).toEqual({ body: '/api/a #1', from: 'cache' })
+})
+
 test("a cache whose entries an earlier plugin capped (the store's own maxEntries, by _ts) is trimmed least recently used first", async () => {
   const { clock, get, cacheName, cached } = setup({ maxEntries: 2 })
   const before = await openTtlDB(`idb-ttl-workbox:${cacheName}`, { clock, stores: { entries: { keyPath: 'url', defaultTtl: -1, maxEntries: 2 } } })
