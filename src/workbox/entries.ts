@@ -58,8 +58,8 @@ export class CacheEntries {
 
   /**
    * Records that the response of `url` was served just now, where the cache keeps an order of use
-   * (`maxEntries`, `evictOnQuota`; its store `keepTs`): its entry's `used`, in the entry's own transaction, with its
-   * `_ts` kept (the store keeps a written `_ts`), so that a use never lengthens its life.
+   * (`maxEntries`, `evictOnQuota`: its store is `keepTs`): its entry's `used`, in one transaction
+   * with the read of the entry, its `_ts` kept, so that a use never lengthens its life.
    */
   async use(url: string): Promise<void> {
     if (!this.settings.store.keepTs) return
