@@ -82,8 +82,10 @@ export default [
     import: { 'dist/tanstack.js': '{ ttlStorage }' },
     ignore: ['./idb-ttl-core-*', './idb-ttl-shared-*'],
     gzip: true,
-    // Measured 532 B.
-    limit: '540 B',
+    // Measured 532 B; 585 B once the entries kept their key (entries() one getAll, which works over
+    // evictOnQuota stores), a store with keyPath: 'key' was taken (touchOnRead needs one) and a bad
+    // `ttl` was refused at ttlStorage().
+    limit: '590 B',
     modifyEsbuildConfig: esm,
   },
   {
@@ -93,8 +95,11 @@ export default [
     // It imports the library as the package, `idb-ttl`: the row above.
     ignore: ['idb-ttl'],
     gzip: true,
-    // Measured 2.62 kB.
-    limit: '2.65 kB',
+    // Measured 2.62 kB; 2.75 kB with maxEntries least recently used (the plugin's own trim and the
+    // write of each use), reads that wait for a write of their URL under way (and match again),
+    // and a response that could not be recorded removed (the version-up open no longer needed
+    // gave back some of it).
+    limit: '2.78 kB',
     modifyEsbuildConfig: esm,
   },
   // Measured 8.98 kB (12.09 until its connection left out the schema upgrade it never runs; 10.78

@@ -9,7 +9,10 @@ export interface TtlAsyncStorage<TStorageValue = string> {
   /** Stores `value` at `key`; its countdown starts now. */
   setItem(key: string, value: TStorageValue): Promise<void>
   removeItem(key: string): Promise<void>
-  /** Every live entry, read at one instant. */
+  /**
+   * Every live entry, read at one instant (one `getAll`). On a store declared `touchOnRead`, that
+   * read restarts the countdown of each, as any read does.
+   */
   entries(): Promise<Array<[key: string, value: TStorageValue]>>
 }
 
@@ -18,7 +21,7 @@ export interface TtlStorageOptions {
   /**
    * Seconds each entry lives after it was written, `-1` for never (an item's `ttl`, SPEC §1);
    * absent: the store's `defaultTtl`, which is the one to declare as the persister's `maxAge` in
-   * seconds.
+   * seconds. Anything else (0, fractions) is TtlError `INVALID_TTL` at `ttlStorage(…)`.
    */
   ttl?: number
 }

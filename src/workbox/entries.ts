@@ -1,9 +1,11 @@
 /**
  * One cache's entries: the idb-ttl database `idb-ttl-workbox:<cache name>`, store `entries`, an
- * item `{ url, at, ttl? }` per cached request (`at`: when it was cached, in epoch ms). A response
- * is served only while its entry is live; when the purge deletes an entry (expired, or evicted by
- * `maxEntries`), `onExpire` hears it and the response leaves Cache Storage, inside the event that
- * ran the purge.
+ * item `{ url, at, used?, ttl? }` per cached request (`at`: when it was cached, `used`: when it
+ * was last served, in epoch ms, where the cache keeps an order of use). A response is served only
+ * while its entry is live; when the purge deletes an entry (expired), `onExpire` hears it and the
+ * response leaves Cache Storage, inside the event that ran the purge. `maxEntries` is the
+ * plugin's own, least recently used first, as Workbox's: the store's capacity would evict by
+ * `_ts`, which only sliding expiry moves.
  */
 import { deleteTtlDB, openTtlDB, type TtlDB } from '../service-worker.js'
 import type { Settings } from './options.js'
@@ -12,6 +14,14 @@ import type { WriteGuard } from './writes.js'
 
 /** The store of each cache's database. */
 export const STORE = 'entries'
+
+/** An entry as stored. */
+interface Entry {
+  url: string
+  at: number
+  used?: number
+  ttl?: number
+}
 
 /**
  * Real ms one event's purge may take: a strategy's event is usually a fetch, which should not
@@ -35,20 +45,9 @@ export class CacheEntries {
     db.onExpire(({ items }) => this.track(this.dropResponses(items.map((item) => item.key as string))))
   }
 
-  /**
-   * Opens the entries of `cacheName` as `settings` declare them. A cap declared for a cache whose
-   * database predates it needs an index the database lacks: it is opened one version up.
-   */
+  /** Opens the entries of `cacheName` as `settings` declare them. */
   static async open(cacheName: string, settings: Settings, guard: WriteGuard): Promise<CacheEntries> {
-    const name = databaseName(cacheName)
-    const options = { stores: { [STORE]: settings.store }, ...(settings.clock && { clock: settings.clock }) }
-    let db: TtlDB<any>
-    try {
-      db = await openTtlDB(name, options)
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== 'SCHEMA_MISMATCH') throw error
-      db = await openTtlDB(name, { ...options, version: (await versionOf(name)) + 1 })
-    }
+    const db = await openTtlDB(databaseName(cacheName), { stores: { [STORE]: settings.store }, ...(settings.clock && { clock: settings.clock }) })
     return new CacheEntries(cacheName, db, settings, guard)
   }
 
@@ -58,33 +57,62 @@ export class CacheEntries {
   }
 
   /**
+   * Records that the response of `url` was served just now, where the cache keeps an order of use
+   * (`maxEntries`, `evictOnQuota`: its store is `keepTs`): its entry's `used`, in one transaction
+   * with the read of the entry, its `_ts` kept, so that a use never lengthens its life.
+   */
+  async use(url: string): Promise<void> {
+    if (!this.settings.store.keepTs) return
+    await this.db.transaction(STORE, 'readwrite', async (tx) => {
+      const entry = await tx.get(STORE, url)
+      if (entry) await tx.put(STORE, { ...entry, used: this.now() })
+    })
+  }
+
+  /**
    * Records that the response of `url` was cached just now, living `ttl` seconds (`undefined`: the
-   * default); with `ttl` 0 it is never served, and leaves the cache at once. A cache past its
-   * `maxEntries` is trimmed now, as Workbox's is, rather than by the purge's next slice.
+   * default); with `ttl` 0 it is never served, and leaves the cache at once.
    */
   async record(url: string, ttl: number | undefined): Promise<void> {
-    if (ttl !== 0) {
-      const at = (this.settings.clock ?? Date.now)()
-      await this.db.put(STORE, ttl === undefined ? { url, at } : { url, at, ttl })
-      const { maxEntries } = this.settings.store
-      if (maxEntries !== undefined && (await this.db.count(STORE)) > maxEntries) await this.db.purgeExpired(STORE)
-      return
-    }
-    await this.db.delete(STORE, url)
-    await this.deleteResponses([url])
+    if (ttl === 0) return this.remove([url])
+    // A `ttl` left undefined inherits the default, as an absent one does.
+    await this.db.put(STORE, { url, at: this.now(), ttl } satisfies Entry)
+  }
+
+  /**
+   * A cache past its `maxEntries` gives up its least recently used responses now, as Workbox's
+   * does, rather than by the purge's next slice; a URL being written is left alone.
+   */
+  async trim(): Promise<void> {
+    const { maxEntries } = this.settings
+    const surplus = maxEntries === undefined ? 0 : (await this.db.count(STORE)) - maxEntries
+    if (surplus > 0) await this.guard.delete(await this.leastUsed(surplus), (urls) => this.remove(urls))
+  }
+
+  /**
+   * The `n` live entries least recently used: served longest ago, or cached longest ago when not
+   * served since (a response is used when it is cached).
+   */
+  async leastUsed(n: number): Promise<string[]> {
+    // getAllKeys reads the live keys without touching them; the rows give each its order.
+    const live = new Set(await this.db.getAllKeys(STORE))
+    const rows = ((await this.db.raw.getAll(STORE)) as Entry[]).filter((row) => live.has(row.url))
+    // A response cached anew has no `used` (the entry is written whole): its use is its caching.
+    const lastUse = (row: Entry) => row.used ?? row.at
+    return rows.sort((a, b) => lastUse(a) - lastUse(b)).slice(0, n).map((row) => row.url)
   }
 
   /**
    * Purges inside `event` (bounded slices) and keeps it alive until the responses of the entries
-   * purged have left the cache too.
+   * purged have left the cache too, and `work` is done.
    */
-  purgeDuring(event: StrategyEvent | undefined): void {
+  purgeDuring(event: StrategyEvent | undefined, work?: Promise<unknown>): void {
     if (!event) return
     // An event that can no longer be kept alive purges nothing (TtlError INVALID_OPTION): the
     // next event purges. A purge's own failures reach onPurge.
     const purged = this.db.purgeDuring(event, PURGE_BUDGET_MS).catch(() => {})
     try {
-      event.waitUntil(purged.then(() => this.settled()))
+      event.waitUntil(Promise.all([purged.then(() => this.settled()), work]))
     } catch {
       // The event can no longer be extended: the deletions go on while the worker lives.
     }
@@ -97,10 +125,13 @@ export class CacheEntries {
     while (this.deleting.size > 0) await Promise.allSettled([...this.deleting])
   }
 
-  /** Deletes the responses of `urls` from the cache, and their entries. */
+  /**
+   * Deletes the responses of `urls` from the cache, then their entries: a response whose entry is
+   * left (the worker ended in between, the disk failing) is gone all the same.
+   */
   async remove(urls: readonly string[]): Promise<void> {
-    await Promise.all(urls.map((url) => this.db.delete(STORE, url)))
     await this.deleteResponses(urls)
+    await Promise.all(urls.map((url) => this.db.delete(STORE, url)))
   }
 
   /** Deletes the cache, closes and deletes the database. */
@@ -108,6 +139,10 @@ export class CacheEntries {
     await caches.delete(this.cacheName)
     this.db.close()
     await deleteTtlDB(databaseName(this.cacheName))
+  }
+
+  private now(): number {
+    return (this.settings.clock ?? Date.now)()
   }
 
   private track(deletion: Promise<unknown>): void {
@@ -131,16 +166,4 @@ export class CacheEntries {
     const cache = await caches.open(this.cacheName)
     await Promise.all(urls.map((url) => cache.delete(url, this.settings.matchOptions)))
   }
-}
-
-/** The version of database `name` on disk. */
-function versionOf(name: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const request = indexedDB.open(name)
-    request.onsuccess = () => {
-      request.result.close()
-      resolve(request.result.version)
-    }
-    request.onerror = () => reject(request.error)
-  })
 }

@@ -13,6 +13,7 @@ export interface Settings {
   /** The entries store of each cache's database. */
   store: StoreConfig
   ttl: TtlExpirationPluginOptions['ttl']
+  maxEntries: number | undefined
   evictOnQuota: boolean
   matchOptions: CacheQueryOptions | undefined
   clock: (() => number) | undefined
@@ -37,8 +38,11 @@ export function checkOptions(options: TtlExpirationPluginOptions): Settings {
   if (clock !== undefined && typeof clock !== 'function') throw new TtlError('INVALID_OPTION', `${where}: clock must be a function returning epoch ms; got ${kindOf(clock)}`)
   const store: StoreConfig = { keyPath: 'url', defaultTtl: lifetime(options) }
   if (sliding(options)) store.touchOnRead = true
-  if (maxEntries !== undefined) store.maxEntries = maxEntries
-  return { store, ttl, evictOnQuota: flag(options, 'evictOnQuota') || flag(options, 'purgeOnQuotaError'), matchOptions, clock }
+  const evictOnQuota = flag(options, 'evictOnQuota') || flag(options, 'purgeOnQuotaError')
+  // Entries that keep their last use (least recently used go first) write it with their _ts kept:
+  // a use orders, and never lengthens a life.
+  if (maxEntries !== undefined || evictOnQuota) store.keepTs = true
+  return { store, ttl, maxEntries, evictOnQuota, matchOptions, clock }
 }
 
 /** `defaultTtl` or `maxAgeSeconds`: -1 or seconds; `-1` when neither is given. */

@@ -44,27 +44,40 @@ export class TtlExpirationPlugin {
 
   /**
    * Serves the cached response only while its entry is live; `null` sends the strategy to the
-   * network, as does an entry that cannot be read (IndexedDB failing).
+   * network, as does an entry that cannot be read (IndexedDB failing). A response being cached
+   * by another strategy run (in Cache Storage, its entry not yet written) is served once its
+   * entry is: the read waits for that write.
    */
-  cachedResponseWillBeUsed = async ({ cacheName, request, cachedResponse, event }: CachedResponseWillBeUsedParams): Promise<Response | null> => {
+  cachedResponseWillBeUsed = async ({ cacheName, request, cachedResponse, matchOptions, event, state }: CachedResponseWillBeUsedParams): Promise<Response | null> => {
     if (!cachedResponse) return null
     let entries: CacheEntries
     let live: boolean
     try {
+      // What was matched before that write ended may be the response it replaced: match again.
+      if (await this.guard.written(request.url, state && writesOf(state))) cachedResponse = await caches.match(request, { ...matchOptions, cacheName })
       entries = await this.entries(cacheName)
-      live = await entries.isLive(request.url)
+      live = cachedResponse !== undefined && (await entries.isLive(request.url))
     } catch {
       // Not served, rather than a strategy that fails where the network could answer.
       return null
     }
-    entries.purgeDuring(event)
-    return live ? cachedResponse : null
+    entries.purgeDuring(event, live ? entries.use(request.url).catch(() => {}) : undefined)
+    return live ? cachedResponse! : null
   }
 
-  /** Records the response just cached, with its lifetime. */
+  /**
+   * Records the response just cached, with its lifetime. A response it cannot record leaves the
+   * cache: it must not be served under an entry the URL had from an earlier response.
+   */
   cacheDidUpdate = async ({ cacheName, request, newResponse, event }: CacheDidUpdateParams): Promise<void> => {
     const entries = await this.entries(cacheName)
-    await entries.record(request.url, responseTtl(this.settings.ttl, request, newResponse))
+    try {
+      await entries.record(request.url, responseTtl(this.settings.ttl, request, newResponse))
+    } catch (error) {
+      await entries.remove([request.url])
+      throw error
+    }
+    await entries.trim()
     entries.purgeDuring(event)
   }
 

@@ -2,7 +2,7 @@
  * A cache write refused at a full disk (`QuotaExceededError`): the cache gives up responses, as
  * a store with `evictOnQuota` does (SPEC §9), rather than being deleted whole as Workbox's
  * `purgeOnQuotaError` does. First every expired entry goes (with its response); then a share of
- * the live ones, least recently written first (a read of a sliding cache counts as a write).
+ * the live ones, least recently used first.
  */
 import { STORE, type CacheEntries } from './entries.js'
 
@@ -11,14 +11,8 @@ const SHARE = 0.25
 
 /** Purges `entries` and gives up a share of its live responses (at least one). */
 export async function makeRoom(entries: CacheEntries): Promise<void> {
-  const { db } = entries
-  await db.purgeExpired(STORE)
-  // getAllKeys reads the live keys without touching them (touches owed are written first), then
-  // the rows give each its _ts, whole seconds, and its `at` within them: the order to give them up in.
-  const live = new Set(await db.getAllKeys(STORE))
-  const rows = ((await db.raw.getAll(STORE)) as { url: string; _ts: number; at: number }[]).filter((row) => live.has(row.url))
-  rows.sort((a, b) => a._ts - b._ts || a.at - b.at)
-  const given = rows.slice(0, Math.max(1, Math.ceil(rows.length * SHARE))).map((row) => row.url)
-  await entries.remove(given)
+  await entries.db.purgeExpired(STORE)
+  const live = await entries.db.count(STORE)
+  await entries.remove(await entries.leastUsed(Math.max(1, Math.ceil(live * SHARE))))
   await entries.settled()
 }

@@ -26,7 +26,10 @@ export interface CachedResponseWillBeUsedParams {
   /** The request as the cache is keyed (after `cacheKeyWillBeUsed`). */
   request: Request
   cachedResponse?: Response
+  /** The strategy's `CacheQueryOptions` for its matches. */
+  matchOptions?: CacheQueryOptions
   event?: StrategyEvent
+  state?: PluginState
 }
 
 /** What a strategy passes to `cacheDidUpdate` (the fields the plugin reads). */
@@ -75,11 +78,14 @@ export interface TtlExpirationPluginOptions {
   touchOnRead?: boolean
   /** Serwist's name for {@link touchOnRead}: `'last-used'` is `touchOnRead: true`, `'last-fetched'` the default. */
   maxAgeFrom?: 'last-fetched' | 'last-used'
-  /** At most this many responses in the cache: the least recently cached (or used, with sliding expiry) leave first. */
+  /**
+   * At most this many responses in the cache: the least recently used (served, or else cached)
+   * leave first, as in Workbox. A use does not lengthen a response's life.
+   */
   maxEntries?: number
   /**
    * When a write to the cache fails because the disk is full, the expired responses leave and then
-   * a quarter of the live ones, least recently cached (or used) first: never a whole cache.
+   * a quarter of the live ones, least recently used first: never a whole cache.
    */
   evictOnQuota?: boolean
   /** Workbox's name for {@link evictOnQuota}, with our meaning: a share of the responses leaves, not the whole cache. */

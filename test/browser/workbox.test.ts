@@ -118,6 +118,36 @@ test.skipIf(unavailable)('maxEntries: the least recently cached response leaves 
   expect(await sw.get('a')).toEqual({ body: '/api/a #4', fetched: 4 })
 })
 
+for (const plugin of ['ttl', 'workbox'] as const) {
+  test.skipIf(unavailable)(`maxEntries with ${plugin === 'ttl' ? 'TtlExpirationPlugin' : "workbox-expiration's ExpirationPlugin"} gives up the least recently used: A and B cached, A used again, C cached: B leaves, A stays`, async () => {
+    const sw = await start(plugin, { maxEntries: 2 })
+    await sw.get('a')
+    await sw.advance(S)
+    await sw.get('b')
+    await sw.advance(S)
+    expect(await sw.get('a')).toEqual({ body: '/api/a #1', fetched: 2 })
+    await sw.advance(S)
+    await sw.get('c')
+    await until(async () => expect((await sw.cached()).sort()).toEqual(['/api/a', '/api/c']))
+    expect(await sw.get('a')).toEqual({ body: '/api/a #1', fetched: 3 })
+    expect(await sw.get('b')).toEqual({ body: '/api/b #4', fetched: 4 })
+  })
+}
+
+test.skipIf(unavailable)('a response is served from the moment it is in Cache Storage: a fetch between the put and the write of its entry waits for the entry', async () => {
+  const sw = await start('ttl', { maxAgeSeconds: 60 })
+  await sw.ask({ op: 'network', holdPut: true })
+  const first = sw.get('a')
+  // The response is in Cache Storage; the strategy's put has not returned, its entry is unwritten.
+  await until(async () => expect(await sw.cached()).toEqual(['/api/a']))
+  const second = sw.get('a')
+  // Time for the second fetch to go to the network (as it did in Firefox) if it does not wait.
+  await Promise.race([second, new Promise((resolve) => setTimeout(resolve, 500))])
+  await sw.ask({ op: 'release' })
+  expect(await first).toEqual({ body: '/api/a #1', fetched: 1 })
+  expect(await second).toEqual({ body: '/api/a #1', fetched: 1 })
+})
+
 test.skipIf(unavailable)('purgeOnQuotaError: at a full disk the cache gives up its oldest quarter, not everything, and another cache keeps all of its responses', async () => {
   const sw = await start('ttl', { maxAgeSeconds: 3600, purgeOnQuotaError: true })
   const other = `other-${crypto.randomUUID()}`

@@ -51,6 +51,11 @@ export class FakeCacheStorage {
     return this.named.delete(name)
   }
 
+  /** The response for `request` in cache `options.cacheName` (the only way the plugin matches). */
+  async match(request: Request | string, options: CacheQueryOptions & { cacheName: string }): Promise<Response | undefined> {
+    return this.cache(options.cacheName).match(request)
+  }
+
   async has(name: string): Promise<boolean> {
     return this.named.has(name)
   }

@@ -180,6 +180,59 @@ test('maxEntries: the least recently cached responses leave the cache, and are n
   expect((await get('a')).from).toBe('network')
 })
 
+test("maxEntries gives up the least recently used response, as Workbox's does: a used again outlives b, cached after it", async () => {
+  const { clock, get, cached } = setup({ maxEntries: 2 })
+  await get('a')
+  clock.advance(SECOND)
+  await get('b')
+  clock.advance(SECOND)
+  expect(await get('a')).toEqual({ body: '/api/a #1', from: 'cache' })
+  clock.advance(SECOND)
+  await get('c')
+  expect(cached().sort()).toEqual([API + 'a', API + 'c'])
+  expect(await get('a')).toEqual({ body: '/api/a #1', from: 'cache' })
+  expect(await get('b')).toEqual({ body: '/api/b #4', from: 'network' })
+})
+
+test('a use orders the response for maxEntries without lengthening its life: maxAgeSeconds still counts from when it was cached', async () => {
+  const { clock, get } = setup({ maxAgeSeconds: 60, maxEntries: 2 })
+  await get('a')
+  clock.advance(50 * SECOND)
+  expect((await get('a')).from).toBe('cache')
+  clock.advance(10 * SECOND)
+  expect(await get('a')).toEqual({ body: '/api/a #2', from: 'network' })
+})
+
+test("maxEntries with sliding expiry: a use both keeps the response longest and restarts its countdown", async () => {
+  const { clock, get, cached } = setup({ maxEntries: 2, maxAgeSeconds: 100, maxAgeFrom: 'last-used' })
+  await get('a')
+  clock.advance(SECOND)
+  await get('b')
+  clock.advance(80 * SECOND)
+  expect((await get('a')).from).toBe('cache')
+  clock.advance(SECOND)
+  await get('c')
+  expect(cached().sort()).toEqual([API + 'a', API + 'c'])
+  clock.advance(80 * SECOND)
+  expect(await get('a')).toEqual({ body: '/api/a #1', from: 'cache' })
+})
+
+test("a cache whose entries an earlier plugin capped (the store's own maxEntries, by _ts) is trimmed least recently used first", async () => {
+  const { clock, get, cacheName, cached } = setup({ maxEntries: 2 })
+  const before = await openTtlDB(`idb-ttl-workbox:${cacheName}`, { clock, stores: { entries: { keyPath: 'url', defaultTtl: -1, maxEntries: 2 } } })
+  for (const path of ['a', 'b']) {
+    await before.put('entries', { url: API + path, at: clock.now })
+    await storage.cache(cacheName).put(API + path, new Response(`cached before: ${path}`))
+    clock.advance(SECOND)
+  }
+  before.close()
+  expect(await get('a')).toEqual({ body: 'cached before: a', from: 'cache' })
+  clock.advance(SECOND)
+  await get('c')
+  expect(cached().sort()).toEqual([API + 'a', API + 'c'])
+  expect(await get('a')).toEqual({ body: 'cached before: a', from: 'cache' })
+})
+
 test.each([{ evictOnQuota: true }, { purgeOnQuotaError: true }])('%o: a cache write refused at a full disk gives up the expired responses, then the oldest quarter, not the whole cache nor another', async (quota) => {
   const { clock, get, cacheName, cached } = setup({ defaultTtl: 3600, ...quota })
   const other = setup({ defaultTtl: 3600, ...quota })
@@ -203,7 +256,7 @@ test.each([{ evictOnQuota: true }, { purgeOnQuotaError: true }])('%o: a cache wr
   expect((await get('p1')).from).toBe('cache')
 })
 
-test('a cap added to a cache whose database was created without one opens it one version up', async () => {
+test('a cap added to a cache whose database was created without one applies at once', async () => {
   const { get, cacheName, cached } = setup({ defaultTtl: 60, maxEntries: 1 })
   // The cache and its entries as a version of the worker without the cap left them.
   const before = await openTtlDB(`idb-ttl-workbox:${cacheName}`, { clock: manualClock(T0), stores: { entries: { keyPath: 'url', defaultTtl: 60 } } })
@@ -213,6 +266,70 @@ test('a cap added to a cache whose database was created without one opens it one
   expect(await get('a')).toEqual({ body: 'cached before', from: 'cache' })
   await get('b')
   expect(cached()).toEqual([API + 'b'])
+})
+
+test('a response the plugin could not record is not served, even where the URL has a live entry from an earlier response', async () => {
+  let second = false
+  const { plugin, cacheName, get, cached } = setup({ defaultTtl: 60, ttl: () => (second ? 1.5 : undefined) })
+  await get('a')
+  // A strategy caches a new response for a (NetworkFirst, say); its ttl is invalid: no entry.
+  second = true
+  const request = new Request(API + 'a')
+  const state = {}
+  const event = new FakeEvent()
+  await plugin.cacheKeyWillBeUsed({ request, mode: 'write', state })
+  await storage.cache(cacheName).put(request, new Response('new a'))
+  await expectTtlError(plugin.cacheDidUpdate({ cacheName, request, newResponse: new Response('new a'), event }), 'INVALID_TTL')
+  await plugin.handlerDidComplete({ event, state })
+  await event.done()
+  expect(cached()).toEqual([])
+  second = false
+  expect(await get('a')).toEqual({ body: '/api/a #2', from: 'network' })
+})
+
+test('a response just put in the cache is served to a read that comes before its entry is recorded: the read waits for the write', async () => {
+  const { plugin, cacheName, get, fetch } = setup({ defaultTtl: 60 })
+  // A strategy caching a: announced and put; its entry is not recorded yet.
+  const request = new Request(API + 'a')
+  const state = {}
+  const event = new FakeEvent()
+  await plugin.cacheKeyWillBeUsed({ request, mode: 'write', state })
+  await storage.cache(cacheName).put(request, new Response('a just cached'))
+  // Another fetch of a meanwhile (40 ms later in Firefox): given time to go wrong, then the write ends.
+  const reading = get('a')
+  await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, 50))])
+  await plugin.cacheDidUpdate({ cacheName, request, newResponse: new Response('a just cached'), event })
+  await plugin.handlerDidComplete({ event, state })
+  expect(await reading).toEqual({ body: 'a just cached', from: 'cache' })
+  expect(fetch.count()).toBe(0)
+})
+
+test('a read that matched the response a write is replacing serves the new one (the old one had expired), never the old', async () => {
+  const { plugin, clock, cacheName, get } = setup({ defaultTtl: 60 })
+  await get('a')
+  clock.advance(60 * SECOND)
+  const request = new Request(API + 'a')
+  const old = await storage.cache(cacheName).match(request)
+  const state = {}
+  const event = new FakeEvent()
+  await plugin.cacheKeyWillBeUsed({ request, mode: 'write', state })
+  // Matched before the put, asked about while the write is under way.
+  const served = plugin.cachedResponseWillBeUsed({ cacheName, request, cachedResponse: old, event: new FakeEvent() })
+  await storage.cache(cacheName).put(request, new Response('new a'))
+  await plugin.cacheDidUpdate({ cacheName, request, newResponse: new Response('new a'), event })
+  await plugin.handlerDidComplete({ event, state })
+  expect(await (await served)?.text()).toBe('new a')
+})
+
+test('a strategy run that reads a URL it is writing itself (StaleWhileRevalidate) does not wait for its own write', async () => {
+  const { plugin, cacheName, get } = setup({ defaultTtl: 60 })
+  await get('a')
+  const request = new Request(API + 'a')
+  const state = {}
+  await plugin.cacheKeyWillBeUsed({ request, mode: 'write', state })
+  const cachedResponse = await storage.cache(cacheName).match(request)
+  expect(await (await plugin.cachedResponseWillBeUsed({ cacheName, request, cachedResponse, event: new FakeEvent(), state }))?.text()).toBe('/api/a #1')
+  await plugin.handlerDidComplete({ event: new FakeEvent(), state })
 })
 
 test('where the entries cannot be read (IndexedDB failing), a cached response is not served: the network answers', async () => {

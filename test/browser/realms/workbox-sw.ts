@@ -10,7 +10,9 @@
  * bytes (which no engine can compress away), or a failure while `offline`. The clock is
  * the worker's, moved by the page: `Date.now` for workbox-expiration, the plugin's `clock` option
  * for idb-ttl, the same function. A full disk is Cache Storage's `put` refusing with a
- * `QuotaExceededError`, as browsers do; a slow disk, its `delete` taking a while.
+ * `QuotaExceededError`, as browsers do; a slow disk, its `delete` taking a while. A held put
+ * stores its response and then waits for the page's `release`, before the strategy's
+ * `cacheDidUpdate`: the moment when Firefox served another fetch of the URL.
  */
 import { ExpirationPlugin } from 'workbox-expiration'
 import { CacheFirst, NetworkFirst, type Strategy } from 'workbox-strategies'
@@ -23,8 +25,10 @@ export type WorkboxRequest =
   /** The URLs in Cache Storage's cache `cacheName`. */
   | { op: 'cached'; cacheName: string }
   | { op: 'advance'; ms: number }
-  /** The stand-ins: a network that fails, a disk that is full, cache deletions that take `deleteMs`. */
-  | { op: 'network'; offline?: boolean; full?: boolean; deleteMs?: number }
+  /** The stand-ins: a network that fails, a disk that is full, cache deletions that take `deleteMs`, the next put held. */
+  | { op: 'network'; offline?: boolean; full?: boolean; deleteMs?: number; holdPut?: boolean }
+  /** Lets the held put return. */
+  | { op: 'release' }
   /** Deletes every cache and database the plugins made. */
   | { op: 'closeAll' }
 
@@ -45,7 +49,8 @@ const realNow = Date.now.bind(Date)
 const clock = () => realNow() + offset
 Date.now = clock
 
-const network = { fetched: 0, offline: false, full: false, deleteMs: 0 }
+const network = { fetched: 0, offline: false, full: false, deleteMs: 0, holdPut: false }
+let release = () => {}
 self.fetch = async (input: RequestInfo | URL) => {
   if (network.offline) throw new TypeError('Failed to fetch (offline)')
   const url = new URL(input instanceof Request ? input.url : String(input))
@@ -59,8 +64,12 @@ function randomBytes(length: number): Uint8Array<ArrayBuffer> {
   return bytes
 }
 const put = Cache.prototype.put
-Cache.prototype.put = function (this: Cache, ...args: Parameters<Cache['put']>) {
-  return network.full ? Promise.reject(new DOMException('the disk is full', 'QuotaExceededError')) : put.apply(this, args)
+Cache.prototype.put = async function (this: Cache, ...args: Parameters<Cache['put']>) {
+  if (network.full) throw new DOMException('the disk is full', 'QuotaExceededError')
+  await put.apply(this, args)
+  if (!network.holdPut) return
+  network.holdPut = false
+  await new Promise<void>((resolve) => (release = resolve))
 }
 const remove = Cache.prototype.delete
 Cache.prototype.delete = async function (this: Cache, ...args: Parameters<Cache['delete']>) {
@@ -101,6 +110,9 @@ async function answer(request: WorkboxRequest, event: ExtendableEvent): Promise<
     case 'network':
       Object.assign(network, request)
       return network
+    case 'release':
+      release()
+      return null
     case 'closeAll':
       for (const { plugin } of strategies.values()) await plugin.deleteCacheAndMetadata()
       strategies.clear()
