@@ -5,6 +5,22 @@
  * most the size of the step.
  */
 
+import { kindOf, TtlError } from './errors.js'
+
+/**
+ * The `clock` option, or `Date.now` when it is absent, read once here: every expiry is judged by
+ * it, so anything but a function giving a finite number fails now, naming the option, not later
+ * inside a transaction.
+ * @throws TtlError `INVALID_OPTION` naming `clock` and what it is or gave
+ */
+export function checkClock(clock: unknown): () => number {
+  if (clock === undefined) return Date.now
+  if (typeof clock !== 'function') throw new TtlError('INVALID_OPTION', `openTtlDB: clock must be a function giving epoch ms (() => Date.now()); got ${kindOf(clock)}`)
+  const now: unknown = clock()
+  if (typeof now !== 'number' || !Number.isFinite(now)) throw new TtlError('INVALID_OPTION', `openTtlDB: clock must give epoch ms as a finite number; it gave ${typeof now === 'number' ? now : kindOf(now)}`)
+  return clock as () => number
+}
+
 /** Wraps `clock` (epoch ms) so that it never runs backwards. */
 export function monotonic(clock: () => number): () => number {
   let latest = -Infinity
