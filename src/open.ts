@@ -29,9 +29,6 @@ export interface Opened extends Omit<PartsOptions, 'startWorker' | 'pagePurger'>
   redeclared: string[]
 }
 
-/** The hints IndexedDB takes for a transaction's `durability`. */
-const DURABILITIES: readonly unknown[] = ['default', 'strict', 'relaxed']
-
 /**
  * Opens `name` as {@link openTtlDB} does, running the app's `upgrade` as it is given (the full
  * entries hand in one that takes idb's views); `refuse` throws for declarations the entry cannot
@@ -56,8 +53,9 @@ export async function openDatabase<S extends DBSchema | unknown, H>(
   if (mode !== 'strict' && mode !== 'lenient') {
     throw new TtlError('INVALID_OPTION', `ttlValues must be 'strict' or 'lenient'; got ${String(mode)}`)
   }
-  if (options.durability !== undefined && !DURABILITIES.includes(options.durability)) {
-    throw new TtlError('INVALID_OPTION', `openTtlDB: durability must be ${DURABILITIES.map((d) => `'${d}'`).join(', ')} or absent; got ${typeof options.durability === 'string' ? `'${options.durability}'` : kindOf(options.durability)}`)
+  const { durability } = options
+  if (durability !== undefined && durability !== 'default' && durability !== 'strict' && durability !== 'relaxed') {
+    throw new TtlError('INVALID_OPTION', `openTtlDB: durability must be 'default', 'strict' or 'relaxed'; got ${typeof durability === 'string' ? `'${durability}'` : kindOf(durability)}`)
   }
   const purge = checkPurgeOptions(options.purge)
   refuse(stores, purge)

@@ -14,7 +14,9 @@ import { usesGenerations } from '../layout/generation-index.js'
 import type { StoreConfigs } from '../layout/schema.js'
 import { storageUsage } from '../platform/storage.js'
 import { withQuotaRelief, type QuotaRelief, type Spare } from '../purge/quota.js'
-import { ReadScope, readSettings, type Reading } from '../reads/reads.js'
+import { ReadScope, type Reading } from '../reads/reads.js'
+import { META_STORE } from '../layout/expiry-index.js'
+import { heldSettings, settingsIn, settingsTicket } from '../layout/held-settings.js'
 import { settleTouches } from '../reads/owed-touches.js'
 import { describeError, TtlError } from '../rules/errors.js'
 import type { TtlValues } from '../rules/ttl.js'
@@ -199,8 +201,9 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
    * @throws TtlError `UNSUPPORTED` naming the store, `mirror` and the full entry
    */
   protected async refuseUnqueued(db: IDBDatabase, store: string): Promise<void> {
-    if (!(await readSettings(db, [store])).get(store)?.mirror) return
-    throw new TtlError('UNSUPPORTED', `store "${store}" is mirrored (mirror: true, declared by another handle): its writes are queued for the server, which idb-ttl/core does not do; ${USE_FULL_ENTRY}`)
+    const settings = heldSettings(db.name, store) ?? (await settingsIn(db.transaction(META_STORE), store, settingsTicket(db.name)))
+    if (!settings.mirror) return
+    throw new TtlError('UNSUPPORTED', `store "${store}" is mirrored (mirror: true, declared by another handle), which idb-ttl/core cannot queue writes for; ${USE_FULL_ENTRY}`)
   }
 
   /** Runs `attempt` once more after each step of quota relief while the disk is full (SPEC §9). */

@@ -13,11 +13,12 @@ import { kindOf, TtlError } from './errors.js'
  * inside a transaction.
  * @throws TtlError `INVALID_OPTION` naming `clock` and what it is or gave
  */
-export function checkClock(clock: unknown): () => number {
-  if (clock === undefined) return Date.now
-  if (typeof clock !== 'function') throw new TtlError('INVALID_OPTION', `openTtlDB: clock must be a function giving epoch ms (() => Date.now()); got ${kindOf(clock)}`)
-  const now: unknown = clock()
-  if (typeof now !== 'number' || !Number.isFinite(now)) throw new TtlError('INVALID_OPTION', `openTtlDB: clock must give epoch ms as a finite number; it gave ${typeof now === 'number' ? now : kindOf(now)}`)
+export function checkClock(clock: unknown = Date.now): () => number {
+  const now: unknown = typeof clock === 'function' ? clock() : undefined
+  if (typeof now !== 'number' || !Number.isFinite(now)) {
+    const got = typeof clock === 'function' ? `one that gave ${typeof now === 'number' ? now : kindOf(now)}` : kindOf(clock)
+    throw new TtlError('INVALID_OPTION', `openTtlDB: clock must be a function giving epoch ms; got ${got}`)
+  }
   return clock as () => number
 }
 

@@ -16,7 +16,7 @@ export const startPurgeWorker: StartWorker = (config, inline) => new WorkerPurge
  */
 export const startCorePurgeWorker = (config: PurgeConfig): WorkerPurger =>
   new WorkerPurger(config, WATCHDOG_MS, (reason) => {
-    warnNoWorker(config, reason, 'is not purged: idb-ttl/core purges only in its worker (reads still never return an expired item)', false)
+    warnNoWorker(config, reason, 'is not purged (idb-ttl/core purges in its worker alone)', false)
     const refused = () => Promise.reject(reason)
     return { slice: refused, purgeAll: refused, close: async () => {} }
   })
@@ -38,7 +38,7 @@ function inlineInstead(config: PurgeConfig, reason: Error, inline: () => PurgeAp
  */
 function warnNoWorker(config: PurgeConfig, reason: Error, outcome: string, inline: boolean): void {
   const cause = reason.message.replace(/\.+$/, '')
-  const silence = inline ? "set purge: { mode: 'inline' }, which also silences this warning" : "import openTtlDB from 'idb-ttl', which can purge inline (purge: { mode: 'inline' })"
+  const silence = inline ? "set purge: { mode: 'inline' }, which also silences this warning" : "use 'idb-ttl', which can purge inline"
   // A global with no Worker at all (a service worker; a shared worker outside Firefox): nothing to ship or allow.
   const advice =
     typeof Worker === 'undefined'
