@@ -12,7 +12,7 @@ import { META_STORE } from '../../src/layout/expiry-index.js'
 import { OUTBOX_STORE } from '../../src/layout/sync-stores.js'
 import { manualClock, uniqueName } from '../helpers.js'
 import { stubWorkers } from '../purge/stubs.js'
-import { databaseExists, deleteAfter, expectTtlError, SECOND, T0 } from '../semantics/support.js'
+import { databaseExists, deleteAfter, expectTtlError, SECOND, T0, unhandledDuring } from '../semantics/support.js'
 
 const opened: { close(): void }[] = []
 const names: string[] = []
@@ -126,20 +126,6 @@ async function versionOnDisk(name: string): Promise<number> {
   const raw = await openDB(name)
   raw.close()
   return raw.version
-}
-
-/** Unhandled rejections (Node's) while `run` runs and a few macrotasks after. */
-async function unhandledDuring(run: () => Promise<void>): Promise<unknown[]> {
-  const seen: unknown[] = []
-  const onNode = (reason: unknown) => seen.push(reason)
-  process.on('unhandledRejection', onNode)
-  try {
-    await run()
-    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 10))
-  } finally {
-    process.off('unhandledRejection', onNode)
-  }
-  return seen
 }
 
 test.for([
