@@ -120,6 +120,16 @@ test('a store a full handle mirrors from after a core handle opened (a database 
   expect(await full.getAllKeys('m')).toEqual(['a', 'c'])
 })
 
+test("a full handle's open that no longer declares mirror (a new version of the app) removes it from the settings: a core handle writes the store then", async () => {
+  const name = uniqueName('mirror-dropped')
+  await track(name, openFull<any>(name, { version: 1, purge: { mode: 'off' }, stores: mirrored })).then((db) => db.close())
+  await track(name, openFull<any>(name, { version: 1, purge: { mode: 'off' }, stores: plain })).then((db) => db.close())
+  expect(await settingsOf(name, 'm')).not.toHaveProperty('mirror')
+  const db = await track(name, core.openTtlDB<any>(name, { version: 1, purge: { mode: 'off' }, stores: plain }))
+  await db.put('m', { id: 'a' })
+  expect(await db.get('m', 'a')).toMatchObject({ id: 'a' })
+})
+
 /** The database's version as it is on disk, or 0 when there is none. */
 async function versionOnDisk(name: string): Promise<number> {
   if (!(await databaseExists(name))) return 0
