@@ -6,7 +6,7 @@
  * carries no idb either: `raw` and the app's `upgrade` are given the native database.
  */
 import type { DBSchema } from 'idb'
-import { WATCHDOG_MS, WorkerPurger } from './background/worker/client.js'
+import { startCorePurgeWorker } from './background/worker/start.js'
 import { TtlCoreDB } from './core-db.js'
 import { CoreParts } from './handle/core-parts.js'
 import { CoreRoutes, USE_FULL_ENTRY } from './handle/core-routes.js'
@@ -39,10 +39,10 @@ function refuseFullOnly(stores: StoreConfigs, purge: Required<PurgeOptions>): vo
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlCoreDBOptions<S>): Promise<TtlCoreDB<S>> {
   return openDatabase(name, options, (opened) => {
     // No purger on the page: the worker is the purger in every mode (in `'off'`, for `purgeExpired`).
-    const pagePurger = () => new WorkerPurger({ name, stores: opened.stores, batchSize: opened.purge.batchSize, sliceMs: opened.purge.sliceMs }, WATCHDOG_MS)
+    const pagePurger = () => startCorePurgeWorker({ name, stores: opened.stores, batchSize: opened.purge.batchSize, sliceMs: opened.purge.sliceMs })
     const parts = new CoreParts({ ...opened, startWorker: undefined, pagePurger })
     const routes = new CoreRoutes({ ...opened, parts })
     routes.settingsChanged(opened.redeclared)
     return new TtlCoreDB<S>(routes, opened.unfollow)
-  }, refuseFullOnly)
+  }, refuseFullOnly, ['capacity', 'mirror'])
 }

@@ -34,7 +34,8 @@ function withIdbViews<S>(options: OpenTtlDBOptions<S>): OpenTtlCoreDBOptions<S> 
     upgrade: (db, oldVersion, newVersion, tx) => {
       // idb's promise for the transaction (`done`) rejects when the upgrade aborts; the open reports why.
       wrap(tx).done.catch(() => {})
-      upgrade(wrap(db) as IDBPDatabase<S>, oldVersion, newVersion)
+      // An async upgrade's promise is returned: its rejection aborts the upgrade and the open rejects with it.
+      return upgrade(wrap(db) as IDBPDatabase<S>, oldVersion, newVersion)
     },
   }
 }

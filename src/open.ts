@@ -11,11 +11,11 @@ import type { DBSchema } from 'idb'
 import type { PartsOptions } from './handle/core-parts.js'
 import type { RoutesOptions } from './handle/core-routes.js'
 import { Connection } from './layout/connection.js'
-import { addedUniqueIndexes, applyDeclaredDefaults, checkSchema, checkStoreConfigs, explainAbort, upgradeSchema, type StoreConfigs } from './layout/schema.js'
+import { addedUniqueIndexes, applyDeclaredDefaults, checkSchema, checkStoreConfigs, explainAbort, upgradeSchema, type StoreConfigs, type Undeclarable } from './layout/schema.js'
 import { forgetSettings, holdSettings } from './layout/held-settings.js'
 import { follow } from './layout/watermarks.js'
 import { requireIndexedDB } from './platform/available.js'
-import { monotonic } from './rules/clock.js'
+import { checkClock, monotonic } from './rules/clock.js'
 import { kindOf, TtlError } from './rules/errors.js'
 import { checkPurgeOptions } from './rules/purge-options.js'
 import { checkKnownOptions } from './rules/known-options.js'
@@ -32,13 +32,15 @@ export interface Opened extends Omit<PartsOptions, 'startWorker' | 'pagePurger'>
 /**
  * Opens `name` as {@link openTtlDB} does, running the app's `upgrade` as it is given (the full
  * entries hand in one that takes idb's views); `refuse` throws for declarations the entry cannot
- * honour (before the database is touched), `assemble` makes the handle.
+ * honour (before the database is touched), `assemble` makes the handle. The settings the entry
+ * cannot declare (`undeclarable`) are left as the database has them.
  */
 export async function openDatabase<S extends DBSchema | unknown, H>(
   name: string,
   options: OpenTtlCoreDBOptions<S>,
   assemble: (opened: Opened) => H,
   refuse: (stores: StoreConfigs, purge: Required<PurgeOptions>) => void = () => {},
+  undeclarable: Undeclarable = [],
 ): Promise<H> {
   requireIndexedDB(`openTtlDB(${JSON.stringify(name)})`)
   if (options === null || typeof options !== 'object') throw new TtlError('INVALID_OPTION', 'openTtlDB needs an options object: { version, stores }')
@@ -51,9 +53,13 @@ export async function openDatabase<S extends DBSchema | unknown, H>(
   if (mode !== 'strict' && mode !== 'lenient') {
     throw new TtlError('INVALID_OPTION', `ttlValues must be 'strict' or 'lenient'; got ${String(mode)}`)
   }
+  const { durability } = options
+  if (durability !== undefined && durability !== 'default' && durability !== 'strict' && durability !== 'relaxed') {
+    throw new TtlError('INVALID_OPTION', `openTtlDB: durability must be 'default', 'strict' or 'relaxed'; got ${typeof durability === 'string' ? `'${durability}'` : kindOf(durability)}`)
+  }
   const purge = checkPurgeOptions(options.purge)
   refuse(stores, purge)
-  const clock = monotonic(options.clock ?? Date.now)
+  const clock = monotonic(checkClock(options.clock))
   const connection = new Connection({ name, version: options.version, stores, clock, upgrade: options.upgrade, schema: { addedUniqueIndexes, upgradeSchema, explainAbort, checkSchema }, onStepAside: () => forgetSettings(name) })
   const db = await connection.native()
   const unfollowMarks = follow(name)
@@ -64,7 +70,7 @@ export async function openDatabase<S extends DBSchema | unknown, H>(
   }
   let redeclared: string[]
   try {
-    redeclared = await applyDeclaredDefaults(db, () => connection.native(), stores, clock(), options.durability)
+    redeclared = await applyDeclaredDefaults(db, () => connection.native(), stores, clock(), options.durability, undeclarable)
   } catch (error) {
     unfollow()
     connection.close()

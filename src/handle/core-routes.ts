@@ -15,6 +15,8 @@ import type { StoreConfigs } from '../layout/schema.js'
 import { storageUsage } from '../platform/storage.js'
 import { withQuotaRelief, type QuotaRelief, type Spare } from '../purge/quota.js'
 import { ReadScope, type Reading } from '../reads/reads.js'
+import { META_STORE } from '../layout/expiry-index.js'
+import { heldSettings, settingsIn, settingsTicket } from '../layout/held-settings.js'
 import { settleTouches } from '../reads/owed-touches.js'
 import { describeError, TtlError } from '../rules/errors.js'
 import type { TtlValues } from '../rules/ttl.js'
@@ -142,7 +144,7 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
     stored: (result: T) => unknown[],
     spare?: Spare,
   ): Promise<T> {
-    const run = async () => attempt(await this.writer(store))
+    const run = async () => attempt(await this.writer(store, true))
     const written = this.claimed(store, await this.spacious(run, spare))
     this.changed([store])
     this.options.parts.background.wrote(store, stored(written))
@@ -151,7 +153,7 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
 
   /** Runs a change that needs no quota relief (a delete, a clear, a new default). */
   async change<T>(store: string, run: (ctx: WriteContext) => Promise<T>): Promise<T> {
-    const result = await run(await this.writer(store))
+    const result = await run(await this.writer(store, true))
     this.changed([store])
     return result
   }
@@ -181,10 +183,27 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
     for (const store of stores) this.options.parts.background.due(store)
   }
 
-  /** What a write of `store` runs with, on the connection {@link settled} gives. */
-  private async writer(store: string): Promise<WriteContext> {
+  /**
+   * What a write of `store` runs with, on the connection {@link settled} gives; for a write of its
+   * items (`items`), once {@link refuseUnqueued} let it.
+   */
+  private async writer(store: string, items = false): Promise<WriteContext> {
     const { clock, mode, durability, stores, generations } = this.options
-    return { db: await this.settled(store), clock, mode, durability, keepTs: stores[store].keepTs, generations }
+    const db = await this.settled(store)
+    if (items) await this.refuseUnqueued(db, store)
+    return { db, clock, mode, durability, keepTs: stores[store].keepTs, generations }
+  }
+
+  /**
+   * A store whose settings say it is mirrored (`mirror: true`, declared by a full handle) has every
+   * write queued for the server (SPEC §12b), which `idb-ttl/core` cannot do: its writes are refused.
+   * The full handle's routes queue them (`routes.ts`), by their own declaration.
+   * @throws TtlError `UNSUPPORTED` naming the store, `mirror` and the full entry
+   */
+  protected async refuseUnqueued(db: IDBDatabase, store: string): Promise<void> {
+    const settings = heldSettings(db.name, store) ?? (await settingsIn(db.transaction(META_STORE), store, settingsTicket(db.name)))
+    if (!settings.mirror) return
+    throw new TtlError('UNSUPPORTED', `store "${store}" is mirrored (mirror: true, declared by another handle), which idb-ttl/core cannot queue writes for; ${USE_FULL_ENTRY}`)
   }
 
   /** Runs `attempt` once more after each step of quota relief while the disk is full (SPEC §9). */

@@ -2,7 +2,7 @@
  * The database layout: creating stores, expiry indexes and the metadata store in an upgrade,
  * checking a database opened without one, and applying changed `defaultTtl` declarations.
  */
-import { capacityOf, checkCapacity, sameCapacity, TS_INDEX } from '../rules/capacity.js'
+import { capacityOf, checkCapacity, sameCapacity, TS_INDEX, type Capacity } from '../rules/capacity.js'
 import { formatKey, TtlError } from '../rules/errors.js'
 import { allDeadRanges, EXPIRY_INDEX, JOURNAL_STORE, MARK_FIELD, META_STORE } from './expiry-index.js'
 import { GEN_INDEX, GEN_KEY_PATH, keepsGenerations } from './generation-index.js'
@@ -17,6 +17,12 @@ import { createSyncStores, OUTBOX_STORE, SYNC_STORE } from './sync-stores.js'
 import type { StoreConfig } from '../rules/types.js'
 
 export type StoreConfigs = Record<string, StoreConfig>
+
+/**
+ * The settings an entry's declarations cannot carry (`idb-ttl/core`: a capacity, `mirror`), which
+ * its open leaves as the database has them: another handle declared them, and keeps honouring them.
+ */
+export type Undeclarable = readonly ('capacity' | 'mirror')[]
 
 /** Validates the `stores` option: names, defaults, and no clash with the library's own names. */
 export function checkStoreConfigs(stores: unknown): StoreConfigs {
@@ -92,9 +98,10 @@ export async function upgradeSchema(db: IDBDatabase, tx: IDBTransaction, stores:
   if (!db.objectStoreNames.contains(JOURNAL_STORE)) db.createObjectStore(JOURNAL_STORE)
   if (Object.values(stores).some(mirrors)) createSyncStores(db)
   for (const [name, config] of Object.entries(stores)) {
-    const store = db.objectStoreNames.contains(name)
-      ? tx.objectStore(name)
-      : db.createObjectStore(name, { keyPath: config.keyPath ?? null, autoIncrement: config.autoIncrement ?? false })
+    const created = !db.objectStoreNames.contains(name)
+    const store = created
+      ? db.createObjectStore(name, { keyPath: config.keyPath ?? null, autoIncrement: config.autoIncrement ?? false })
+      : tx.objectStore(name)
     checkKeyShape(db.name, store, config)
     if (!store.indexNames.contains(EXPIRY_INDEX)) {
       store.createIndex(EXPIRY_INDEX, MARK_FIELD)
@@ -102,7 +109,9 @@ export async function upgradeSchema(db: IDBDatabase, tx: IDBTransaction, stores:
     }
     if (capacityOf(config) && !store.indexNames.contains(TS_INDEX)) store.createIndex(TS_INDEX, '_ts')
     if (keepsGenerations(config) && !store.indexNames.contains(GEN_INDEX)) store.createIndex(GEN_INDEX, GEN_KEY_PATH)
-    const state = await req<StoreState | undefined>(meta.get(name))
+    // A store created now starts from its declaration, whatever settings a store of its name left
+    // behind (deleted by an upgrade callback, which cannot reach the metadata store).
+    const state = created ? undefined : await req<StoreState | undefined>(meta.get(name))
     const added = Object.entries(config.indexes ?? {}).filter(([indexName]) => !store.indexNames.contains(indexName))
     // A dead item occupies nothing: it must not make a new unique index fail.
     if (state && added.some(([, index]) => index.unique)) await deleteDead(store, state, nowMs)
@@ -205,27 +214,38 @@ function checkKeyShape(database: string, store: IDBObjectStore, config: StoreCon
  */
 const mirrors = (config: StoreConfig) => config.mirror === true || config.keepTs === true
 
-/** A new store's settings: its declared default, and its capacity. */
+/** A new store's settings: its declared default, its capacity, and whether it is mirrored. */
 function firstState(config: StoreConfig): StoreState {
-  const capacity = capacityOf(config)
-  return capacity ? { ...initialState(config.defaultTtl ?? null), capacity } : initialState(config.defaultTtl ?? null)
+  return withKept(initialState(config.defaultTtl ?? null), capacityOf(config), config.mirror === true)
 }
 
-/** The settings a store should have now, when its declaration differs from the one last applied. */
-function redeclared(config: StoreConfig, stored: StoreState | undefined, nowMs: number): StoreState | undefined {
-  const declared = config.defaultTtl ?? null
-  const capacity = capacityOf(config)
-  const state = stored ?? initialState(declared)
-  const changedDefault = stored === undefined || state.declared !== declared
-  if (!changedDefault && sameCapacity(state.capacity, capacity)) return undefined
-  const next = changedDefault ? { ...changeDefault(state, declared, nowMs), declared } : { ...state }
+/** `state` with `capacity` and `mirror` as given (absent when none, or `false`). */
+function withKept(state: StoreState, capacity: Capacity | undefined, mirror: boolean): StoreState {
+  const next = { ...state }
   if (capacity) next.capacity = capacity
   else delete next.capacity
+  if (mirror) next.mirror = true
+  else delete next.mirror
   return next
 }
 
 /**
- * Applies every declared `defaultTtl` and capacity that differs from the one last declared, and
+ * The settings a store should have now, when its declaration differs from the one last applied;
+ * what the entry cannot declare (`undeclarable`) stays as `stored` has it.
+ */
+function redeclared(config: StoreConfig, stored: StoreState | undefined, nowMs: number, undeclarable: Undeclarable): StoreState | undefined {
+  const declared = config.defaultTtl ?? null
+  const state = stored ?? initialState(declared)
+  const capacity = undeclarable.includes('capacity') ? state.capacity : capacityOf(config)
+  const mirror = undeclarable.includes('mirror') ? state.mirror === true : config.mirror === true
+  const changedDefault = stored === undefined || state.declared !== declared
+  if (!changedDefault && sameCapacity(state.capacity, capacity) && (state.mirror === true) === mirror) return undefined
+  return withKept(changedDefault ? { ...changeDefault(state, declared, nowMs), declared } : state, capacity, mirror)
+}
+
+/**
+ * Applies every declared `defaultTtl`, capacity and `mirror` that differs from the one last
+ * declared (but those the entry cannot declare, `undeclarable`), and
  * resolves to the stores whose settings it changed (not a store declared for the first time):
  * their live queries and the purger are to be told, as after `setDefaultTtl`. The settings are read in a read-only transaction first: at most
  * opens nothing changed, and a read-write one would cost about as much again as the open itself.
@@ -236,12 +256,13 @@ export async function applyDeclaredDefaults(
   stores: StoreConfigs,
   nowMs: number,
   durability: IDBTransactionDurability | undefined,
+  undeclarable: Undeclarable,
 ): Promise<string[]> {
   const names = Object.keys(stores)
   const read = (meta: IDBObjectStore) => Promise.all(names.map((name) => req<StoreState | undefined>(meta.get(name))))
   const stored = await read(db.transaction(META_STORE).objectStore(META_STORE))
   names.forEach((name, i) => learn(db.name, name, stored[i]))
-  if (names.every((name, i) => !redeclared(stores[name], stored[i], nowMs))) return []
+  if (names.every((name, i) => !redeclared(stores[name], stored[i], nowMs, undeclarable))) return []
   const changed = new Map<string, StoreState>()
   // A store's first settings change nothing anyone reads: no live query or purge knows the store yet.
   const news: string[] = []
@@ -253,7 +274,7 @@ export async function applyDeclaredDefaults(
     const states = await read(meta)
     names.forEach((name, i) => {
       learn(db.name, name, states[i])
-      const next = redeclared(stores[name], states[i], nowMs)
+      const next = redeclared(stores[name], states[i], nowMs, undeclarable)
       if (next) {
         changed.set(name, next)
         meta.put(next, name)

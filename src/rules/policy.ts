@@ -31,6 +31,12 @@ export interface StoreState {
   deadExpiry: number | null
   /** The capacity last declared (SPEC §9), for whichever tab purges; absent: none. */
   capacity?: Capacity
+  /**
+   * Declared `mirror: true` (SPEC §12b): every handle's writes of the store are queued for the
+   * server, and a handle that cannot queue them (`idb-ttl/core`) refuses them. Absent: not mirrored
+   * (and in settings idb-ttl 0.1.0 wrote: the next open of a full handle that declares it writes it).
+   */
+  mirror?: true
 }
 
 /** Marks at or below these values (seconds) are dead; `null`: none of that kind is. */

@@ -144,3 +144,27 @@ export async function touchSparesKilledItem(reader: TtlDB<any>, changer: TtlDB<a
   expect(await changer.get('s', 'a'), 'in the other tab, once the reader wrote what it owed').toBeUndefined()
   expect(await reader.get('s', 'a'), 'in the reading tab').toBeUndefined()
 }
+
+/** Collects unhandled rejections (Node and browsers) while `run` runs and a moment after; `run`'s own failure is rethrown. */
+export async function unhandledDuring(run: () => Promise<void>): Promise<unknown[]> {
+  const seen: unknown[] = []
+  const onNode = (reason: unknown) => seen.push(reason)
+  const onBrowser = (event: PromiseRejectionEvent) => {
+    seen.push(event.reason)
+    event.preventDefault()
+  }
+  // Node's process, where there is one; the browser's window otherwise.
+  const process = (globalThis as { process?: { on(e: string, f: (r: unknown) => void): void; off(e: string, f: (r: unknown) => void): void } }).process
+  const node = process !== undefined && typeof window === 'undefined'
+  if (node) process.on('unhandledRejection', onNode)
+  else window.addEventListener('unhandledrejection', onBrowser)
+  try {
+    await run()
+    // Unhandled rejections are reported after a macrotask or two.
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 10))
+  } finally {
+    if (node) process!.off('unhandledRejection', onNode)
+    else window.removeEventListener('unhandledrejection', onBrowser)
+  }
+  return seen
+}

@@ -4,7 +4,7 @@ import { openDB } from 'idb'
 import { expect, test } from 'vitest'
 import { openTtlDB, type OpenTtlDBOptions } from '../../src/index.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
-import { databaseExists, deleteAfter, SECOND, T0 } from './support.js'
+import { databaseExists, deleteAfter, SECOND, T0, unhandledDuring } from './support.js'
 
 const TS0 = T0 / SECOND
 
@@ -15,30 +15,6 @@ async function plainDB(values: unknown[], keyPath: string | null = null): Promis
   for (const [i, value] of values.entries()) await (keyPath ? db.put('s', value) : db.put('s', value, i))
   db.close()
   return name
-}
-
-/** Collects unhandled rejections (Node and browsers) while `run` runs and a moment after; `run`'s own failure is rethrown. */
-async function unhandledDuring(run: () => Promise<void>): Promise<unknown[]> {
-  const seen: unknown[] = []
-  const onNode = (reason: unknown) => seen.push(reason)
-  const onBrowser = (event: PromiseRejectionEvent) => {
-    seen.push(event.reason)
-    event.preventDefault()
-  }
-  // Node's process, where there is one; the browser's window otherwise.
-  const process = (globalThis as { process?: { on(e: string, f: (r: unknown) => void): void; off(e: string, f: (r: unknown) => void): void } }).process
-  const node = process !== undefined && typeof window === 'undefined'
-  if (node) process.on('unhandledRejection', onNode)
-  else window.addEventListener('unhandledrejection', onBrowser)
-  try {
-    await run()
-    // Unhandled rejections are reported after a macrotask or two.
-    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 10))
-  } finally {
-    if (node) process!.off('unhandledRejection', onNode)
-    else window.removeEventListener('unhandledrejection', onBrowser)
-  }
-  return seen
 }
 
 test.for([
