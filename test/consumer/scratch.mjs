@@ -68,10 +68,10 @@ export async function pack(dir) {
  * What the app installs besides the package, at the repo's locked versions: `@azure/cosmos`,
  * `@tanstack/query-persist-client-core`, `workbox-core` and `serwist`, the optional peers a user of
  * `idb-ttl/cosmos`, `idb-ttl/tanstack` and `idb-ttl/workbox` adds (with Workbox's strategies and
- * routing, which the app's workbox.ts and the docs' blocks use), and `fake-indexeddb`, which gives
+ * routing, which the app's workbox.ts and the docs' blocks use, and TanStack's async-storage persister, which docs/tanstack.md's second block uses), and `fake-indexeddb`, which gives
  * the app's Node script (cosmos-node.ts) an IndexedDB.
  */
-const APP_DEPENDENCIES = ['@azure/cosmos', '@tanstack/query-persist-client-core', 'workbox-core', 'workbox-routing', 'workbox-strategies', 'serwist', 'fake-indexeddb']
+const APP_DEPENDENCIES = ['@azure/cosmos', '@tanstack/query-persist-client-core', '@tanstack/query-async-storage-persister', 'workbox-core', 'workbox-routing', 'workbox-strategies', 'serwist', 'fake-indexeddb']
 
 /**
  * The lockfile entry that `name`, required by the package at `from` (a lockfile path, '' for the
