@@ -9,7 +9,8 @@
  * Patches this realm's `IDBObjectStore` and `indexedDB.deleteDatabase` (purge inline, not in a
  * worker, so that deletions are seen) and `navigator.storage.estimate()`, which reports records
  * in use and room as {@link RECORD_BYTES} each (a full disk whose usage never drops stops
- * evicting; generations are a sixteenth of the quota).
+ * evicting; generations are a sixteenth of the quota). `quota`, in records, is what it reports
+ * as the quota (the room unless given): a large one lets a generation hold many values.
  */
 import { afterEach } from 'vitest'
 
@@ -23,9 +24,9 @@ export const RECORD_BYTES = 256
 
 const restorers: (() => void)[] = []
 
-export function smallDisk(room: number, { deletesFree = true } = {}): Disk {
+export function smallDisk(room: number, { deletesFree = true, quota = room } = {}): Disk {
   const disk = { room }
-  const estimate = async () => ({ usage: (room - disk.room) * RECORD_BYTES, quota: room * RECORD_BYTES })
+  const estimate = async () => ({ usage: (room - disk.room) * RECORD_BYTES, quota: quota * RECORD_BYTES })
   if (globalThis.navigator?.storage) {
     const storage = globalThis.navigator.storage
     storage.estimate = estimate
