@@ -154,3 +154,23 @@ test.skipIf(IN_FIREFOX)('a disk with room for one value: each write of a stream 
   const generations = (await indexedDB.databases()).filter((database) => database.name?.startsWith(`${name}~gen~`))
   expect(generations).toHaveLength(1)
 })
+
+test.skipIf(IN_FIREFOX)('two writes at a full disk at once, the room of deleted generations coming back late: both land', async () => {
+  const db = await freshDB({ clock: manualClock(), stores: { cache: { keyPath: 'id', defaultTtl: 3600, evictOnQuota: true } } })
+  let settled!: () => void
+  const oneSettled = new Promise<void>((resolve) => (settled = resolve))
+  // One generation holds every value. Its room comes back 300 ms after its deletion, or as soon
+  // as one of the writes has settled, whichever comes first.
+  smallDisk(4, { quota: 1_000_000, roomBack: () => Promise.race([oneSettled, new Promise<void>((resolve) => setTimeout(resolve, 300))]) })
+  for (const id of ids(0, 4)) await db.put('cache', { id })
+  const writes = [db.put('cache', { id: 'a' }), db.put('cache', { id: 'b' })]
+  for (const write of writes) void write.then(settled, settled)
+  // Before, the two reliefs evicted side by side; the one that did not delete the generation
+  // itself found nothing left to give up and rejected with QuotaExceededError at once, without
+  // waiting for the room the other's deletion was giving back.
+  expect(await Promise.allSettled(writes)).toEqual([
+    { status: 'fulfilled', value: 'a' },
+    { status: 'fulfilled', value: 'b' },
+  ])
+  expect(await db.getAllKeys('cache')).toEqual(['a', 'b'])
+})
