@@ -70,9 +70,9 @@ const relieving = new Map<string, Promise<void>>()
 
 /**
  * Runs `attempt`, and again after each step of `relief` while it fails for lack of space. One
- * write at a time makes room in a database: side by side, a write whose rounds found every item
- * already given up and every generation already deleted by another's gave up at once, without
- * waiting for the room those deletions were giving back. A write refused while another makes
+ * write at a time makes room in a database: side by side, a write whose rounds find every item
+ * already given up and every generation already deleted by another's would give up at once,
+ * without waiting for the room those deletions give back. A write refused while another makes
  * room tries again once that one is over, and makes room itself only if it still does not fit.
  */
 export async function withQuotaRelief<T>(attempt: () => Promise<T>, relief: QuotaRelief): Promise<T> {
