@@ -4,6 +4,10 @@ export interface StreamArgs {
   keep: number
   bytes: number
   quotaBytes: number
+  /** Bytes of each value of the stream (`bytes` unless given). */
+  valueBytes?: number
+  /** Writes in flight at once (1 unless given). */
+  inFlight?: number
 }
 
 /** What the page reports after the stream. */

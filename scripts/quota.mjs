@@ -66,15 +66,17 @@ export function openAtQuota(engine, origin, quotaMB) {
 }
 
 /**
- * Runs in the page: `keep` values into a store without evictOnQuota, then `writes` single puts
- * of `bytes` random bytes into an opted-in store, each timed, then one putAll of twice the quota
- * (it can never fit). Reports what was accepted, kept and left behind, and the write times, with
- * and without quota relief (a write during which items were evicted).
+ * Runs in the page: `keep` values of `bytes` random bytes into a store without evictOnQuota, then
+ * `writes` single puts of `valueBytes` (`bytes` unless given) into an opted-in store, each timed,
+ * `inFlight` at a time (1 unless given), then one putAll of twice the quota in values of `bytes`
+ * (it can never fit). Reports what was accepted, kept
+ * and left behind, and the write times, with and without quota relief (a write during which
+ * items were evicted).
  */
-async function stream({ libUrl, writes, keep, bytes, quotaBytes }) {
+async function stream({ libUrl, writes, keep, bytes, valueBytes = bytes, quotaBytes, inFlight = 1 }) {
   // Not `import()`: a test runner may rewrite it in the file this function comes from.
   const { openTtlDB } = await new Function('url', 'return import(url)')(libUrl)
-  const value = () => {
+  const value = (bytes) => {
     const v = new Uint8Array(bytes)
     for (let i = 0; i < bytes; i += 65_536) crypto.getRandomValues(v.subarray(i, Math.min(bytes, i + 65_536)))
     return v
@@ -85,21 +87,25 @@ async function stream({ libUrl, writes, keep, bytes, quotaBytes }) {
   })
   let evicted = 0
   db.onPurge((report) => (evicted += report.evicted ?? 0))
-  for (let id = 0; id < keep; id++) await db.put('keep', { id, v: value() })
+  for (let id = 0; id < keep; id++) await db.put('keep', { id, v: value(bytes) })
   const outcome = { accepted: 0, failures: [], normalMs: [], reliefMs: [] }
-  for (let id = 0; id < writes; id++) {
-    const before = evicted
-    const started = performance.now()
-    try {
-      await db.put('cache', { id, v: value() })
-      outcome.accepted++
-    } catch (error) {
-      outcome.failures.push(`${id}: ${error.name}: ${error.message}`)
+  let next = 0
+  const writer = async () => {
+    for (let id = next++; id < writes; id = next++) {
+      const before = evicted
+      const started = performance.now()
+      try {
+        await db.put('cache', { id, v: value(valueBytes) })
+        outcome.accepted++
+      } catch (error) {
+        outcome.failures.push(`${id}: ${error.name}: ${error.message}`)
+      }
+      ;(evicted > before ? outcome.reliefMs : outcome.normalMs).push(performance.now() - started)
     }
-    ;(evicted > before ? outcome.reliefMs : outcome.normalMs).push(performance.now() - started)
   }
+  await Promise.all(Array.from({ length: inFlight }, writer))
   outcome.lastWritten = (await db.get('cache', writes - 1)) !== undefined
-  const tooMuch = Array.from({ length: Math.ceil((2 * quotaBytes) / bytes) }, (_, i) => ({ id: `never-${i}`, v: value() }))
+  const tooMuch = Array.from({ length: Math.ceil((2 * quotaBytes) / bytes) }, (_, i) => ({ id: `never-${i}`, v: value(bytes) }))
   outcome.neverFits = await db.putAll('cache', tooMuch).then(
     () => 'fulfilled',
     (error) => error.name,

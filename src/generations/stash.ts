@@ -90,14 +90,43 @@ export interface Stash {
   quotaShare: number
 }
 
+/** A generation this realm writes into, and whether it has stored values there: its database exists then, unless deleted since. */
+interface Current {
+  n: number
+  stored: boolean
+}
+
 /** Per database and store, the generation this realm writes into (as it last saw the registry). */
-const current = new Map<string, number>()
+const current = new Map<string, Current>()
 const currentKey = (dbName: string, storeName: string) => `${dbName}\u0000${storeName}`
 let writes = 0
 
 /** A write id no other write of any realm shares. */
 function writeId(): string {
   return `${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}.${(writes++).toString(36)}`
+}
+
+/**
+ * The generation this realm writes `storeName`'s values into (as it last saw the registry, or as
+ * the registry says), and a transaction over its values.
+ */
+async function currentGeneration(db: IDBDatabase, storeName: string, durability?: IDBTransactionDurability): Promise<{ gen: Current; tx: IDBTransaction }> {
+  const where = currentKey(db.name, storeName)
+  let gen = current.get(where)
+  // One this realm stored values in is not created again if it is gone: quota relief (here or in
+  // another realm) deletes the current generation once no row refers to it, and values stashed in
+  // it created again hold room that no row refers to and no deletion before the next gives back.
+  const tx = gen?.stored ? await generationTransaction(generationName(db.name, storeName, gen.n), false, 'readwrite', durability) : undefined
+  if (gen && tx) return { gen, tx }
+  if (gen === undefined || gen.stored) {
+    const registry = db.transaction(META_STORE, 'readwrite', { durability })
+    const committed = done(registry)
+    const meta = registry.objectStore(META_STORE)
+    gen = { n: (await generations(meta, storeName)).at(-1)?.n ?? (await startGeneration(meta, storeName)), stored: false }
+    await committed
+    current.set(where, gen)
+  }
+  return { gen, tx: (await generationTransaction(generationName(db.name, storeName, gen.n), true, 'readwrite', durability))! }
 }
 
 /**
@@ -112,17 +141,7 @@ export async function stash(
   durability?: IDBTransactionDurability,
   refused: (error: unknown, index: number) => unknown = (error) => error,
 ): Promise<Stash> {
-  const where = currentKey(db.name, storeName)
-  let gen = current.get(where)
-  if (gen === undefined) {
-    const tx = db.transaction(META_STORE, 'readwrite', { durability })
-    const committed = done(tx)
-    const meta = tx.objectStore(META_STORE)
-    gen = (await generations(meta, storeName)).at(-1)?.n ?? (await startGeneration(meta, storeName))
-    await committed
-    current.set(where, gen)
-  }
-  const tx = (await generationTransaction(generationName(db.name, storeName, gen), true, 'readwrite', durability))!
+  const { gen, tx } = await currentGeneration(db, storeName, durability)
   const committed = done(tx)
   const ids = values.map(() => writeId())
   for (const [i, value] of values.entries()) {
@@ -135,7 +154,8 @@ export async function stash(
     }
   }
   await committed
-  return { gen, ids, bytes: values.reduce<number>((sum, value) => sum + sizeOf(value), 0), quotaShare: await quotaShare(db) }
+  gen.stored = true
+  return { gen: gen.n, ids, bytes: values.reduce<number>((sum, value) => sum + sizeOf(value), 0), quotaShare: await quotaShare(db) }
 }
 
 /**
@@ -151,7 +171,7 @@ export async function admit(meta: IDBObjectStore, dbName: string, storeName: str
   const newest = live.at(-1)
   const mine = live.find((generation) => generation.n === stash.gen)
   if (!mine) {
-    if (newest) current.set(where, newest.n)
+    if (newest) current.set(where, { n: newest.n, stored: false })
     else current.delete(where)
     return false
   }
@@ -160,12 +180,12 @@ export async function admit(meta: IDBObjectStore, dbName: string, storeName: str
   if (mine !== newest) {
     // Another realm (tab) has moved on from this generation: so does this one, from its next
     // write. Staying, it would fill an older generation without end, which then never empties.
-    current.set(where, newest!.n)
+    current.set(where, { n: newest!.n, stored: false })
     return true
   }
   const held = live.reduce((sum, generation) => sum + generation.bytes, stash.bytes)
   const limit = Math.min(stash.quotaShare, MAX_GENERATION_BYTES, Math.max(MIN_GENERATION_BYTES, held * SHARE))
-  if (bytes >= limit) current.set(where, await startGeneration(meta, storeName))
+  if (bytes >= limit) current.set(where, { n: await startGeneration(meta, storeName), stored: false })
   return true
 }
 

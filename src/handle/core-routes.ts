@@ -208,7 +208,7 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
 
   /** Runs `attempt` once more after each step of quota relief while the disk is full (SPEC §9). */
   spacious<T>(attempt: () => Promise<T>, spare?: Spare): Promise<T> {
-    return withQuotaRelief(attempt, { purgeExpired: () => this.purgeExpired(), usage: storageUsage, ...this.relief(spare) })
+    return withQuotaRelief(attempt, { database: this.options.name, purgeExpired: () => this.purgeExpired(), usage: storageUsage, ...this.relief(spare) })
   }
 
   /**

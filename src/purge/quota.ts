@@ -3,7 +3,7 @@
  * every expired item of the database was purged, then after each round in which the stores with
  * `evictOnQuota` gave up a share of their live items, a bounded number of times. Each attempt is
  * the whole write in one transaction, so a write that never fits leaves nothing behind, and the
- * caller sees the original error.
+ * caller sees the original error. A realm makes room in a database for one write at a time.
  *
  * After purging and after each round of eviction, the generations no row refers to any more are
  * deleted (`generations/values.ts`): for stores that keep their values there, that is what gives room
@@ -30,6 +30,8 @@ export const EVICTION_SHARE = 1 / 4
 
 /** What can make room. Each may fail (the disk is full): a failure counts as no room made. */
 export interface QuotaRelief {
+  /** The database's name: a realm makes room in it for one write at a time. */
+  database: string
   /** Purges every expired item of the database; resolves to how many went. */
   purgeExpired(): Promise<number>
   /** One round of eviction from the opted-in stores; resolves to how many items went. */
@@ -63,53 +65,82 @@ export const ROOM_WAIT_BUDGET_MS = 2_000
  */
 const twice = <T>(step: () => Promise<T>): Promise<T> => step().catch(() => step())
 
-/** Runs `attempt`, and again after each step of `relief` while it fails for lack of space. */
+/** Per database, the quota relief under way in this realm (settled once it ends, however). */
+const relieving = new Map<string, Promise<void>>()
+
+/**
+ * Runs `attempt`, and again after each step of `relief` while it fails for lack of space. One
+ * write at a time makes room in a database: side by side, a write whose rounds find every item
+ * already given up and every generation already deleted by another's would give up at once,
+ * without waiting for the room those deletions give back. A write refused while another makes
+ * room tries again once that one is over, and makes room itself only if it still does not fit.
+ */
 export async function withQuotaRelief<T>(attempt: () => Promise<T>, relief: QuotaRelief): Promise<T> {
   try {
     return await attempt()
   } catch (error) {
     if (!isQuotaError(error)) throw error
-    let budget = ROOM_WAIT_BUDGET_MS
-    /** Tries the write again, and while it does not fit, waits and tries again for up to `patience` ms. */
-    const retry = async (patience: number): Promise<{ value: T } | undefined> => {
-      for (let wait = 0, waited = 0; ; waited += wait) {
-        try {
-          return { value: await attempt() }
-        } catch (retryError) {
-          if (!isQuotaError(retryError)) throw retryError
-        }
-        wait = Math.max(ROOM_WAIT_MS, 2 * wait)
-        if (waited + wait > patience || wait > budget) return undefined
-        budget -= wait
-        await new Promise((resolve) => setTimeout(resolve, wait))
+    for (let other = relieving.get(relief.database); other; other = relieving.get(relief.database)) {
+      await other
+      try {
+        return await attempt()
+      } catch (retryError) {
+        if (!isQuotaError(retryError)) throw retryError
       }
     }
-    let droppedAny = false
-    const dropGenerations = async () => {
-      const dropped = await twice(() => relief.dropGenerations()).catch(() => 0)
-      droppedAny ||= (dropped ?? 0) > 0
-      return dropped
-    }
-    const purged = await twice(() => relief.purgeExpired()).catch(() => 0)
-    const dropped = (await dropGenerations()) ?? 0
-    const afterPurge = purged + dropped > 0 ? await retry(dropped > 0 ? ROUND_WAIT_MS : 0) : undefined
-    if (afterPurge) return afterPurge.value
-    let usage = await relief.usage()
-    for (let round = 0; round < EVICTION_ROUNDS; round++) {
-      if ((await twice(() => relief.evictShare()).catch(() => 0)) === 0) break // nothing left to give up
-      const droppedNow = await dropGenerations()
-      const afterEviction = await retry((droppedNow ?? 0) > 0 ? ROUND_WAIT_MS : 0)
-      if (afterEviction) return afterEviction.value
-      const usageNow = await relief.usage()
-      // Deleting records may give no room back (Chromium): stop before emptying the stores for
-      // nothing. Not where values are kept in generations: room comes back as each is emptied.
-      if (droppedNow === undefined && usage !== undefined && usageNow !== undefined && usageNow >= usage) break
-      usage = usageNow
-    }
-    const atLast = droppedAny ? await retry(budget) : undefined
-    if (atLast) return atLast.value
-    throw error
+    const mine = relieve(attempt, relief, error)
+    const over = mine.then(
+      () => {},
+      () => {},
+    )
+    relieving.set(relief.database, over)
+    void over.then(() => relieving.get(relief.database) === over && relieving.delete(relief.database))
+    return mine
   }
+}
+
+/** The steps of {@link withQuotaRelief} after `attempt` failed with `error` for lack of space. */
+async function relieve<T>(attempt: () => Promise<T>, relief: QuotaRelief, error: unknown): Promise<T> {
+  let budget = ROOM_WAIT_BUDGET_MS
+  /** Tries the write again, and while it does not fit, waits and tries again for up to `patience` ms. */
+  const retry = async (patience: number): Promise<{ value: T } | undefined> => {
+    for (let wait = 0, waited = 0; ; waited += wait) {
+      try {
+        return { value: await attempt() }
+      } catch (retryError) {
+        if (!isQuotaError(retryError)) throw retryError
+      }
+      wait = Math.max(ROOM_WAIT_MS, 2 * wait)
+      if (waited + wait > patience || wait > budget) return undefined
+      budget -= wait
+      await new Promise((resolve) => setTimeout(resolve, wait))
+    }
+  }
+  let droppedAny = false
+  const dropGenerations = async () => {
+    const dropped = await twice(() => relief.dropGenerations()).catch(() => 0)
+    droppedAny ||= (dropped ?? 0) > 0
+    return dropped
+  }
+  const purged = await twice(() => relief.purgeExpired()).catch(() => 0)
+  const dropped = (await dropGenerations()) ?? 0
+  const afterPurge = purged + dropped > 0 ? await retry(dropped > 0 ? ROUND_WAIT_MS : 0) : undefined
+  if (afterPurge) return afterPurge.value
+  let usage = await relief.usage()
+  for (let round = 0; round < EVICTION_ROUNDS; round++) {
+    if ((await twice(() => relief.evictShare()).catch(() => 0)) === 0) break // nothing left to give up
+    const droppedNow = await dropGenerations()
+    const afterEviction = await retry((droppedNow ?? 0) > 0 ? ROUND_WAIT_MS : 0)
+    if (afterEviction) return afterEviction.value
+    const usageNow = await relief.usage()
+    // Deleting records may give no room back (Chromium): stop before emptying the stores for
+    // nothing. Not where values are kept in generations: room comes back as each is emptied.
+    if (droppedNow === undefined && usage !== undefined && usageNow !== undefined && usageNow >= usage) break
+    usage = usageNow
+  }
+  const atLast = droppedAny ? await retry(budget) : undefined
+  if (atLast) return atLast.value
+  throw error
 }
 
 /**

@@ -9,7 +9,10 @@
  * Patches this realm's `IDBObjectStore` and `indexedDB.deleteDatabase` (purge inline, not in a
  * worker, so that deletions are seen) and `navigator.storage.estimate()`, which reports records
  * in use and room as {@link RECORD_BYTES} each (a full disk whose usage never drops stops
- * evicting; generations are a sixteenth of the quota).
+ * evicting; generations are a sixteenth of the quota). `quota`, in records, is what it reports
+ * as the quota (the room unless given): a large one lets a generation hold many values. The room
+ * of a deleted database comes back once `roomBack()` resolves (at once unless given): Chromium
+ * gives it back after a while, at times more than a second.
  */
 import { afterEach } from 'vitest'
 
@@ -23,9 +26,9 @@ export const RECORD_BYTES = 256
 
 const restorers: (() => void)[] = []
 
-export function smallDisk(room: number, { deletesFree = true } = {}): Disk {
+export function smallDisk(room: number, { deletesFree = true, quota = room, roomBack = async () => {} } = {}): Disk {
   const disk = { room }
-  const estimate = async () => ({ usage: (room - disk.room) * RECORD_BYTES, quota: room * RECORD_BYTES })
+  const estimate = async () => ({ usage: (room - disk.room) * RECORD_BYTES, quota: quota * RECORD_BYTES })
   if (globalThis.navigator?.storage) {
     const storage = globalThis.navigator.storage
     storage.estimate = estimate
@@ -82,8 +85,9 @@ export function smallDisk(room: number, { deletesFree = true } = {}): Disk {
   factory.deleteDatabase = function (this: IDBFactory, name: string) {
     const request = deleteDatabase.call(this, name)
     request.addEventListener('success', () => {
-      disk.room += byDatabase.get(name) ?? 0
+      const freed = byDatabase.get(name) ?? 0
       byDatabase.delete(name)
+      void roomBack().then(() => (disk.room += freed))
     })
     return request
   }

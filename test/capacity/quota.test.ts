@@ -3,7 +3,7 @@
 // Real quotas in real browsers: test/e2e/quota.test.ts.
 import { expect, test, vi } from 'vitest'
 import type { ExpireEvent, PurgeReport } from '../../src/index.js'
-import { freshDB, manualClock } from '../helpers.js'
+import { freshDB, manualClock, uniqueName } from '../helpers.js'
 import { smallDisk } from './disk.js'
 
 const until = (check: () => Promise<void> | void) => vi.waitFor(check, { timeout: 10_000, interval: 5 })
@@ -137,4 +137,40 @@ test.each([
   const kept = await db.getAllKeys('cache')
   expect(kept).toContain(0)
   expect(kept.length).toBeGreaterThan(1) // others went, in evict order, but not all
+})
+
+test.skipIf(IN_FIREFOX)('a disk with room for one value: each write of a stream gives up the one before, its generation deleted, and lands in a new generation, not in the deleted one created again', async () => {
+  const name = uniqueName('one-value')
+  const db = await freshDB({ clock: manualClock(), stores: { cache: { keyPath: 'id', defaultTtl: 3600, evictOnQuota: true } } }, name)
+  // A large quota reported: a generation holds every value until relief deletes it.
+  const disk = smallDisk(1, { quota: 1_000_000 })
+  for (const id of ids(0, 5)) await db.put('cache', { id, v: id })
+  // Before, the write after the one that filled the disk rejected with QuotaExceededError once
+  // 2 s of retries were over: relief evicted the only item and deleted the store's current
+  // generation, whose room the retry then spent creating it again for its value, which the rows'
+  // check refused (it had left the registry), leaving no room for the new generation.
+  expect(await db.getAll('cache')).toMatchObject([{ id: 4, v: 4 }])
+  expect(disk.room).toBe(0)
+  const generations = (await indexedDB.databases()).filter((database) => database.name?.startsWith(`${name}~gen~`))
+  expect(generations).toHaveLength(1)
+})
+
+test.skipIf(IN_FIREFOX)('two writes at a full disk at once, the room of deleted generations coming back late: both land', async () => {
+  const db = await freshDB({ clock: manualClock(), stores: { cache: { keyPath: 'id', defaultTtl: 3600, evictOnQuota: true } } })
+  let settled!: () => void
+  const oneSettled = new Promise<void>((resolve) => (settled = resolve))
+  // One generation holds every value. Its room comes back 300 ms after its deletion, or as soon
+  // as one of the writes has settled, whichever comes first.
+  smallDisk(4, { quota: 1_000_000, roomBack: () => Promise.race([oneSettled, new Promise<void>((resolve) => setTimeout(resolve, 300))]) })
+  for (const id of ids(0, 4)) await db.put('cache', { id })
+  const writes = [db.put('cache', { id: 'a' }), db.put('cache', { id: 'b' })]
+  for (const write of writes) void write.then(settled, settled)
+  // Before, the two reliefs evicted side by side; the one that did not delete the generation
+  // itself found nothing left to give up and rejected with QuotaExceededError at once, without
+  // waiting for the room the other's deletion was giving back.
+  expect(await Promise.allSettled(writes)).toEqual([
+    { status: 'fulfilled', value: 'a' },
+    { status: 'fulfilled', value: 'b' },
+  ])
+  expect(await db.getAllKeys('cache')).toEqual(['a', 'b'])
 })
