@@ -3,6 +3,7 @@ import { deleteDB } from 'idb'
 import { afterEach, expect } from 'vitest'
 import type { TtlDB } from '../../src/index.js'
 import { MAX_DEFER_MS } from '../../src/reads/touch.js'
+import { META_STORE } from '../../src/layout/expiry-index.js'
 
 /** Whole-second start of every test clock (epoch ms). */
 export const T0 = 1_700_000_000_000
@@ -143,4 +144,32 @@ export async function touchSparesKilledItem(reader: TtlDB<any>, changer: TtlDB<a
   expect(await changer.raw.get('s', 'a'), 'on disk once the reader wrote what it owed').toMatchObject({ _ts: ts0 })
   expect(await changer.get('s', 'a'), 'in the other tab, once the reader wrote what it owed').toBeUndefined()
   expect(await reader.get('s', 'a'), 'in the reading tab').toBeUndefined()
+}
+
+/** The stores of each transaction `db` opens while `run` runs. */
+export async function scopes(db: TtlDB<any>, run: () => Promise<unknown>): Promise<string[][]> {
+  const seen: string[][] = []
+  const original = IDBDatabase.prototype.transaction
+  IDBDatabase.prototype.transaction = function (this: IDBDatabase, names: string | string[], ...rest: never[]) {
+    if (this.name === db.raw.name) seen.push([names].flat())
+    return original.call(this, names, ...rest)
+  } as typeof original
+  try {
+    await run()
+  } finally {
+    IDBDatabase.prototype.transaction = original
+  }
+  return seen
+}
+
+/**
+ * Runs `read` until it reads no settings (its realm holds a copy: the shared lock it asks for is
+ * granted in a later task), a hundred times at most; resolves to whether it came to hold one.
+ */
+export async function untilHeld(db: TtlDB<any>, read: () => Promise<unknown>): Promise<boolean> {
+  for (let i = 0; i < 100; i++) {
+    if (!(await scopes(db, read)).flat().includes(META_STORE)) return true
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  return false
 }
