@@ -164,6 +164,17 @@ export function settingsIn(tx: IDBTransaction, store: string, ticket: SettingsTi
 }
 
 /**
+ * Runs `run`, which judges by settings it reads and then writes by them in a transaction without
+ * the settings store (the write of owed touches), holding the settings lock of database `name`
+ * shared: no change of settings commits in between, unless one waited {@link LEASE_MS} for it and
+ * took the lock. Without Web Locks it just runs.
+ */
+export function whileSettingsHeld<T>(name: string, run: () => Promise<T>): Promise<T> {
+  const locks = webLocks()
+  return locks ? withLock(locks, lockName(name), run, { mode: 'shared' }) : run()
+}
+
+/**
  * Runs `change`, a write of the settings of database `name`, once no realm trusts a copy: every
  * realm is asked to let its copies go, and `change` runs holding the settings lock exclusively
  * (taken from a realm that did not let go within {@link LEASE_MS}). Without Web Locks it just runs.

@@ -146,6 +146,30 @@ export async function touchSparesKilledItem(reader: TtlDB<any>, changer: TtlDB<a
   expect(await reader.get('s', 'a'), 'in the reading tab').toBeUndefined()
 }
 
+/**
+ * SPEC §3 (expired stays expired) and §7 across tabs, a default shortened between a read and the
+ * write of its touch: `reader` reads an item of a `touchOnRead` store (default 10 s) at 5 s and
+ * owes a touch to 5 s; at 8 s `changer`, in another tab, shortens the default to 5 s, under which
+ * the item as stored (`_ts` 0 s) is dead at once (no watermark says so: the old default had killed
+ * nothing by then). Then `reader` writes what it owes: the touch must not bring the item back for
+ * the 2 s a touch to 5 s would give it. Skipped as {@link touchSparesLaterWrite}.
+ */
+export async function touchSparesItemShorterDefaultKilled(reader: TtlDB<any>, changer: TtlDB<any>, clock: { now: number; advance(ms: number): void }, skip: Skip): Promise<void> {
+  const ts0 = Math.floor(clock.now / 1000)
+  await reader.put('s', { id: 'a' })
+  clock.advance(5000)
+  const readAt = performance.now()
+  expect(await reader.get('s', 'a'), 'read at 5 s, which owes a touch to 5 s').toMatchObject({ _ts: ts0 + 5 })
+  clock.advance(3000)
+  await changer.setDefaultTtl('s', 5)
+  tooSlow(skip, readAt, "the other tab's change of default")
+  expect(await changer.get('s', 'a'), 'in the other tab, the item the shorter default killed').toBeUndefined()
+  expect(await reader.count('s'), 'a count writes the touches the reader owes first, then counts').toBe(0)
+  expect(await changer.raw.get('s', 'a'), 'on disk once the reader wrote what it owed').toMatchObject({ _ts: ts0 })
+  expect(await changer.get('s', 'a'), 'in the other tab, once the reader wrote what it owed').toBeUndefined()
+  expect(await reader.get('s', 'a'), 'in the reading tab').toBeUndefined()
+}
+
 /** The stores of each transaction `db` opens while `run` runs. */
 export async function scopes(db: TtlDB<any>, run: () => Promise<unknown>): Promise<string[][]> {
   const seen: string[][] = []

@@ -8,7 +8,7 @@
 import { test, vi } from 'vitest'
 import { openTtlDB, type TtlDB } from '../../src/index.js'
 import { manualClock, uniqueName } from '../helpers.js'
-import { deleteAfter, T0, touchSparesKilledItem, touchSparesLaterWrite } from './support.js'
+import { deleteAfter, T0, touchSparesItemShorterDefaultKilled, touchSparesKilledItem, touchSparesLaterWrite } from './support.js'
 
 const stores = { s: { keyPath: 'id', defaultTtl: 10, touchOnRead: true } }
 
@@ -37,6 +37,16 @@ test('a touch written after another tab changed the default does not revive the 
   const { clock, reader, tab } = await twoRealms('touch-killed')
   try {
     await touchSparesKilledItem(reader, tab, clock, skip)
+  } finally {
+    reader.close()
+    tab.close()
+  }
+})
+
+test('a touch written after another tab shortened the default does not revive the item the new default killed', async ({ skip }) => {
+  const { clock, reader, tab } = await twoRealms('touch-shortened')
+  try {
+    await touchSparesItemShorterDefaultKilled(reader, tab, clock, skip)
   } finally {
     reader.close()
     tab.close()
