@@ -7,6 +7,7 @@ import type { TtlDB } from '../../src/index.js'
 import { LEASE_MS } from '../../src/layout/held-settings.js'
 import { META_STORE } from '../../src/layout/expiry-index.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
+import { HOLD_REQUESTS } from '../engines/quirks.js'
 import { openPage } from './pages.js'
 
 const stores = { s: { keyPath: 'id', defaultTtl: 100 } }
@@ -72,9 +73,10 @@ test('a write right after another page raised the watermarks, on a clock behind 
   await other.setDefaultTtl('s', 20)
   // This page, at 80 s (the wall clock stepped back between the two calls), writes at once:
   // before the other page's announcement of the watermarks could reach it. It let its copy of
-  // the settings go for the change, so the write reads them in its own transaction.
+  // the settings go for the change, so the write reads them first, in a read-only transaction
+  // of their own (never the settings store in its own: reads of other stores would wait for it).
   const seen = await scopes(db, () => db.put('s', { id: 'fresh' }))
-  expect(seen).toEqual([['s', META_STORE]])
+  expect(seen).toEqual([[META_STORE], ['s']])
   expect(await db.get('s', 'fresh'), 'the item this page just wrote').toBeDefined()
   clock.advance(19_000)
   expect(await db.get('s', 'fresh'), 'live for its ttl minus one second by this page\'s clock').toBeDefined()
@@ -144,4 +146,26 @@ test('a page whose lock a change took (it did not answer in time) judges by the 
   await navigator.locks.request(`idb-ttl:settings:${encodeURIComponent(native.name)}`, { steal: true }, async () => {})
   const seen = await scopes(db, () => db.get('s', 'a'))
   expect(seen).toEqual([['s', META_STORE]])
+})
+
+test('holding no copy (a change let them go), an update queued behind a transaction over its store does not delay reads of another store (SPEC §11)', async () => {
+  const three = { held: { keyPath: 'id', defaultTtl: 100 }, other: { keyPath: 'id', defaultTtl: 100 }, third: { keyPath: 'id', defaultTtl: 100 } }
+  const db = await freshDB({ clock: manualClock(), version: 1, purge: { mode: 'off' }, stores: three })
+  await db.put('held', { id: 'x' })
+  await db.put('other', { id: 1 })
+  await held(db, () => db.get('other', 1))
+  // A change of settings has the page let every copy go: the update and the read below read the
+  // settings (as once a transaction outlives a copy's lease).
+  await db.setDefaultTtl('third', 50)
+  let resolved = false
+  const outcome = await db.transaction('held', 'readwrite', async (tx) => {
+    const queued = db.update('held', 'x', { seen: true })
+    for (let i = 0; i < 3; i++) await tx.get('held', 'x')
+    const read = db.get('other', 1).finally(() => (resolved = true))
+    for (let i = 0; !resolved && i < HOLD_REQUESTS; i++) await tx.get('held', 'x')
+    return { whileOpen: resolved, queued, read }
+  })
+  expect(outcome.whileOpen, 'the read resolved while the transaction was open').toBe(true)
+  expect(await outcome.read).toMatchObject({ id: 1 })
+  expect(await outcome.queued).toMatchObject({ id: 'x', seen: true })
 })
