@@ -150,6 +150,27 @@ export function settingsRead(name: string, ticket: SettingsTicket | undefined, s
 }
 
 /**
+ * The settings of `stores`, held by the realm (`layout/held-settings.ts`) or read in a read-only
+ * transaction of their own and learnt by the realm, for a transaction that must not hold the
+ * settings store, which every read holds: a `db.transaction` (`transaction/run.ts`), a write
+ * (`writes/writes.ts`), the write of owed touches (`reads/touch.ts`).
+ */
+export async function readSettings(db: IDBDatabase, stores: readonly string[]): Promise<ReadonlyMap<string, StoreState>> {
+  const settings = new Map(stores.map((store) => [store, heldSettings(db.name, store)]))
+  const missing = stores.filter((store) => settings.get(store) === undefined)
+  if (missing.length > 0) {
+    const ticket = settingsTicket(db.name)
+    const meta = db.transaction(META_STORE, 'readonly').objectStore(META_STORE)
+    const states = await Promise.all(missing.map((store) => req<StoreState>(meta.get(store))))
+    missing.forEach((store, i) => {
+      settingsRead(db.name, ticket, store, states[i])
+      settings.set(store, states[i])
+    })
+  }
+  return settings as ReadonlyMap<string, StoreState>
+}
+
+/**
  * The settings of `store` as transaction `tx` (which holds the settings store) reads them, learnt
  * and kept by the realm ({@link settingsRead}, with the `ticket` taken before `tx` opened).
  */

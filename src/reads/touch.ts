@@ -14,9 +14,8 @@ import { cutoffs, isDeadMark, markExpiryMs, markOf, type StoreState } from '../r
 import { done, keyId, keyPathValue, req } from '../platform/request.js'
 import { markOfStored, ORDER_FIELD, writeOrder, WRITER, WRITER_FIELD } from '../layout/stamp.js'
 import { itemTtl, stampOf } from '../rules/ttl.js'
-import { heldSettings, settingsIn, whileSettingsHeld } from '../layout/held-settings.js'
+import { heldSettings, readSettings, settingsIn, whileSettingsHeld } from '../layout/held-settings.js'
 import { owedMark, owedTouch, owingPrefix, registerOwing, type Owing, type Touch } from './owed-touches.js'
-import { readSettings } from './reads.js'
 
 /** A touch is written at the latest this long before the item's old expiry (clock skew, latency). */
 export const URGENT_MS = 2_000
