@@ -78,6 +78,19 @@ test('a slice that resumes in the own-ttl range still takes inheriting items tha
 })
 
 /** Counts reads of the metadata store (the settings) while `run` runs. */
+/** Batches of one key; at the first pause between two, `between` runs. */
+function batchesOfOne(between: () => Promise<unknown>): Courtesy {
+  let paused = false
+  return {
+    batchSize: () => 1,
+    async pause() {
+      if (paused) return
+      paused = true
+      await between()
+    },
+  }
+}
+
 test('each batch of a pass at one instant judges by the settings when it runs: a longer default set meanwhile by a tab whose clock is behind keeps what it gives time', async () => {
   const clock = manualClock()
   const name = uniqueName('batch-settings')
@@ -89,15 +102,7 @@ test('each batch of a pass at one instant judges by the settings when it runs: a
   const behind = manualClock(clock.now - 3_600_000)
   const tab = await openTtlDB(name, { version: 1, clock: behind, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 10 } } })
   try {
-    let paused = false
-    const courtesy = {
-      batchSize: () => 1,
-      async pause() {
-        if (paused) return
-        paused = true
-        await tab.setDefaultTtl('s', 3600)
-      },
-    }
+    const courtesy = batchesOfOne(() => tab.setDefaultTtl('s', 3600))
     // Judged at one instant: the first batch takes 'a' (dead under the 10-second default), the next none.
     expect(await purgeStore(async () => unwrap(db.raw), 's', () => passAt, 1, courtesy)).toBe(1)
     expect(await db.raw.getAllKeys('s')).toEqual(['b'])
@@ -115,16 +120,10 @@ test('a batch judged at a later instant than the last reads the settings again: 
   clock.advance(5_000)
   // 'a' is dead; 'b' has 5 s left. Between the two batches the default grows and the clock
   // moves past the old end of 'b', which the settings read for the first batch would judge dead.
-  let paused = false
-  const courtesy = {
-    batchSize: () => 1,
-    async pause() {
-      if (paused) return
-      paused = true
-      await db.setDefaultTtl('s', 1000)
-      clock.advance(6_000)
-    },
-  }
+  const courtesy = batchesOfOne(async () => {
+    await db.setDefaultTtl('s', 1000)
+    clock.advance(6_000)
+  })
   expect(await purgeStore(async () => unwrap(db.raw), 's', clock, 1, courtesy)).toBe(1)
   expect(await db.raw.getAllKeys('s')).toEqual(['b'])
 })

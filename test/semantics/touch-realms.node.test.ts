@@ -11,7 +11,7 @@ import { openTtlDB, type TtlDB } from '../../src/index.js'
 import { manualClock, uniqueName } from '../helpers.js'
 import { deleteAfter, T0, touchSparesItemShorterDefaultKilled, touchSparesKilledItem, touchSparesLaterWrite } from './support.js'
 
-const stores = { s: { keyPath: 'id', defaultTtl: 10, touchOnRead: true } }
+const stores = { s: { keyPath: 'id', defaultTtl: 10, touchOnRead: true }, other: { keyPath: 'id', defaultTtl: 10 } }
 
 /** A handle in this realm (the reader) and one in a second realm (the other tab), on one clock. */
 async function twoRealms(prefix: string) {
@@ -55,13 +55,7 @@ test('a touch written after another tab shortened the default does not revive th
 })
 
 test("touches owed while another tab's transaction holds their store do not delay reads of other stores (SPEC §11)", async () => {
-  const name = deleteAfter(uniqueName('touch-beside'))
-  const clock = manualClock(T0)
-  const both = { ...stores, other: { keyPath: 'id', defaultTtl: 10 } }
-  const reader = await openTtlDB(name, { version: 1, clock, purge: { mode: 'off' }, stores: both })
-  vi.resetModules()
-  const other = (await import('../../src/index.js')) as typeof import('../../src/index.js')
-  const tab = (await other.openTtlDB(name, { version: 1, clock, purge: { mode: 'off' }, stores: both })) as TtlDB<any>
+  const { clock, reader, tab } = await twoRealms('touch-beside')
   try {
     await reader.put('s', { id: 'a' })
     await reader.put('other', { id: 1 })
