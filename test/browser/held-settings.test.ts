@@ -1,7 +1,9 @@
 // The settings a realm holds in memory (src/layout/held-settings.ts): reads and writes judged by
 // them use only their item's store, yet a default changed in another page applies to this page's
-// next read, a write right after it is stamped above the watermarks it raised, and a page that
-// never lets its copies go (frozen) holds a change up for a lease at most.
+// next read, a write right after it is stamped above the watermarks it raised, a page that
+// never lets its copies go (frozen) holds a change up for a lease at most and, woken, judges by
+// the new settings before it hears of them (its copy outlived the lease), and a write queued
+// behind a transaction, holding no copy, makes no read of another store wait.
 import { afterEach, expect, test } from 'vitest'
 import type { TtlDB } from '../../src/index.js'
 import { LEASE_MS } from '../../src/layout/held-settings.js'
@@ -168,4 +170,68 @@ test('holding no copy (a change let them go), an update queued behind a transact
   expect(outcome.whileOpen, 'the read resolved while the transaction was open').toBe(true)
   expect(await outcome.read).toMatchObject({ id: 1 })
   expect(await outcome.queued).toMatchObject({ id: 'x', seen: true })
+})
+
+test("a frozen page whose lock a change took follows the new settings at its first read on waking, before it hears of the change", { timeout: 4 * LEASE_MS }, async () => {
+  const clock = manualClock()
+  const name = uniqueName('held-lease')
+  const page = await openPage()
+  const popup = page.window
+  // The popup is the page that freezes: while frozen, its channel's messages and its settings
+  // lock's end (taken by the change) wait, and reach it in a later task once it wakes.
+  let frozen = false
+  const waiting: (() => void)[] = []
+  const gate = (deliver: () => void) => (frozen ? waiting.push(deliver) : deliver())
+  const Channel = popup.BroadcastChannel
+  Object.defineProperty(popup, 'BroadcastChannel', {
+    configurable: true,
+    value: class extends Channel {
+      override set onmessage(listener: ((event: MessageEvent) => void) | null) {
+        super.onmessage = listener && ((event: MessageEvent) => gate(() => listener.call(this, event)))
+      }
+      override get onmessage() {
+        return super.onmessage
+      }
+    },
+  })
+  const locks = popup.navigator.locks
+  Object.defineProperty(popup.navigator, 'locks', {
+    configurable: true,
+    value: {
+      request: (lock: string, ...args: [LockOptions, LockGrantedCallback<unknown>]) =>
+        lock.startsWith('idb-ttl:settings:')
+          ? new Promise((resolve, reject) => locks.request(lock, ...args).then((v) => gate(() => resolve(v)), (e: unknown) => gate(() => reject(e))))
+          : locks.request(lock, ...args),
+      query: () => locks.query(),
+    },
+  })
+  const sleeper = await page.lib.openTtlDB(name, { version: 1, clock, purge: { mode: 'off' }, stores })
+  opened.push(sleeper)
+  await sleeper.put('s', { id: 'a' })
+  // Reads until the popup holds its copy (a read of its own store alone).
+  const native = await sleeper.raw
+  let holds = false
+  for (let i = 0; i < 100 && !holds; i++) {
+    const seen: string[][] = []
+    const original = popup.IDBDatabase.prototype.transaction
+    popup.IDBDatabase.prototype.transaction = function (this: IDBDatabase, names: string | string[], ...rest: never[]) {
+      if (this.name === native.name) seen.push([names].flat())
+      return original.call(this, names, ...rest)
+    } as typeof original
+    await sleeper.get('s', 'a')
+    popup.IDBDatabase.prototype.transaction = original
+    holds = !seen.flat().includes(META_STORE)
+    if (!holds) await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  expect(holds, 'the popup holds its copy of the settings').toBe(true)
+  const db = await freshDB({ clock, version: 1, purge: { mode: 'off' }, stores }, name)
+  clock.advance(50_000)
+  frozen = true
+  await db.setDefaultTtl('s', 10)
+  expect(await db.get('s', 'a'), 'in the page that changed the default').toBeUndefined()
+  // It wakes: a read of its first task, before the queued call to let go and its lock's end.
+  const read = sleeper.get('s', 'a')
+  frozen = false
+  setTimeout(() => waiting.splice(0).forEach((deliver) => deliver()), 0)
+  expect(await read, 'the 50-second-old item under the new 10-second default').toBeUndefined()
 })
