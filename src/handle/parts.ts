@@ -27,7 +27,7 @@ export class Parts extends CoreParts {
     const sliding = Object.entries(stores).filter(([, config]) => config.touchOnRead)
     const keyPaths = new Map(sliding.map(([store, config]) => [store, config.keyPath!]))
     const touched = (store: string, written: boolean) => (written ? this.changed([store]) : tellRealm(name, [store]))
-    this.touches = new Touches(name, () => connection.native(), keyPaths, (error) => this.reports.failure(error), touched)
+    this.touches = new Touches(name, () => connection.native(), clock, keyPaths, (error) => this.reports.failure(error), touched)
     this.expiry = new ExpiryListeners(name)
     this.live = new LiveHub(name, clock, { touches: this.touches, generations })
   }

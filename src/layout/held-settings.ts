@@ -150,6 +150,27 @@ export function settingsRead(name: string, ticket: SettingsTicket | undefined, s
 }
 
 /**
+ * The settings of `stores`, held by the realm (`layout/held-settings.ts`) or read in a read-only
+ * transaction of their own and learnt by the realm, for a transaction that must not hold the
+ * settings store, which every read holds: a `db.transaction` (`transaction/run.ts`), a write
+ * (`writes/writes.ts`), the write of owed touches (`reads/touch.ts`).
+ */
+export async function readSettings(db: IDBDatabase, stores: readonly string[]): Promise<ReadonlyMap<string, StoreState>> {
+  const settings = new Map(stores.map((store) => [store, heldSettings(db.name, store)]))
+  const missing = stores.filter((store) => settings.get(store) === undefined)
+  if (missing.length > 0) {
+    const ticket = settingsTicket(db.name)
+    const meta = db.transaction(META_STORE, 'readonly').objectStore(META_STORE)
+    const states = await Promise.all(missing.map((store) => req<StoreState>(meta.get(store))))
+    missing.forEach((store, i) => {
+      settingsRead(db.name, ticket, store, states[i])
+      settings.set(store, states[i])
+    })
+  }
+  return settings as ReadonlyMap<string, StoreState>
+}
+
+/**
  * The settings of `store` as transaction `tx` (which holds the settings store) reads them, learnt
  * and kept by the realm ({@link settingsRead}, with the `ticket` taken before `tx` opened).
  */
@@ -161,6 +182,17 @@ export function settingsIn(tx: IDBTransaction, store: string, ticket: SettingsTi
   // A transaction undone before its caller needed the settings must not report them unhandled.
   state.catch(() => {})
   return state
+}
+
+/**
+ * Runs `run`, which judges by settings it reads and then writes by them in a transaction without
+ * the settings store (the write of owed touches), holding the settings lock of database `name`
+ * shared: no change of settings commits in between, unless one waited {@link LEASE_MS} for it and
+ * took the lock. Without Web Locks it just runs.
+ */
+export function whileSettingsHeld<T>(name: string, run: () => Promise<T>): Promise<T> {
+  const locks = webLocks()
+  return locks ? withLock(locks, lockName(name), run, { mode: 'shared' }) : run()
 }
 
 /**

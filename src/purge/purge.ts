@@ -3,12 +3,15 @@
  * page and in the purge worker: no page-only APIs.
  *
  * Each batch is one read-write transaction over the data store alone: it takes up to `batchSize`
- * primary keys from the dead ranges of the expiry index, and deletes them. The settings it
- * judges by come from a read-only transaction at the start of the pass (a `purgeExpired` of the
- * store, or a slice's share of it), which the pass's later batches, judged at the same instant,
- * judge by too: cut-offs only grow (a changed default folds what the old one had killed into the
- * watermarks), so what was dead under those settings is dead under any later ones, and a live
- * item is never taken; what a later change kills is the next pass's. Holding only the data store, a batch never makes
+ * primary keys from the dead ranges of the expiry index, and deletes them. It judges by the
+ * clock and the settings as they are when it runs, not when its pass started: the app may have
+ * moved the clock and written since (a stale `now` counts items dead by then as live, and would
+ * evict them, or a live item, from a capped store that holds no more than its cap: SPEC §9), and
+ * a change of default made by a tab whose clock is behind may give items more time (cut-offs do
+ * not only grow). The settings come from a read-only transaction just before the batch's own, and
+ * the clock is read after it, in the task that opens the batch's transaction: a write the batch
+ * sees was made at or before that `now`. (A purge worker's clock is the page's, which answers a
+ * moment later: there a write made in that moment may still be judged by the `now` before it.) Holding only the data store, a batch never makes
  * reads of other stores (which read the settings too) wait; only a store with `maxEntries` holds
  * its settings too, and evicts by what they say then, because a capacity may grow meanwhile. Keys are
  * collected before any delete (deleting under an open cursor broke in Safari), and the next
@@ -55,6 +58,8 @@ export interface BatchResult {
   resume: Resume | undefined
   /** The store's settings as this batch read them. */
   state: StoreState
+  /** The instant the batch judged by (epoch ms). */
+  nowMs: number
   /** The journal entries of `items` and `evicted`, when they were journaled (`journal.ts`). */
   journaled: { expired?: string; evicted?: string }
 }
@@ -75,8 +80,6 @@ export interface BatchOptions {
   evictLimit?: number
   /** Keep the events of the batch in the purge's journal, where it can (with `withValues`). */
   journaled?: boolean
-  /** The store's settings as an earlier batch of the pass read them; absent: read them now. */
-  state?: StoreState
   /**
    * Keys a batch that took its whole `batchSize` may take beyond it to finish the second its
    * last key is in (default none): see {@link Courtesy.finish}.
@@ -112,18 +115,24 @@ async function restOfSecond(
  * A journaled batch refused for lack of space is run again unjournaled: the journal must never
  * stand in the way of a purge that makes room.
  */
-export async function purgeBatch(connect: Connect, storeName: string, nowMs: number, options: BatchOptions = {}): Promise<BatchResult> {
+export async function purgeBatch(connect: Connect, storeName: string, clock: PurgeClock, options: BatchOptions = {}): Promise<BatchResult> {
   try {
-    return await batch(connect, storeName, nowMs, options)
+    return await batch(connect, storeName, clock, options)
   } catch (error) {
     if (!options.journaled || !isQuotaError(error)) throw error
-    return batch(connect, storeName, nowMs, { ...options, journaled: false })
+    return batch(connect, storeName, clock, { ...options, journaled: false })
   }
 }
 
-async function batch(connect: Connect, storeName: string, nowMs: number, options: BatchOptions): Promise<BatchResult> {
+/**
+ * What a purge judges by: a clock (epoch ms, read when each batch runs; a purge worker's answers
+ * through the page, so a promise), or one instant for every batch (a caller that judges at one).
+ */
+export type PurgeClock = number | (() => number | Promise<number>)
+
+async function batch(connect: Connect, storeName: string, clock: PurgeClock, options: BatchOptions): Promise<BatchResult> {
   const { batchSize = DEFAULT_BATCH_SIZE, from = {}, skipDisabled = false, withValues = false, evictLimit = batchSize, finish = 0 } = options
-  const state = options.state ?? (await req<StoreState>((await connect()).transaction(META_STORE).objectStore(META_STORE).get(storeName)))
+  const state = await req<StoreState>((await connect()).transaction(META_STORE).objectStore(META_STORE).get(storeName))
   // Relaxed: a purge lost to a crash before it reached the disk only deletes the same dead
   // items again later, so waiting for the flush would buy nothing. The connection is asked for
   // again: an upgrade elsewhere may have closed it since the settings were read.
@@ -131,7 +140,13 @@ async function batch(connect: Connect, storeName: string, nowMs: number, options
   // holds its settings too, and evicts by what they say inside its own transaction.
   // (No settings: the store is missing, which the transaction below reports as NotFoundError.)
   const capped = Boolean(state?.capacity?.maxEntries)
-  const db = await connect()
+  let db = await connect()
+  // Read in the task that opens the batch's transaction where the clock answers at once: a write
+  // that has not seen this reading cannot land before the batch's transaction (see the top).
+  const read = typeof clock === 'number' ? clock : clock()
+  const nowMs = typeof read === 'number' ? read : await read
+  // Asked for again: an upgrade elsewhere may have closed the connection while the clock answered.
+  if (typeof read !== 'number') db = await connect()
   const journaling = withValues && options.journaled === true && canJournal(db)
   const scope = [storeName, ...(capped ? [META_STORE] : []), ...(journaling ? [JOURNAL_STORE] : [])]
   const tx = db.transaction(scope, 'readwrite', { durability: 'relaxed' })
@@ -186,16 +201,16 @@ async function batch(connect: Connect, storeName: string, nowMs: number, options
   // may have written marks below where it resumed, dead already by this batch's clock.
   const resumed = from.inherit !== undefined || from.own !== undefined
   const deleted = batchSize - budget + grown + evicted.length
-  return { deleted, items, evicted, resume: full ? resume : resumed ? {} : undefined, state, journaled }
+  return { deleted, items, evicted, resume: full ? resume : resumed ? {} : undefined, state, nowMs, journaled }
 }
 
 /**
  * One batch that reads values where the witness wants them, then tells it what the committed
  * batch deleted: expired items, then evicted ones (only when their values were read).
  */
-async function witnessedBatch(connect: Connect, store: string, nowMs: number, options: BatchOptions, witness: Witness | undefined): Promise<BatchResult> {
+async function witnessedBatch(connect: Connect, store: string, clock: PurgeClock, options: BatchOptions, witness: Witness | undefined): Promise<BatchResult> {
   const withValues = (await witness?.wants(store)) ?? false
-  const batch = await purgeBatch(connect, store, nowMs, { ...options, withValues, journaled: true })
+  const batch = await purgeBatch(connect, store, clock, { ...options, withValues, journaled: true })
   if (batch.items.length > 0) witness?.deleted(store, batch.items, 'expired', batch.journaled.expired)
   if (batch.evicted.length > 0 && withValues) witness?.deleted(store, batch.evicted, 'evicted', batch.journaled.evicted)
   return batch
@@ -223,29 +238,23 @@ export const NO_COURTESY: Courtesy = { batchSize: (n) => n, pause: async () => {
  */
 export type Connect = () => Promise<IDBDatabase>
 
-/** Deletes every item of the store that is dead at `clock()`; returns how many. */
+/** Deletes every item of the store that is dead by `clock` (each batch at its own reading); returns how many. */
 export async function purgeStore(
   connect: Connect,
   storeName: string,
-  clock: () => number,
+  clock: PurgeClock,
   batchSize: number = DEFAULT_BATCH_SIZE,
   courtesy: Courtesy = NO_COURTESY,
   witness?: Witness,
 ): Promise<number> {
   let total = 0
   let from: Resume | undefined
-  // The settings the last batch judged by, and when: reused only at that same instant, since an
-  // item dead under them at a later instant may have been given more time since.
-  let judged: { nowMs: number; state: StoreState } | undefined
   do {
     if (from !== undefined) await courtesy.pause()
-    const nowMs = clock()
-    const state = judged?.nowMs === nowMs ? judged.state : undefined
-    const options = { batchSize: courtesy.batchSize(batchSize), finish: courtesy.finish?.(batchSize), evictLimit: batchSize, from, state }
-    const batch = await witnessedBatch(connect, storeName, nowMs, options, witness)
+    const options = { batchSize: courtesy.batchSize(batchSize), finish: courtesy.finish?.(batchSize), evictLimit: batchSize, from }
+    const batch = await witnessedBatch(connect, storeName, clock, options, witness)
     total += batch.deleted
     from = batch.resume
-    judged = { nowMs, state: batch.state }
   } while (from)
   return total
 }
@@ -281,7 +290,7 @@ export interface SliceOptions {
 export async function purgeSlice(
   connect: Connect,
   stores: readonly string[],
-  nowMs: number,
+  clock: PurgeClock,
   options: SliceOptions,
   resume: Map<string, Resume>,
 ): Promise<SliceReport[]> {
@@ -300,9 +309,8 @@ export async function purgeSlice(
         evictLimit: options.batchSize,
         from: resume.get(store),
         skipDisabled: true,
-        state: batch?.state,
       }
-      batch = await witnessedBatch(connect, store, nowMs, batchOptions, options.witness)
+      batch = await witnessedBatch(connect, store, clock, batchOptions, options.witness)
       deleted += batch.deleted
       evicted += batch.evicted.length
       if (batch.resume) resume.set(store, batch.resume)
@@ -315,7 +323,7 @@ export async function purgeSlice(
       evicted,
       durationMs: performance.now() - started,
       more,
-      nextExpiryMs: more ? nowMs : await nextExpiry(await connect(), store, nowMs),
+      nextExpiryMs: more ? batch.nowMs : await nextExpiry(await connect(), store, batch.nowMs),
       defaultTtl: batch.state.defaultTtl,
       capped: !!batch.state.capacity?.maxEntries,
     })

@@ -8,7 +8,7 @@
 import { joinBus, type Member } from '../platform/bus.js'
 import { lockNames, webLocks } from '../platform/lock.js'
 import { markOfStored } from '../layout/stamp.js'
-import { markOf, type ExpiryMark } from '../rules/policy.js'
+import { markOf, type ExpiryMark, type StoreState } from '../rules/policy.js'
 import { itemTtl } from '../rules/ttl.js'
 
 /** How long a purge waits for other tabs to write the touches they owe (a frozen tab never will). */
@@ -33,6 +33,8 @@ export interface Touch {
   ttl: unknown
   /** The read's write order (`ORDER_FIELD`): a touch is a write at the read's `now`. */
   at: number
+  /** The settings the read judged the item live by. */
+  settings: StoreState
 }
 
 /** A handle that owes touches, as the realm asks it. */

@@ -145,26 +145,6 @@ export class ReadScope {
   }
 }
 
-/**
- * The settings of `stores`, held by the realm (`layout/held-settings.ts`) or read in a read-only
- * transaction of their own and learnt by the realm, for a transaction that must not hold the
- * settings store, which every read holds (`transaction/run.ts`).
- */
-export async function readSettings(db: IDBDatabase, stores: readonly string[]): Promise<ReadonlyMap<string, StoreState>> {
-  const settings = new Map(stores.map((store) => [store, heldSettings(db.name, store)]))
-  const missing = stores.filter((store) => settings.get(store) === undefined)
-  if (missing.length > 0) {
-    const ticket = settingsTicket(db.name)
-    const meta = db.transaction(META_STORE, 'readonly').objectStore(META_STORE)
-    const states = await Promise.all(missing.map((store) => req<StoreState>(meta.get(store))))
-    missing.forEach((store, i) => {
-      settingsRead(db.name, ticket, store, states[i])
-      settings.set(store, states[i])
-    })
-  }
-  return settings as ReadonlyMap<string, StoreState>
-}
-
 function liveValues(scope: ReadScope, source: Source, query: Query, limit: number | undefined, cut: Cutoffs): Promise<unknown[]> {
   const isLive = scope.live(cut)
   return walk<IDBCursorWithValue, unknown>(source.openCursor(query), limit, (c) =>

@@ -10,11 +10,11 @@
 import { joinBus, type Member } from '../platform/bus.js'
 import { holdLock, uniqueId } from '../platform/lock.js'
 import { MARK_FIELD, META_STORE } from '../layout/expiry-index.js'
-import { isDeadMark, markExpiryMs, markOf, type StoreState } from '../rules/policy.js'
+import { cutoffs, isDeadMark, markExpiryMs, markOf, type StoreState } from '../rules/policy.js'
 import { done, keyId, keyPathValue, req } from '../platform/request.js'
 import { markOfStored, ORDER_FIELD, writeOrder, WRITER, WRITER_FIELD } from '../layout/stamp.js'
 import { itemTtl, stampOf } from '../rules/ttl.js'
-import { learn } from '../layout/watermarks.js'
+import { heldSettings, readSettings, settingsIn, whileSettingsHeld } from '../layout/held-settings.js'
 import { owedMark, owedTouch, owingPrefix, registerOwing, type Owing, type Touch } from './owed-touches.js'
 
 /** A touch is written at the latest this long before the item's old expiry (clock skew, latency). */
@@ -45,6 +45,7 @@ export class Touches implements Owing {
   constructor(
     private readonly dbName: string,
     private readonly connect: () => Promise<IDBDatabase>,
+    private readonly clock: () => number,
     private readonly keyPaths: ReadonlyMap<string, string | string[]>,
     private readonly onError: (error: unknown) => void,
     private readonly onTouched: (store: string, written: boolean) => void = () => {},
@@ -110,7 +111,7 @@ export class Touches implements Owing {
       // (or TTL turned on again) counts from the read (SPEC §7: every read restarts the countdown).
       if (ts <= current) continue
       const key = keyPathValue(value, keyPath) as IDBValidKey
-      touches.set(keyId(key), { key, ts, ttl: value.ttl, at: writeOrder(nowMs) })
+      touches.set(keyId(key), { key, ts, ttl: value.ttl, at: writeOrder(nowMs), settings: state })
       value._ts = ts
       due = Math.min(due, oldExpiry - URGENT_MS)
       news = true
@@ -151,7 +152,7 @@ export class Touches implements Owing {
   private async settle(db: IDBDatabase, name: string, touches: Map<string, Touch>): Promise<void> {
     const taken = [...touches]
     try {
-      await write(db, name, taken.map(([, touch]) => touch))
+      await write(db, name, taken.map(([, touch]) => touch), this.clock)
       this.onTouched(name, true)
     } finally {
       // A touch that a newer read replaced meanwhile stays for the next flush.
@@ -167,7 +168,7 @@ export class Touches implements Owing {
    */
   flushOn(db: IDBDatabase | undefined): void {
     clearTimeout(this.timer)
-    const writes = db ? [...this.pending].map(([name, touches]) => write(db, name, [...touches.values()]).catch(this.onError)) : []
+    const writes = db ? [...this.pending].map(([name, touches]) => write(db, name, [...touches.values()], this.clock, true).catch(this.onError)) : []
     this.asked?.leave()
     // The lock goes once the last touches committed: a purger waiting for it then finds them.
     const release = this.owing
@@ -182,24 +183,47 @@ export class Touches implements Owing {
 
 /**
  * Raises the `_ts` of touched items that are still there and not rewritten since. An item that
- * a change of setting has killed meanwhile stays dead: expired stays expired.
+ * a change of setting has killed meanwhile stays dead: expired stays expired. That is what the
+ * watermarks say was dead when the setting changed, and, once the settings are not the ones the
+ * read judged by (another tab changed them: this one writes its touches first), whatever is dead
+ * now under the new ones (a shorter default kills what its read saw live). Settings unchanged,
+ * an item past its old expiry is touched still: its read made it live longer (SPEC §7).
+ *
+ * The settings are read first, not in the touches' transaction, which holds only the data store:
+ * reads of other stores, which read the settings too, would wait for it and for whatever it waits
+ * for (SPEC §11). The settings lock, held shared meanwhile, keeps changes out until it commits.
+ * `closing`: the connection closes next, so the transaction opens at once, judged by the settings
+ * the realm holds, or, holding none, by those it reads in its own transaction.
  */
-async function write(db: IDBDatabase, storeName: string, touches: readonly Touch[]): Promise<void> {
-  const tx = db.transaction([storeName, META_STORE], 'readwrite', { durability: 'relaxed' })
+async function write(db: IDBDatabase, storeName: string, touches: readonly Touch[], clock: () => number, closing = false): Promise<void> {
+  if (closing) return writeJudged(db, storeName, touches, clock, heldSettings(db.name, storeName))
+  await whileSettingsHeld(db.name, async () => writeJudged(db, storeName, touches, clock, (await readSettings(db, [storeName])).get(storeName)))
+}
+
+/** {@link write}'s transaction, judged by `settings`, or by those it reads itself. */
+async function writeJudged(db: IDBDatabase, storeName: string, touches: readonly Touch[], clock: () => number, settings: StoreState | undefined): Promise<void> {
+  const tx = db.transaction(settings ? storeName : [storeName, META_STORE], 'readwrite', { durability: 'relaxed' })
   const committed = done(tx)
   committed.catch(() => {})
   const store = tx.objectStore(storeName)
-  const state = req<StoreState>(tx.objectStore(META_STORE).get(storeName))
+  const state = settings ?? settingsIn(tx, storeName, undefined)
   const values = touches.map((touch) => req<Item | undefined>(store.get(touch.key)))
-  const settings = await state
-  learn(db.name, storeName, settings)
-  const killed = { inherit: settings.deadTs, own: settings.deadExpiry }
+  const judged = await state
+  const killed = { inherit: judged.deadTs, own: judged.deadExpiry }
+  const deadNow = cutoffs(judged, clock())
   for (const [i, touch] of touches.entries()) {
     const value = await values[i]
-    if (!value || (value._ts as number) >= touch.ts || isDeadMark(markOfStored(value), killed)) continue
+    if (!value || (value._ts as number) >= touch.ts) continue
+    const mark = markOfStored(value)
+    if (isDeadMark(mark, killed) || (changed(touch.settings, judged) && isDeadMark(mark, deadNow))) continue
     store.put(touched(value, touch))
   }
   await committed
+}
+
+/** Whether the settings of a store are not those `before` was (a default or a watermark moved). */
+function changed(before: StoreState, now: StoreState): boolean {
+  return before.defaultTtl !== now.defaultTtl || before.deadTs !== now.deadTs || before.deadExpiry !== now.deadExpiry
 }
 
 /** A stored value with its touch applied: the new `_ts`, write order (of this realm) and expiry mark. */

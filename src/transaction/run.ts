@@ -5,7 +5,7 @@
 import { asClosed } from '../layout/connection.js'
 import { abortQuietly, done } from '../platform/request.js'
 import { undoLeaked } from '../purge/quota.js'
-import { readSettings } from '../reads/reads.js'
+import { readSettings } from '../layout/held-settings.js'
 import { isQuotaError } from '../platform/storage.js'
 import { Transaction, type Effects, type TxSetup } from './transaction.js'
 

@@ -12,8 +12,9 @@ import { updateStashed, writeStashed } from './stashed-writes.js'
 import { changeDefault, cutoffs, followDefault, type StoreState } from '../rules/policy.js'
 import { abortQuietly, req } from '../platform/request.js'
 import { check, stampAt, unstamp, writeOrder, type Checked } from '../layout/stamp.js'
-import { knownWatermarks, learn, announce } from '../layout/watermarks.js'
-import { changingSettings, heldSettings, keepsSettings, settingsIn, settingsTicket } from '../layout/held-settings.js'
+import { knownWatermarks, announce } from '../layout/watermarks.js'
+import { asClosed } from '../layout/connection.js'
+import { changingSettings, heldSettings, keepsSettings, readSettings } from '../layout/held-settings.js'
 import { checkDefaultTtl, MAX_TTL, type DefaultTtl } from '../rules/ttl.js'
 import { begin, checkChanges, committedOrUndone, itemAt, refusedAt, unlessClosed, updated, type Changes, type Generations, type Item, type WriteContext, type Written } from './write-steps.js'
 import { kindOf, TtlError } from '../rules/errors.js'
@@ -65,21 +66,28 @@ export async function writeAll(
   return putStamped(ctx, begin(ctx, [storeName]), storeName, checked, stored, method, keys, now, where)
 }
 
-/** {@link writeAll} stamping by the settings it reads first in its own transaction, and keeps. */
+/**
+ * {@link writeAll} stamping by the settings it reads first, in a read-only transaction of their
+ * own, and keeps. Not in the write's transaction: taking the settings store read-write, it would
+ * make every read of another store (which reads the settings too) wait for it, and for whatever
+ * it waits for, a `db.transaction` over its store among them (SPEC §11). A change committed
+ * between the two is one this write came before, as a write judged by a held copy.
+ */
 const writeReading: Generations['writeAll'] = async (ctx, storeName, checked, method, keys, now, where) => {
-  const ticket = settingsTicket(ctx.db.name)
   // Ordered as issued, as the writes stamped at once: a later one of this realm may land first.
   const orders = checked.map(() => writeOrder(now))
-  const transaction = begin(ctx, [storeName, META_STORE])
-  let state: StoreState
-  try {
-    state = await settingsIn(transaction.tx, storeName, ticket)
-  } catch (error) {
-    abortQuietly(transaction.tx)
-    throw error
-  }
+  const state = await settingsFor(ctx, storeName)
   const stored = checked.map((value, i) => stampAt(value, now, state, orders[i]))
-  return putStamped(ctx, transaction, storeName, checked, stored, method, keys, now, where)
+  return putStamped(ctx, begin(ctx, [storeName]), storeName, checked, stored, method, keys, now, where)
+}
+
+/** The settings of `storeName` as the realm holds them, or read first and learnt (see {@link writeReading}). */
+async function settingsFor(ctx: WriteContext, storeName: string): Promise<StoreState> {
+  try {
+    return (await readSettings(ctx.db, [storeName])).get(storeName)!
+  } catch (error) {
+    throw asClosed(ctx.db, error)
+  }
 }
 
 /** Issues every write of `stored` in `transaction` at once; on `ConstraintError`, {@link writeClaiming}. */
@@ -113,12 +121,11 @@ async function putStamped(
   return { result: requests.map((r) => r.result), claimed: [] }
 }
 
-/** {@link writeAll} once more, judging by the settings read in its own transaction. */
+/** {@link writeAll} once more, judging by the settings read just before (as {@link writeReading}). */
 const writeClaiming: Generations['writeAll'] = async (ctx, storeName, checked, method, keys, now, where) => {
-  const { tx, committed } = begin(ctx, [storeName, META_STORE])
+  const state = await settingsFor(ctx, storeName)
+  const { tx, committed } = begin(ctx, [storeName])
   const store = tx.objectStore(storeName)
-  const state = await req<StoreState>(tx.objectStore(META_STORE).get(storeName))
-  learn(ctx.db.name, storeName, state)
   const cut = cutoffs(state, now)
   const claimed: DeletedItem[] = []
   const written: IDBValidKey[] = []
@@ -147,14 +154,12 @@ export async function update(ctx: WriteContext, storeName: string, key: IDBValid
   const { generations } = ctx
   if (generations && usesGenerations(ctx.db, storeName)) return unlessClosed(ctx.db, () => generations.update(ctx, storeName, key, changes))
   const now = ctx.clock()
-  const held = heldSettings(ctx.db.name, storeName)
-  const ticket = held ? undefined : settingsTicket(ctx.db.name)
-  const { tx, committed } = begin(ctx, held ? [storeName] : [storeName, META_STORE])
+  // Read first, not in the update's transaction: see writeReading.
+  const state = await settingsFor(ctx, storeName)
+  const { tx, committed } = begin(ctx, [storeName])
   const store = tx.objectStore(storeName)
-  const settings = held ?? settingsIn(tx, storeName, ticket)
   const existing = await req(store.get(key))
   try {
-    const state = await settings
     const next = updated(ctx, storeName, key, store.keyPath, existing, state, now, changes)
     const claimed: DeletedItem[] = []
     await putClaiming(store, 'put', next, store.keyPath === null ? key : undefined, cutoffs(state, now), (items) => claimed.push(...items), itemAt(storeName, key))

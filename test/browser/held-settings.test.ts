@@ -1,12 +1,15 @@
 // The settings a realm holds in memory (src/layout/held-settings.ts): reads and writes judged by
 // them use only their item's store, yet a default changed in another page applies to this page's
-// next read, a write right after it is stamped above the watermarks it raised, and a page that
-// never lets its copies go (frozen) holds a change up for a lease at most.
+// next read, a write right after it is stamped above the watermarks it raised, a page that
+// never lets its copies go (frozen) holds a change up for a lease at most and, woken, judges by
+// the new settings before it hears of them (its copy outlived the lease), and a write queued
+// behind a transaction, holding no copy, makes no read of another store wait.
 import { afterEach, expect, test } from 'vitest'
 import type { TtlDB } from '../../src/index.js'
 import { LEASE_MS } from '../../src/layout/held-settings.js'
 import { META_STORE } from '../../src/layout/expiry-index.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
+import { HOLD_REQUESTS } from '../engines/quirks.js'
 import { openPage } from './pages.js'
 
 const stores = { s: { keyPath: 'id', defaultTtl: 100 } }
@@ -72,9 +75,10 @@ test('a write right after another page raised the watermarks, on a clock behind 
   await other.setDefaultTtl('s', 20)
   // This page, at 80 s (the wall clock stepped back between the two calls), writes at once:
   // before the other page's announcement of the watermarks could reach it. It let its copy of
-  // the settings go for the change, so the write reads them in its own transaction.
+  // the settings go for the change, so the write reads them first, in a read-only transaction
+  // of their own (never the settings store in its own: reads of other stores would wait for it).
   const seen = await scopes(db, () => db.put('s', { id: 'fresh' }))
-  expect(seen).toEqual([['s', META_STORE]])
+  expect(seen).toEqual([[META_STORE], ['s']])
   expect(await db.get('s', 'fresh'), 'the item this page just wrote').toBeDefined()
   clock.advance(19_000)
   expect(await db.get('s', 'fresh'), 'live for its ttl minus one second by this page\'s clock').toBeDefined()
@@ -144,4 +148,90 @@ test('a page whose lock a change took (it did not answer in time) judges by the 
   await navigator.locks.request(`idb-ttl:settings:${encodeURIComponent(native.name)}`, { steal: true }, async () => {})
   const seen = await scopes(db, () => db.get('s', 'a'))
   expect(seen).toEqual([['s', META_STORE]])
+})
+
+test('holding no copy (a change let them go), an update queued behind a transaction over its store does not delay reads of another store (SPEC §11)', async () => {
+  const three = { held: { keyPath: 'id', defaultTtl: 100 }, other: { keyPath: 'id', defaultTtl: 100 }, third: { keyPath: 'id', defaultTtl: 100 } }
+  const db = await freshDB({ clock: manualClock(), version: 1, purge: { mode: 'off' }, stores: three })
+  await db.put('held', { id: 'x' })
+  await db.put('other', { id: 1 })
+  await held(db, () => db.get('other', 1))
+  // A change of settings has the page let every copy go: the update and the read below read the
+  // settings (as once a transaction outlives a copy's lease).
+  await db.setDefaultTtl('third', 50)
+  let resolved = false
+  const outcome = await db.transaction('held', 'readwrite', async (tx) => {
+    const queued = db.update('held', 'x', { seen: true })
+    for (let i = 0; i < 3; i++) await tx.get('held', 'x')
+    const read = db.get('other', 1).finally(() => (resolved = true))
+    for (let i = 0; !resolved && i < HOLD_REQUESTS; i++) await tx.get('held', 'x')
+    return { whileOpen: resolved, queued, read }
+  })
+  expect(outcome.whileOpen, 'the read resolved while the transaction was open').toBe(true)
+  expect(await outcome.read).toMatchObject({ id: 1 })
+  expect(await outcome.queued).toMatchObject({ id: 'x', seen: true })
+})
+
+test("a frozen page whose lock a change took follows the new settings at its first read on waking, before it hears of the change", { timeout: 4 * LEASE_MS }, async () => {
+  const clock = manualClock()
+  const name = uniqueName('held-lease')
+  const page = await openPage()
+  const popup = page.window
+  // The popup is the page that freezes: while frozen, its channel's messages and its settings
+  // lock's end (taken by the change) wait, and reach it in a later task once it wakes.
+  let frozen = false
+  const waiting: (() => void)[] = []
+  const gate = (deliver: () => void) => (frozen ? waiting.push(deliver) : deliver())
+  const Channel = popup.BroadcastChannel
+  Object.defineProperty(popup, 'BroadcastChannel', {
+    configurable: true,
+    value: class extends Channel {
+      override set onmessage(listener: ((event: MessageEvent) => void) | null) {
+        super.onmessage = listener && ((event: MessageEvent) => gate(() => listener.call(this, event)))
+      }
+      override get onmessage() {
+        return super.onmessage
+      }
+    },
+  })
+  const locks = popup.navigator.locks
+  Object.defineProperty(popup.navigator, 'locks', {
+    configurable: true,
+    value: {
+      request: (lock: string, ...args: [LockOptions, LockGrantedCallback<unknown>]) =>
+        lock.startsWith('idb-ttl:settings:')
+          ? new Promise((resolve, reject) => locks.request(lock, ...args).then((v) => gate(() => resolve(v)), (e: unknown) => gate(() => reject(e))))
+          : locks.request(lock, ...args),
+      query: () => locks.query(),
+    },
+  })
+  const sleeper = await page.lib.openTtlDB(name, { version: 1, clock, purge: { mode: 'off' }, stores })
+  opened.push(sleeper)
+  await sleeper.put('s', { id: 'a' })
+  // Reads until the popup holds its copy (a read of its own store alone).
+  const native = await sleeper.raw
+  let holds = false
+  for (let i = 0; i < 100 && !holds; i++) {
+    const seen: string[][] = []
+    const original = popup.IDBDatabase.prototype.transaction
+    popup.IDBDatabase.prototype.transaction = function (this: IDBDatabase, names: string | string[], ...rest: never[]) {
+      if (this.name === native.name) seen.push([names].flat())
+      return original.call(this, names, ...rest)
+    } as typeof original
+    await sleeper.get('s', 'a')
+    popup.IDBDatabase.prototype.transaction = original
+    holds = !seen.flat().includes(META_STORE)
+    if (!holds) await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  expect(holds, 'the popup holds its copy of the settings').toBe(true)
+  const db = await freshDB({ clock, version: 1, purge: { mode: 'off' }, stores }, name)
+  clock.advance(50_000)
+  frozen = true
+  await db.setDefaultTtl('s', 10)
+  expect(await db.get('s', 'a'), 'in the page that changed the default').toBeUndefined()
+  // It wakes: a read of its first task, before the queued call to let go and its lock's end.
+  const read = sleeper.get('s', 'a')
+  frozen = false
+  setTimeout(() => waiting.splice(0).forEach((deliver) => deliver()), 0)
+  expect(await read, 'the 50-second-old item under the new 10-second default').toBeUndefined()
 })

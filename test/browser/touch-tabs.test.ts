@@ -5,7 +5,7 @@
 import { afterEach, test } from 'vitest'
 import type { TtlDB } from '../../src/index.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
-import { touchSparesKilledItem, touchSparesLaterWrite } from '../semantics/support.js'
+import { touchSparesItemShorterDefaultKilled, touchSparesKilledItem, touchSparesLaterWrite } from '../semantics/support.js'
 import { openPage } from './pages.js'
 
 const stores = { s: { keyPath: 'id', defaultTtl: 10, touchOnRead: true } }
@@ -32,4 +32,9 @@ test('a touch written after another page rewrote the item does not lower its _ts
 test('a touch written after another page changed the default does not revive the item the change left dead', async ({ skip }) => {
   const { clock, reader, other } = await twoPages('touch-killed')
   await touchSparesKilledItem(reader, other, clock, skip)
+})
+
+test('a touch written after another page shortened the default does not revive the item the new default killed', async ({ skip }) => {
+  const { clock, reader, other } = await twoPages('touch-shortened')
+  await touchSparesItemShorterDefaultKilled(reader, other, clock, skip)
 })

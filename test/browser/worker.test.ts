@@ -229,7 +229,9 @@ test('an upgrade from another connection is not blocked by the worker, which reo
   other.close()
   await db.put('s', { id: 'b' })
   clock.advance(10_000)
-  expect(await db.purgeExpired()).toBe(1)
+  // The worker's background slice, judged by the clock when its batch runs, may take 'b' first.
+  await db.purgeExpired()
+  expect(await db.raw.count('s')).toBe(0)
 })
 
 test('two connections elect one purger; the second takes over when the first closes', async () => {

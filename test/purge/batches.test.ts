@@ -3,7 +3,8 @@ import { unwrap } from 'idb'
 import { expect, test, vi } from 'vitest'
 import { purgeBatch, purgeSlice, purgeStore, type Courtesy } from '../../src/purge/purge.js'
 import { markAbove } from '../../src/layout/expiry-index.js'
-import { freshDB, manualClock } from '../helpers.js'
+import { openTtlDB } from '../../src/index.js'
+import { freshDB, manualClock, uniqueName } from '../helpers.js'
 
 /** Full batches that never grow to finish their second: batches that stop inside one. */
 const UNGROWN: Courtesy = { batchSize: (n) => n, pause: async () => {} }
@@ -77,30 +78,37 @@ test('a slice that resumes in the own-ttl range still takes inheriting items tha
 })
 
 /** Counts reads of the metadata store (the settings) while `run` runs. */
-async function settingsReads(run: () => Promise<unknown>): Promise<number> {
-  const { get } = IDBObjectStore.prototype
-  let reads = 0
-  const spy = vi.spyOn(IDBObjectStore.prototype, 'get').mockImplementation(function (this: IDBObjectStore, query) {
-    if (this.name === '__idb_ttl_meta') reads++
-    return get.call(this, query)
-  })
-  try {
-    await run()
-  } finally {
-    spy.mockRestore()
+/** Batches of one key; at the first pause between two, `between` runs. */
+function batchesOfOne(between: () => Promise<unknown>): Courtesy {
+  let paused = false
+  return {
+    batchSize: () => 1,
+    async pause() {
+      if (paused) return
+      paused = true
+      await between()
+    },
   }
-  return reads
 }
 
-test('a pass judged at one instant reads the settings once, not once a batch', async () => {
+test('each batch of a pass at one instant judges by the settings when it runs: a longer default set meanwhile by a tab whose clock is behind keeps what it gives time', async () => {
   const clock = manualClock()
-  const db = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 5 } } })
-  await db.putAll('s', Array.from({ length: 250 }, (_, i) => ({ id: i })))
-  clock.advance(5_000)
-  let deleted = 0
-  // Five batches of 50 and the sweep from the start that ends a resumed pass.
-  expect(await settingsReads(async () => (deleted = await purgeStore(async () => unwrap(db.raw), 's', clock, 50)))).toBe(1)
-  expect(deleted).toBe(250)
+  const name = uniqueName('batch-settings')
+  const db = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10 } } }, name)
+  await db.putAll('s', [{ id: 'a' }, { id: 'b' }])
+  const passAt = clock.now + 20_000
+  // Another tab, its clock an hour behind: what the 10-second default had killed by its time
+  // (nothing) stays dead; under an hour's default, 'a' and 'b' live on at the pass's instant.
+  const behind = manualClock(clock.now - 3_600_000)
+  const tab = await openTtlDB(name, { version: 1, clock: behind, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 10 } } })
+  try {
+    const courtesy = batchesOfOne(() => tab.setDefaultTtl('s', 3600))
+    // Judged at one instant: the first batch takes 'a' (dead under the 10-second default), the next none.
+    expect(await purgeStore(async () => unwrap(db.raw), 's', () => passAt, 1, courtesy)).toBe(1)
+    expect(await db.raw.getAllKeys('s')).toEqual(['b'])
+  } finally {
+    tab.close()
+  }
 })
 
 test('a batch judged at a later instant than the last reads the settings again: an item given more time since is kept', async () => {
@@ -112,16 +120,10 @@ test('a batch judged at a later instant than the last reads the settings again: 
   clock.advance(5_000)
   // 'a' is dead; 'b' has 5 s left. Between the two batches the default grows and the clock
   // moves past the old end of 'b', which the settings read for the first batch would judge dead.
-  let paused = false
-  const courtesy = {
-    batchSize: () => 1,
-    async pause() {
-      if (paused) return
-      paused = true
-      await db.setDefaultTtl('s', 1000)
-      clock.advance(6_000)
-    },
-  }
+  const courtesy = batchesOfOne(async () => {
+    await db.setDefaultTtl('s', 1000)
+    clock.advance(6_000)
+  })
   expect(await purgeStore(async () => unwrap(db.raw), 's', clock, 1, courtesy)).toBe(1)
   expect(await db.raw.getAllKeys('s')).toEqual(['b'])
 })

@@ -3,6 +3,7 @@ import { afterEach, expect, test, vi } from 'vitest'
 import { PurgeScheduler } from '../../src/background/scheduler.js'
 import type { PurgeReport } from '../../src/events/reports.js'
 import type { PurgeApi, SliceReport } from '../../src/background/worker/api.js'
+import type { PurgeClock } from '../../src/purge/purge.js'
 import { manualClock, uniqueName } from '../helpers.js'
 import { ensureLocks, neverIdle } from './stubs.js'
 import { trackTimers } from './timers.js'
@@ -11,10 +12,11 @@ const report = (over: Partial<SliceReport> = {}): SliceReport => ({
   store: 's', deleted: 0, evicted: 0, capped: false, durationMs: 1, more: false, nextExpiryMs: Infinity, defaultTtl: 10, ...over,
 })
 
+/** A purger whose slices run `slice`, judged as a slice's first batch is: at the clock's reading then. */
 function fakePurger(slice: (nowMs: number) => Promise<SliceReport[]>): PurgeApi & { calls: number } {
   const purger = {
     calls: 0,
-    slice: (nowMs: number) => (purger.calls++, slice(nowMs)),
+    slice: async (clock: PurgeClock) => (purger.calls++, slice(typeof clock === 'number' ? clock : await clock())),
     purgeAll: async () => 0,
     close: async () => {},
   }

@@ -7,50 +7,114 @@ import { READY } from '../../src/background/worker/api.js'
 
 /**
  * Makes sure `navigator.locks` exists: Chromium has real Web Locks (shared by every handle of
- * the page, as across tabs); Node 20 has none, so this installs a minimal exclusive lock manager.
- * Returns a function that removes what it installed.
+ * the page, as across tabs); Node 20 has none, so this installs a stand-in that behaves as
+ * browsers do where the library depends on it: a request is granted in a later task, never
+ * inside `request()`; `'shared'` requests are held together, an `'exclusive'` one alone, in the
+ * order they were asked for; `signal` withdraws a request not granted yet; `steal` takes the
+ * lock from its holders, whose requests reject with `AbortError`; `query()` lists holders and
+ * waiting requests with their modes. Returns a function that removes what it installed.
  */
 export function ensureLocks(): () => void {
   const g = globalThis as { navigator?: { locks?: unknown } }
   if (g.navigator?.locks) return () => {}
-  const held = new Set<string>()
-  const queues = new Map<string, (() => void)[]>()
-  type Callback = () => Promise<unknown>
-  const locks = {
-    request(name: string, ...args: [Callback] | [{ signal?: AbortSignal }, Callback]) {
-      const [options, callback] = args.length === 1 ? [{}, args[0]] : args
-      return new Promise((resolve, reject) => {
-        const grant = () => {
-          held.add(name)
-          void callback()
-            .then(resolve, reject)
-            .finally(() => {
-              held.delete(name)
-              queues.get(name)?.shift()?.()
-            })
-        }
-        if (!held.has(name)) return grant()
-        const queue = queues.get(name) ?? []
-        queues.set(name, queue)
-        queue.push(grant)
-        options.signal?.addEventListener('abort', () => {
-          const at = queue.indexOf(grant)
-          if (at < 0) return
-          queue.splice(at, 1)
-          reject(new DOMException('the lock request was aborted', 'AbortError'))
-        })
-      })
-    },
-    async query() {
-      return { held: [...held].map((name) => ({ name, mode: 'exclusive' })), pending: [] }
-    },
-  }
+  const locks = new StandInLocks()
   const hadNavigator = 'navigator' in g
   if (hadNavigator) Object.defineProperty(g.navigator, 'locks', { value: locks, configurable: true })
   else Object.defineProperty(g, 'navigator', { value: { locks }, configurable: true })
   return () => {
     if (hadNavigator) delete g.navigator!.locks
     else delete g.navigator
+  }
+}
+
+/** A lock request of {@link StandInLocks}: asked for, then held, then let go. */
+interface StandInRequest {
+  name: string
+  mode: LockMode
+  callback: (lock: Lock | null) => unknown
+  resolve(value: unknown): void
+  reject(error: unknown): void
+  /** Set once it no longer holds the lock (released, or stolen): its end must not let go of another's. */
+  gone?: boolean
+}
+
+/** The Web Locks stand-in of {@link ensureLocks}. */
+class StandInLocks {
+  private readonly held = new Map<string, StandInRequest[]>()
+  private readonly queues = new Map<string, StandInRequest[]>()
+
+  request(name: string, ...args: [LockGrantedCallback<unknown>] | [LockOptions, LockGrantedCallback<unknown>]): Promise<unknown> {
+    const [options, callback] = args.length === 1 ? [{} as LockOptions, args[0]] : args
+    const { mode = 'exclusive', signal, steal = false, ifAvailable = false } = options
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason ?? new DOMException('the lock request was aborted', 'AbortError'))
+      const request: StandInRequest = { name, mode, callback, resolve, reject }
+      const queue = this.queues.get(name) ?? []
+      this.queues.set(name, queue)
+      if (steal) {
+        for (const holder of this.held.get(name) ?? []) {
+          holder.gone = true
+          holder.reject(new DOMException("Lock broken by another request with the 'steal' option.", 'AbortError'))
+        }
+        this.held.set(name, [])
+        queue.unshift(request)
+      } else if (ifAvailable && !this.grantable(name, mode, queue.length)) {
+        return void setTimeout(() => void Promise.resolve(callback(null)).then(resolve, reject), 0)
+      } else {
+        queue.push(request)
+      }
+      signal?.addEventListener('abort', () => {
+        const at = queue.indexOf(request)
+        if (at < 0) return
+        queue.splice(at, 1)
+        reject(signal.reason ?? new DOMException('the lock request was aborted', 'AbortError'))
+        this.process(name)
+      })
+      this.process(name)
+    })
+  }
+
+  async query(): Promise<LockManagerSnapshot> {
+    const list = (map: Map<string, StandInRequest[]>) => [...map.values()].flat().map(({ name, mode }) => ({ name, mode, clientId: 'stand-in' }))
+    return { held: list(this.held), pending: list(this.queues) }
+  }
+
+  /** Whether a `mode` request behind `ahead` others of `name`'s queue could be granted now. */
+  private grantable(name: string, mode: LockMode, ahead: number): boolean {
+    const holders = this.held.get(name) ?? []
+    const queue = (this.queues.get(name) ?? []).slice(0, ahead)
+    if (mode === 'exclusive') return holders.length === 0 && queue.length === 0
+    return holders.every((h) => h.mode === 'shared') && queue.every((r) => r.mode === 'shared')
+  }
+
+  /** Grants, in a later task, what the queue of `name` lets hold now. */
+  private process(name: string): void {
+    const queue = this.queues.get(name) ?? []
+    const holders = this.held.get(name) ?? []
+    this.held.set(name, holders)
+    while (queue.length > 0 && this.grantable(name, queue[0].mode, 0)) {
+      const request = queue.shift()!
+      holders.push(request)
+      // In a later task, as browsers grant: never inside the caller's `request()`.
+      setTimeout(() => {
+        if (request.gone) return
+        void (async () => request.callback({ name, mode: request.mode } as Lock))().then(
+          (value) => this.end(request, () => request.resolve(value)),
+          (error) => this.end(request, () => request.reject(error)),
+        )
+      }, 0)
+    }
+  }
+
+  /** `request`'s callback settled: it lets the lock go (unless stolen from it) and hears how. */
+  private end(request: StandInRequest, settle: () => void): void {
+    if (!request.gone) {
+      request.gone = true
+      const holders = this.held.get(request.name) ?? []
+      holders.splice(holders.indexOf(request), 1)
+      settle()
+      this.process(request.name)
+    }
   }
 }
 

@@ -9,6 +9,7 @@ import { expect, test } from 'vitest'
 import { openTtlDB, type DefaultTtl, type TtlDB } from '../../src/index.js'
 import { manualClock, uniqueName } from '../helpers.js'
 import { expectTtlError, T0 } from './support.js'
+import { ensureLocks } from '../purge/stubs.js'
 
 const POOL = ['a', 'b', 'c', 'd', 'e'] as const
 type Key = (typeof POOL)[number]
@@ -289,7 +290,10 @@ test('random histories agree with the SPEC model at every step', { timeout: 120_
       defaultTtl,
       fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 999 })),
       fc.array(command, { minLength: 8, maxLength: 25, size: 'max' }),
-      async (initialDefault, startMs, commands) => {
+      // With Web Locks (a stand-in in Node) the handle holds copies of the settings (src/layout/held-settings.ts).
+      fc.boolean(),
+      async (initialDefault, startMs, commands, heldCopies) => {
+        const removeLocks = heldCopies ? ensureLocks() : () => {}
         const clock = manualClock(T0 + startMs)
         const name = uniqueName('prop')
         const db = await openTtlDB(name, {
@@ -310,6 +314,7 @@ test('random histories agree with the SPEC model at every step', { timeout: 120_
         } finally {
           db.close()
           await deleteDB(name)
+          removeLocks()
         }
       },
     ),

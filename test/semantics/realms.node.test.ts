@@ -10,7 +10,7 @@ import { deleteDB } from 'idb'
 import { describe, expect, test, vi } from 'vitest'
 import { openTtlDB, type TtlDB } from '../../src/index.js'
 import { manualClock, uniqueName } from '../helpers.js'
-import { deleteAfter, T0, touchedItemOutlivesPurge } from './support.js'
+import { deleteAfter, T0, touchedItemOutlivesPurge, untilHeld } from './support.js'
 import { ensureLocks } from '../purge/stubs.js'
 
 describe('a write is never born dead (SPEC §6), whichever tab changed the setting', () => {
@@ -74,8 +74,8 @@ describe('a write is never born dead (SPEC §6), whichever tab changed the setti
         {
           opened: async (a) => {
             await a.count('s')
-            // Held: the next read reads only its store (test/browser/held-settings.test.ts sees the scope).
-            await a.get('s', 'x')
+            // Held: the next read reads only its store (the stand-in grants the lock in a later task, as browsers do).
+            expect(await untilHeld(a, () => a.get('s', 'x')), 'tab A holds its copy of the settings').toBe(true)
           },
         },
       )

@@ -50,6 +50,7 @@ import { createPurgeApi } from '../../src/background/worker/purge-api.js'
 import type { PurgeApi } from '../../src/background/worker/api.js'
 import { manualClock, uniqueName } from '../helpers.js'
 import { T0 } from './support.js'
+import { ensureLocks } from '../purge/stubs.js'
 import {
   clashes,
   classify,
@@ -388,7 +389,13 @@ function tinyQuota(): () => void {
     storage.estimate = estimate
     return () => void Reflect.deleteProperty(storage, 'estimate')
   }
-  // Node 20 has no navigator; the library only reads `navigator.storage` and `navigator.locks`.
+  // Node 20 has no navigator (unless the run installed Web Locks); the library only reads
+  // `navigator.storage` and `navigator.locks`.
+  const nav = globalThis.navigator as object | undefined
+  if (nav) {
+    Object.defineProperty(nav, 'storage', { value: { estimate }, configurable: true })
+    return () => void Reflect.deleteProperty(nav, 'storage')
+  }
   Object.defineProperty(globalThis, 'navigator', { value: { storage: { estimate } }, configurable: true })
   return () => void Reflect.deleteProperty(globalThis, 'navigator')
 }
@@ -1101,6 +1108,8 @@ test('random histories over two stores, two connections and purge slices agree w
         cap: capSetup,
         /** One store keeps its values in generations (`evictOnQuota`) in half the runs. */
         gens: fc.constantFrom<Gens>(undefined, undefined, 's', 't'),
+        /** With Web Locks (a stand-in in Node) in half the runs: the connections hold copies of the settings. */
+        heldCopies: fc.boolean(),
       }).chain((setup) =>
         fc.tuple(
           fc.constant(setup),
@@ -1113,11 +1122,13 @@ test('random histories over two stores, two connections and purge slices agree w
           batchSize: setup.batchSize,
           sliceMs: setup.sliceMs,
         }, setup.keepTs, setup.slides, setup.cap, setup.gens)
+        const removeLocks = setup.heldCopies ? ensureLocks() : () => {}
         const quotaBack = setup.gens ? tinyQuota() : undefined
         const timers: LiveTimers = { expiry: captureExpiryTimers(), touchWrites: captureTimers('reads/touch') }
         try {
           if (setup.cap) tally(`capped runs (${setup.cap.evict})`)
           if (setup.gens) tally('runs keeping values in generations')
+          if (setup.heldCopies) tally('runs with Web Locks (held copies of the settings)')
           await world.start(setup.openH1)
           world.observeClocks()
           await world.checkDisk([], 'start')
@@ -1139,6 +1150,7 @@ test('random histories over two stores, two connections and purge slices agree w
           quotaBack?.()
           await world.close()
           await deleteDB(name)
+          removeLocks()
         }
       },
     ),

@@ -3,6 +3,7 @@ import { deleteDB } from 'idb'
 import { afterEach, expect } from 'vitest'
 import type { TtlDB } from '../../src/index.js'
 import { MAX_DEFER_MS } from '../../src/reads/touch.js'
+import { META_STORE } from '../../src/layout/expiry-index.js'
 
 /** Whole-second start of every test clock (epoch ms). */
 export const T0 = 1_700_000_000_000
@@ -167,4 +168,56 @@ export async function unhandledDuring(run: () => Promise<void>): Promise<unknown
     else window.removeEventListener('unhandledrejection', onBrowser)
   }
   return seen
+}
+
+/**
+ * SPEC §3 (expired stays expired) and §7 across tabs, a default shortened between a read and the
+ * write of its touch: `reader` reads an item of a `touchOnRead` store (default 10 s) at 5 s and
+ * owes a touch to 5 s; at 8 s `changer`, in another tab, shortens the default to 5 s, under which
+ * the item as stored (`_ts` 0 s) is dead at once (no watermark says so: the old default had killed
+ * nothing by then). Then `reader` writes what it owes: the touch must not bring the item back for
+ * the 2 s a touch to 5 s would give it. Skipped as {@link touchSparesLaterWrite}.
+ */
+export async function touchSparesItemShorterDefaultKilled(reader: TtlDB<any>, changer: TtlDB<any>, clock: { now: number; advance(ms: number): void }, skip: Skip): Promise<void> {
+  const ts0 = Math.floor(clock.now / 1000)
+  await reader.put('s', { id: 'a' })
+  clock.advance(5000)
+  const readAt = performance.now()
+  expect(await reader.get('s', 'a'), 'read at 5 s, which owes a touch to 5 s').toMatchObject({ _ts: ts0 + 5 })
+  clock.advance(3000)
+  await changer.setDefaultTtl('s', 5)
+  tooSlow(skip, readAt, "the other tab's change of default")
+  expect(await changer.get('s', 'a'), 'in the other tab, the item the shorter default killed').toBeUndefined()
+  expect(await reader.count('s'), 'a count writes the touches the reader owes first, then counts').toBe(0)
+  expect(await changer.raw.get('s', 'a'), 'on disk once the reader wrote what it owed').toMatchObject({ _ts: ts0 })
+  expect(await changer.get('s', 'a'), 'in the other tab, once the reader wrote what it owed').toBeUndefined()
+  expect(await reader.get('s', 'a'), 'in the reading tab').toBeUndefined()
+}
+
+/** The stores of each transaction `db` opens while `run` runs. */
+export async function scopes(db: TtlDB<any>, run: () => Promise<unknown>): Promise<string[][]> {
+  const seen: string[][] = []
+  const original = IDBDatabase.prototype.transaction
+  IDBDatabase.prototype.transaction = function (this: IDBDatabase, names: string | string[], ...rest: never[]) {
+    if (this.name === db.raw.name) seen.push([names].flat())
+    return original.call(this, names, ...rest)
+  } as typeof original
+  try {
+    await run()
+  } finally {
+    IDBDatabase.prototype.transaction = original
+  }
+  return seen
+}
+
+/**
+ * Runs `read` until it reads no settings (its realm holds a copy: the shared lock it asks for is
+ * granted in a later task), a hundred times at most; resolves to whether it came to hold one.
+ */
+export async function untilHeld(db: TtlDB<any>, read: () => Promise<unknown>): Promise<boolean> {
+  for (let i = 0; i < 100; i++) {
+    if (!(await scopes(db, read)).flat().includes(META_STORE)) return true
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  return false
 }

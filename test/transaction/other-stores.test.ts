@@ -80,3 +80,21 @@ test('reads and writes of another store resolve while a readonly transaction is 
   expect(whileOpen).toBe(true)
   expect(await db.getAllKeys('other')).toEqual([1, 3, 4])
 })
+
+test("reads of another store resolve while an update of the transaction's own store waits for it", async () => {
+  const db: TtlDB<any> = await freshDB({ clock: manualClock(T0), stores })
+  await db.put('held', { id: 'x' })
+  await db.putAll('other', [{ id: 1, user: 'u1' }, { id: 2, user: 'u2' }])
+  let resolved = false
+  const outcome = await db.transaction('held', 'readwrite', async (tx) => {
+    // The update waits for the transaction: it must not make reads of other stores wait too.
+    const queued = db.update('held', 'x', { seen: true })
+    for (let i = 0; i < 3; i++) await tx.get('held', 'x')
+    const made = Promise.all(reads(db)).finally(() => (resolved = true))
+    for (let i = 0; !resolved && i < HOLD_REQUESTS; i++) await tx.get('held', 'x')
+    return { whileOpen: resolved, queued, made }
+  })
+  expect(outcome.whileOpen).toBe(true)
+  expect(await outcome.queued).toMatchObject({ id: 'x', seen: true })
+  expect(await outcome.made).toHaveLength(5)
+})

@@ -3,7 +3,7 @@
  * the worker, or on the page in inline mode) and called through `Comlink.Remote<PurgeApi>`.
  * Errors cross the worker boundary as `{ name, message }`: identify them by `name`.
  */
-import type { SliceReport } from '../../purge/purge.js'
+import type { PurgeClock, SliceReport } from '../../purge/purge.js'
 import type { StoreConfigs } from '../../layout/schema.js'
 
 export type { SliceReport }
@@ -24,8 +24,11 @@ export interface PurgeConfig {
 }
 
 export interface PurgeApi {
-  /** One bounded background slice over every TTL store of the database (all app versions), judged at `nowMs`. */
-  slice(nowMs: number): Promise<SliceReport[]>
+  /**
+   * One bounded background slice over every TTL store of the database (all app versions), each
+   * batch judged by `clock` when it runs (the page's clock, which a worker reads through the page).
+   */
+  slice(clock: PurgeClock): Promise<SliceReport[]>
   /** Deletes everything dead at `nowMs` in `stores` (TTL off included: what is dead stays dead). */
   purgeAll(stores: string[], nowMs: number): Promise<number>
   /** Closes the purger's connection. */

@@ -13,10 +13,11 @@
  * sometimes keeps a read-write transaction of a terminated worker open for good: every later
  * request on its stores then waits forever, in every tab.
  */
-import { releaseProxy, wrap, type Remote } from 'comlink'
+import { proxy, releaseProxy, wrap, type Remote } from 'comlink'
 import { QUIET_MS } from '../activity.js'
 import { TtlError } from '../../rules/errors.js'
 import { READY, type PurgeApi, type PurgeConfig, type WorkerApi } from './api.js'
+import type { PurgeClock } from '../../purge/purge.js'
 
 /**
  * A call (a background slice or a `purgeExpired`) that has not answered in this long makes the
@@ -198,8 +199,9 @@ export class WorkerPurger implements PurgeApi {
     this.activity.postMessage(0)
   }
 
-  slice(nowMs: number) {
-    return this.call((remote) => remote.slice(nowMs))
+  slice(clock: PurgeClock) {
+    // A function crosses to the worker as a proxy: each batch there asks the page for the time.
+    return this.call((remote) => remote.slice(typeof clock === 'number' ? clock : proxy(clock)))
   }
 
   purgeAll(stores: string[], nowMs: number) {

@@ -62,9 +62,9 @@ export function createPurgeApi(
     }
   }
   return {
-    slice: (nowMs) =>
+    slice: (clock) =>
       purge(async (witness) => {
-        const reports = await purgeSlice(connect, await ttlStores(await connect()), nowMs, { ...config, courtesy, witness }, resume)
+        const reports = await purgeSlice(connect, await ttlStores(await connect()), clock, { ...config, courtesy, witness }, resume)
         // Values of deleted items stay in their generations until none is referred to any more.
         const emptied = reports.filter((report) => report.deleted > 0).map((report) => report.store)
         if (emptied.length > 0) await dropGenerationsOf(await connect(), emptied)
@@ -73,7 +73,7 @@ export function createPurgeApi(
     purgeAll: (names, nowMs) =>
       purge(async (witness) => {
         let total = 0
-        for (const name of names) total += await purgeStore(connect, name, () => nowMs, config.batchSize, courtesy, witness)
+        for (const name of names) total += await purgeStore(connect, name, nowMs, config.batchSize, courtesy, witness)
         if (total > 0) await dropGenerationsOf(await connect(), names)
         return total
       }),
