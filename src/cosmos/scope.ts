@@ -11,6 +11,12 @@
  *   mirrored again.
  * - Only another filter: the items with a write not yet pushed stay, still queued (they are the
  *   same partition's); the others go, and the pull starts over.
+ *
+ * A store is mirrored in one scope at a time, for every tab: each change of scope numbers the
+ * scope anew (its `generation`), and a sync keeps the number of the scope it adopted. A sync whose
+ * scope was replaced since (by another tab's `syncCosmos`, say) finds another number kept with the
+ * store (`ownsScope`) and stops, rather than pull its partition into the store another scope shows,
+ * or push that scope's writes into its partition.
  */
 import { queue, type OutboxRecord } from '../layout/outbox.js'
 import { OUTBOX_BY_KEY, OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
@@ -26,6 +32,8 @@ interface Scope {
   /** The container and partition key value, as JSON: where the store's items live. */
   partition: string
   filter: string
+  /** Raised at each change of scope (none: kept by a version before it, 0). */
+  generation?: number
 }
 
 /** A write of another partition, not yet pushed, kept on the device until it is mirrored again. */
@@ -62,24 +70,34 @@ export async function scopeChanged(mirror: Mirror): Promise<boolean> {
 }
 
 /**
+ * Whether the store still mirrors the scope numbered `generation` (the one a sync adopted): no
+ * other scope has replaced it since. Read in `tx`, the transaction of what depends on it.
+ */
+export async function ownsScope(tx: IDBTransaction, store: string, generation: number): Promise<boolean> {
+  return ((await scopeKept(tx, store))?.generation ?? 0) === generation
+}
+
+/**
  * Makes the store hold `mirror`'s scope (see the module's doc); a no-op when it already does.
  * Writes queued after `since` (the `queueStamp` of the `syncCosmos` call) are the new scope's:
- * they stay.
+ * they stay. Resolves to the scope's number (`ownsScope`).
  */
-export async function rescope(mirror: Mirror, since: number): Promise<void> {
+export async function rescope(mirror: Mirror, since: number): Promise<number> {
   const { db, store } = mirror
-  const now = scopeNow(mirror)
-  await unobserved(db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
+  return unobserved(db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
     const sync = tx.raw.objectStore(SYNC_STORE)
     const kept = await scopeKept(tx.raw, store)
+    const asked = scopeNow(mirror)
+    const same = kept !== undefined && kept.partition === asked.partition && kept.filter === asked.filter
+    const now = { ...asked, generation: kept === undefined ? 0 : (kept.generation ?? 0) + (same ? 0 : 1) }
     sync.put(now, scopeKey(store))
-    if (!kept || (kept.partition === now.partition && kept.filter === now.filter)) return
+    if (!kept || same) return now.generation
     const [items, rejected, queuedRecords] = await Promise.all([tx.getAll(), listRejected(tx.raw, store), queuedOf(tx.raw, store)])
     forgetServer(tx.raw, store)
     if (kept.partition === now.partition) {
       const held = new Set<unknown>([...queuedRecords.map((record) => record.key), ...rejected.map((record) => record.key)])
       for (const item of items) if (!held.has(item.id)) tx.delete(item.id as string)
-      return
+      return now.generation
     }
     const byKey = new Map(items.map((item) => [item.id, item]))
     const ours = new Set(queuedRecords.filter((record) => (record.stamp ?? record.at) > since).map((record) => record.key))
@@ -91,6 +109,7 @@ export async function rescope(mirror: Mirror, since: number): Promise<void> {
     for (const record of rejected) dropRejected(tx.raw, store, record.key)
     for (const item of items) if (!ours.has(item.id as IDBValidKey)) tx.delete(item.id as IDBValidKey)
     await unpark(tx, sync, store, now.partition)
+    return now.generation
   })
 }
 
