@@ -105,7 +105,9 @@ async function pushOne(mirror: Mirror, record: Queued): Promise<Outcome> {
     return await sendDelete(mirror, id, base.etag, pk)
   } catch (error) {
     const status = statusOf(error)
-    if (status !== 412 && status !== 409) throw error
+    // A replace that finds no item: deleted on the server outright since (no tombstone), a
+    // conflict like any other, which the app's policy decides (`Conflict.server` undefined).
+    if (status !== 412 && status !== 409 && !(status === 404 && local)) throw error
   }
   const server = await readServer(mirror, id, pk)
   // The server holds this very write: an earlier attempt landed and its answer was lost (a
@@ -125,13 +127,7 @@ async function sendPut(mirror: Mirror, local: CosmosItem, etag: string | undefin
   const { container } = mirror
   if (etag === undefined) return { item: (await call(mirror, () => container.items.create<ItemDefinition>(body))).resource as CosmosItem }
   const item = container.item(body.id, partitionKeyOf(mirror, body))
-  try {
-    return { item: (await call(mirror, () => item.replace<ItemDefinition>(body, ifMatch(etag)))).resource as CosmosItem }
-  } catch (error) {
-    // Deleted on the server since: a local write wins over a delete it never saw.
-    if (statusOf(error) !== 404) throw error
-    return { item: (await call(mirror, () => container.items.create<ItemDefinition>(body))).resource as CosmosItem }
-  }
+  return { item: (await call(mirror, () => item.replace<ItemDefinition>(body, ifMatch(etag)))).resource as CosmosItem }
 }
 
 /**
