@@ -12,6 +12,9 @@
  * - Only another filter: the items with a write not yet pushed stay, still queued (they are the
  *   same partition's); the others go, and the pull starts over.
  *
+ * Either way a write held (queued or set aside, or parked) keeps the base it was made on: a
+ * delete reaches the server by it, an edit goes with `If-Match` on it.
+ *
  * A store is mirrored in one scope at a time, for every tab: each change of scope numbers the
  * scope anew (its `generation`), and a sync keeps the number of the scope it adopted. A sync whose
  * scope was replaced since (by another tab's `syncCosmos`, say) finds another number kept with the
@@ -25,7 +28,7 @@ import type { Mirror } from './context.js'
 import { unobserved, type MirrorTx } from './hook.js'
 import { queuedAt } from './outbox.js'
 import { dropRejected, keepRejected, listRejected } from './rejected.js'
-import { forgetServer, readCheckpoint } from './state.js'
+import { forgetServer, readBase, readCheckpoint, writeBase, type Base } from './state.js'
 import type { Rejected } from './types.js'
 
 interface Scope {
@@ -41,6 +44,8 @@ interface Parked {
   item?: Record<string, unknown>
   queued?: OutboxRecord
   rejected?: Rejected
+  /** The server copy the write was made on (`state.ts`), if it came from the server. */
+  base?: Base
 }
 
 const scopeKey = (store: string) => [store, 'scope']
@@ -93,17 +98,21 @@ export async function rescope(mirror: Mirror, since: number): Promise<number> {
     sync.put(now, scopeKey(store))
     if (!kept || same) return now.generation
     const [items, rejected, queuedRecords] = await Promise.all([tx.getAll(), listRejected(tx.raw, store), queuedOf(tx.raw, store)])
+    const held = [...new Set<IDBValidKey>([...queuedRecords.map((record) => record.key), ...rejected.map((record) => record.key)])]
+    // A held write keeps the server copy it was made on: a delete has nothing else to reach the
+    // server by (its item is gone), an edit goes with If-Match on it.
+    const bases = new Map(await Promise.all(held.map(async (key) => [key, await readBase(tx.raw, store, key)] as const)))
     forgetServer(tx.raw, store)
     if (kept.partition === now.partition) {
-      const held = new Set<unknown>([...queuedRecords.map((record) => record.key), ...rejected.map((record) => record.key)])
-      for (const item of items) if (!held.has(item.id)) tx.delete(item.id as string)
+      for (const [key, base] of bases) if (base) writeBase(tx.raw, store, key, base)
+      for (const item of items) if (!bases.has(item.id as IDBValidKey)) tx.delete(item.id as string)
       return now.generation
     }
     const byKey = new Map(items.map((item) => [item.id, item]))
     const ours = new Set(queuedRecords.filter((record) => (record.stamp ?? record.at) > since).map((record) => record.key))
     const parked = new Map<IDBValidKey, Parked>()
-    for (const record of queuedRecords) if (!ours.has(record.key)) parked.set(record.key, { item: byKey.get(record.key), queued: record })
-    for (const record of rejected) if (!ours.has(record.key)) parked.set(record.key, { ...parked.get(record.key), item: byKey.get(record.key), rejected: record })
+    for (const record of queuedRecords) if (!ours.has(record.key)) parked.set(record.key, { item: byKey.get(record.key), queued: record, base: bases.get(record.key) })
+    for (const record of rejected) if (!ours.has(record.key)) parked.set(record.key, { ...parked.get(record.key), item: byKey.get(record.key), rejected: record, base: bases.get(record.key) })
     for (const [key, value] of parked) sync.put(value, [store, 'parked', kept.partition, key])
     for (const record of queuedRecords) if (!ours.has(record.key)) tx.raw.objectStore(OUTBOX_STORE).delete(record.seq)
     for (const record of rejected) dropRejected(tx.raw, store, record.key)
@@ -125,8 +134,9 @@ async function queuedOf(tx: IDBTransaction, store: string): Promise<(OutboxRecor
 async function unpark(tx: MirrorTx, sync: IDBObjectStore, store: string, partition: string): Promise<void> {
   const range = within(store, 'parked', partition)
   const [values, keys] = await Promise.all([req<Parked[]>(sync.getAll(range)), req(sync.getAllKeys(range))])
-  for (const [i, { item, queued, rejected }] of values.entries()) {
+  for (const [i, { item, queued, rejected, base }] of values.entries()) {
     if (item) tx.put(item)
+    if (base) writeBase(tx.raw, store, queued?.key ?? rejected!.key, base)
     if (queued && !(await queuedAt(tx.raw, store, queued.key))) queue(tx.raw, { store, key: queued.key, op: queued.op, at: queued.at })
     if (rejected) keepRejected(tx.raw, store, rejected)
     sync.delete(keys[i])
