@@ -18,14 +18,14 @@
  * local copies leave the store.
  */
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
-import { baseOf, describe, inPartition, isTombstone, readOnly, scopeOf, type Mirror } from './context.js'
+import { baseOf, describe, inPartition, isTombstone, partitionKeyOf, readOnly, samePartition, scopeOf, type Mirror } from './context.js'
 import { unobserved } from './hook.js'
 import { queuedAt } from './outbox.js'
 import { readRejected } from './rejected.js'
 import { withRetry } from './remote.js'
 import { onDeviceClock } from './server-clock.js'
 import { readPageState } from './page-state.js'
-import { keysWithEtags, readCheckpoint, writeBase, writeCheckpoint, type Checkpoint } from './state.js'
+import { keysWithEtags, readCheckpoint, writeBase, writeCheckpoint, type Base, type Checkpoint } from './state.js'
 import { done } from '../platform/request.js'
 import type { CosmosItem } from './types.js'
 
@@ -137,9 +137,14 @@ async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, fr
       readCheckpoint(tx.raw, store),
       restored ? Promise.all(items.map((item) => tx.get(item.id))) : undefined,
     ])
+    // The bases this page wrote: an id may come twice (an item moved, `push.ts`: its old copy's tombstone, its new copy).
+    const written = new Map<string, Base>()
     for (const [i, item] of items.entries()) {
       ts = Math.max(ts, item._ts ?? 0)
-      const { queued, base, rejected } = known[i]
+      const { queued, rejected } = known[i]
+      const base = written.get(item.id) ?? known[i].base
+      // The tombstone of a copy in another partition than the local one's: the old copy of an item moved.
+      if (isTombstone(mirror, item) && base?.pk !== undefined && !samePartition(base.pk, partitionKeyOf(mirror, item))) continue
       // A queued local write is settled by the push, against the base it was made on; one the
       // server refused, by the app (`rejected.ts`). A copy in step is skipped, unless the offset
       // of the device's clock moved since (`server-clock.ts`): then it moves too.
@@ -147,7 +152,8 @@ async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, fr
       if (queued || rejected || inStep) continue
       if (isTombstone(mirror, item)) tx.delete(item.id)
       else tx.put(onDeviceClock(mirror, item))
-      writeBase(tx.raw, store, item.id, baseOf(mirror, item))
+      written.set(item.id, baseOf(mirror, item))
+      writeBase(tx.raw, store, item.id, written.get(item.id))
       applied++
     }
     writeCheckpoint(tx.raw, store, { source, ts, pulledAt: before?.source === source ? before.pulledAt : undefined })
