@@ -47,7 +47,10 @@ export async function pullRound(mirror: Mirror, full: boolean): Promise<number> 
   // container's TTL off), and when the copies move (a new offset, a new TTL): a copy the server
   // removed meanwhile is not among those the round reads again.
   const plainDeletes = !mirror.options.softDelete || mirror.containerTtl === null
-  const whole = full || restored || plainDeletes || (last !== undefined && tombstonesMayBeGone(mirror, last, startedAt))
+  // With a filter, a pull from 0 asks nothing of the items that left it: the scope's first pull
+  // (a held write, pushed, may be outside the filter) and every pull of a scope still empty.
+  const fromZero = mirror.options.filter !== undefined && (last === undefined || last.ts === 0)
+  const whole = full || restored || plainDeletes || fromZero || (last !== undefined && tombstonesMayBeGone(mirror, last, startedAt))
   let pulled = 0
   let left = 0
   // A failed page (after its retries) ends the attempt; the next starts at the checkpoint the

@@ -23,7 +23,7 @@ import fc from 'fast-check'
 import { deleteDB } from 'idb'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { Container } from '@azure/cosmos'
-import { OfflineError, syncCosmos, type CosmosSync } from '../../src/cosmos/index.js'
+import { lastWriterWins, OfflineError, syncCosmos, type CosmosSync } from '../../src/cosmos/index.js'
 import type { TtlDB } from '../../src/index.js'
 import { uniqueName } from '../helpers.js'
 import { keepItemsOnReplace, setContainerTtl } from './container-ttl.js'
@@ -40,6 +40,7 @@ import {
   isTombstone,
   KEYS,
   Landings,
+  LOW,
   lost,
   settle,
   TOLERANCE_MS,
@@ -79,6 +80,11 @@ type Command =
   | { kind: 'reload'; d: Device; write?: { key: Key; n: number } }
   | { kind: 'lengthen'; key: Key; to: Default }
   | { kind: 'away'; d: Device; key: Key; ms: number }
+  | { kind: 'tab'; d: Device }
+  | { kind: 'stale'; d: Device; op: 'pull' | 'push' | 'rejected' }
+  | { kind: 'filter'; d: Device }
+  | { kind: 'filterDelete'; d: Device; key: Key }
+  | { kind: 'deletedUnder'; d: Device; key: Key; n: number }
 
 // ---------------------------------------------------------------------------------------------
 // The commands
@@ -122,6 +128,15 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('lengthen' as const), key, to: fc.constantFrom<Default>(null, -1, 3600) }) },
   // SPEC §12b's offline device: away for longer than a tombstone lives while the other deletes.
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('away' as const), d: device, key, ms: fc.integer({ min: (TOMBSTONE.ttl + 1) * 1000, max: 150_000 }) }) },
+  // The device's other tab mirrors the other partition key value in the same store; this tab's
+  // sync is left running, replaced: its calls must refuse, and touch nothing.
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('tab' as const), d: device }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('stale' as const), d: device, op: fc.constantFrom<'pull' | 'push' | 'rejected'>('pull', 'push', 'rejected') }) },
+  // The device's filter switches (none ↔ LOW), with whatever is queued; and a delete queued just before.
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('filter' as const), d: device }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('filterDelete' as const), d: device, key }) },
+  // An item edited offline and deleted on the server outright meanwhile (no tombstone).
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('deletedUnder' as const), d: device, key, n }) },
 )
 
 /** Whether a change of the container's `defaultTtl` lengthens no item's life (TTL turned on, -1 → n, n → m ≤ n): what the histories count. */
@@ -136,9 +151,13 @@ function shortens(from: Default, to: Default): boolean {
 
 interface Member {
   model: DeviceModel
+  /** The connection of the tab whose sync mirrors the store now; `other`, the device's other tab's. */
   db: TtlDB<any>
+  other: TtlDB<any>
   name: string
   sync: CosmosSync
+  /** Syncs another tab's `syncCosmos` replaced, left running, with their tab's connection. */
+  stale: { db: TtlDB<any>; sync: CosmosSync }[]
   /** Its clock (epoch ms). */
   clock: () => number
   /** The container as this device reaches it: through its own proxy, refusing what the server refuses. */
@@ -190,7 +209,18 @@ function deviceClock(model: DeviceModel): () => number {
   return () => (high = Math.max(high, Date.now() + model.skewMs))
 }
 
-const startSync = (member: Member): CosmosSync => syncCosmos(member.db, 'items', member.container, { partitionKey: member.model.scope, backoffMs: 5, maxRetries: 1 })
+/** The mirror of the device's scope in its tab's connection; conflicts decided as by default, counted. */
+const startSync = (member: Member, seen: Record<string, number>): CosmosSync =>
+  syncCosmos(member.db, 'items', member.container, {
+    partitionKey: member.model.scope,
+    ...(member.model.low && { filter: LOW }),
+    backoffMs: 5,
+    maxRetries: 1,
+    onConflict: (conflict) => {
+      if (conflict.server === undefined && conflict.local) seen.outrightConflicts++
+      return lastWriterWins(conflict)
+    },
+  })
 
 async function allItems(server: Container): Promise<Doc[]> {
   return (await server.items.query<Doc>('SELECT * FROM c').fetchAll()).resources
@@ -327,7 +357,7 @@ async function run(world: World, cmd: Command): Promise<void> {
       m.sync.stop()
       m.model.switchTo(m.model.scope === 't1' ? 't2' : 't1')
       if (m.model.parked() > 0) world.seen.parked++
-      m.sync = startSync(m)
+      m.sync = startSync(m, world.seen)
       world.seen.scopeSwitches++
       // Read at once: nothing of the scope left shows.
       const shown = ((await m.db.getAll('items')) as Doc[]).filter((doc) => doc.tenant !== m.model.scope)
@@ -353,9 +383,11 @@ async function run(world: World, cmd: Command): Promise<void> {
       const m = member!
       m.sync.stop()
       m.db.close()
+      for (const { sync } of m.stale.filter(({ db }) => db === m.db)) sync.stop()
+      m.stale = m.stale.filter(({ db }) => db !== m.db)
       m.db = await openMirror(m.clock, m.name)
       if (cmd.write) await run(world, { kind: 'put', d: cmd.d, ...cmd.write, ttl: undefined, poison: 0 })
-      m.sync = startSync(m)
+      m.sync = startSync(m, world.seen)
       world.seen.reloads++
       return
     }
@@ -374,6 +406,50 @@ async function run(world: World, cmd: Command): Promise<void> {
       for (const d of [0, 1] as Device[]) await run(world, { kind: 'purge', d })
       if (world.seen.purged > purged) world.seen.lengthenedPurged++
       return
+    }
+    case 'tab':
+      return otherTab(world, member!)
+    case 'stale': {
+      // A sync whose scope another tab replaced: whatever it is asked, it refuses, online or not.
+      const stale = member!.stale.at(-1)
+      if (!stale) return
+      await expect(stale.sync[cmd.op](), `${member!.model.name}'s replaced sync, ${cmd.op}`).rejects.toMatchObject({ name: 'TtlError', code: 'CLOSED' })
+      expect(stale.sync.status.state).toBe('error')
+      world.seen.staleRefused++
+      return
+    }
+    case 'filter': {
+      const m = member!
+      if ([...m.model.owed.get(m.model.scope)!.values()].some((o) => o.status === 'queued' && o.op === 'delete')) world.seen.filterHeldDeletes++
+      m.sync.stop()
+      m.model.low = !m.model.low
+      m.sync = startSync(m, world.seen)
+      world.seen.filterSwitches++
+      return
+    }
+    case 'filterDelete': {
+      // An item both filters hold, pulled; deleted locally; the filter switches before the push.
+      await run(world, { kind: 'serverPut', tenant: member!.model.scope, key: cmd.key, n: 0, ttl: -1 })
+      await run(world, { kind: 'network', d: cmd.d, online: true })
+      await run(world, { kind: 'pull', d: cmd.d })
+      await run(world, { kind: 'delete', d: cmd.d, key: cmd.key })
+      return run(world, { kind: 'filter', d: cmd.d })
+    }
+    case 'deletedUnder': {
+      // The device has the item; it edits it offline; the server deletes it outright; the push
+      // is a conflict with no server copy (the default policy: the edit wins, the item is back).
+      const { model, db } = member!
+      // Only over an item with no write of the device's held: a write set aside would stay so,
+      // and the other device, whose pulls never see an outright delete, keep its copy.
+      if (model.owed.get(model.scope)!.has(cmd.key)) return
+      await run(world, { kind: 'serverPut', tenant: model.scope, key: cmd.key, n: 0, ttl: -1 })
+      await run(world, { kind: 'network', d: cmd.d, online: true })
+      await run(world, { kind: 'pull', d: cmd.d })
+      if (!(await db.get('items', cmd.key))) return
+      await run(world, { kind: 'update', d: cmd.d, key: cmd.key, n: cmd.n })
+      await world.server.item(cmd.key, model.scope).delete()
+      world.landings.add(model.scope, cmd.key, { at: Date.now(), by: 'server' })
+      return run(world, { kind: 'push', d: cmd.d })
     }
     case 'away': {
       // Both devices have the item; d goes offline; the other deletes it and pushes; longer than
@@ -397,6 +473,20 @@ async function run(world: World, cmd: Command): Promise<void> {
   }
 }
 
+/** A device's other tab mirrors the other partition key value: the store switches, this tab's sync is replaced but not stopped. */
+async function otherTab(world: World, m: Member): Promise<void> {
+  m.stale.push({ db: m.db, sync: m.sync })
+  ;[m.db, m.other] = [m.other, m.db]
+  m.model.switchTo(m.model.scope === 't1' ? 't2' : 't1')
+  if (m.model.parked() > 0) world.seen.parked++
+  m.sync = startSync(m, world.seen)
+  world.seen.tabSwitches++
+  for (const db of [m.db, m.other]) {
+    const shown = ((await db.getAll('items')) as Doc[]).filter((doc) => doc.tenant !== m.model.scope)
+    expect(shown.map(contentOf), `${m.model.name} (${m.model.scope}) right after the other tab's syncCosmos`).toEqual([])
+  }
+}
+
 /** Every device online pulls and pushes, then pulls again; then each is checked against the server. */
 async function quiesce(world: World): Promise<void> {
   for (const [i, { model }] of world.members.entries()) {
@@ -417,7 +507,7 @@ async function quiesce(world: World): Promise<void> {
     const aside = model.setAside.get(model.scope)!
     const local = (await db.getAll('items')) as Doc[]
     const now = Date.now()
-    expect(divergence(local, items, model.scope, world.containerDefault, now, clock() - now, aside, world.justGone), `${model.name}'s live view against the server's`).toEqual([])
+    expect(divergence(local, items, model.scope, world.containerDefault, now, clock() - now, aside, world.justGone, model.low), `${model.name}'s live view against the server's`).toEqual([])
     expect(lost(model, byItem, world.containerDefault, now, world.landings, world.seen), `what ${model.name} owes the server`).toEqual([])
     const rejected = await sync.rejected()
     expect(rejected.map((r) => r.key).sort(), `${model.name}'s set-aside writes`).toEqual([...aside].sort())
@@ -452,9 +542,10 @@ async function history(initial: Default | undefined, skew0: number, skew1: numbe
     const name = uniqueName(`devices-d${i}`)
     const clock = deviceClock(model)
     const db = await openMirror(clock, name)
+    const other = await openMirror(clock, name)
     const container = refusing(containerVia(proxies[i].port, id), (body) => world.refusals.on && typeof body.poison === 'number' && (body.poison as number))
-    const member = { model, db, name, container, clock } as Member
-    member.sync = startSync(member)
+    const member = { model, db, other, name, container, clock, stale: [] } as unknown as Member
+    member.sync = startSync(member, seen)
     world.members.push(member)
     if (skewMs !== 0) seen.skewed++
   }
@@ -466,16 +557,17 @@ async function history(initial: Default | undefined, skew0: number, skew1: numbe
     }
     await run(world, { kind: 'quiesce' })
   } finally {
-    for (const { sync, db, name } of world.members) {
-      sync.stop()
+    for (const { sync, db, other, stale, name } of world.members) {
+      for (const replaced of [sync, ...stale.map((tab) => tab.sync)]) replaced.stop()
       db.close()
+      other.close()
       await deleteDB(name)
     }
     await server.delete()
   }
 }
 
-const newSeen = (): Record<string, number> => ({ quiesced: 0, pastTombstones: 0, rejected: 0, clockJumps: 0, scopeSwitches: 0, ttlShortened: 0, ttlLengthened: 0, skewed: 0, awayPastTombstone: 0, onServer: 0, superseded: 0, parked: 0, purged: 0, lengthenedPurged: 0, reloads: 0 })
+const newSeen = (): Record<string, number> => ({ quiesced: 0, pastTombstones: 0, rejected: 0, clockJumps: 0, scopeSwitches: 0, ttlShortened: 0, ttlLengthened: 0, skewed: 0, awayPastTombstone: 0, onServer: 0, superseded: 0, parked: 0, purged: 0, lengthenedPurged: 0, reloads: 0, tabSwitches: 0, staleRefused: 0, filterSwitches: 0, filterHeldDeletes: 0, outrightConflicts: 0 })
 
 test('two devices, a server writer, offline periods, refusals, TTL changes and skewed clocks: every device converges to the server', { timeout: 180_000 }, async () => {
   const seen = newSeen()
@@ -498,6 +590,11 @@ test('two devices, a server writer, offline periods, refusals, TTL changes and s
   expect(seen.lengthenedPurged, "copies purged on a device after the container's TTL was lengthened").toBeGreaterThan(RUNS / 20)
   expect(seen.scopeSwitches, 'scope switches').toBeGreaterThan(RUNS / 4)
   expect(seen.parked, 'scope switches that parked writes').toBeGreaterThan(RUNS / 20)
+  expect(seen.tabSwitches, "another tab's switches of the store's scope").toBeGreaterThan(RUNS / 4)
+  expect(seen.staleRefused, 'calls of a replaced sync, refused').toBeGreaterThan(RUNS / 10)
+  expect(seen.filterSwitches, 'filter switches').toBeGreaterThan(RUNS / 4)
+  expect(seen.filterHeldDeletes, 'filter switches with a delete queued').toBeGreaterThan(RUNS / 10)
+  expect(seen.outrightConflicts, 'conflicts with an item deleted on the server outright').toBeGreaterThan(RUNS / 10)
 })
 
 /**

@@ -82,3 +82,25 @@ test("an edit parked with its partition comes back with its base: pushed as a re
   back.stop()
   db.close()
 })
+
+/**
+ * Found by the two-device property: with a filter whose scope holds nothing yet, the checkpoint
+ * stays at 0, and a pull from 0 never asked which items left the filter; an edit held across the
+ * switch, pushed, that the new filter does not match stayed in the store for good.
+ */
+test("an edit held across a filter switch that the new filter does not match leaves the store once pushed, though the new filter's scope is empty", async () => {
+  const { container } = await newContainer(port, -1)
+  await container.items.create({ id: 'n1', tenant: 't1', kind: 'note' })
+  const db = await openMirror(aheadClock())
+  const notes = syncCosmos(db, 'items', container, { partitionKey: 't1', filter: kind('note') })
+  await notes.pull()
+  await db.put('items', { ...(await db.get('items', 'n1'))!, text: 'edited' })
+  notes.stop()
+  const tasks = syncCosmos(db, 'items', container, { partitionKey: 't1', filter: kind('task') })
+  await tasks.pull()
+  expect(await tasks.push()).toBe(1)
+  await tasks.pull()
+  expect(await db.getAllKeys('items')).toEqual([])
+  tasks.stop()
+  db.close()
+})
