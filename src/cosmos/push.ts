@@ -140,15 +140,17 @@ async function sendPut(mirror: Mirror, local: CosmosItem, etag: string | undefin
  * tells the mirrors of that partition only), then the item created in its own.
  */
 async function sendMove(mirror: Mirror, local: CosmosItem, base: Base): Promise<Outcome> {
-  await sendDelete(mirror, local.id, base.etag, base.pk!)
+  // Its old copy gone (404): deleted outright meanwhile, a conflict, as for an edit in place.
+  await sendDelete(mirror, local.id, base.etag, base.pk!, true)
   return sendPut(mirror, local, undefined)
 }
 
 /**
- * Deletes `id` in partition `pk` (its own: a 404 then means the item is gone indeed), as a
- * tombstone or a plain delete; `etag`: on the condition that the server copy is that one.
+ * Deletes `id` in partition `pk` (its own: a 404 then means the item is gone indeed, done unless
+ * `mustExist`), as a tombstone or a plain delete; `etag`: on the condition that the server copy
+ * is that one.
  */
-async function sendDelete(mirror: Mirror, id: string, etag: string | undefined, pk: PartitionKey): Promise<Outcome> {
+async function sendDelete(mirror: Mirror, id: string, etag: string | undefined, pk: PartitionKey, mustExist = false): Promise<Outcome> {
   const { container, options } = mirror
   const soft = options.softDelete
   const accessCondition = etag === undefined ? {} : ifMatch(etag)
@@ -161,7 +163,7 @@ async function sendDelete(mirror: Mirror, id: string, etag: string | undefined, 
     }
     await call(mirror, () => container.item(id, pk).delete(accessCondition))
   } catch (error) {
-    if (statusOf(error) !== 404) throw error
+    if (statusOf(error) !== 404 || mustExist) throw error
   }
   return { item: undefined }
 }

@@ -102,3 +102,20 @@ test('a move whose old copy changed on the server meanwhile is a conflict over t
   sync.stop()
   db.close()
 })
+
+test("a move whose old copy was deleted on the server outright is a conflict with no server copy: 'server' leaves no copy anywhere", async () => {
+  const { container } = await newContainer(port, -1)
+  await container.items.create({ id: 'a', tenant: 't1', text: 'v1' })
+  const db = await openMirror(aheadClock())
+  const asked: Conflict[] = []
+  const sync = syncCosmos(db, 'items', container, { onConflict: (conflict) => (asked.push(conflict), 'server') })
+  await sync.pull()
+  await db.put('items', { ...(await db.get('items', 'a'))!, tenant: 't2', text: 'moved' })
+  await container.item('a', 't1').delete()
+  await sync.push()
+  expect(asked).toEqual([expect.objectContaining({ key: 'a', server: undefined })])
+  expect(await copies(container, 'a')).toEqual([])
+  expect(await db.getAll('items')).toEqual([])
+  sync.stop()
+  db.close()
+})
