@@ -55,6 +55,8 @@ import {
 const RUNS = Number(process.env.DEVICES_RUNS ?? 100)
 
 type Device = 0 | 1
+/** Items of the whole-container mirror ({@link Admin}): ids unique across partitions. */
+type MKey = 'm1' | 'm2'
 /** What the server answers a write it refuses for itself while refusals are on (0: it takes it). */
 type Refusal = 0 | 400 | 409 | 413
 type Command =
@@ -85,6 +87,8 @@ type Command =
   | { kind: 'filter'; d: Device }
   | { kind: 'filterDelete'; d: Device; key: Key }
   | { kind: 'deletedUnder'; d: Device; key: Key; n: number }
+  | { kind: 'mPut'; key: MKey; tenant: Tenant; n: number }
+  | { kind: 'move'; key: MKey; push: boolean }
 
 // ---------------------------------------------------------------------------------------------
 // The commands
@@ -92,6 +96,7 @@ type Command =
 const device = fc.constantFrom<Device>(0, 1)
 const key = fc.constantFrom(...KEYS)
 const n = fc.integer({ min: 0, max: 99 })
+const mKey = fc.constantFrom<MKey>('m1', 'm2')
 /** Mostly the devices' own partition key value; the other one too (the scope switch's). */
 const tenant = fc.constantFrom<Tenant>('t1', 't1', 't2')
 /** Short lives, so that waits expire items; -1 and none as well. */
@@ -137,6 +142,9 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('filterDelete' as const), d: device, key }) },
   // An item edited offline and deleted on the server outright meanwhile (no tombstone).
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('deletedUnder' as const), d: device, key, n }) },
+  // The whole-container mirror's items: written on the server, moved to the other partition by an edit of `tenant`.
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('mPut' as const), key: mKey, tenant, n }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('move' as const), key: mKey, push: fc.boolean() }) },
 )
 
 /** Whether a change of the container's `defaultTtl` lengthens no item's life (TTL turned on, -1 → n, n → m ≤ n): what the histories count. */
@@ -164,9 +172,22 @@ interface Member {
   container: Container
 }
 
+/**
+ * A mirror of the whole container (no partition key value), of the items whose id starts with
+ * `m` (unique across partitions: a whole-container mirror's rule), online, in step with the
+ * server's clock: an edit of an item's `tenant` moves it to the other partition.
+ */
+interface Admin {
+  db: TtlDB<any>
+  name: string
+  sync: CosmosSync
+}
+const ONLY_M = { where: 'STARTSWITH(c.id, @idbTtlM)', parameters: [{ name: '@idbTtlM', value: 'm' }] }
+
 interface World {
   server: Container
   members: Member[]
+  admin: Admin
   landings: Landings
   containerDefault: Default
   refusals: { on: boolean }
@@ -451,6 +472,24 @@ async function run(world: World, cmd: Command): Promise<void> {
       world.landings.add(model.scope, cmd.key, { at: Date.now(), by: 'server' })
       return run(world, { kind: 'push', d: cmd.d })
     }
+    case 'mPut': {
+      // The server writer keeps the ids unique: it writes where the item's live copy is.
+      const live = (await allItems(world.server)).filter((doc) => doc.id === cmd.key && !isTombstone(doc))
+      const tenant = (live[0]?.tenant as Tenant | undefined) ?? cmd.tenant
+      await world.server.items.upsert({ id: cmd.key, tenant, n: cmd.n, w: `${tenant}:s-${world.tags++}` })
+      return
+    }
+    case 'move': {
+      const { db, sync } = world.admin
+      await sync.pull()
+      const item = (await db.get('items', cmd.key)) as Doc | undefined
+      if (!item) return
+      const to = item.tenant === 't1' ? 't2' : 't1'
+      await db.put('items', { ...item, tenant: to, w: `${to}:admin-${world.tags++}` })
+      world.seen.moves++
+      if (cmd.push) await sync.push()
+      return
+    }
     case 'away': {
       // Both devices have the item; d goes offline; the other deletes it and pushes; longer than
       // a tombstone lives passes (the server removes the tombstone); d comes back online.
@@ -481,6 +520,10 @@ async function otherTab(world: World, m: Member): Promise<void> {
   if (m.model.parked() > 0) world.seen.parked++
   m.sync = startSync(m, world.seen)
   world.seen.tabSwitches++
+  // The replaced sync's next push (its timer's, say) would send the new scope's queued writes
+  // into its partition: it refuses.
+  await expect(m.stale.at(-1)!.sync.push(), `${m.model.name}'s replaced sync, push`).rejects.toMatchObject({ name: 'TtlError', code: 'CLOSED' })
+  world.seen.staleRefused++
   for (const db of [m.db, m.other]) {
     const shown = ((await db.getAll('items')) as Doc[]).filter((doc) => doc.tenant !== m.model.scope)
     expect(shown.map(contentOf), `${m.model.name} (${m.model.scope}) right after the other tab's syncCosmos`).toEqual([])
@@ -493,6 +536,12 @@ async function quiesce(world: World): Promise<void> {
     model.online = true
     await setOnline(i, true)
   }
+  // The whole-container mirror first: the devices write none of its items, and their last pull
+  // stays close to their check (a device clock that stands still after a jump back drifts from
+  // the offset learned at it as real time passes).
+  await world.admin.sync.pull()
+  await world.admin.sync.push()
+  await world.admin.sync.pull()
   for (const member of world.members) {
     await round(member, 'pull', world)
     await round(member, 'push', world)
@@ -500,6 +549,18 @@ async function quiesce(world: World): Promise<void> {
   for (const member of world.members) await round(member, 'pull', world)
   await expire(world, Date.now() - TOLERANCE_MS)
   const items = await allItems(world.server)
+  // SPEC §12b's partition keys: never two copies of one id (a moved item's old one deleted).
+  const copies = items.filter((doc) => String(doc.id).startsWith('m') && !isTombstone(doc)).map((doc) => String(doc.id))
+  expect(copies.filter((id, i) => copies.indexOf(id) !== i), 'ids with two live copies').toEqual([])
+  // The whole-container mirror, partition by partition, against the server's m items.
+  const mine = (await world.admin.db.getAll('items')) as Doc[]
+  const ms = items.filter((doc) => String(doc.id).startsWith('m'))
+  for (const tenant of ['t1', 't2'] as const) {
+    const now = Date.now()
+    const local = mine.filter((doc) => doc.tenant === tenant)
+    expect(divergence(local, ms, tenant, world.containerDefault, now, 0, new Set(), world.justGone), `the whole-container mirror's ${tenant} items against the server's`).toEqual([])
+  }
+  world.seen.movedAtCheck += mine.filter((doc) => String(doc.w).includes(':admin-')).length
   const byItem = new Map(items.map((doc) => [`${String(doc.tenant)}/${String(doc.id)}`, doc]))
   // SPEC §12b's scope: no write reaches a partition other than its own.
   expect(items.filter((doc) => doc.w !== undefined && !String(doc.w).startsWith(`${String(doc.tenant)}:`)).map(contentOf), 'writes in a partition not their own').toEqual([])
@@ -535,7 +596,10 @@ async function expectNoLeak(world: World, step: string): Promise<void> {
 /** Runs one history from a fresh container and two fresh devices, checking as it goes; ends with a quiescent check. */
 async function history(initial: Default | undefined, skew0: number, skew1: number, commands: Command[], seen: Record<string, number> = newSeen()): Promise<void> {
   const { container: server, id } = await newContainer(port, initial ?? undefined)
-  const world: World = { server, members: [], landings: new Landings(), containerDefault: initial ?? null, refusals: { on: true }, justGone: new Map(), tags: 0, seen }
+  const adminName = uniqueName('devices-admin')
+  const adminDb = await openMirror(Date.now, adminName)
+  const admin: Admin = { db: adminDb, name: adminName, sync: syncCosmos(adminDb, 'items', containerVia(port, id), { filter: ONLY_M, backoffMs: 5, maxRetries: 1 }) }
+  const world: World = { server, admin, members: [], landings: new Landings(), containerDefault: initial ?? null, refusals: { on: true }, justGone: new Map(), tags: 0, seen }
   for (const [i, skewMs] of [skew0, skew1].entries()) {
     await setOnline(i, true)
     const model = new DeviceModel(`d${i}`, 't1', skewMs)
@@ -563,11 +627,14 @@ async function history(initial: Default | undefined, skew0: number, skew1: numbe
       other.close()
       await deleteDB(name)
     }
+    world.admin.sync.stop()
+    world.admin.db.close()
+    await deleteDB(world.admin.name)
     await server.delete()
   }
 }
 
-const newSeen = (): Record<string, number> => ({ quiesced: 0, pastTombstones: 0, rejected: 0, clockJumps: 0, scopeSwitches: 0, ttlShortened: 0, ttlLengthened: 0, skewed: 0, awayPastTombstone: 0, onServer: 0, superseded: 0, parked: 0, purged: 0, lengthenedPurged: 0, reloads: 0, tabSwitches: 0, staleRefused: 0, filterSwitches: 0, filterHeldDeletes: 0, outrightConflicts: 0 })
+const newSeen = (): Record<string, number> => ({ quiesced: 0, pastTombstones: 0, rejected: 0, clockJumps: 0, scopeSwitches: 0, ttlShortened: 0, ttlLengthened: 0, skewed: 0, awayPastTombstone: 0, onServer: 0, superseded: 0, parked: 0, purged: 0, lengthenedPurged: 0, reloads: 0, tabSwitches: 0, staleRefused: 0, filterSwitches: 0, filterHeldDeletes: 0, outrightConflicts: 0, moves: 0, movedAtCheck: 0 })
 
 test('two devices, a server writer, offline periods, refusals, TTL changes and skewed clocks: every device converges to the server', { timeout: 180_000 }, async () => {
   const seen = newSeen()
@@ -591,10 +658,12 @@ test('two devices, a server writer, offline periods, refusals, TTL changes and s
   expect(seen.scopeSwitches, 'scope switches').toBeGreaterThan(RUNS / 4)
   expect(seen.parked, 'scope switches that parked writes').toBeGreaterThan(RUNS / 20)
   expect(seen.tabSwitches, "another tab's switches of the store's scope").toBeGreaterThan(RUNS / 4)
-  expect(seen.staleRefused, 'calls of a replaced sync, refused').toBeGreaterThan(RUNS / 10)
+  expect(seen.staleRefused, 'calls of a replaced sync, refused').toBeGreaterThan(RUNS / 2)
   expect(seen.filterSwitches, 'filter switches').toBeGreaterThan(RUNS / 4)
   expect(seen.filterHeldDeletes, 'filter switches with a delete queued').toBeGreaterThan(RUNS / 10)
   expect(seen.outrightConflicts, 'conflicts with an item deleted on the server outright').toBeGreaterThan(RUNS / 10)
+  expect(seen.moves, 'items moved to another partition by an edit of their partition key').toBeGreaterThan(RUNS / 4)
+  expect(seen.movedAtCheck, 'moved items at a check').toBeGreaterThan(RUNS / 10)
 })
 
 /**
