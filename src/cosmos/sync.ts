@@ -103,7 +103,7 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
     if (!replaced && generation !== undefined && !(await ownsScope(tx, store, generation))) {
       replaced = new TtlError(
         'CLOSED',
-        `${where}: the store now mirrors another scope (a later syncCosmos of "${store}" with another container, partition key value or filter, in this tab or another): this sync has stopped and reads nothing into the store, pushes nothing from it`,
+        `${where}: stopped, the store now mirrors another scope (a later syncCosmos, in this tab or another)`,
       )
       stop()
       board.set('error', {}, replaced)
