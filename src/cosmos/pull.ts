@@ -140,13 +140,14 @@ async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, fr
       readCheckpoint(tx.raw, store),
       restored ? Promise.all(items.map((item) => tx.get(item.id))) : undefined,
     ])
-    // The bases this page wrote: an id may come twice (an item moved, `push.ts`: its old copy's tombstone, its new copy).
+    // The bases this page wrote: an id may come twice (an item moved, `push.ts`: its old copy's
+    // tombstone, and its new copy).
     const written = new Map<string, Base>()
     for (const [i, item] of items.entries()) {
       ts = Math.max(ts, item._ts ?? 0)
       const { queued, rejected } = known[i]
       const base = written.get(item.id) ?? known[i].base
-      // The tombstone of a copy in another partition than the local one's: the old copy of an item moved.
+      // The tombstone of a copy in another partition than the local one's: a moved item's old copy.
       if (isTombstone(mirror, item) && base?.pk !== undefined && !samePartition(base.pk, partitionKeyOf(mirror, item))) continue
       // A queued local write is settled by the push, against the base it was made on; one the
       // server refused, by the app (`rejected.ts`). A copy in step is skipped, unless the offset

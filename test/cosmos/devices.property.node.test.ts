@@ -131,7 +131,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('clockJump' as const), d: device, ms: fc.integer({ min: -240_000, max: 240_000 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('scope' as const), d: fc.constant<Device>(1) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('containerTtl' as const), value: containerTtl }) },
-  { weight: 2, arbitrary: fc.constant({ kind: 'quiesce' as const }) },
+  { weight: 3, arbitrary: fc.constant({ kind: 'quiesce' as const }) },
   // The store deletes what has expired locally (the copies a lengthened container TTL brings back).
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('purge' as const), d: device }) },
   // The app is reloaded: a new connection, a new syncCosmos; what was queued, set aside or parked
