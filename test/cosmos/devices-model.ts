@@ -6,8 +6,8 @@
  * It does not predict each step's local state (property.node.test.ts does that for one device);
  * it checks what SPEC §12b promises a team with several devices once they have synced:
  *
- * - **Convergence.** Each device's live view is the server's live items of that device's scope,
- *   with TTL applied at the same instant, up to {@link TOLERANCE_MS} (SPEC §12b: a copy leaves
+ * - **Convergence.** Each device's live view is the server's live items of that device's scope
+ *   (its partition key value, and its filter {@link LOW} when it has one), with TTL applied at the same instant, up to {@link TOLERANCE_MS} (SPEC §12b: a copy leaves
  *   local reads within 2 s of the server's expiry, on a device whose clock is off too).
  * - **Nothing accepted is lost.** A device's write is on the server once synced, unless another
  *   writer's write landed after it (last writer wins on `_ts`, judged on the server's clock, so
