@@ -77,8 +77,10 @@ export default [
     ignore: ['./idb-ttl-core-*', './idb-ttl-shared-*', '@azure/cosmos'],
     gzip: true,
     // Measured 8.51 kB. #33's target is that only apps that use the mirror pay for it (met: an
-    // entry of its own, on top of idb-ttl, since a core handle refuses `mirror`).
-    limit: '8.6 kB',
+    // entry of its own, on top of idb-ttl, since a core handle refuses `mirror`). With #43's one
+    // scope per store across tabs (a sync whose scope was replaced stops), items moved when their
+    // partition key is edited, and the bases of writes held across a change of scope: 8.94 kB.
+    limit: '9.05 kB',
     modifyEsbuildConfig: esm,
   },
   {

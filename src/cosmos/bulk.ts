@@ -14,7 +14,7 @@
 import type { JSONObject, OperationInput } from '@azure/cosmos'
 import { transactionOf } from '../handle/internal.js'
 import { SYNC_STORE } from '../layout/sync-stores.js'
-import { partitionKeyOf, tombstoneOf, toServer, type Mirror } from './context.js'
+import { partitionKeyOf, samePartition, tombstoneOf, toServer, type Mirror } from './context.js'
 import type { Queued } from './outbox.js'
 import { readBase, type Base } from './state.js'
 import type { CosmosItem } from './types.js'
@@ -56,6 +56,8 @@ function operationOf(mirror: Mirror, id: string, local: CosmosItem | undefined, 
     const resourceBody = toServer(mirror, local) as JSONObject
     const partitionKey = partitionKeyOf(mirror, resourceBody)
     if (!base) return { operationType: 'Create', partitionKey, resourceBody }
+    // Its partition key edited: a move, two requests in order (`push.ts`).
+    if (base.pk !== undefined && !samePartition(partitionKey, base.pk)) return undefined
     return { operationType: 'Replace', id, partitionKey, resourceBody, ifMatch: base.etag }
   }
   // A delete of an item never pushed, or whose partition the base does not say, reads first; a

@@ -64,6 +64,11 @@ export function partitionKeyOf(mirror: Mirror, item: Record<string, unknown>): P
   return (values.length === 1 ? values[0] : values) as PartitionKey
 }
 
+/** Whether two partition key values (one level or several) name the same partition. */
+export function samePartition(a: PartitionKey | undefined, b: PartitionKey | undefined): boolean {
+  return JSON.stringify(a) === JSON.stringify(b)
+}
+
 /** What a local copy of the server's `item` is in step with (`state.ts`). */
 export function baseOf(mirror: Mirror, item: CosmosItem): Base {
   return { etag: item._etag!, pk: partitionKeyOf(mirror, item), offsetS: mirror.offsetS ?? 0 }

@@ -18,14 +18,14 @@
  * local copies leave the store.
  */
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
-import { baseOf, describe, inPartition, isTombstone, readOnly, scopeOf, type Mirror } from './context.js'
+import { baseOf, describe, inPartition, isTombstone, partitionKeyOf, readOnly, samePartition, scopeOf, type Mirror } from './context.js'
 import { unobserved } from './hook.js'
 import { queuedAt } from './outbox.js'
 import { readRejected } from './rejected.js'
 import { withRetry } from './remote.js'
 import { onDeviceClock } from './server-clock.js'
 import { readPageState } from './page-state.js'
-import { keysWithEtags, readCheckpoint, writeBase, writeCheckpoint, type Checkpoint } from './state.js'
+import { keysWithEtags, readCheckpoint, writeBase, writeCheckpoint, type Base, type Checkpoint } from './state.js'
 import { done } from '../platform/request.js'
 import type { CosmosItem } from './types.js'
 
@@ -47,7 +47,10 @@ export async function pullRound(mirror: Mirror, full: boolean): Promise<number> 
   // container's TTL off), and when the copies move (a new offset, a new TTL): a copy the server
   // removed meanwhile is not among those the round reads again.
   const plainDeletes = !mirror.options.softDelete || mirror.containerTtl === null
-  const whole = full || restored || plainDeletes || (last !== undefined && tombstonesMayBeGone(mirror, last, startedAt))
+  // With a filter, a pull from 0 asks nothing of the items that left it: the scope's first pull
+  // (a held write, pushed, may be outside the filter) and every pull of a scope still empty.
+  const fromZero = mirror.options.filter !== undefined && (last === undefined || last.ts === 0)
+  const whole = full || restored || plainDeletes || fromZero || (last !== undefined && tombstonesMayBeGone(mirror, last, startedAt))
   let pulled = 0
   let left = 0
   // A failed page (after its retries) ends the attempt; the next starts at the checkpoint the
@@ -137,9 +140,15 @@ async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, fr
       readCheckpoint(tx.raw, store),
       restored ? Promise.all(items.map((item) => tx.get(item.id))) : undefined,
     ])
+    // The bases this page wrote: an id may come twice (an item moved, `push.ts`: its old copy's
+    // tombstone, and its new copy).
+    const written = new Map<string, Base>()
     for (const [i, item] of items.entries()) {
       ts = Math.max(ts, item._ts ?? 0)
-      const { queued, base, rejected } = known[i]
+      const { queued, rejected } = known[i]
+      const base = written.get(item.id) ?? known[i].base
+      // The tombstone of a copy in another partition than the local one's: a moved item's old copy.
+      if (isTombstone(mirror, item) && base?.pk !== undefined && !samePartition(base.pk, partitionKeyOf(mirror, item))) continue
       // A queued local write is settled by the push, against the base it was made on; one the
       // server refused, by the app (`rejected.ts`). A copy in step is skipped, unless the offset
       // of the device's clock moved since (`server-clock.ts`): then it moves too.
@@ -147,7 +156,8 @@ async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, fr
       if (queued || rejected || inStep) continue
       if (isTombstone(mirror, item)) tx.delete(item.id)
       else tx.put(onDeviceClock(mirror, item))
-      writeBase(tx.raw, store, item.id, baseOf(mirror, item))
+      written.set(item.id, baseOf(mirror, item))
+      writeBase(tx.raw, store, item.id, written.get(item.id))
       applied++
     }
     writeCheckpoint(tx.raw, store, { source, ts, pulledAt: before?.source === source ? before.pulledAt : undefined })

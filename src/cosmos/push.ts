@@ -15,13 +15,13 @@ import type { ItemDefinition, PartitionKey, RequestOptions } from '@azure/cosmos
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
 import { sendBulk, type Outcome } from './bulk.js'
 import { lastWriterWins } from './conflicts.js'
-import { baseOf, describe, inPartition, isTombstone, partitionKeyOf, readOnly, sameBody, scopeOf, tombstoneOf, toServer, type Mirror } from './context.js'
+import { baseOf, describe, inPartition, isTombstone, partitionKeyOf, readOnly, sameBody, samePartition, scopeOf, tombstoneOf, toServer, type Mirror } from './context.js'
 import { unobserved } from './hook.js'
 import { countQueued, nextQueued, stillQueued, unqueue, type Queued } from './outbox.js'
 import { statusOf, withRetry } from './remote.js'
 import { countRejected, dropRejected, isRefusal, setAside } from './rejected.js'
 import { onDeviceClock, onServerClock } from './server-clock.js'
-import { readBase, writeBase } from './state.js'
+import { readBase, writeBase, type Base } from './state.js'
 import type { CosmosItem, Resolution } from './types.js'
 
 /** Records read from the outbox at a time: their answers are written back in one transaction. */
@@ -96,8 +96,10 @@ async function pushOne(mirror: Mirror, record: Queued): Promise<Outcome> {
   // The item's partition: the local item's where there is one, else the server copy's it was
   // last in step with (a delete: the local item is gone).
   let pk = local ? partitionKeyOf(mirror, toServer(mirror, local)) : base?.pk
+  // An edit of the partition key's fields moves the item: never two copies of one id.
+  const moved = local !== undefined && base?.pk !== undefined && !samePartition(pk, base.pk)
   try {
-    if (local) return await sendPut(mirror, local, base?.etag)
+    if (local) return await (moved ? sendMove(mirror, local, base!) : sendPut(mirror, local, base?.etag))
     if (base === undefined) return await deleteUnseen(mirror, id, record.at)
     // A base kept by a version of the mirror before partition keys were: the server copy's.
     pk ??= await readServer(mirror, id, undefined).then((server) => server && partitionKeyOf(mirror, server))
@@ -105,9 +107,13 @@ async function pushOne(mirror: Mirror, record: Queued): Promise<Outcome> {
     return await sendDelete(mirror, id, base.etag, pk)
   } catch (error) {
     const status = statusOf(error)
-    if (status !== 412 && status !== 409) throw error
+    // A replace that finds no item: deleted on the server outright since (no tombstone), a
+    // conflict like any other, which the app's policy decides (`Conflict.server` undefined).
+    if (status !== 412 && status !== 409 && !(status === 404 && local)) throw error
   }
-  const server = await readServer(mirror, id, pk)
+  // A move's conflict is over the copy in the new partition (its create refused) or the old one
+  // (its delete refused: that copy changed).
+  const server = (await readServer(mirror, id, pk)) ?? (moved ? await readServer(mirror, id, base!.pk) : undefined)
   // The server holds this very write: an earlier attempt landed and its answer was lost (a
   // retried request, a bulk request that failed as a whole). Not a conflict: nothing to decide.
   if (local && server && sameBody(toServer(mirror, local), server)) return { item: server }
@@ -125,20 +131,26 @@ async function sendPut(mirror: Mirror, local: CosmosItem, etag: string | undefin
   const { container } = mirror
   if (etag === undefined) return { item: (await call(mirror, () => container.items.create<ItemDefinition>(body))).resource as CosmosItem }
   const item = container.item(body.id, partitionKeyOf(mirror, body))
-  try {
-    return { item: (await call(mirror, () => item.replace<ItemDefinition>(body, ifMatch(etag)))).resource as CosmosItem }
-  } catch (error) {
-    // Deleted on the server since: a local write wins over a delete it never saw.
-    if (statusOf(error) !== 404) throw error
-    return { item: (await call(mirror, () => container.items.create<ItemDefinition>(body))).resource as CosmosItem }
-  }
+  return { item: (await call(mirror, () => item.replace<ItemDefinition>(body, ifMatch(etag)))).resource as CosmosItem }
 }
 
 /**
- * Deletes `id` in partition `pk` (its own: a 404 then means the item is gone indeed), as a
- * tombstone or a plain delete; `etag`: on the condition that the server copy is that one.
+ * Moves an item whose partition key's fields were edited: the copy it was made on deleted from
+ * its partition on the condition that it is still that copy (as a local delete goes: a tombstone
+ * tells the mirrors of that partition only), then the item created in its own.
  */
-async function sendDelete(mirror: Mirror, id: string, etag: string | undefined, pk: PartitionKey): Promise<Outcome> {
+async function sendMove(mirror: Mirror, local: CosmosItem, base: Base): Promise<Outcome> {
+  // Its old copy gone (404): deleted outright meanwhile, a conflict, as for an edit in place.
+  await sendDelete(mirror, local.id, base.etag, base.pk!, true)
+  return sendPut(mirror, local, undefined)
+}
+
+/**
+ * Deletes `id` in partition `pk` (its own: a 404 then means the item is gone indeed, done unless
+ * `mustExist`), as a tombstone or a plain delete; `etag`: on the condition that the server copy
+ * is that one.
+ */
+async function sendDelete(mirror: Mirror, id: string, etag: string | undefined, pk: PartitionKey, mustExist = false): Promise<Outcome> {
   const { container, options } = mirror
   const soft = options.softDelete
   const accessCondition = etag === undefined ? {} : ifMatch(etag)
@@ -151,7 +163,7 @@ async function sendDelete(mirror: Mirror, id: string, etag: string | undefined, 
     }
     await call(mirror, () => container.item(id, pk).delete(accessCondition))
   } catch (error) {
-    if (statusOf(error) !== 404) throw error
+    if (statusOf(error) !== 404 || mustExist) throw error
   }
   return { item: undefined }
 }
@@ -209,8 +221,11 @@ async function write(mirror: Mirror, id: string, wanted: CosmosItem | undefined,
   if (wanted === undefined) return sendDelete(mirror, id, live!._etag, partitionKeyOf(mirror, live!))
   const body = toServer(mirror, wanted)
   const { container } = mirror
-  const written = server
-    ? call(mirror, () => container.item(id, partitionKeyOf(mirror, server)).replace<ItemDefinition>(body, ifMatch(server._etag!)))
+  const there = server && samePartition(partitionKeyOf(mirror, body), partitionKeyOf(mirror, server)) ? server : undefined
+  // The server's copy in another partition (the item moved): deleted on the same condition first.
+  if (live && !there) await sendDelete(mirror, id, live._etag, partitionKeyOf(mirror, live))
+  const written = there
+    ? call(mirror, () => container.item(id, partitionKeyOf(mirror, there)).replace<ItemDefinition>(body, ifMatch(there._etag!)))
     : call(mirror, () => container.items.create<ItemDefinition>(body))
   return { item: (await written).resource as CosmosItem }
 }

@@ -11,6 +11,15 @@
  *   mirrored again.
  * - Only another filter: the items with a write not yet pushed stay, still queued (they are the
  *   same partition's); the others go, and the pull starts over.
+ *
+ * Either way a write held (queued or set aside, or parked) keeps the base it was made on: a
+ * delete reaches the server by it, an edit goes with `If-Match` on it.
+ *
+ * A store is mirrored in one scope at a time, for every tab: each change of scope numbers the
+ * scope anew (its `generation`), and a sync keeps the number of the scope it adopted. A sync whose
+ * scope was replaced since (by another tab's `syncCosmos`, say) finds another number kept with the
+ * store (`ownsScope`) and stops, rather than pull its partition into the store another scope shows,
+ * or push that scope's writes into its partition.
  */
 import { queue, type OutboxRecord } from '../layout/outbox.js'
 import { OUTBOX_BY_KEY, OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
@@ -19,13 +28,15 @@ import type { Mirror } from './context.js'
 import { unobserved, type MirrorTx } from './hook.js'
 import { queuedAt } from './outbox.js'
 import { dropRejected, keepRejected, listRejected } from './rejected.js'
-import { forgetServer, readCheckpoint } from './state.js'
+import { forgetServer, readBase, readCheckpoint, writeBase, type Base } from './state.js'
 import type { Rejected } from './types.js'
 
 interface Scope {
   /** The container and partition key value, as JSON: where the store's items live. */
   partition: string
   filter: string
+  /** Raised at each change of scope (none: kept by a version before it, 0). */
+  generation?: number
 }
 
 /** A write of another partition, not yet pushed, kept on the device until it is mirrored again. */
@@ -33,6 +44,8 @@ interface Parked {
   item?: Record<string, unknown>
   queued?: OutboxRecord
   rejected?: Rejected
+  /** The server copy the write was made on (`state.ts`), if it came from the server. */
+  base?: Base
 }
 
 const scopeKey = (store: string) => [store, 'scope']
@@ -62,35 +75,50 @@ export async function scopeChanged(mirror: Mirror): Promise<boolean> {
 }
 
 /**
+ * Whether the store still mirrors the scope numbered `generation` (the one a sync adopted): no
+ * other scope has replaced it since. Read in `tx`, the transaction of what depends on it.
+ */
+export async function ownsScope(tx: IDBTransaction, store: string, generation: number): Promise<boolean> {
+  return ((await scopeKept(tx, store))?.generation ?? 0) === generation
+}
+
+/**
  * Makes the store hold `mirror`'s scope (see the module's doc); a no-op when it already does.
  * Writes queued after `since` (the `queueStamp` of the `syncCosmos` call) are the new scope's:
- * they stay.
+ * they stay. Resolves to the scope's number (`ownsScope`).
  */
-export async function rescope(mirror: Mirror, since: number): Promise<void> {
+export async function rescope(mirror: Mirror, since: number): Promise<number> {
   const { db, store } = mirror
-  const now = scopeNow(mirror)
-  await unobserved(db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
+  return unobserved(db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
     const sync = tx.raw.objectStore(SYNC_STORE)
     const kept = await scopeKept(tx.raw, store)
+    const asked = scopeNow(mirror)
+    const same = kept !== undefined && kept.partition === asked.partition && kept.filter === asked.filter
+    const now = { ...asked, generation: kept === undefined ? 0 : (kept.generation ?? 0) + (same ? 0 : 1) }
     sync.put(now, scopeKey(store))
-    if (!kept || (kept.partition === now.partition && kept.filter === now.filter)) return
+    if (!kept || same) return now.generation
     const [items, rejected, queuedRecords] = await Promise.all([tx.getAll(), listRejected(tx.raw, store), queuedOf(tx.raw, store)])
+    const held = [...new Set<IDBValidKey>([...queuedRecords.map((record) => record.key), ...rejected.map((record) => record.key)])]
+    // A held write keeps the server copy it was made on: a delete has nothing else to reach the
+    // server by (its item is gone), an edit goes with If-Match on it.
+    const bases = new Map(await Promise.all(held.map(async (key) => [key, await readBase(tx.raw, store, key)] as const)))
     forgetServer(tx.raw, store)
     if (kept.partition === now.partition) {
-      const held = new Set<unknown>([...queuedRecords.map((record) => record.key), ...rejected.map((record) => record.key)])
-      for (const item of items) if (!held.has(item.id)) tx.delete(item.id as string)
-      return
+      for (const [key, base] of bases) if (base) writeBase(tx.raw, store, key, base)
+      for (const item of items) if (!bases.has(item.id as IDBValidKey)) tx.delete(item.id as string)
+      return now.generation
     }
     const byKey = new Map(items.map((item) => [item.id, item]))
     const ours = new Set(queuedRecords.filter((record) => (record.stamp ?? record.at) > since).map((record) => record.key))
     const parked = new Map<IDBValidKey, Parked>()
-    for (const record of queuedRecords) if (!ours.has(record.key)) parked.set(record.key, { item: byKey.get(record.key), queued: record })
-    for (const record of rejected) if (!ours.has(record.key)) parked.set(record.key, { ...parked.get(record.key), item: byKey.get(record.key), rejected: record })
+    for (const record of queuedRecords) if (!ours.has(record.key)) parked.set(record.key, { item: byKey.get(record.key), queued: record, base: bases.get(record.key) })
+    for (const record of rejected) if (!ours.has(record.key)) parked.set(record.key, { ...parked.get(record.key), item: byKey.get(record.key), rejected: record, base: bases.get(record.key) })
     for (const [key, value] of parked) sync.put(value, [store, 'parked', kept.partition, key])
     for (const record of queuedRecords) if (!ours.has(record.key)) tx.raw.objectStore(OUTBOX_STORE).delete(record.seq)
     for (const record of rejected) dropRejected(tx.raw, store, record.key)
     for (const item of items) if (!ours.has(item.id as IDBValidKey)) tx.delete(item.id as IDBValidKey)
     await unpark(tx, sync, store, now.partition)
+    return now.generation
   })
 }
 
@@ -106,8 +134,9 @@ async function queuedOf(tx: IDBTransaction, store: string): Promise<(OutboxRecor
 async function unpark(tx: MirrorTx, sync: IDBObjectStore, store: string, partition: string): Promise<void> {
   const range = within(store, 'parked', partition)
   const [values, keys] = await Promise.all([req<Parked[]>(sync.getAll(range)), req(sync.getAllKeys(range))])
-  for (const [i, { item, queued, rejected }] of values.entries()) {
+  for (const [i, { item, queued, rejected, base }] of values.entries()) {
     if (item) tx.put(item)
+    if (base) writeBase(tx.raw, store, queued?.key ?? rejected!.key, base)
     if (queued && !(await queuedAt(tx.raw, store, queued.key))) queue(tx.raw, { store, key: queued.key, op: queued.op, at: queued.at })
     if (rejected) keepRejected(tx.raw, store, rejected)
     sync.delete(keys[i])

@@ -18,7 +18,7 @@ import { internalsOf } from './internals.js'
 import { queueWritesOf } from './observer.js'
 import { queueStamp } from '../transaction/mirror-queue.js'
 import { pullRound } from './pull.js'
-import { rescope, scopeChanged } from './scope.js'
+import { ownsScope, rescope, scopeChanged } from './scope.js'
 import { countsOf, pushRound } from './push.js'
 import { listRejected } from './rejected.js'
 import { discardRejected, retryRejected } from './set-aside.js'
@@ -67,26 +67,57 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
   // queued from now on are this scope's.
   const since = queueStamp(internals.clock)
   let scoped: Promise<void> | undefined
+  /** The number of the scope this sync adopted (`scope.ts`), once it did. */
+  let generation: number | undefined
+  /** Why this sync stopped for good: its scope was replaced. */
+  let replaced: TtlError | undefined
   let attempted!: () => void
   const firstAttempt = new Promise<void>((resolve) => (attempted = resolve))
   const inScope = () =>
-    (scoped ??= rescope(mirror, since).then(attempted, (error) => {
-      scoped = undefined
-      attempted()
-      throw error
-    }))
+    (scoped ??= rescope(mirror, since).then(
+      (adopted) => {
+        generation = adopted
+        attempted()
+      },
+      (error) => {
+        scoped = undefined
+        attempted()
+        throw error
+      },
+    ))
   // The scope is kept at once (a later switch must know it, even if no round ran under it). A
   // change of scope lands before the app's next read of the store: its calls wait for the first
   // attempt, run by whichever comes first under the lock, this or a round.
-  exclusive(lockName, inScope).catch(() => {})
+  const adopted = exclusive(lockName, inScope).catch(() => {})
   void scopeChanged(mirror).then((changed) => changed || attempted(), attempted)
   gateStore(db, store, firstAttempt)
 
+  /**
+   * Stops this sync for good once the store mirrors another scope (SPEC §12b: one scope per
+   * store, for every tab): it would pull its partition into the store the other scope shows, and
+   * push that scope's writes into its partition. Checked in `tx`, under the round's Web Lock,
+   * which every change of scope holds too (`rescope` runs only under it): none can land between
+   * the check and the round's last read or write of the store.
+   */
+  const checkScope = async (tx: IDBTransaction): Promise<void> => {
+    if (!replaced && generation !== undefined && !(await ownsScope(tx, store, generation))) {
+      replaced = new TtlError(
+        'CLOSED',
+        `${where}: stopped, the store now mirrors another scope (a later syncCosmos, in this tab or another)`,
+      )
+      stop()
+      board.set('error', {}, replaced)
+    }
+    if (replaced) throw replaced
+  }
+  const closed = () => replaced ?? new TtlError('CLOSED', `${where}: the sync was stopped`)
+
   const round = <T>(state: 'pulling' | 'pushing', run: () => Promise<T>): Promise<T> => {
-    if (stopped) return Promise.reject(new TtlError('CLOSED', `${where}: the sync was stopped`))
+    if (stopped) return Promise.reject(closed())
     return exclusive(lockName, async () => {
       Object.assign(mirror.retry, { waitedMs: 0, waitingUntil: 0 })
       await inScope()
+      await readOnly(mirror, checkScope)
       board.set(state, state === 'pulling' ? { pulled: 0 } : { pushed: 0, ...(await countsOf(mirror)) })
       try {
         const result = await run()
@@ -105,6 +136,7 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
     exclusive(lockName, async () => {
       Object.assign(mirror.retry, { waitedMs: 0, waitingUntil: 0 })
       await inScope()
+      await readOnly(mirror, checkScope)
       const result = await run()
       board.set(board.status.state, await countsOf(mirror))
       return result
@@ -140,23 +172,32 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
     globalThis.addEventListener?.('online', online)
   }
 
+  function stop(): void {
+    stopped = true
+    if (timer !== undefined) clearTimeout(timer)
+    timer = undefined
+    leadership?.release()
+    globalThis.removeEventListener?.('online', online)
+  }
+
   return {
     pull: (opts) => round('pulling', () => pullRound(mirror, opts?.full === true)),
     push: () => round('pushing', () => pushRound(mirror)),
-    rejected: () => readOnly(mirror, (tx) => listRejected(tx, store)),
+    // After the scope's adoption: the records listed are its own.
+    rejected: () =>
+      adopted.then(() =>
+        readOnly(mirror, async (tx) => {
+          await checkScope(tx)
+          return listRejected(tx, store)
+        }),
+      ),
     retry: (key) => underLock(() => retryRejected(mirror, checkKey(key, true))),
     discard: (key) => underLock(() => discardRejected(mirror, checkKey(key, false)!)),
     onStatus: (listener: (status: SyncStatus) => void) => board.listen(listener),
     get status() {
       return board.status
     },
-    stop() {
-      stopped = true
-      if (timer !== undefined) clearTimeout(timer)
-      timer = undefined
-      leadership?.release()
-      globalThis.removeEventListener?.('online', online)
-    },
+    stop,
   }
 }
 

@@ -114,7 +114,12 @@ export interface SyncOptions {
   maxWaitMs?: number
 }
 
-/** A mirror started by {@link syncCosmos}. */
+/**
+ * A mirror started by {@link syncCosmos}. A store is mirrored in one scope at a time, for every
+ * tab: once a later `syncCosmos` (in this tab or another) makes the store mirror another
+ * container, partition key value or filter, this sync stops for good; its calls then reject with
+ * `TtlError` `CLOSED`, and its status is `'error'` saying so.
+ */
 export interface CosmosSync {
   /**
    * One pull round: the container's `defaultTtl`, then every item changed since the checkpoint.

@@ -6,8 +6,8 @@
  * It does not predict each step's local state (property.node.test.ts does that for one device);
  * it checks what SPEC §12b promises a team with several devices once they have synced:
  *
- * - **Convergence.** Each device's live view is the server's live items of that device's scope,
- *   with TTL applied at the same instant, up to {@link TOLERANCE_MS} (SPEC §12b: a copy leaves
+ * - **Convergence.** Each device's live view is the server's live items of that device's scope
+ *   (its partition key value, and its filter {@link LOW} when it has one), with TTL applied at the same instant, up to {@link TOLERANCE_MS} (SPEC §12b: a copy leaves
  *   local reads within 2 s of the server's expiry, on a device whose clock is off too).
  * - **Nothing accepted is lost.** A device's write is on the server once synced, unless another
  *   writer's write landed after it (last writer wins on `_ts`, judged on the server's clock, so
@@ -37,6 +37,10 @@ export const TOLERANCE_MS = 2500
  * offset the mirror learned of its clock (to within 1.5 s).
  */
 export const SLACK_MS = 3000
+
+/** The filter a device may switch to, and back: items whose `n` is under 50 (a tombstone has none). */
+export const LOW = { where: 'c.n < @idbTtlMax', parameters: [{ name: '@idbTtlMax', value: 50 }] }
+export const matchesLow = (doc: Doc): boolean => typeof doc.n === 'number' && doc.n < 50
 
 /** Seconds an item lives after its `_ts` (SPEC §1's matrix), or null when it never expires. */
 export function lifetime(ttl: unknown, defaultTtl: Default): number | null {
@@ -95,6 +99,8 @@ export class DeviceModel {
   /** Items with a write set aside in the mirror, per partition key value. */
   readonly setAside = new Map<Tenant, Set<Key>>(TENANTS.map((t) => [t, new Set()]))
   online = true
+  /** Whether its mirror has the filter {@link LOW} (`c.n < 50`), or none. */
+  low = false
   /** When its last pull succeeded (the server's clock), and the tombstones removed since, in its scope. */
   lastPull: number | undefined
   tombstonesGoneSince = 0
@@ -190,7 +196,7 @@ export class Landings {
 /**
  * What is wrong with a device's live view (its `getAll`, read at `nowMs` on the server's clock)
  * against the server's items (all of them, every partition, tombstones included), for a device
- * mirroring `scope` whose clock is `skewMs` ahead. `apart`: items whose write is set aside (the
+ * mirroring `scope` (with the filter {@link LOW} when `low`) whose clock is `skewMs` ahead. `apart`: items whose write is set aside (the
  * device keeps its own). `justGone`: items the server removed on expiry, with the instant, which
  * a device may still show within the tolerance. Empty: in step.
  */
@@ -203,9 +209,10 @@ export function divergence(
   skewMs: number,
   apart: ReadonlySet<string>,
   justGone: ReadonlyMap<string, number>,
+  low = false,
 ): string[] {
   const problems: string[] = []
-  const inScope = new Map(server.filter((doc) => doc.tenant === scope).map((doc) => [doc.id as string, doc]))
+  const inScope = new Map(server.filter((doc) => doc.tenant === scope && (!low || matchesLow(doc))).map((doc) => [doc.id as string, doc]))
   const mine = new Map(local.map((doc) => [doc.id as string, doc]))
   for (const doc of local) if (doc.tenant !== scope) problems.push(`${doc.id} of ${String(doc.tenant)} shows on a device of ${scope}`)
   for (const id of new Set([...inScope.keys(), ...mine.keys()])) {
@@ -219,7 +226,8 @@ export function divergence(
     }
     if (!want) {
       const gone = justGone.get(`${scope}/${id}`)
-      if (gone === undefined || Math.abs(gone - nowMs) > TOLERANCE_MS) problems.push(`${id} shows, the server has none (${JSON.stringify(contentOf(got))})`)
+      if (low && !matchesLow(got)) problems.push(`${id} shows, outside the filter (${JSON.stringify(contentOf(got))})`)
+      else if (gone === undefined || Math.abs(gone - nowMs) > TOLERANCE_MS) problems.push(`${id} shows, the server has none (${JSON.stringify(contentOf(got))})`)
       continue
     }
     if (expected === 'dead') {

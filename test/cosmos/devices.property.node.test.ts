@@ -4,13 +4,20 @@
  * connection), mirror one container (partition key `/tenant`) that a third writer changes on the
  * server; random histories of local writes, pushes, pulls, offline periods longer than a
  * tombstone lives, refusals of the server (test/cosmos/refusing.ts) retried or discarded, changes
- * of the container's `defaultTtl` and switches of a device's partition key value (t1 → t2 → t1).
+ * of the container's `defaultTtl` and switches of a device's partition key value (t1 → t2 → t1):
+ * by the same tab, or by the device's second tab (a second connection of its database), which
+ * leaves the first tab's sync running, replaced (its calls must refuse); switches of a device's
+ * filter, a delete queued just before; items edited offline and deleted on the server outright.
+ * Beside them, a mirror of the whole container (of the ids starting with `m`) moves items from
+ * one partition to the other by editing their partition key.
  *
  * The check (test/cosmos/devices-model.ts): after each `quiesce` (every device online pulls and
  * pushes, then pulls again, with no write in between), every device's live view is the server's
  * live items of its scope with TTL applied at the same instant, every write it accepted is on the
  * server unless a later write superseded it or it was set aside (and `sync.rejected()` lists
- * exactly those); and after every step, no device shows an item of a scope other than its own.
+ * exactly those); no id has two live copies on the server, and the whole-container mirror holds
+ * the server's live `m` items; and after every step, no device shows an item of a scope other
+ * than its own.
  *
  * Time. The server stamps `_ts` from `Date.now`, which this file moves ahead without sleeping
  * (`realTime.pass`); a device's clock is `Date.now()` plus its skew. The in-process server never
@@ -23,7 +30,7 @@ import fc from 'fast-check'
 import { deleteDB } from 'idb'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { Container } from '@azure/cosmos'
-import { OfflineError, syncCosmos, type CosmosSync } from '../../src/cosmos/index.js'
+import { lastWriterWins, OfflineError, syncCosmos, type CosmosSync } from '../../src/cosmos/index.js'
 import type { TtlDB } from '../../src/index.js'
 import { uniqueName } from '../helpers.js'
 import { keepItemsOnReplace, setContainerTtl } from './container-ttl.js'
@@ -40,6 +47,7 @@ import {
   isTombstone,
   KEYS,
   Landings,
+  LOW,
   lost,
   settle,
   TOLERANCE_MS,
@@ -50,10 +58,12 @@ import {
   type Tenant,
 } from './devices-model.js'
 
-/** About 20 s here; `DEVICES_RUNS=1000` hunts longer. */
+/** About 35 s here (minutes on a machine under load); `DEVICES_RUNS=1000` hunts longer. */
 const RUNS = Number(process.env.DEVICES_RUNS ?? 100)
 
 type Device = 0 | 1
+/** Items of the whole-container mirror ({@link Admin}): ids unique across partitions. */
+type MKey = 'm1' | 'm2'
 /** What the server answers a write it refuses for itself while refusals are on (0: it takes it). */
 type Refusal = 0 | 400 | 409 | 413
 type Command =
@@ -79,6 +89,13 @@ type Command =
   | { kind: 'reload'; d: Device; write?: { key: Key; n: number } }
   | { kind: 'lengthen'; key: Key; to: Default }
   | { kind: 'away'; d: Device; key: Key; ms: number }
+  | { kind: 'tab'; d: Device }
+  | { kind: 'stale'; d: Device; op: 'pull' | 'push' | 'rejected' }
+  | { kind: 'filter'; d: Device }
+  | { kind: 'filterDelete'; d: Device; key: Key }
+  | { kind: 'deletedUnder'; d: Device; key: Key; n: number }
+  | { kind: 'mPut'; key: MKey; tenant: Tenant; n: number }
+  | { kind: 'move'; key: MKey; tenant: Tenant; n: number; push: boolean }
 
 // ---------------------------------------------------------------------------------------------
 // The commands
@@ -86,6 +103,7 @@ type Command =
 const device = fc.constantFrom<Device>(0, 1)
 const key = fc.constantFrom(...KEYS)
 const n = fc.integer({ min: 0, max: 99 })
+const mKey = fc.constantFrom<MKey>('m1', 'm2')
 /** Mostly the devices' own partition key value; the other one too (the scope switch's). */
 const tenant = fc.constantFrom<Tenant>('t1', 't1', 't2')
 /** Short lives, so that waits expire items; -1 and none as well. */
@@ -113,7 +131,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('clockJump' as const), d: device, ms: fc.integer({ min: -240_000, max: 240_000 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('scope' as const), d: fc.constant<Device>(1) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('containerTtl' as const), value: containerTtl }) },
-  { weight: 2, arbitrary: fc.constant({ kind: 'quiesce' as const }) },
+  { weight: 3, arbitrary: fc.constant({ kind: 'quiesce' as const }) },
   // The store deletes what has expired locally (the copies a lengthened container TTL brings back).
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('purge' as const), d: device }) },
   // The app is reloaded: a new connection, a new syncCosmos; what was queued, set aside or parked
@@ -122,6 +140,18 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('lengthen' as const), key, to: fc.constantFrom<Default>(null, -1, 3600) }) },
   // SPEC §12b's offline device: away for longer than a tombstone lives while the other deletes.
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('away' as const), d: device, key, ms: fc.integer({ min: (TOMBSTONE.ttl + 1) * 1000, max: 150_000 }) }) },
+  // The device's other tab mirrors the other partition key value in the same store; this tab's
+  // sync is left running, replaced: its calls must refuse, and touch nothing.
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('tab' as const), d: device }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('stale' as const), d: device, op: fc.constantFrom<'pull' | 'push' | 'rejected'>('pull', 'push', 'rejected') }) },
+  // The device's filter switches (none ↔ LOW), with whatever is queued; and a delete queued just before.
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('filter' as const), d: device }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('filterDelete' as const), d: device, key }) },
+  // An item edited offline and deleted on the server outright meanwhile (no tombstone).
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('deletedUnder' as const), d: device, key, n }) },
+  // The whole-container mirror's items: written on the server, moved to the other partition by an edit of `tenant`.
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('mPut' as const), key: mKey, tenant, n }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('move' as const), key: mKey, tenant, n, push: fc.boolean() }) },
 )
 
 /** Whether a change of the container's `defaultTtl` lengthens no item's life (TTL turned on, -1 → n, n → m ≤ n): what the histories count. */
@@ -136,18 +166,39 @@ function shortens(from: Default, to: Default): boolean {
 
 interface Member {
   model: DeviceModel
+  /** The connection of the tab whose sync mirrors the store now; `other`, the device's other tab's. */
   db: TtlDB<any>
+  /** Opened at the device's first switch by its other tab. */
+  other?: TtlDB<any>
   name: string
   sync: CosmosSync
+  /** Syncs another tab's `syncCosmos` replaced, left running, with their tab's connection. */
+  stale: { db: TtlDB<any>; sync: CosmosSync }[]
   /** Its clock (epoch ms). */
   clock: () => number
   /** The container as this device reaches it: through its own proxy, refusing what the server refuses. */
   container: Container
 }
 
+/**
+ * A mirror of the whole container (no partition key value), of the items whose id starts with
+ * `m` (unique across partitions: a whole-container mirror's rule), online, in step with the
+ * server's clock: an edit of an item's `tenant` moves it to the other partition.
+ */
+interface Admin {
+  db: TtlDB<any>
+  name: string
+  sync: CosmosSync
+}
+const ONLY_M = { where: 'STARTSWITH(c.id, @idbTtlM)', parameters: [{ name: '@idbTtlM', value: 'm' }] }
+
 interface World {
   server: Container
+  /** The container's id. */
+  id: string
   members: Member[]
+  /** Started at the first command on its items. */
+  admin?: Admin
   landings: Landings
   containerDefault: Default
   refusals: { on: boolean }
@@ -190,7 +241,18 @@ function deviceClock(model: DeviceModel): () => number {
   return () => (high = Math.max(high, Date.now() + model.skewMs))
 }
 
-const startSync = (member: Member): CosmosSync => syncCosmos(member.db, 'items', member.container, { partitionKey: member.model.scope, backoffMs: 5, maxRetries: 1 })
+/** The mirror of the device's scope in its tab's connection; conflicts decided as by default, counted. */
+const startSync = (member: Member, seen: Record<string, number>): CosmosSync =>
+  syncCosmos(member.db, 'items', member.container, {
+    partitionKey: member.model.scope,
+    ...(member.model.low && { filter: LOW }),
+    backoffMs: 5,
+    maxRetries: 1,
+    onConflict: (conflict) => {
+      if (conflict.server === undefined && conflict.local) seen.outrightConflicts++
+      return lastWriterWins(conflict)
+    },
+  })
 
 async function allItems(server: Container): Promise<Doc[]> {
   return (await server.items.query<Doc>('SELECT * FROM c').fetchAll()).resources
@@ -327,7 +389,7 @@ async function run(world: World, cmd: Command): Promise<void> {
       m.sync.stop()
       m.model.switchTo(m.model.scope === 't1' ? 't2' : 't1')
       if (m.model.parked() > 0) world.seen.parked++
-      m.sync = startSync(m)
+      m.sync = startSync(m, world.seen)
       world.seen.scopeSwitches++
       // Read at once: nothing of the scope left shows.
       const shown = ((await m.db.getAll('items')) as Doc[]).filter((doc) => doc.tenant !== m.model.scope)
@@ -353,9 +415,11 @@ async function run(world: World, cmd: Command): Promise<void> {
       const m = member!
       m.sync.stop()
       m.db.close()
+      for (const { sync } of m.stale.filter(({ db }) => db === m.db)) sync.stop()
+      m.stale = m.stale.filter(({ db }) => db !== m.db)
       m.db = await openMirror(m.clock, m.name)
       if (cmd.write) await run(world, { kind: 'put', d: cmd.d, ...cmd.write, ttl: undefined, poison: 0 })
-      m.sync = startSync(m)
+      m.sync = startSync(m, world.seen)
       world.seen.reloads++
       return
     }
@@ -373,6 +437,74 @@ async function run(world: World, cmd: Command): Promise<void> {
       const purged = world.seen.purged
       for (const d of [0, 1] as Device[]) await run(world, { kind: 'purge', d })
       if (world.seen.purged > purged) world.seen.lengthenedPurged++
+      return
+    }
+    case 'tab':
+      return otherTab(world, member!)
+    case 'stale': {
+      // A sync whose scope another tab replaced: whatever it is asked, it refuses, online or not.
+      const stale = member!.stale.at(-1)
+      if (!stale) return
+      await expect(stale.sync[cmd.op](), `${member!.model.name}'s replaced sync, ${cmd.op}`).rejects.toMatchObject({ name: 'TtlError', code: 'CLOSED' })
+      expect(stale.sync.status.state).toBe('error')
+      world.seen.staleRefused++
+      return
+    }
+    case 'filter': {
+      const m = member!
+      if ([...m.model.owed.get(m.model.scope)!.values()].some((o) => o.status === 'queued' && o.op === 'delete')) world.seen.filterHeldDeletes++
+      m.sync.stop()
+      m.model.low = !m.model.low
+      m.sync = startSync(m, world.seen)
+      world.seen.filterSwitches++
+      return
+    }
+    case 'filterDelete': {
+      // An item both filters hold, pulled; deleted locally; the filter switches before the push.
+      await run(world, { kind: 'serverPut', tenant: member!.model.scope, key: cmd.key, n: 0, ttl: -1 })
+      await run(world, { kind: 'network', d: cmd.d, online: true })
+      await run(world, { kind: 'pull', d: cmd.d })
+      await run(world, { kind: 'delete', d: cmd.d, key: cmd.key })
+      return run(world, { kind: 'filter', d: cmd.d })
+    }
+    case 'deletedUnder': {
+      // The device has the item; it edits it offline; the server deletes it outright; the push
+      // is a conflict with no server copy (the default policy: the edit wins, the item is back).
+      const { model, db } = member!
+      // Only over an item with no write of the device's held: a write set aside would stay so,
+      // and the other device, whose pulls never see an outright delete, keep its copy.
+      if (model.owed.get(model.scope)!.has(cmd.key)) return
+      await run(world, { kind: 'serverPut', tenant: model.scope, key: cmd.key, n: 0, ttl: -1 })
+      await run(world, { kind: 'network', d: cmd.d, online: true })
+      await run(world, { kind: 'pull', d: cmd.d })
+      if (!(await db.get('items', cmd.key))) return
+      await run(world, { kind: 'update', d: cmd.d, key: cmd.key, n: cmd.n })
+      await world.server.item(cmd.key, model.scope).delete()
+      world.landings.add(model.scope, cmd.key, { at: Date.now(), by: 'server' })
+      return run(world, { kind: 'push', d: cmd.d })
+    }
+    case 'mPut': {
+      await adminOf(world)
+      // The server writer keeps the ids unique: it writes where the item's live copy is.
+      const live = (await allItems(world.server)).filter((doc) => doc.id === cmd.key && !isTombstone(doc))
+      const tenant = (live[0]?.tenant as Tenant | undefined) ?? cmd.tenant
+      await world.server.items.upsert({ id: cmd.key, tenant, n: cmd.n, w: `${tenant}:s-${world.tags++}` })
+      return
+    }
+    case 'move': {
+      const { db, sync } = await adminOf(world)
+      await sync.pull()
+      let item = (await db.get('items', cmd.key)) as Doc | undefined
+      if (!item) {
+        await run(world, { kind: 'mPut', key: cmd.key, tenant: cmd.tenant, n: cmd.n })
+        await sync.pull()
+        item = (await db.get('items', cmd.key)) as Doc | undefined
+      }
+      if (!item) return
+      const to = item.tenant === 't1' ? 't2' : 't1'
+      await db.put('items', { ...item, tenant: to, w: `${to}:admin-${world.tags++}` })
+      world.seen.moves++
+      if (cmd.push) await sync.push()
       return
     }
     case 'away': {
@@ -397,11 +529,48 @@ async function run(world: World, cmd: Command): Promise<void> {
   }
 }
 
+/** The whole-container mirror, started at the first command on its items. */
+async function adminOf(world: World): Promise<Admin> {
+  if (world.admin) return world.admin
+  const name = uniqueName('devices-admin')
+  const db = await openMirror(Date.now, name)
+  world.admin = { db, name, sync: syncCosmos(db, 'items', containerVia(port, world.id), { filter: ONLY_M, backoffMs: 5, maxRetries: 1 }) }
+  return world.admin
+}
+
+/** A device's other tab mirrors the other partition key value: the store switches, this tab's sync is replaced but not stopped. */
+async function otherTab(world: World, m: Member): Promise<void> {
+  m.stale.push({ db: m.db, sync: m.sync })
+  m.other ??= await openMirror(m.clock, m.name)
+  ;[m.db, m.other] = [m.other, m.db]
+  m.model.switchTo(m.model.scope === 't1' ? 't2' : 't1')
+  if (m.model.parked() > 0) world.seen.parked++
+  m.sync = startSync(m, world.seen)
+  world.seen.tabSwitches++
+  // The replaced sync's next push (its timer's, say) would send the new scope's queued writes
+  // into its partition: it refuses.
+  await expect(m.stale.at(-1)!.sync.push(), `${m.model.name}'s replaced sync, push`).rejects.toMatchObject({ name: 'TtlError', code: 'CLOSED' })
+  world.seen.staleRefused++
+  for (const db of [m.db, m.other!]) {
+    const shown = ((await db.getAll('items')) as Doc[]).filter((doc) => doc.tenant !== m.model.scope)
+    expect(shown.map(contentOf), `${m.model.name} (${m.model.scope}) right after the other tab's syncCosmos`).toEqual([])
+  }
+}
+
 /** Every device online pulls and pushes, then pulls again; then each is checked against the server. */
 async function quiesce(world: World): Promise<void> {
   for (const [i, { model }] of world.members.entries()) {
     model.online = true
     await setOnline(i, true)
+  }
+  // The whole-container mirror first: the devices write none of its items, and their last pull
+  // stays close to their check (a device clock that stands still after a jump back drifts from
+  // the offset learned at it as real time passes).
+  const { admin } = world
+  if (admin) {
+    await admin.sync.pull()
+    await admin.sync.push()
+    await admin.sync.pull()
   }
   for (const member of world.members) {
     await round(member, 'pull', world)
@@ -410,6 +579,18 @@ async function quiesce(world: World): Promise<void> {
   for (const member of world.members) await round(member, 'pull', world)
   await expire(world, Date.now() - TOLERANCE_MS)
   const items = await allItems(world.server)
+  // SPEC §12b's partition keys: never two copies of one id (a moved item's old one deleted).
+  const copies = items.filter((doc) => String(doc.id).startsWith('m') && !isTombstone(doc)).map((doc) => String(doc.id))
+  expect(copies.filter((id, i) => copies.indexOf(id) !== i), 'ids with two live copies').toEqual([])
+  // The whole-container mirror, partition by partition, against the server's m items.
+  const mine = admin ? ((await admin.db.getAll('items')) as Doc[]) : []
+  const ms = items.filter((doc) => String(doc.id).startsWith('m'))
+  for (const tenant of ['t1', 't2'] as const) {
+    const now = Date.now()
+    const local = mine.filter((doc) => doc.tenant === tenant)
+    expect(divergence(local, ms, tenant, world.containerDefault, now, 0, new Set(), world.justGone), `the whole-container mirror's ${tenant} items against the server's`).toEqual([])
+  }
+  world.seen.movedAtCheck += mine.filter((doc) => String(doc.w).includes(':admin-')).length
   const byItem = new Map(items.map((doc) => [`${String(doc.tenant)}/${String(doc.id)}`, doc]))
   // SPEC §12b's scope: no write reaches a partition other than its own.
   expect(items.filter((doc) => doc.w !== undefined && !String(doc.w).startsWith(`${String(doc.tenant)}:`)).map(contentOf), 'writes in a partition not their own').toEqual([])
@@ -417,7 +598,7 @@ async function quiesce(world: World): Promise<void> {
     const aside = model.setAside.get(model.scope)!
     const local = (await db.getAll('items')) as Doc[]
     const now = Date.now()
-    expect(divergence(local, items, model.scope, world.containerDefault, now, clock() - now, aside, world.justGone), `${model.name}'s live view against the server's`).toEqual([])
+    expect(divergence(local, items, model.scope, world.containerDefault, now, clock() - now, aside, world.justGone, model.low), `${model.name}'s live view against the server's`).toEqual([])
     expect(lost(model, byItem, world.containerDefault, now, world.landings, world.seen), `what ${model.name} owes the server`).toEqual([])
     const rejected = await sync.rejected()
     expect(rejected.map((r) => r.key).sort(), `${model.name}'s set-aside writes`).toEqual([...aside].sort())
@@ -445,7 +626,7 @@ async function expectNoLeak(world: World, step: string): Promise<void> {
 /** Runs one history from a fresh container and two fresh devices, checking as it goes; ends with a quiescent check. */
 async function history(initial: Default | undefined, skew0: number, skew1: number, commands: Command[], seen: Record<string, number> = newSeen()): Promise<void> {
   const { container: server, id } = await newContainer(port, initial ?? undefined)
-  const world: World = { server, members: [], landings: new Landings(), containerDefault: initial ?? null, refusals: { on: true }, justGone: new Map(), tags: 0, seen }
+  const world: World = { server, id, members: [], landings: new Landings(), containerDefault: initial ?? null, refusals: { on: true }, justGone: new Map(), tags: 0, seen }
   for (const [i, skewMs] of [skew0, skew1].entries()) {
     await setOnline(i, true)
     const model = new DeviceModel(`d${i}`, 't1', skewMs)
@@ -453,8 +634,8 @@ async function history(initial: Default | undefined, skew0: number, skew1: numbe
     const clock = deviceClock(model)
     const db = await openMirror(clock, name)
     const container = refusing(containerVia(proxies[i].port, id), (body) => world.refusals.on && typeof body.poison === 'number' && (body.poison as number))
-    const member = { model, db, name, container, clock } as Member
-    member.sync = startSync(member)
+    const member = { model, db, name, container, clock, stale: [] } as unknown as Member
+    member.sync = startSync(member, seen)
     world.members.push(member)
     if (skewMs !== 0) seen.skewed++
   }
@@ -466,18 +647,24 @@ async function history(initial: Default | undefined, skew0: number, skew1: numbe
     }
     await run(world, { kind: 'quiesce' })
   } finally {
-    for (const { sync, db, name } of world.members) {
-      sync.stop()
+    for (const { sync, db, other, stale, name } of world.members) {
+      for (const replaced of [sync, ...stale.map((tab) => tab.sync)]) replaced.stop()
       db.close()
+      other?.close()
       await deleteDB(name)
+    }
+    if (world.admin) {
+      world.admin.sync.stop()
+      world.admin.db.close()
+      await deleteDB(world.admin.name)
     }
     await server.delete()
   }
 }
 
-const newSeen = (): Record<string, number> => ({ quiesced: 0, pastTombstones: 0, rejected: 0, clockJumps: 0, scopeSwitches: 0, ttlShortened: 0, ttlLengthened: 0, skewed: 0, awayPastTombstone: 0, onServer: 0, superseded: 0, parked: 0, purged: 0, lengthenedPurged: 0, reloads: 0 })
+const newSeen = (): Record<string, number> => ({ quiesced: 0, pastTombstones: 0, rejected: 0, clockJumps: 0, scopeSwitches: 0, ttlShortened: 0, ttlLengthened: 0, skewed: 0, awayPastTombstone: 0, onServer: 0, superseded: 0, parked: 0, purged: 0, lengthenedPurged: 0, reloads: 0, tabSwitches: 0, staleRefused: 0, filterSwitches: 0, filterHeldDeletes: 0, outrightConflicts: 0, moves: 0, movedAtCheck: 0 })
 
-test('two devices, a server writer, offline periods, refusals, TTL changes and skewed clocks: every device converges to the server', { timeout: 180_000 }, async () => {
+test('two devices, a server writer, offline periods, refusals, TTL changes and skewed clocks: every device converges to the server', { timeout: 400_000 }, async () => {
   const seen = newSeen()
   const started = performance.now()
   await fc.assert(
@@ -498,6 +685,13 @@ test('two devices, a server writer, offline periods, refusals, TTL changes and s
   expect(seen.lengthenedPurged, "copies purged on a device after the container's TTL was lengthened").toBeGreaterThan(RUNS / 20)
   expect(seen.scopeSwitches, 'scope switches').toBeGreaterThan(RUNS / 4)
   expect(seen.parked, 'scope switches that parked writes').toBeGreaterThan(RUNS / 20)
+  expect(seen.tabSwitches, "another tab's switches of the store's scope").toBeGreaterThan(RUNS / 4)
+  expect(seen.staleRefused, 'calls of a replaced sync, refused').toBeGreaterThan(RUNS / 2)
+  expect(seen.filterSwitches, 'filter switches').toBeGreaterThan(RUNS / 4)
+  expect(seen.filterHeldDeletes, 'filter switches with a delete queued').toBeGreaterThan(RUNS / 10)
+  expect(seen.outrightConflicts, 'conflicts with an item deleted on the server outright').toBeGreaterThan(RUNS / 10)
+  expect(seen.moves, 'items moved to another partition by an edit of their partition key').toBeGreaterThan(RUNS / 4)
+  expect(seen.movedAtCheck, 'moved items at a check').toBeGreaterThan(RUNS / 10)
 })
 
 /**

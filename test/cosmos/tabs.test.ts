@@ -1,0 +1,126 @@
+/**
+ * SPEC §12b "Scope", across tabs: a store is mirrored in one scope at a time, for every tab. Two
+ * tabs are two connections of one database; when the second mirrors another partition key value,
+ * the first one's sync, whose scope was replaced, stops: it never pulls its partition into the
+ * store, nor pushes the other scope's writes into its partition. In Node and in every browser
+ * project alike (test/cosmos/harness.ts).
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { syncCosmos, type CosmosSync, type SyncStatus } from '../../src/cosmos/index.js'
+import { TtlError } from '../../src/index.js'
+import { uniqueName } from '../helpers.js'
+import { aheadClock } from './clock.js'
+import { newContainer } from './containers.js'
+import { startServer, stopServer } from './harness.js'
+import { openMirror, outbox } from './support.js'
+
+let port: number
+beforeAll(async () => void (port = await startServer()))
+afterAll(() => stopServer(port))
+
+/** Resolves to the first status `sync` reports in `state`. */
+function statusIn(sync: CosmosSync, state: SyncStatus['state']): Promise<SyncStatus> {
+  return new Promise((resolve) => {
+    const off = sync.onStatus((status) => status.state === state && (queueMicrotask(() => off()), resolve(status)))
+  })
+}
+
+/** A container with one item in each of t1 and t2, and two tabs of one database, the first mirroring t1. */
+async function twoTabs(options: { intervalMs?: number } = {}) {
+  const { container } = await newContainer(port, -1)
+  await container.items.create({ id: 'a', tenant: 't1', text: 't1 a' })
+  await container.items.create({ id: 'b', tenant: 't2', text: 't2 b' })
+  const name = uniqueName('cosmos-tabs')
+  const clock = aheadClock()
+  const [one, two] = [await openMirror(clock, name), await openMirror(clock, name)]
+  const first = syncCosmos(one, 'items', container, { partitionKey: 't1', ...options })
+  return { container, one, two, first }
+}
+
+test("a sync whose scope another tab replaced stops: its pull and push reject, it pulls nothing of its partition into the store and pushes none of the other scope's writes into it", async () => {
+  const { container, one, two, first } = await twoTabs()
+  await first.pull()
+  expect(await one.getAllKeys('items')).toEqual(['a'])
+  // The second tab signs another user in: the store mirrors t2, and t2's user writes offline.
+  const second = syncCosmos(two, 'items', container, { partitionKey: 't2' })
+  await second.pull()
+  await two.put('items', { id: 'mine', text: "t2's own" })
+  expect(await two.getAllKeys('items')).toEqual(['b', 'mine'])
+
+  const error = await first.pull().catch((e: unknown) => e)
+  expect(error).toBeInstanceOf(TtlError)
+  expect(error).toMatchObject({ code: 'CLOSED', message: expect.stringMatching(/another scope/) })
+  expect(first.status).toMatchObject({ state: 'error', error: { name: 'TtlError', message: (error as Error).message } })
+  await expect(first.push()).rejects.toBe(error)
+  await expect(first.rejected()).rejects.toBe(error)
+  // Nothing of t1 came in, and t2's queued write stayed t2's, queued.
+  expect(await one.getAllKeys('items')).toEqual(['b', 'mine'])
+  expect((await container.item('mine', 't1').read()).statusCode).toBe(404)
+  expect(await outbox(two)).toHaveLength(1)
+  expect(await second.push()).toBe(1)
+  expect((await container.item('mine', 't2').read()).resource).toMatchObject({ text: "t2's own" })
+  expect(await one.getAllKeys('items')).toEqual(['b', 'mine'])
+  second.stop()
+  one.close()
+  two.close()
+})
+
+test('a push of the replaced sync, its first call after the switch, sends nothing into its partition', async () => {
+  const { container, one, two, first } = await twoTabs()
+  await first.pull()
+  const second = syncCosmos(two, 'items', container, { partitionKey: 't2' })
+  await two.put('items', { id: 'mine', text: "t2's own" })
+  await expect(first.push()).rejects.toMatchObject({ name: 'TtlError', code: 'CLOSED' })
+  expect((await container.item('mine', 't1').read()).statusCode).toBe(404)
+  expect(await second.push()).toBe(1)
+  expect((await container.item('mine', 't2').read()).resource).toMatchObject({ text: "t2's own" })
+  second.stop()
+  one.close()
+  two.close()
+})
+
+test("the replaced sync's timer stops too, saying so in onStatus; the store keeps the other scope's items", async () => {
+  const { container, one, two, first } = await twoTabs({ intervalMs: 20 })
+  const stopped = statusIn(first, 'error')
+  const second = syncCosmos(two, 'items', container, { partitionKey: 't2' })
+  await second.pull()
+  await two.put('items', { id: 'mine', text: "t2's own" })
+  expect((await stopped).error).toMatchObject({ name: 'TtlError', message: expect.stringMatching(/another scope/) })
+  expect(await one.getAllKeys('items')).toEqual(['b', 'mine'])
+  expect((await container.item('mine', 't1').read()).statusCode).toBe(404)
+  await expect(first.pull()).rejects.toMatchObject({ code: 'CLOSED' })
+  second.stop()
+  one.close()
+  two.close()
+})
+
+test('a sync of the same scope in another tab replaces nothing: both go on', async () => {
+  const { container, one, two, first } = await twoTabs()
+  await first.pull()
+  const second = syncCosmos(two, 'items', container, { partitionKey: 't1' })
+  await two.put('items', { id: 'c', text: 'from the second tab' })
+  expect(await first.push()).toBe(1)
+  expect(await second.pull()).toBeGreaterThanOrEqual(0)
+  expect(await first.pull()).toBeGreaterThanOrEqual(0)
+  expect((await container.item('c', 't1').read()).resource).toMatchObject({ text: 'from the second tab' })
+  expect(first.status.state).toBe('idle')
+  first.stop()
+  second.stop()
+  one.close()
+  two.close()
+})
+
+test('a scope left and taken again by a third sync still leaves the first one stopped', async () => {
+  const { container, one, two, first } = await twoTabs()
+  await first.pull()
+  const second = syncCosmos(two, 'items', container, { partitionKey: 't2' })
+  await second.pull()
+  second.stop()
+  const third = syncCosmos(two, 'items', container, { partitionKey: 't1' })
+  await third.pull()
+  await expect(first.pull()).rejects.toMatchObject({ code: 'CLOSED' })
+  expect(await third.pull()).toBeGreaterThanOrEqual(0)
+  third.stop()
+  one.close()
+  two.close()
+})
