@@ -41,7 +41,8 @@ export async function pullRound(mirror: Mirror, full: boolean): Promise<number> 
   // copies the store purged under the old one: either way the container is read again.
   const source = JSON.stringify([container.database.id, container.id, mirror.options.partitionKey ?? null, mirror.options.filter ?? null, mirror.offsetS ?? 0, mirror.containerTtl ?? null])
   const last = await readOnly(mirror, (tx) => readCheckpoint(tx, store))
-  const restored = last !== undefined && last.source !== source
+  // A re-read is done only once a round completed it: one cut short goes on, from its checkpoint.
+  const restored = last !== undefined && (last.source !== source || last.rereading === true)
   // A round finds what the server deleted outright (no tombstone) only by comparing ids: when
   // asked, when tombstones may be gone, when deletes are plain (no soft delete, or the
   // container's TTL off), and when the copies move (a new offset, a new TTL): a copy the server
@@ -150,7 +151,7 @@ async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, fr
       writeBase(tx.raw, store, item.id, baseOf(mirror, item))
       applied++
     }
-    writeCheckpoint(tx.raw, store, { source, ts, pulledAt: before?.source === source ? before.pulledAt : undefined })
+    writeCheckpoint(tx.raw, store, { source, ts, pulledAt: before?.source === source ? before.pulledAt : undefined, ...(restored && { rereading: true }) })
     return applied
   })
 }

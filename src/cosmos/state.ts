@@ -16,6 +16,11 @@ export interface Checkpoint {
   ts: number
   /** When the last round that completed began, epoch ms (the connection's clock). */
   pulledAt?: number
+  /**
+   * A re-read of the container (its TTL or the clock's offset changed) is under way: until a
+   * round completes it, every round goes on with it (`pull.ts`).
+   */
+  rereading?: true
 }
 
 const checkpointKey = (store: string) => [store, 'checkpoint']

@@ -43,9 +43,15 @@ export function forward(req: IncomingMessage, res: ServerResponse, port: number,
 /**
  * What the proxy does with the next requests: `status` answers them itself; `lostAnswer` passes
  * the next writes (POST, PUT, DELETE) on to the server, which makes them, and answers `status` in
- * place of the server's answer, as a connection lost on the way back would leave the client.
+ * place of the server's answer, as a connection lost on the way back would leave the client;
+ * `midPull` passes the next `after` queries (a query plan's request aside) on, then fails every
+ * query after them until reset: answered `status`, or without one, its connection dropped (a
+ * network lost mid-pull).
  */
-export type Fault = { kind: 'status'; status: number; times: number; retryAfterMs?: number } | { kind: 'lostAnswer'; status: number; times: number }
+export type Fault =
+  | { kind: 'status'; status: number; times: number; retryAfterMs?: number }
+  | { kind: 'lostAnswer'; status: number; times: number }
+  | { kind: 'midPull'; after: number; status?: number }
 
 /** A proxy in front of the server: passes requests on, or plays a fault; counts what it saw. */
 export interface Proxy {
@@ -86,6 +92,12 @@ export async function startProxy(target: number): Promise<Proxy> {
     }
     const partitionKey = req.headers['x-ms-documentdb-partitionkey']
     const queryPlan = req.headers['x-ms-cosmos-is-query-plan-request'] === 'True' || req.headers['x-ms-cosmos-is-query-plan-request'] === 'true'
+    if (fault?.kind === 'midPull' && req.headers['x-ms-documentdb-isquery'] && !queryPlan && fault.after-- <= 0) {
+      proxy.faults.push({ status: fault.status ?? 0, at: performance.now() })
+      if (fault.status === undefined) return void req.socket.destroy()
+      req.resume()
+      return void res.writeHead(fault.status, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'ServiceUnavailable', message: 'played by the test proxy' }))
+    }
     proxy.passed.push({ method: req.method ?? '', url: req.url ?? '', at: performance.now(), ...(typeof partitionKey === 'string' && { partitionKey }), ...(queryPlan && { queryPlan }) })
     forward(req, res, target, req.url ?? '/')
   })
