@@ -21,11 +21,12 @@ import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
 import { baseOf, describe, inPartition, isTombstone, readOnly, scopeOf, type Mirror } from './context.js'
 import { unobserved } from './hook.js'
 import { queuedAt } from './outbox.js'
-import { readRejected } from './rejected.js'
+import { dropRefused, readRejected, refuseCopy, refusedKeys } from './rejected.js'
 import { withRetry } from './remote.js'
 import { onDeviceClock } from './server-clock.js'
 import { readPageState } from './page-state.js'
 import { keysWithEtags, readCheckpoint, writeBase, writeCheckpoint, type Checkpoint } from './state.js'
+import { check } from '../layout/stamp.js'
 import { done } from '../platform/request.js'
 import type { CosmosItem } from './types.js'
 
@@ -140,20 +141,40 @@ async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, fr
     ])
     for (const [i, item] of items.entries()) {
       ts = Math.max(ts, item._ts ?? 0)
-      const { queued, base, rejected } = known[i]
+      const { queued, base, rejected, refused } = known[i]
       // A queued local write is settled by the push, against the base it was made on; one the
       // server refused, by the app (`rejected.ts`). A copy in step is skipped, unless the offset
       // of the device's clock moved since (`server-clock.ts`): then it moves too.
       const inStep = base?.etag === item._etag && (base?.offsetS ?? 0) === (mirror.offsetS ?? 0) && (!held || held[i] !== undefined)
       if (queued || rejected || inStep) continue
-      if (isTombstone(mirror, item)) tx.delete(item.id)
-      else tx.put(onDeviceClock(mirror, item))
+      const tombstone = isTombstone(mirror, item)
+      const copy = onDeviceClock(mirror, item)
+      // A copy the store would refuse (an item `ttl` it cannot take) is set aside, not written:
+      // the page and the pull go on without it.
+      const refusal = tombstone ? undefined : refusalOf(mirror, copy)
+      if (refusal) {
+        refuseCopy(tx.raw, store, item, baseOf(mirror, item), refusal)
+        continue
+      }
+      if (refused) dropRefused(tx.raw, store, item.id)
+      if (tombstone) tx.delete(item.id)
+      else tx.put(copy)
       writeBase(tx.raw, store, item.id, baseOf(mirror, item))
       applied++
     }
     writeCheckpoint(tx.raw, store, { source, ts, pulledAt: before?.source === source ? before.pulledAt : undefined, ...(restored && { rereading: true }) })
     return applied
   })
+}
+
+/** Why the store refuses the copy `item` (the check its writes make), or `undefined` when it takes it. */
+function refusalOf(mirror: Mirror, item: CosmosItem): unknown {
+  try {
+    check(item, mirror.internals.mode, `store "${mirror.store}", item ${JSON.stringify(item.id)}`, true)
+    return undefined
+  } catch (error) {
+    return error
+  }
 }
 
 /** A full pull's second half: deletes local items the server no longer has (none queued or set aside). */
@@ -165,14 +186,14 @@ async function removeGone(mirror: Mirror): Promise<number> {
   const onServer = new Set(resources.map((item) => item.id))
   const local = await mirror.db.getAllKeys(store)
   return removeCopies(mirror, async (tx) => {
-    const fromServer = await keysWithEtags(tx, store)
-    return [...new Set([...local, ...fromServer])].filter((key) => !onServer.has(key as string))
+    const [fromServer, refused] = await Promise.all([keysWithEtags(tx, store), refusedKeys(tx, store)])
+    return [...new Set([...local, ...fromServer, ...refused])].filter((key) => !onServer.has(key as string))
   })
 }
 
 /**
- * In one transaction, deletes the local copies of the keys `which` names, and their bases,
- * except those with a local write queued or set aside; resolves to how many went.
+ * In one transaction, deletes the local copies of the keys `which` names, their bases and their
+ * refused copies, except those with a local write queued or set aside; resolves to how many went.
  */
 async function removeCopies(mirror: Mirror, which: (tx: IDBTransaction) => Promise<IDBValidKey[]>): Promise<number> {
   const { store } = mirror
@@ -184,6 +205,7 @@ async function removeCopies(mirror: Mirror, which: (tx: IDBTransaction) => Promi
       if (held[i]) continue
       tx.delete(key)
       writeBase(tx.raw, store, key, undefined)
+      dropRefused(tx.raw, store, key)
       removed++
     }
     return removed

@@ -20,7 +20,7 @@ import { queueStamp } from '../transaction/mirror-queue.js'
 import { pullRound } from './pull.js'
 import { rescope, scopeChanged } from './scope.js'
 import { countsOf, pushRound } from './push.js'
-import { listRejected } from './rejected.js'
+import { listSetAside } from './rejected.js'
 import { discardRejected, retryRejected } from './set-aside.js'
 import { OfflineError } from './remote.js'
 import { StatusBoard } from './status.js'
@@ -143,7 +143,7 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
   return {
     pull: (opts) => round('pulling', () => pullRound(mirror, opts?.full === true)),
     push: () => round('pushing', () => pushRound(mirror)),
-    rejected: () => readOnly(mirror, (tx) => listRejected(tx, store)),
+    rejected: () => readOnly(mirror, (tx) => listSetAside(tx, store)),
     retry: (key) => underLock(() => retryRejected(mirror, checkKey(key, true))),
     discard: (key) => underLock(() => discardRejected(mirror, checkKey(key, false)!)),
     onStatus: (listener: (status: SyncStatus) => void) => board.listen(listener),
