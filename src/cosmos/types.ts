@@ -112,9 +112,11 @@ export interface SyncOptions {
   /** First back-off after a transient answer, in ms, doubled each time; default 250. */
   backoffMs?: number
   /**
-   * What all the waits of one round (429s and back-offs) may add up to, in ms; default 60000.
-   * A wait that would overrun it is not begun: the round ends as `'error'` with the server's
-   * answer, the outbox kept and the round's Web Lock released, and the next round starts afresh.
+   * What all the waits of one round (429s and back-offs, the SDK's own retries included) may add
+   * up to, in ms; default 60000. A wait that would overrun it is not begun, and a request still
+   * unanswered when it runs out (or after a second, whichever is later) is given up: the round
+   * ends as `'error'`, the outbox kept and the round's Web Lock released, and the next round
+   * starts afresh.
    */
   maxWaitMs?: number
 }
