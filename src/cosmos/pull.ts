@@ -7,9 +7,11 @@
  * The checkpoint is a `_ts`, not a change feed continuation: a query on `_ts` works the same on
  * every account and on the test server (whose change feed has no continuation), takes the app's
  * filter, and is what Cosmos DB documents for incremental reads. `_ts` is whole seconds, so a
- * round reads from the checkpoint's second again; an item it already has (same `_etag`) is
- * skipped. Neither shows deletions: tombstones (`SyncOptions.softDelete`) do, and a full pull
- * finds what was deleted without one. A tombstone lives `softDelete.ttl` seconds on the server:
+ * round reads from the checkpoint's second again (an item it already has, same `_etag`, is
+ * skipped), unless the server's time in the round's first answer shows that second was over
+ * before the query: then the next round starts after it (an idle round reads nothing). Neither
+ * shows deletions: tombstones (`SyncOptions.softDelete`) do, and comparing ids finds what was
+ * deleted without one, when a count says there is something to find (`unseen-deletes.ts`). A tombstone lives `softDelete.ttl` seconds on the server:
  * a round that starts longer than that after the last one began may have missed some, so it is a
  * full pull by itself (SPEC §12b: deletes reach a device however long it was offline).
  *
@@ -23,6 +25,7 @@ import { unobserved } from './hook.js'
 import { queuedAt } from './outbox.js'
 import { dropRefused, readRejected, refuseCopy, refusedKeys } from './rejected.js'
 import { withRetry } from './remote.js'
+import { countsDisagree } from './unseen-deletes.js'
 import { onDeviceClock } from './server-clock.js'
 import { readPageState } from './page-state.js'
 import { keysWithEtags, readCheckpoint, writeBase, writeCheckpoint, type Checkpoint } from './state.js'
@@ -32,6 +35,13 @@ import type { CosmosItem } from './types.js'
 
 /** Items per page: one transaction each, and the most a failure makes a round read again. */
 export const PAGE = 200
+
+/**
+ * Seconds between the server's time in the round's first answer and the last second whose
+ * writes the round's query (sent after it) is sure to see: a write is stamped with its `_ts`
+ * before it commits, and the `date` is whole seconds.
+ */
+const SETTLE_S = 2
 
 /** Pulls once; resolves to how many items came in (or went, as tombstones). */
 export async function pullRound(mirror: Mirror, full: boolean): Promise<number> {
@@ -45,11 +55,14 @@ export async function pullRound(mirror: Mirror, full: boolean): Promise<number> 
   // A re-read is done only once a round completed it: one cut short goes on, from its checkpoint.
   const restored = last !== undefined && (last.source !== source || last.rereading === true)
   // A round finds what the server deleted outright (no tombstone) only by comparing ids: when
-  // asked, when tombstones may be gone, when deletes are plain (no soft delete, or the
-  // container's TTL off), and when the copies move (a new offset, a new TTL): a copy the server
-  // removed meanwhile is not among those the round reads again.
+  // asked, and when the copies move (a new offset, a new TTL): a copy the server removed
+  // meanwhile is not among those the round reads again. Where deletes are plain (no soft delete,
+  // or the container's TTL off) and where tombstones may be gone, it counts first, and compares
+  // ids only when the counts disagree (`unseen-deletes.ts`).
   const plainDeletes = !mirror.options.softDelete || mirror.containerTtl === null
-  const whole = full || restored || plainDeletes || (last !== undefined && tombstonesMayBeGone(mirror, last, startedAt))
+  const counted = plainDeletes || (last !== undefined && tombstonesMayBeGone(mirror, last, startedAt))
+  // Every write the server made in this second or before was there for the query to read.
+  const settled = mirror.serverAt === undefined ? 0 : Math.floor(mirror.serverAt / 1000) - SETTLE_S
   let pulled = 0
   let left = 0
   // A failed page (after its retries) ends the attempt; the next starts at the checkpoint the
@@ -80,8 +93,8 @@ export async function pullRound(mirror: Mirror, full: boolean): Promise<number> 
       board.set('pulling', { pulled })
     }
   }, mirror.retry)
-  if (whole) pulled += await removeGone(mirror)
-  await markPulled(mirror, source, startedAt)
+  if (full || restored || (counted && (await countsDisagree(mirror)))) pulled += await removeGone(mirror)
+  await markPulled(mirror, source, startedAt, settled)
   return pulled + left
 }
 
@@ -98,11 +111,17 @@ function tombstonesMayBeGone(mirror: Mirror, checkpoint: Checkpoint, now: number
   return checkpoint.pulledAt === undefined || now - checkpoint.pulledAt >= (soft.ttl - 1) * 1000
 }
 
-/** Records when the round that just ended began: the next round's {@link tombstonesMayBeGone}. */
-async function markPulled(mirror: Mirror, source: string, startedAt: number): Promise<void> {
+/**
+ * Records when the round that just ended began (the next round's {@link tombstonesMayBeGone}),
+ * and moves the checkpoint past `settled`, the last second whose writes the round's query saw
+ * whole: the next round does not read again the last second it read (an idle round's answer is
+ * empty), only what came after.
+ */
+async function markPulled(mirror: Mirror, source: string, startedAt: number, settled: number): Promise<void> {
   const tx = (await mirror.internals.native()).transaction(SYNC_STORE, 'readwrite')
   const checkpoint = await readCheckpoint(tx, mirror.store)
-  writeCheckpoint(tx, mirror.store, { source, ts: checkpoint?.source === source ? checkpoint.ts : 0, pulledAt: startedAt })
+  const ts = checkpoint?.source === source ? checkpoint.ts : 0
+  writeCheckpoint(tx, mirror.store, { source, ts: Math.max(ts, settled + 1), pulledAt: startedAt })
   await done(tx)
 }
 

@@ -28,11 +28,13 @@ export async function listenCosmos(): Promise<{ port: number; stop(): Promise<vo
 }
 
 /**
- * Passes `req` on to `http://localhost:<port><path>` and the answer back. A port that refuses the
- * connection leaves `req` unanswered (its connection dropped), as a network that is down would.
+ * Passes `req` on to `http://localhost:<port><path>` and the answer back (`seen` sees it first). A
+ * port that refuses the connection leaves `req` unanswered (its connection dropped), as a network
+ * that is down would.
  */
-export function forward(req: IncomingMessage, res: ServerResponse, port: number, path: string): void {
+export function forward(req: IncomingMessage, res: ServerResponse, port: number, path: string, seen?: (answer: IncomingMessage) => void): void {
   const upstream = request({ host: 'localhost', port, path, method: req.method, headers: req.headers }, (answer) => {
+    seen?.(answer)
     res.writeHead(answer.statusCode ?? 502, answer.headers)
     answer.pipe(res)
   })
@@ -62,8 +64,8 @@ export interface Proxy {
   /** Stops listening (connections are refused, as with no network) until {@link Proxy.online}. */
   offline(): Promise<void>
   online(): Promise<void>
-  /** Requests passed on, with when. */
-  passed: { method: string; url: string; at: number; partitionKey?: string; queryPlan?: true }[]
+  /** Requests passed on, with when, and of a query (a page), how many documents its answer held. */
+  passed: { method: string; url: string; at: number; partitionKey?: string; queryPlan?: true; items?: number }[]
   close(): Promise<void>
 }
 
@@ -98,8 +100,12 @@ export async function startProxy(target: number): Promise<Proxy> {
       req.resume()
       return void res.writeHead(fault.status, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'ServiceUnavailable', message: 'played by the test proxy' }))
     }
-    proxy.passed.push({ method: req.method ?? '', url: req.url ?? '', at: performance.now(), ...(typeof partitionKey === 'string' && { partitionKey }), ...(queryPlan && { queryPlan }) })
-    forward(req, res, target, req.url ?? '/')
+    const passed: Proxy['passed'][number] = { method: req.method ?? '', url: req.url ?? '', at: performance.now(), ...(typeof partitionKey === 'string' && { partitionKey }), ...(queryPlan && { queryPlan }) }
+    proxy.passed.push(passed)
+    forward(req, res, target, req.url ?? '/', (answer) => {
+      const items = answer.headers['x-ms-item-count']
+      if (typeof items === 'string') passed.items = Number(items)
+    })
   })
   await new Promise<void>((resolve) => http.listen(0, 'localhost', resolve))
   proxy.port = (http.address() as AddressInfo).port
