@@ -1,7 +1,7 @@
 /**
  * What a pull round of the Cosmos DB mirror costs when little changed (issue #43's targets):
- * requests and documents read, counted at the page's `fetch` (the SDK's requests; a document
- * count from each answer's `x-ms-item-count`, which the bench server exposes). Counts, not
+ * requests and documents read, counted at the page's `fetch` (the SDK's requests; the documents
+ * of each query's answer by its `x-ms-item-count`, which the bench server exposes). Counts, not
  * times: one run each.
  *
  * - an idle round after a 1,000-item import (one query, an empty answer);
@@ -31,9 +31,12 @@ async function counted(run: () => Promise<unknown>): Promise<Cost> {
   globalThis.fetch = async (input, init) => {
     const request = new Request(input, init)
     cost.requests++
-    if (request.headers.get('x-ms-documentdb-isquery') && request.headers.get('x-ms-cosmos-is-query-plan-request')?.toLowerCase() !== 'true') cost.queries++
+    const query = request.headers.get('x-ms-documentdb-isquery') !== null && request.headers.get('x-ms-cosmos-is-query-plan-request')?.toLowerCase() !== 'true'
     const answer = await original(input, init)
-    cost.documents += Number(answer.headers.get('x-ms-item-count') ?? 0)
+    if (query) {
+      cost.queries++
+      cost.documents += Number(answer.headers.get('x-ms-item-count') ?? 0)
+    }
     return answer
   }
   try {
@@ -44,7 +47,11 @@ async function counted(run: () => Promise<unknown>): Promise<Cost> {
   return cost
 }
 
-/** The cost of an idle round of a mirror of `count` items (one pull before it, time to settle between). */
+/**
+ * The cost of an idle round of a mirror of `count` items, right after the pull that brought them,
+ * which came a few seconds after their import (as a round on a timer does): a pull within
+ * SETTLE_S of a write reads that second again at its next round.
+ */
 async function idleRound(count: number, options: SyncOptions): Promise<Cost> {
   const { container, drop } = await newContainer()
   const name = freshName('cosmos-cost')
@@ -52,9 +59,9 @@ async function idleRound(count: number, options: SyncOptions): Promise<Cost> {
   const sync = syncCosmos(db, 'items', container, options)
   try {
     await bulkUpsert(container, Array.from({ length: count }, (_, i) => cosmosItem(i)))
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
     const pulled = await sync.pull()
     if (pulled !== count) throw new Error(`the first pull brought ${pulled} of ${count} items`)
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
     return await counted(() => sync.pull())
   } finally {
     sync.stop()
