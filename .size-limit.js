@@ -71,9 +71,11 @@ export default [
     import: { 'dist/cosmos.js': '{ syncCosmos }' },
     ignore: ['./idb-ttl-core-*', './idb-ttl-shared-*', '@azure/cosmos'],
     gzip: true,
-    // Measured 8.51 kB. #33's target is that only apps that use the mirror pay for it (met: an
-    // entry of its own, on top of idb-ttl, since a core handle refuses `mirror`).
-    limit: '8.6 kB',
+    // Measured 9.75 kB (8.51 before #43's rounds that cost what changed: the count of unseen
+    // deletes, the wait budget over the SDK's retries, refused copies set aside). #33's target is
+    // that only apps that use the mirror pay for it (met: an entry of its own, on top of idb-ttl,
+    // since a core handle refuses `mirror`).
+    limit: '9.8 kB',
     modifyEsbuildConfig: esm,
   },
   {
