@@ -4,26 +4,16 @@
  * only: time passes by moving `Date.now`, which the server stamps `_ts` and its `date` from.
  */
 import type { Container } from '@azure/cosmos'
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { syncCosmos, type SyncOptions } from '../../src/cosmos/index.js'
 import { realTime } from './clock.js'
 import { containerVia, newContainer } from './containers.js'
-import { startFaultProxy, startServer, stopServer, type FaultProxy } from './harness.js'
+import { serverBehindProxy } from './harness.js'
 import { openMirror } from './support.js'
 
-let port: number
-let proxy: FaultProxy
-beforeAll(async () => {
-  realTime.install()
-  port = await startServer()
-  proxy = await startFaultProxy(port)
-})
-afterEach(() => proxy.reset())
-afterAll(async () => {
-  await proxy.stop()
-  await stopServer(port)
-  realTime.restore()
-})
+beforeAll(() => realTime.install())
+afterAll(() => realTime.restore())
+const servers = serverBehindProxy()
 
 /** `count` items of partition t1 written (within a second or so) `agoMs` ago, by bulk requests. */
 async function importItems(container: Container, count: number, agoMs: number): Promise<void> {
@@ -40,19 +30,19 @@ async function importItems(container: Container, count: number, agoMs: number): 
 
 /** A mirror of t1 through the proxy, pulled once (every item in). */
 async function mirrored(defaultTtl: number, count: number, options: SyncOptions = {}) {
-  const { container, id } = await newContainer(port, defaultTtl)
+  const { container, id } = await newContainer(servers.port, defaultTtl)
   await importItems(container, count, 10_000)
   const db = await openMirror(() => Date.now())
-  const sync = syncCosmos(db, 'items', containerVia(proxy.port, id), { partitionKey: 't1', ...options })
+  const sync = syncCosmos(db, 'items', containerVia(servers.proxy.port, id), { partitionKey: 't1', ...options })
   expect(await sync.pull()).toBe(count)
   return { container, db, sync }
 }
 
 /** One pull round's queries (a query plan's request aside) and the documents their answers held. */
 async function costOf(round: () => Promise<unknown>): Promise<{ queries: number; documents: number }> {
-  await proxy.reset()
+  await servers.proxy.reset()
   await round()
-  const queries = (await proxy.log()).passed.filter((request) => request.method === 'POST' && request.url.endsWith('/docs') && !request.queryPlan)
+  const queries = (await servers.proxy.log()).passed.filter((request) => request.method === 'POST' && request.url.endsWith('/docs') && !request.queryPlan)
   return { queries: queries.length, documents: queries.reduce((sum, query) => sum + (query.items ?? 0), 0) }
 }
 
