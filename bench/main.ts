@@ -42,6 +42,7 @@ const scenarios: Record<string, () => Promise<Row[]>> = {
   'cosmos-pull-10k': async () => (await import('./scenarios/cosmos.js')).cosmosPull(),
   'cosmos-push-1k': async () => (await import('./scenarios/cosmos.js')).cosmosPush(),
   'cosmos-queue-10k': async () => (await import('./scenarios/cosmos.js')).cosmosQueue(),
+  'cosmos-round-cost': async () => (await import('./scenarios/cosmos-cost.js')).cosmosRoundCost(),
   'workbox-cachefirst-hit': async () => (await import('./scenarios/workbox.js')).cachedHit(),
   'workbox-purge-1k': async () => (await import('./scenarios/workbox.js')).purgeExpired(),
 }

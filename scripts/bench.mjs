@@ -60,7 +60,7 @@ const METHOD = [
 
 const repo = fileURLToPath(new URL('..', import.meta.url))
 /** The scenarios that need the Cosmos DB server (Chromium only). */
-const COSMOS_IDS = ['cosmos-pull-10k', 'cosmos-push-1k', 'cosmos-queue-10k']
+const COSMOS_IDS = ['cosmos-pull-10k', 'cosmos-push-1k', 'cosmos-queue-10k', 'cosmos-round-cost']
 const flags = process.argv.slice(2).filter((arg) => arg.startsWith('--'))
 const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'))
 const engines = flags.find((flag) => flag.startsWith('--engines='))?.slice('--engines='.length).split(',') ?? ['chromium', ...ENGINE_NAMES]

@@ -29,6 +29,8 @@ export interface Mirror {
   containerTtl?: DefaultTtl
   /** How far the device's clock is ahead of the server's, whole seconds, as last learned (`server-clock.ts`). */
   offsetS?: number
+  /** The server's time (epoch ms) in the `date` of this round's first answer, if it had one (`server-clock.ts`). */
+  serverAt?: number
 }
 
 /** The server's own fields: never sent back, set by the server on every write. */

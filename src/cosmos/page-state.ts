@@ -1,7 +1,8 @@
 /**
  * What a pull page must know of its items before it writes them (`pull.ts`): whether a local
- * write of each is queued (`outbox.ts`) or set aside (`rejected.ts`), and the base each was last
- * in step with (`state.ts`).
+ * write of each is queued (`outbox.ts`) or set aside (`rejected.ts`), whether an earlier copy of
+ * it was refused by the store (`rejected.ts`), and the base each was last in step with
+ * (`state.ts`).
  *
  * Queued and set-aside writes are few, and usually none: each kind lives under a key prefix
  * ending in the item's id, so a page's are in the span of its ids (lowest to highest; Cosmos DB
@@ -18,10 +19,11 @@ import { readBase, type Base } from './state.js'
 /** A span is read whole when it holds at most this many entries per id of the page. */
 const DENSE = 2
 
-/** Per id: whether a local write of it is queued, or set aside (the pull leaves it alone), and its base. */
+/** Per id: whether a local write of it is queued, or set aside (the pull leaves it alone), whether a copy of it was refused, and its base. */
 export interface PageItemState {
   queued: boolean
   rejected: boolean
+  refused: boolean
   base: Base | undefined
 }
 
@@ -30,18 +32,17 @@ export async function readPageState(tx: IDBTransaction, store: string, ids: read
   if (ids.length === 0) return []
   const byKey = tx.objectStore(OUTBOX_STORE).index(OUTBOX_BY_KEY)
   const sync = tx.objectStore(SYNC_STORE)
-  const [queued, rejected, bases] = await Promise.all([
+  const keysIn = async (range: IDBKeyRange, count: number) => ((await req(sync.getAllKeys(range, count))) as IDBValidKey[][]).map((key) => key[2])
+  const [queued, rejected, refused, bases] = await Promise.all([
     held([store], ids, {
       span: async (range, count) => ((await req(byKey.getAll(range, count))) as OutboxRecord[]).map((record) => record.key),
       one: async (id) => (await req(byKey.getKey([store, id]))) !== undefined,
     }),
-    held([store, 'rejected'], ids, {
-      span: async (range, count) => ((await req(sync.getAllKeys(range, count))) as IDBValidKey[][]).map((key) => key[2]),
-      one: async (id) => (await req(sync.count([store, 'rejected', id]))) > 0,
-    }),
+    held([store, 'rejected'], ids, { span: keysIn, one: async (id) => (await req(sync.count([store, 'rejected', id]))) > 0 }),
+    held([store, 'refused'], ids, { span: keysIn, one: async (id) => (await req(sync.count([store, 'refused', id]))) > 0 }),
     Promise.all(ids.map((id) => readBase(tx, store, id))),
   ])
-  return ids.map((id, i) => ({ queued: queued.has(id), rejected: rejected.has(id), base: bases[i] }))
+  return ids.map((id, i) => ({ queued: queued.has(id), rejected: rejected.has(id), refused: refused.has(id), base: bases[i] }))
 }
 
 /** How one kind of entry is found: the ids of the first `count` entries of a range, or whether one id has one. */

@@ -7,9 +7,11 @@
  * The checkpoint is a `_ts`, not a change feed continuation: a query on `_ts` works the same on
  * every account and on the test server (whose change feed has no continuation), takes the app's
  * filter, and is what Cosmos DB documents for incremental reads. `_ts` is whole seconds, so a
- * round reads from the checkpoint's second again; an item it already has (same `_etag`) is
- * skipped. Neither shows deletions: tombstones (`SyncOptions.softDelete`) do, and a full pull
- * finds what was deleted without one. A tombstone lives `softDelete.ttl` seconds on the server:
+ * round reads from the checkpoint's second again (an item it already has, same `_etag`, is
+ * skipped), unless the server's time in the round's first answer shows that second was over
+ * before the query: then the next round starts after it (an idle round reads nothing). Neither
+ * shows deletions: tombstones (`SyncOptions.softDelete`) do, and comparing ids finds what was
+ * deleted without one, when a count says there is something to find (`unseen-deletes.ts`). A tombstone lives `softDelete.ttl` seconds on the server:
  * a round that starts longer than that after the last one began may have missed some, so it is a
  * full pull by itself (SPEC §12b: deletes reach a device however long it was offline).
  *
@@ -21,16 +23,25 @@ import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
 import { baseOf, describe, inPartition, isTombstone, partitionKeyOf, readOnly, samePartition, scopeOf, type Mirror } from './context.js'
 import { unobserved } from './hook.js'
 import { queuedAt } from './outbox.js'
-import { readRejected } from './rejected.js'
+import { dropRefused, readRejected, refuseCopy, refusedKeys } from './rejected.js'
 import { withRetry } from './remote.js'
+import { countsDisagree } from './unseen-deletes.js'
 import { onDeviceClock } from './server-clock.js'
 import { readPageState } from './page-state.js'
 import { keysWithEtags, readCheckpoint, writeBase, writeCheckpoint, type Base, type Checkpoint } from './state.js'
+import { check } from '../layout/stamp.js'
 import { done } from '../platform/request.js'
 import type { CosmosItem } from './types.js'
 
 /** Items per page: one transaction each, and the most a failure makes a round read again. */
 export const PAGE = 200
+
+/**
+ * Seconds between the server's time in the round's first answer and the last second whose
+ * writes the round's query (sent after it) is sure to see: a write is stamped with its `_ts`
+ * before it commits, and the `date` is whole seconds.
+ */
+const SETTLE_S = 2
 
 /** Pulls once; resolves to how many items came in (or went, as tombstones). */
 export async function pullRound(mirror: Mirror, full: boolean): Promise<number> {
@@ -41,16 +52,20 @@ export async function pullRound(mirror: Mirror, full: boolean): Promise<number> 
   // copies the store purged under the old one: either way the container is read again.
   const source = JSON.stringify([container.database.id, container.id, mirror.options.partitionKey ?? null, mirror.options.filter ?? null, mirror.offsetS ?? 0, mirror.containerTtl ?? null])
   const last = await readOnly(mirror, (tx) => readCheckpoint(tx, store))
-  const restored = last !== undefined && last.source !== source
+  // A re-read is done only once a round completed it: one cut short goes on, from its checkpoint.
+  const restored = last !== undefined && (last.source !== source || last.rereading === true)
   // A round finds what the server deleted outright (no tombstone) only by comparing ids: when
-  // asked, when tombstones may be gone, when deletes are plain (no soft delete, or the
-  // container's TTL off), and when the copies move (a new offset, a new TTL): a copy the server
-  // removed meanwhile is not among those the round reads again.
+  // asked, and when the copies move (a new offset, a new TTL): a copy the server removed
+  // meanwhile is not among those the round reads again. Where deletes are plain (no soft delete,
+  // or the container's TTL off) and where tombstones may be gone, it counts first, and compares
+  // ids only when the counts disagree (`unseen-deletes.ts`).
   const plainDeletes = !mirror.options.softDelete || mirror.containerTtl === null
   // With a filter, a pull from 0 asks nothing of the items that left it: the scope's first pull
   // (a held write, pushed, may be outside the filter) and every pull of a scope still empty.
   const fromZero = mirror.options.filter !== undefined && (last === undefined || last.ts === 0)
-  const whole = full || restored || plainDeletes || fromZero || (last !== undefined && tombstonesMayBeGone(mirror, last, startedAt))
+  const counted = plainDeletes || (last !== undefined && tombstonesMayBeGone(mirror, last, startedAt))
+  // Every write the server made in this second or before was there for the query to read.
+  const settled = mirror.serverAt === undefined ? 0 : Math.floor(mirror.serverAt / 1000) - SETTLE_S
   let pulled = 0
   let left = 0
   // A failed page (after its retries) ends the attempt; the next starts at the checkpoint the
@@ -81,8 +96,8 @@ export async function pullRound(mirror: Mirror, full: boolean): Promise<number> 
       board.set('pulling', { pulled })
     }
   }, mirror.retry)
-  if (whole) pulled += await removeGone(mirror)
-  await markPulled(mirror, source, startedAt)
+  if (full || restored || fromZero || (counted && (await countsDisagree(mirror)))) pulled += await removeGone(mirror)
+  await markPulled(mirror, source, startedAt, settled)
   return pulled + left
 }
 
@@ -99,11 +114,17 @@ function tombstonesMayBeGone(mirror: Mirror, checkpoint: Checkpoint, now: number
   return checkpoint.pulledAt === undefined || now - checkpoint.pulledAt >= (soft.ttl - 1) * 1000
 }
 
-/** Records when the round that just ended began: the next round's {@link tombstonesMayBeGone}. */
-async function markPulled(mirror: Mirror, source: string, startedAt: number): Promise<void> {
+/**
+ * Records when the round that just ended began (the next round's {@link tombstonesMayBeGone}),
+ * and moves the checkpoint past `settled`, the last second whose writes the round's query saw
+ * whole: the next round does not read again the last second it read (an idle round's answer is
+ * empty), only what came after.
+ */
+async function markPulled(mirror: Mirror, source: string, startedAt: number, settled: number): Promise<void> {
   const tx = (await mirror.internals.native()).transaction(SYNC_STORE, 'readwrite')
   const checkpoint = await readCheckpoint(tx, mirror.store)
-  writeCheckpoint(tx, mirror.store, { source, ts: checkpoint?.source === source ? checkpoint.ts : 0, pulledAt: startedAt })
+  const ts = checkpoint?.source === source ? checkpoint.ts : 0
+  writeCheckpoint(tx, mirror.store, { source, ts: Math.max(ts, settled + 1), pulledAt: startedAt })
   await done(tx)
 }
 
@@ -145,7 +166,7 @@ async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, fr
     const written = new Map<string, Base>()
     for (const [i, item] of items.entries()) {
       ts = Math.max(ts, item._ts ?? 0)
-      const { queued, rejected } = known[i]
+      const { queued, rejected, refused } = known[i]
       const base = written.get(item.id) ?? known[i].base
       // The tombstone of a copy in another partition than the local one's: a moved item's old copy.
       if (isTombstone(mirror, item) && base?.pk !== undefined && !samePartition(base.pk, partitionKeyOf(mirror, item))) continue
@@ -154,15 +175,35 @@ async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, fr
       // of the device's clock moved since (`server-clock.ts`): then it moves too.
       const inStep = base?.etag === item._etag && (base?.offsetS ?? 0) === (mirror.offsetS ?? 0) && (!held || held[i] !== undefined)
       if (queued || rejected || inStep) continue
-      if (isTombstone(mirror, item)) tx.delete(item.id)
-      else tx.put(onDeviceClock(mirror, item))
+      const tombstone = isTombstone(mirror, item)
+      const copy = onDeviceClock(mirror, item)
+      // A copy the store would refuse (an item `ttl` it cannot take) is set aside, not written:
+      // the page and the pull go on without it.
+      const refusal = tombstone ? undefined : refusalOf(mirror, copy)
+      if (refusal) {
+        refuseCopy(tx.raw, store, item, baseOf(mirror, item), refusal)
+        continue
+      }
+      if (refused) dropRefused(tx.raw, store, item.id)
+      if (tombstone) tx.delete(item.id)
+      else tx.put(copy)
       written.set(item.id, baseOf(mirror, item))
       writeBase(tx.raw, store, item.id, written.get(item.id))
       applied++
     }
-    writeCheckpoint(tx.raw, store, { source, ts, pulledAt: before?.source === source ? before.pulledAt : undefined })
+    writeCheckpoint(tx.raw, store, { source, ts, pulledAt: before?.source === source ? before.pulledAt : undefined, ...(restored && { rereading: true }) })
     return applied
   })
+}
+
+/** Why the store refuses the copy `item` (the check its writes make), or `undefined` when it takes it. */
+function refusalOf(mirror: Mirror, item: CosmosItem): unknown {
+  try {
+    check(item, mirror.internals.mode, `store "${mirror.store}", item ${JSON.stringify(item.id)}`, true)
+    return undefined
+  } catch (error) {
+    return error
+  }
 }
 
 /** A full pull's second half: deletes local items the server no longer has (none queued or set aside). */
@@ -174,14 +215,14 @@ async function removeGone(mirror: Mirror): Promise<number> {
   const onServer = new Set(resources.map((item) => item.id))
   const local = await mirror.db.getAllKeys(store)
   return removeCopies(mirror, async (tx) => {
-    const fromServer = await keysWithEtags(tx, store)
-    return [...new Set([...local, ...fromServer])].filter((key) => !onServer.has(key as string))
+    const [fromServer, refused] = await Promise.all([keysWithEtags(tx, store), refusedKeys(tx, store)])
+    return [...new Set([...local, ...fromServer, ...refused])].filter((key) => !onServer.has(key as string))
   })
 }
 
 /**
- * In one transaction, deletes the local copies of the keys `which` names, and their bases,
- * except those with a local write queued or set aside; resolves to how many went.
+ * In one transaction, deletes the local copies of the keys `which` names, their bases and their
+ * refused copies, except those with a local write queued or set aside; resolves to how many went.
  */
 async function removeCopies(mirror: Mirror, which: (tx: IDBTransaction) => Promise<IDBValidKey[]>): Promise<number> {
   const { store } = mirror
@@ -193,6 +234,7 @@ async function removeCopies(mirror: Mirror, which: (tx: IDBTransaction) => Promi
       if (held[i]) continue
       tx.delete(key)
       writeBase(tx.raw, store, key, undefined)
+      dropRefused(tx.raw, store, key)
       removed++
     }
     return removed

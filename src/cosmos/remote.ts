@@ -6,7 +6,8 @@
  * that would overrun it is not begun, and the call fails with the answer that asked for it (the
  * round ends, its Web Lock released, the outbox kept). No network (a refused connection, a DNS
  * failure, a browser offline) is {@link OfflineError}: nothing to wait for, the round ends. The
- * SDK has retries of its own; these come on top, once it gives up.
+ * SDK has retries of its own; these come on top, once it gives up, and its waits come out of the
+ * same budget (`budget.ts`).
  */
 
 /** The server could not be reached: the round ends, the outbox waits. */

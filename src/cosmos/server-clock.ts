@@ -30,6 +30,8 @@ interface Mirror {
   internals: { native(): Promise<IDBDatabase> }
   /** How far the device's clock is ahead of the server's, whole seconds, as last learned. */
   offsetS?: number
+  /** The server's time (epoch ms, a whole second) in the `date` of this round's first answer; none without one. */
+  serverAt?: number
 }
 
 /**
@@ -38,6 +40,7 @@ interface Mirror {
  */
 export async function learnOffset(mirror: Mirror, date: unknown, sentAt: number, receivedAt: number): Promise<void> {
   const serverMs = typeof date === 'string' ? Date.parse(date) : NaN
+  mirror.serverAt = Number.isNaN(serverMs) ? undefined : serverMs
   const db = await mirror.internals.native()
   if (Number.isNaN(serverMs)) {
     mirror.offsetS = (await keptOffset(db, mirror.store)) ?? 0

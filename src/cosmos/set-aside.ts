@@ -3,11 +3,12 @@
  * give them up for the server's copy.
  */
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
+import { done } from '../platform/request.js'
 import { baseOf, describe, isTombstone, type Mirror } from './context.js'
 import { unobserved } from './hook.js'
 import { queuedAt } from './outbox.js'
 import { readServer } from './push.js'
-import { dropRejected, listRejected, readRejected, requeue } from './rejected.js'
+import { dropRefused, dropRejected, listRejected, readRefused, readRejected, requeue } from './rejected.js'
 import { onDeviceClock } from './server-clock.js'
 import { readBase, writeBase } from './state.js'
 
@@ -26,10 +27,19 @@ export async function retryRejected(mirror: Mirror, key: string | undefined): Pr
 /**
  * Gives up the set-aside record of `key`: the server's copy now (or its absence) becomes the local
  * item and its base, unless the item was written again since (that write goes with the next push).
+ * A server copy the store refused is forgotten: the local item stays as it is, in step with that
+ * copy (a pull skips it until it changes; a write of the item is pushed over it).
  */
 export async function discardRejected(mirror: Mirror, key: string): Promise<boolean> {
   const { store } = mirror
-  const [rejected, base] = await readRejectedAndBase(mirror, key)
+  const [rejected, base, refused] = await readRejectedAndBase(mirror, key)
+  if (!rejected && refused) {
+    const tx = (await mirror.internals.native()).transaction(SYNC_STORE, 'readwrite')
+    dropRefused(tx, store, key)
+    writeBase(tx, store, key, refused.base)
+    await done(tx)
+    return true
+  }
   if (!rejected) return false
   // The container's key paths and the server's clock, as a round learns them.
   await describe(mirror)
@@ -46,5 +56,5 @@ export async function discardRejected(mirror: Mirror, key: string): Promise<bool
 
 async function readRejectedAndBase(mirror: Mirror, key: string) {
   const tx = (await mirror.internals.native()).transaction([SYNC_STORE])
-  return Promise.all([readRejected(tx, mirror.store, key), readBase(tx, mirror.store, key)])
+  return Promise.all([readRejected(tx, mirror.store, key), readBase(tx, mirror.store, key), readRefused(tx, mirror.store, key)])
 }

@@ -16,11 +16,18 @@ export interface Checkpoint {
   ts: number
   /** When the last round that completed began, epoch ms (the connection's clock). */
   pulledAt?: number
+  /**
+   * A re-read of the container (its TTL or the clock's offset changed) is under way: until a
+   * round completes it, every round goes on with it (`pull.ts`).
+   */
+  rereading?: true
 }
 
 const checkpointKey = (store: string) => [store, 'checkpoint']
 const etagKey = (store: string, key: IDBValidKey) => [store, 'etag', key]
 const etagsOf = (store: string) => IDBKeyRange.bound([store, 'etag'], [store, 'etag', []])
+/** Where the server copies of `store` the store refused are kept (`rejected.ts`). */
+export const refusedOf = (store: string) => IDBKeyRange.bound([store, 'refused'], [store, 'refused', []])
 
 export function readCheckpoint(tx: IDBTransaction, store: string): Promise<Checkpoint | undefined> {
   return req(tx.objectStore(SYNC_STORE).get(checkpointKey(store)))
@@ -64,9 +71,13 @@ export async function keysWithEtags(tx: IDBTransaction, store: string): Promise<
   return keys.map((key) => key[2])
 }
 
-/** Forgets the checkpoint and every base of `store`: its next pull reads the container afresh. */
+/**
+ * Forgets the checkpoint, every base of `store` and the server copies it refused: its next pull
+ * reads the container afresh.
+ */
 export function forgetServer(tx: IDBTransaction, store: string): void {
   const sync = tx.objectStore(SYNC_STORE)
   sync.delete(checkpointKey(store))
   sync.delete(etagsOf(store))
+  sync.delete(refusedOf(store))
 }

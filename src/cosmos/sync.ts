@@ -20,9 +20,10 @@ import { queueStamp } from '../transaction/mirror-queue.js'
 import { pullRound } from './pull.js'
 import { ownsScope, rescope, scopeChanged } from './scope.js'
 import { countsOf, pushRound } from './push.js'
-import { listRejected } from './rejected.js'
+import { listSetAside } from './rejected.js'
 import { discardRejected, retryRejected } from './set-aside.js'
 import { OfflineError } from './remote.js'
+import { withinBudget } from './budget.js'
 import { StatusBoard } from './status.js'
 import type { CosmosSync, SyncOptions, SyncStatus } from './types.js'
 
@@ -60,7 +61,9 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
   queueWritesOf(db, store, internals)
 
   const board = new StatusBoard()
-  const mirror: Mirror = { db, store, container, internals, options: checked, board, retry: { maxRetries: checked.maxRetries ?? 5, backoffMs: checked.backoffMs ?? 250, maxWaitMs: checked.maxWaitMs ?? 60_000, waitedMs: 0 } }
+  const retry = { maxRetries: checked.maxRetries ?? 5, backoffMs: checked.backoffMs ?? 250, maxWaitMs: checked.maxWaitMs ?? 60_000, waitedMs: 0 }
+  // Every call through the container within the round's maxWaitMs, the SDK's own retries too.
+  const mirror: Mirror = { db, store, container: withinBudget(container, retry), internals, options: checked, board, retry }
   const lockName = `idb-ttl:cosmos:${internals.name}:${store}`
   let stopped = false
   // The store changes to this sync's scope before anything else runs under the lock; writes
@@ -188,7 +191,7 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
       adopted.then(() =>
         readOnly(mirror, async (tx) => {
           await checkScope(tx)
-          return listRejected(tx, store)
+          return listSetAside(tx, store)
         }),
       ),
     retry: (key) => underLock(() => retryRejected(mirror, checkKey(key, true))),

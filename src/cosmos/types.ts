@@ -17,7 +17,7 @@ export interface SyncStatus {
   pulled: number
   /** Writes the push under way (or the last) sent. */
   pushed: number
-  /** Local writes the server refused and the mirror set aside ({@link CosmosSync.rejected}). */
+  /** Local writes the server refused and server copies the store refused, set aside ({@link CosmosSync.rejected}). */
   rejected: number
   /** Why the last round failed (`state` `'error'` or `'offline'`), by name and message. */
   error?: { name: string; message: string }
@@ -25,16 +25,21 @@ export interface SyncStatus {
 
 /**
  * A local write the server refused for itself (400: an item it cannot take; 409: a unique-key
- * clash; 413: over its size limit), set aside so that the writes queued after it are pushed.
+ * clash; 413: over its size limit), set aside so that the writes queued after it are pushed; or
+ * (`op: 'pull'`) a server copy the store refused, set aside so that the pull goes on.
  */
 export interface Rejected {
   /** The item's `id` (its local key). */
   key: string
-  /** What was pushed: the item (`'put'`) or its delete. */
-  op: 'put' | 'delete'
-  /** When the local write happened, epoch ms (the connection's clock). */
+  /**
+   * What was pushed: the item (`'put'`) or its delete; `'pull'`: the server's copy, which the
+   * store refused (an item `ttl` it cannot take, such as `0` or `"1h"`, which a container with
+   * TTL off keeps): the local item stays as it was until a copy the store takes comes in.
+   */
+  op: 'put' | 'delete' | 'pull'
+  /** When the local write happened, epoch ms (the connection's clock); of a `'pull'`, the copy's `_ts` in ms. */
   at: number
-  /** The server's answer: its HTTP status, and its message. */
+  /** The server's answer: its HTTP status, and its message; of a `'pull'`, 0 and the store's message. */
   status: number
   message: string
 }
@@ -107,9 +112,11 @@ export interface SyncOptions {
   /** First back-off after a transient answer, in ms, doubled each time; default 250. */
   backoffMs?: number
   /**
-   * What all the waits of one round (429s and back-offs) may add up to, in ms; default 60000.
-   * A wait that would overrun it is not begun: the round ends as `'error'` with the server's
-   * answer, the outbox kept and the round's Web Lock released, and the next round starts afresh.
+   * What all the waits of one round (429s and back-offs, the SDK's own retries included) may add
+   * up to, in ms; default 60000. A wait that would overrun it is not begun, and a request still
+   * unanswered when it runs out (or after a second, whichever is later) is given up: the round
+   * ends as `'error'`, the outbox kept and the round's Web Lock released, and the next round
+   * starts afresh.
    */
   maxWaitMs?: number
 }
@@ -133,7 +140,9 @@ export interface CosmosSync {
    * The local writes the server refused and the mirror set aside (one per key, the latest), with
    * the server's answer. A set-aside write stays in the store, unpushed, until {@link retry} or
    * {@link discard}, or until a later write of the item is pushed (a pull leaves it alone, as it
-   * does a queued write).
+   * does a queued write). Then the server copies the store refused (`op: 'pull'`), until a copy
+   * it takes comes in, the item is deleted on the server, a write of it is pushed, or
+   * {@link discard}.
    */
   rejected(): Promise<Rejected[]>
   /**
@@ -143,7 +152,8 @@ export interface CosmosSync {
   retry(key?: string): Promise<number>
   /**
    * Gives up the set-aside write of `key`: the server's copy (or its absence) becomes the local
-   * item again, read from the server now. Resolves to `false` when nothing of `key` was set aside.
+   * item again, read from the server now; of a refused server copy, forgets it (the local item
+   * stays as it is). Resolves to `false` when nothing of `key` was set aside.
    * @throws {@link OfflineError} without a network (the write stays set aside)
    */
   discard(key: string): Promise<boolean>

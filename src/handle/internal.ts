@@ -48,10 +48,10 @@ export function transactionOf<T>(
   return routeOf(handle).transact(stores, mode === 'readwrite', callback, internal)
 }
 
-/** The database's name, its declared stores, the handle's clock and its native connection. */
+/** The database's name, its declared stores, how it takes item `ttl`s, the handle's clock and its native connection. */
 export function partsOf(handle: object) {
-  const { name, stores, clock, connection } = routeOf(handle).options
-  return { name, stores, clock, native: () => connection.native() }
+  const { name, stores, mode, clock, connection } = routeOf(handle).options
+  return { name, stores, mode, clock, native: () => connection.native() }
 }
 
 /**

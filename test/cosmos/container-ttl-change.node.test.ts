@@ -6,10 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { syncCosmos } from '../../src/cosmos/index.js'
+import { PAGE } from '../../src/cosmos/pull.js'
 import { manualClock } from '../helpers.js'
 import { keepItemsOnReplace, setContainerTtl } from './container-ttl.js'
-import { newContainer } from './containers.js'
-import { startServer, stopServer } from './harness.js'
+import { containerVia, newContainer } from './containers.js'
+import { startFaultProxy, startServer, stopServer } from './harness.js'
 import { openMirror } from './support.js'
 
 let port: number
@@ -53,5 +54,43 @@ describe("the container's TTL changes", () => {
     await sync.pull()
     expect(ids(await db.getAll('items'))).toEqual(['fresh'])
     db.close()
+  })
+})
+
+describe("a re-read after the container's TTL changed", () => {
+  test('interrupted (a page after the first fails), it goes on at the next pull until it completed: every purged copy comes back', async () => {
+    const proxy = await startFaultProxy(port)
+    try {
+      const { container, id } = await newContainer(port, 60)
+      // Items of an hour ago, in seconds of their own: more than a page of them (PAGE), in _ts order.
+      const count = PAGE + 50
+      const realNow = Date.now
+      const hourAgo = realNow() - 3_600_000
+      for (let i = 0; i < count; i++) {
+        const spy = vi.spyOn(Date, 'now').mockImplementation(() => hourAgo + i * 1000)
+        try {
+          await container.items.create({ id: `old${String(i).padStart(3, '0')}`, tenant: 't1' })
+        } finally {
+          spy.mockRestore()
+        }
+      }
+      const db = await openMirror(manualClock(realNow()))
+      const sync = syncCosmos(db, 'items', containerVia(proxy.port, id), { partitionKey: 't1', maxRetries: 0 })
+      await sync.pull()
+      expect(await db.getAll('items')).toEqual([])
+      expect(await db.purgeExpired('items')).toBe(count)
+
+      await setContainerTtl(container, 86_400)
+      // The re-read's first page comes, the second fails (no retries).
+      await proxy.play({ kind: 'midPull', after: 1, status: 503 })
+      await expect(sync.pull()).rejects.toMatchObject({ code: 503 })
+      expect((await db.getAllKeys('items')).length).toBe(PAGE)
+      await proxy.reset()
+      await sync.pull()
+      expect((await db.getAllKeys('items')).length).toBe(count)
+      db.close()
+    } finally {
+      await proxy.stop()
+    }
   })
 })

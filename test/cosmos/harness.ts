@@ -4,6 +4,7 @@
  * run as browser commands in the Node process that serves the page, and the page's SDK reaches
  * the servers through that dev server (test/cosmos/dev-proxy.ts).
  */
+import { afterAll, afterEach, beforeAll } from 'vitest'
 import type { CosmosControl, ProxyLog } from './control.js'
 import type { Fault } from './listen.js'
 
@@ -49,4 +50,22 @@ export async function startFaultProxy(target: number): Promise<FaultProxy> {
     online: () => control.cosmosProxyOnline(port),
     stop: () => control.cosmosProxyStop(port),
   }
+}
+
+/**
+ * A server of the calling test file's own and a fault proxy in front of it, started before its
+ * tests and stopped after them, the proxy reset after each test; read `port` and `proxy` in tests.
+ */
+export function serverBehindProxy(): { readonly port: number; readonly proxy: FaultProxy } {
+  const started = { port: 0, proxy: undefined as unknown as FaultProxy }
+  beforeAll(async () => {
+    started.port = await startServer()
+    started.proxy = await startFaultProxy(started.port)
+  })
+  afterEach(() => started.proxy.reset())
+  afterAll(async () => {
+    await started.proxy.stop()
+    await stopServer(started.port)
+  })
+  return started
 }

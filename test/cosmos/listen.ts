@@ -28,11 +28,13 @@ export async function listenCosmos(): Promise<{ port: number; stop(): Promise<vo
 }
 
 /**
- * Passes `req` on to `http://localhost:<port><path>` and the answer back. A port that refuses the
- * connection leaves `req` unanswered (its connection dropped), as a network that is down would.
+ * Passes `req` on to `http://localhost:<port><path>` and the answer back (`seen` sees it first). A
+ * port that refuses the connection leaves `req` unanswered (its connection dropped), as a network
+ * that is down would.
  */
-export function forward(req: IncomingMessage, res: ServerResponse, port: number, path: string): void {
+export function forward(req: IncomingMessage, res: ServerResponse, port: number, path: string, seen?: (answer: IncomingMessage) => void): void {
   const upstream = request({ host: 'localhost', port, path, method: req.method, headers: req.headers }, (answer) => {
+    seen?.(answer)
     res.writeHead(answer.statusCode ?? 502, answer.headers)
     answer.pipe(res)
   })
@@ -43,9 +45,15 @@ export function forward(req: IncomingMessage, res: ServerResponse, port: number,
 /**
  * What the proxy does with the next requests: `status` answers them itself; `lostAnswer` passes
  * the next writes (POST, PUT, DELETE) on to the server, which makes them, and answers `status` in
- * place of the server's answer, as a connection lost on the way back would leave the client.
+ * place of the server's answer, as a connection lost on the way back would leave the client;
+ * `midPull` passes the next `after` queries (a query plan's request aside) on, then fails every
+ * query after them until reset: answered `status`, or without one, its connection dropped (a
+ * network lost mid-pull).
  */
-export type Fault = { kind: 'status'; status: number; times: number; retryAfterMs?: number } | { kind: 'lostAnswer'; status: number; times: number }
+export type Fault =
+  | { kind: 'status'; status: number; times: number; retryAfterMs?: number }
+  | { kind: 'lostAnswer'; status: number; times: number }
+  | { kind: 'midPull'; after: number; status?: number }
 
 /** A proxy in front of the server: passes requests on, or plays a fault; counts what it saw. */
 export interface Proxy {
@@ -56,8 +64,8 @@ export interface Proxy {
   /** Stops listening (connections are refused, as with no network) until {@link Proxy.online}. */
   offline(): Promise<void>
   online(): Promise<void>
-  /** Requests passed on, with when. */
-  passed: { method: string; url: string; at: number; partitionKey?: string; queryPlan?: true }[]
+  /** Requests passed on, with when, and of a query (a page), how many documents its answer held. */
+  passed: { method: string; url: string; at: number; partitionKey?: string; queryPlan?: true; items?: number }[]
   close(): Promise<void>
 }
 
@@ -86,8 +94,18 @@ export async function startProxy(target: number): Promise<Proxy> {
     }
     const partitionKey = req.headers['x-ms-documentdb-partitionkey']
     const queryPlan = req.headers['x-ms-cosmos-is-query-plan-request'] === 'True' || req.headers['x-ms-cosmos-is-query-plan-request'] === 'true'
-    proxy.passed.push({ method: req.method ?? '', url: req.url ?? '', at: performance.now(), ...(typeof partitionKey === 'string' && { partitionKey }), ...(queryPlan && { queryPlan }) })
-    forward(req, res, target, req.url ?? '/')
+    if (fault?.kind === 'midPull' && req.headers['x-ms-documentdb-isquery'] && !queryPlan && fault.after-- <= 0) {
+      proxy.faults.push({ status: fault.status ?? 0, at: performance.now() })
+      if (fault.status === undefined) return void req.socket.destroy()
+      req.resume()
+      return void res.writeHead(fault.status, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'ServiceUnavailable', message: 'played by the test proxy' }))
+    }
+    const passed: Proxy['passed'][number] = { method: req.method ?? '', url: req.url ?? '', at: performance.now(), ...(typeof partitionKey === 'string' && { partitionKey }), ...(queryPlan && { queryPlan }) }
+    proxy.passed.push(passed)
+    forward(req, res, target, req.url ?? '/', (answer) => {
+      const items = answer.headers['x-ms-item-count']
+      if (typeof items === 'string') passed.items = Number(items)
+    })
   })
   await new Promise<void>((resolve) => http.listen(0, 'localhost', resolve))
   proxy.port = (http.address() as AddressInfo).port

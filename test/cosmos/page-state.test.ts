@@ -54,7 +54,7 @@ describe('readPageState', () => {
     // Entries outside the page's span, or of another store, are not the page's.
     const db = await seeded({ queued: [['other', 'b'], [STORE, 'z']], bases: [['a', { etag: 'e' }]] })
     const spies = perKeyReads()
-    expect(await stateOf(db, ['d', 'b', 'c'])).toEqual(Array(3).fill({ queued: false, rejected: false, base: undefined }))
+    expect(await stateOf(db, ['d', 'b', 'c'])).toEqual(Array(3).fill({ queued: false, rejected: false, refused: false, base: undefined }))
     expect(callsOf(spies)).toBe(0)
     db.close()
   })
@@ -68,9 +68,9 @@ describe('readPageState', () => {
     })
     const spies = perKeyReads()
     expect(await stateOf(db, ['f', 'b', 'd'])).toEqual([
-      { queued: false, rejected: true, base: undefined },
-      { queued: true, rejected: false, base: { etag: 'eb', pk: 't1' } },
-      { queued: false, rejected: false, base: { etag: 'ed' } },
+      { queued: false, rejected: true, refused: false, base: undefined },
+      { queued: true, rejected: false, refused: false, base: { etag: 'eb', pk: 't1' } },
+      { queued: false, rejected: false, refused: false, base: { etag: 'ed' } },
     ])
     expect(callsOf(spies)).toBe(0)
     db.close()
@@ -85,8 +85,8 @@ describe('readPageState', () => {
     })
     const spies = perKeyReads()
     expect(await stateOf(db, ['z', 'a'])).toEqual([
-      { queued: false, rejected: true, base: { etag: 'ez' } },
-      { queued: true, rejected: false, base: undefined },
+      { queued: false, rejected: true, refused: false, base: { etag: 'ez' } },
+      { queued: true, rejected: false, refused: false, base: undefined },
     ])
     expect(callsOf(spies)).toBeGreaterThan(0)
     db.close()

@@ -255,13 +255,14 @@ describe('bad input', () => {
     raised.close()
   })
 
-  test("a server item the store refuses (ttl 0) fails the pull with the TtlError and state 'error', not 'offline'", async () => {
+  test("a server item the store refuses (ttl 0) fails no pull: set aside with the store's INVALID_TTL message, the round 'idle'", async () => {
     const { container } = await newContainer(port, 60)
     await container.items.create({ id: 'bad', tenant: 't1', ttl: 0 })
     const db = await openMirror(aheadClock())
     const sync = syncCosmos(db, 'items', container)
-    await expect(sync.pull()).rejects.toMatchObject({ name: 'TtlError', code: 'INVALID_TTL' })
-    expect(sync.status).toMatchObject({ state: 'error', error: { name: 'TtlError' } })
+    expect(await sync.pull()).toBe(0)
+    expect(sync.status).toMatchObject({ state: 'idle', rejected: 1 })
+    expect(await sync.rejected()).toEqual([expect.objectContaining({ key: 'bad', op: 'pull', status: 0, message: expect.stringContaining('ttl must be') })])
     expect(await db.getAll('items')).toEqual([])
     db.close()
   })
