@@ -1,0 +1,31 @@
+/**
+ * The on-disk form of an entry (docs/keyval.md, "On disk"). A value that never expires is stored
+ * as it is, exactly as idb-keyval stores it, so that either library reads what the other wrote. A
+ * value that expires is stored as `{ 'idb-ttl': expiresAtMs, v: value }`. A value that never
+ * expires but is itself an object with an own or inherited `'idb-ttl'` key is stored wrapped with
+ * `Infinity`, so that nothing this entry writes is ever misread.
+ */
+
+/** The field that marks a wrapped entry; its value is the expiry instant, epoch ms. */
+const FIELD = 'idb-ttl'
+
+/** A stored entry that carries an expiry. */
+interface Wrapped {
+  [FIELD]: number
+  v: unknown
+}
+
+/** The expiry (epoch ms) a stored entry carries, or `undefined` for a plain value, which never expires. */
+export function expiryOf(stored: unknown): number | undefined {
+  return typeof stored == 'object' && stored !== null && FIELD in stored ? (stored as Wrapped)[FIELD] : undefined
+}
+
+/** What to store for `value` expiring at `expiresAtMs` (`Infinity`: never). */
+export function wrap(value: unknown, expiresAtMs: number): unknown {
+  return expiresAtMs < Infinity || expiryOf(value) !== undefined ? ({ [FIELD]: expiresAtMs, v: value } satisfies Wrapped) : value
+}
+
+/** The value of a stored entry that is live (its expiry checked by the caller). */
+export function valueOf(stored: unknown): unknown {
+  return expiryOf(stored) === undefined ? stored : (stored as Wrapped).v
+}
