@@ -3,11 +3,11 @@
  * entry from the instant it expires; writes stamp it by the shared resolver (rules/ttl.ts): its own
  * `ttl`, else the store's `defaultTtl`, counted from this write.
  */
-import { expiresAt, stampOf } from '../rules/ttl.js'
-import { expiryOf, valueOf, wrap } from './entry.js'
+import { effectiveTtl, itemTtl, stampOf } from '../rules/ttl.js'
+import { expiryOf, wrap, type Wrapped } from './entry.js'
 import { purgeAt } from './purge.js'
 import { promisifyRequest } from './request.js'
-import { defaultTtlOf, nowOf } from './settings.js'
+import { nowOf, stateOf } from './state.js'
 import { defaultGetStore } from './store.js'
 import type { SetOptions, UseStore } from './types.js'
 
@@ -24,24 +24,26 @@ function storeOf(options: UseStore | SetOptions | undefined): UseStore {
  * @throws TtlError `INVALID_TTL`
  */
 function writer(use: UseStore, options: UseStore | SetOptions | undefined): (value: unknown) => unknown {
-  const ttl = typeof options == 'function' ? undefined : options?.ttl
-  const expiry = expiresAt({ ttl, _ts: stampOf(nowOf(use)) }, defaultTtlOf(use))
+  const state = stateOf(use)
+  // A store is a function, with no `ttl`.
+  const seconds = effectiveTtl(itemTtl((options as SetOptions | undefined)?.ttl), state.defaultTtl)
+  // expiresAt's instant, for an item whose `_ts` is now.
+  const expiry = seconds === null ? Infinity : (stampOf(nowOf(state)) + seconds) * 1000
   purgeAt(use, expiry)
   return (value) => wrap(value, expiry)
 }
 
-/** How a read sees stored entries now: the value, or GONE once expired. */
-function reader(use: UseStore): (stored: unknown) => unknown {
-  const now = nowOf(use)
-  purgeAt(use, Infinity)
+/** How a read sees stored entries now: the value, or `gone` once expired. */
+function reader(use: UseStore, gone?: unknown): (stored: unknown) => any {
+  const now = nowOf(stateOf(use))
   return (stored) => {
-    if (now < (expiryOf(stored) ?? Infinity)) return valueOf(stored)
+    const expiry = expiryOf(stored)
+    if (expiry === undefined) return stored
+    if (now < expiry) return (stored as Wrapped).v
     purgeAt(use, now)
-    return GONE
+    return gone
   }
 }
-
-const orUndefined = (value: unknown) => (value === GONE ? undefined : value)
 
 /**
  * Get a value by its key: `undefined` when there is none or it has expired.
@@ -50,7 +52,7 @@ const orUndefined = (value: unknown) => (value === GONE ? undefined : value)
  * @param customStore Method to get a custom store. Use with caution (see the docs).
  */
 export function get<T = any>(key: IDBValidKey, customStore = defaultGetStore()): Promise<T | undefined> {
-  return customStore('readonly', (store) => promisifyRequest(store.get(key)).then((stored) => orUndefined(reader(customStore)(stored)) as T | undefined))
+  return customStore('readonly', (store) => promisifyRequest(store.get(key)).then(reader(customStore)))
 }
 
 /**
@@ -96,7 +98,7 @@ export function setMany(entries: [IDBValidKey, any][], options?: UseStore | SetO
 export function getMany<T = any>(keys: IDBValidKey[], customStore = defaultGetStore()): Promise<(T | undefined)[]> {
   return customStore('readonly', (store) => {
     const read = reader(customStore)
-    return Promise.all(keys.map((key) => promisifyRequest(store.get(key)).then((stored) => orUndefined(read(stored)) as T | undefined)))
+    return Promise.all(keys.map((key) => promisifyRequest(store.get(key)).then(read)))
   })
 }
 
@@ -119,7 +121,7 @@ export function update<T = any>(key: IDBValidKey, updater: (oldValue: T | undefi
       const request = store.get(key)
       request.onsuccess = () => {
         try {
-          store.put(write(updater(orUndefined(read(request.result)) as T | undefined)), key)
+          store.put(write(updater(read(request.result))), key)
           resolve(promisifyRequest(store.transaction))
         } catch (error) {
           reject(error)
@@ -171,7 +173,7 @@ export function clear(customStore = defaultGetStore()): Promise<void> {
 /** The live entries of the store, in key order: keys and stored values read in one transaction. */
 function live(customStore: UseStore): Promise<[IDBValidKey, unknown][]> {
   return customStore('readonly', (store) => {
-    const read = reader(customStore)
+    const read = reader(customStore, GONE)
     return Promise.all([promisifyRequest(store.getAllKeys()), promisifyRequest(store.getAll())]).then(([keys, stored]) =>
       keys.map((key, i): [IDBValidKey, unknown] => [key, read(stored[i])]).filter((entry) => entry[1] !== GONE),
     )

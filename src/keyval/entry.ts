@@ -2,15 +2,15 @@
  * The on-disk form of an entry (docs/keyval.md, "On disk"). A value that never expires is stored
  * as it is, exactly as idb-keyval stores it, so that either library reads what the other wrote. A
  * value that expires is stored as `{ 'idb-ttl': expiresAtMs, v: value }`. A value that never
- * expires but is itself an object with an own or inherited `'idb-ttl'` key is stored wrapped with
- * `Infinity`, so that nothing this entry writes is ever misread.
+ * expires but is itself an object with an `'idb-ttl'` key is stored wrapped with `Infinity`, so
+ * that nothing this entry writes is ever misread.
  */
 
 /** The field that marks a wrapped entry; its value is the expiry instant, epoch ms. */
 const FIELD = 'idb-ttl'
 
 /** A stored entry that carries an expiry. */
-interface Wrapped {
+export interface Wrapped {
   [FIELD]: number
   v: unknown
 }
@@ -23,9 +23,4 @@ export function expiryOf(stored: unknown): number | undefined {
 /** What to store for `value` expiring at `expiresAtMs` (`Infinity`: never). */
 export function wrap(value: unknown, expiresAtMs: number): unknown {
   return expiresAtMs < Infinity || expiryOf(value) !== undefined ? ({ [FIELD]: expiresAtMs, v: value } satisfies Wrapped) : value
-}
-
-/** The value of a stored entry that is live (its expiry checked by the caller). */
-export function valueOf(stored: unknown): unknown {
-  return expiryOf(stored) === undefined ? stored : (stored as Wrapped).v
 }

@@ -2,13 +2,14 @@
  * The purge: expired entries leave the disk at idle on the page, in small batches, with no worker
  * (SPEC §14). A round reads the store from its first key to its last, one batch per idle callback
  * (`setTimeout` where there is no `requestIdleCallback`: workers, WebKit), deleting in the batch's
- * own transaction what is expired by then; it notes the earliest expiry it meets and sleeps until
- * then. A store's first call starts a round (for what earlier pages left); a write that expires
- * and a read that meets an expired entry ask for one at the right time. Reads never rely on it.
+ * own transaction what is expired by then, and notes the earliest expiry it meets: the next round
+ * starts then. A store's connection starts a round when it opens (for what earlier pages left); a
+ * write that expires and a read that meets an expired entry ask for one in time. Reads never rely
+ * on it.
  */
 import { expiryOf } from './entry.js'
 import { promisifyRequest } from './request.js'
-import { nowOf } from './settings.js'
+import { nowOf, stateOf, type State } from './state.js'
 import type { UseStore } from './types.js'
 
 /** Entries read per batch: one short transaction per idle callback, so that the app's requests wait little. */
@@ -16,81 +17,53 @@ const BATCH = 50
 /** setTimeout's longest delay (about 24.8 days): a longer one would fire at once. */
 const MAX_DELAY = 2 ** 31 - 1
 
-interface Round {
-  /** When the next round starts, epoch ms by the store's clock; `Infinity`: none is due. */
-  due: number
-  timer?: ReturnType<typeof setTimeout>
-  /** A round is under way: what is asked meanwhile goes to `next`. */
-  running?: boolean
-  /** The last key the running round read. */
-  after?: IDBValidKey
-  /** The earliest expiry the running round met or was told of. */
-  next: number
-}
-
-const rounds = new WeakMap<UseStore, Round>()
-
-/** Asks for a purge of `use` once `when` (epoch ms by the store's clock) has come. */
+/** Asks for a purge round of `use` once `when` (epoch ms by the store's clock) has come. */
 export function purgeAt(use: UseStore, when: number): void {
-  let round = rounds.get(use)
-  if (!round) rounds.set(use, (round = { due: Infinity, next: Infinity })), (when = 0)
-  if (round.running) round.next = Math.min(round.next, when)
-  else if (when < round.due) {
-    const starting = round
-    clearTimeout(round.timer)
-    round.due = when
-    round.timer = setTimeout(
-      () => {
-        starting.running = true
-        starting.due = Infinity
-        idle(() => batch(use, starting))
-      },
-      Math.min(when - nowOf(use), MAX_DELAY),
-    )
-    // In Node (fake-indexeddb), a pending purge does not keep the process alive.
-    ;(round.timer as { unref?: () => void }).unref?.()
+  const state = stateOf(use)
+  if (when < state.next) {
+    state.next = when
+    if (state.after === undefined) {
+      clearTimeout(state.timer)
+      state.timer = setTimeout(
+        () => {
+          state.after = null
+          state.next = Infinity
+          idle(() => batch(use, state))
+        },
+        Math.min(when - nowOf(state), MAX_DELAY),
+      )
+    }
   }
 }
 
 function idle(task: () => void): void {
-  if (typeof requestIdleCallback == 'function') requestIdleCallback(task)
-  else setTimeout(task, 1)
+  ;(globalThis.requestIdleCallback || setTimeout)(task)
 }
 
-/** Reads one batch after `round.after` and deletes what is expired in it; resolves to whether more follows. */
-function batch(use: UseStore, round: Round): void {
-  const now = nowOf(use)
+/** Reads one batch after `state.after`, deletes what is expired in it, and goes on at idle or ends the round. */
+function batch(use: UseStore, state: State): void {
+  const now = nowOf(state)
   use('readwrite', (store) => {
-    const expired: IDBValidKey[] = []
-    let read = 0
-    const request = store.openCursor(round.after === undefined ? null : IDBKeyRange.lowerBound(round.after, true))
-    return new Promise<IDBCursor | null>((resolve, reject) => {
-      request.onerror = () => reject(request.error)
-      request.onsuccess = () => {
-        const cursor = request.result
-        if (cursor && read++ < BATCH) {
-          const expiry = expiryOf(cursor.value) ?? Infinity
-          if (now >= expiry) expired.push(cursor.primaryKey)
-          else round.next = Math.min(round.next, expiry)
-          round.after = cursor.primaryKey
-          cursor.continue()
-        } else {
-          // Deleted once the cursor is done, not through it: deleting inside a cursor broke in
-          // Safari (workbox-expiration collects keys first for that reason).
-          for (const key of expired) store.delete(key)
-          resolve(promisifyRequest(store.transaction).then(() => cursor))
-        }
-      }
+    const range = state.after == null ? null : IDBKeyRange.lowerBound(state.after, true)
+    return Promise.all([promisifyRequest(store.getAllKeys(range, BATCH)), promisifyRequest(store.getAll(range, BATCH))]).then(([keys, values]) => {
+      // Deleted by key after the batch is read (deleting inside a cursor broke in Safari, as
+      // workbox-expiration found), in the transaction that read it: a write in between is not lost.
+      keys.forEach((key, i) => {
+        const expiry = expiryOf(values[i]) ?? Infinity
+        if (now >= expiry) store.delete(key)
+        else state.next = Math.min(state.next, expiry)
+      })
+      // A short batch was the last: `undefined` ends the round.
+      state.after = keys[BATCH - 1]
+      return promisifyRequest(store.transaction)
     })
   })
     // A failed batch (the database deleted meanwhile) ends the round like the last one.
-    .catch(() => null)
-    .then((more) => {
-      if (more) return idle(() => batch(use, round))
-      const next = round.next
-      round.running = false
-      round.after = undefined
-      round.next = Infinity
+    .catch(() => (state.after = undefined))
+    .then(() => {
+      if (state.after !== undefined) return idle(() => batch(use, state))
+      const next = state.next
+      state.next = Infinity
       purgeAt(use, next)
     })
 }

@@ -1,9 +1,10 @@
 /**
  * `createStore`, as idb-keyval's (one connection per store, opened on first use, dropped when the
- * browser closes it), plus the store's time-to-live options.
+ * browser closes it), plus the store's time-to-live options; an opened connection starts a purge round.
  */
+import { purgeAt } from './purge.js'
 import { promisifyRequest } from './request.js'
-import { declare } from './settings.js'
+import { declare } from './state.js'
 import type { StoreOptions, UseStore } from './types.js'
 
 /**
@@ -21,14 +22,10 @@ export function createStore(dbName: string, storeName: string, options?: StoreOp
       connection = promisifyRequest(request)
       connection.then(
         (db) => {
+          // What earlier pages left expired goes at the next idle time.
+          purgeAt(use, 0)
           // Safari may close a connection by itself; it then fires close.
           db.onclose = () => (connection = undefined)
-          // Unlike idb-keyval, give way to another page's upgrade or deletion of the database
-          // instead of blocking it: the next call opens it again.
-          db.onversionchange = () => {
-            connection = undefined
-            db.close()
-          }
         },
         () => (connection = undefined),
       )
@@ -36,7 +33,7 @@ export function createStore(dbName: string, storeName: string, options?: StoreOp
     return connection
   }
   const use: UseStore = (txMode, callback) => open().then((db) => callback(db.transaction(storeName, txMode).objectStore(storeName)))
-  declare(use, `createStore("${dbName}", "${storeName}")`, options)
+  declare(use, `store "${storeName}"`, options)
   return use
 }
 
