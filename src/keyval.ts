@@ -4,3 +4,4 @@ export { clear, del, delMany, entries, get, getMany, keys, set, setMany, update,
 export { promisifyRequest } from './keyval/request.js'
 export { createStore } from './keyval/store.js'
 export type { SetOptions, StoreOptions, UseStore } from './keyval/types.js'
+export { TtlError, type TtlErrorCode } from './rules/errors.js'
