@@ -40,7 +40,8 @@ function reader(use: UseStore, gone?: unknown): (stored: unknown) => any {
     const expiry = expiryOf(stored)
     if (expiry === undefined) return stored
     if (now < expiry) return (stored as Wrapped).v
-    purgeAt(use, now)
+    // At once, whatever round is due later: the store holds what a round deletes.
+    purgeAt(use, 0)
     return gone
   }
 }

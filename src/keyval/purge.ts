@@ -3,9 +3,9 @@
  * (SPEC §14). A round reads the store from its first key to its last, one batch per idle callback
  * (`setTimeout` where there is no `requestIdleCallback`: workers, WebKit), deleting in the batch's
  * own transaction what is expired by then, and notes the earliest expiry it meets: the next round
- * starts then. A store's connection starts a round when it opens (for what earlier pages left); a
- * write that expires and a read that meets an expired entry ask for one in time. Reads never rely
- * on it.
+ * starts then. A store's connection starts a round when it opens (for what earlier pages left), and
+ * so does a read that meets an expired entry (written by another page, or by this one while its
+ * timer slept); a write that expires asks for one at its expiry. Reads never rely on it.
  */
 import { expiryOf } from './entry.js'
 import { promisifyRequest } from './request.js'
