@@ -14,7 +14,7 @@ import type { UseStore } from './types.js'
 
 /** Entries read per batch: one short transaction per idle callback, so that the app's requests wait little. */
 const BATCH = 50
-/** setTimeout's longest delay (about 24.8 days): a longer one would fire at once. */
+/** setTimeout's longest delay (about 24.8 days). */
 const MAX_DELAY = 2 ** 31 - 1
 
 /** Asks for a purge round of `use` once `when` (epoch ms by the store's clock) has come. */
@@ -30,7 +30,9 @@ export function purgeAt(use: UseStore, when: number): void {
           state.next = Infinity
           idle(() => batch(use, state))
         },
-        Math.min(when - nowOf(state), MAX_DELAY),
+        // Browsers convert the delay to a 32-bit integer: one below -2^31 (a round asked for at
+        // once is due at 0) or above 2^31 - 1 would wrap around to hours or fire at once.
+        Math.max(0, Math.min(when - nowOf(state), MAX_DELAY)),
       )
     }
   }
