@@ -5,6 +5,7 @@
  */
 import * as idbKeyval from 'idb-keyval'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
+import * as keyval from '../../src/keyval.js'
 import { createStore, entries, get, getMany, keys, set, setMany, update, values } from '../../src/keyval.js'
 import { uniqueName } from '../helpers.js'
 import { SECOND, T0 } from '../semantics/support.js'
@@ -81,4 +82,9 @@ test('a store written for idb-keyval (its UseStore) works with every call, ttl i
     ['a', 1],
     ['b', { 'idb-ttl': expect.any(Number), v: 2 }],
   ])
+})
+
+test('every export of idb-keyval is here, with a signature that takes the same calls (the assignment is checked by tsc)', () => {
+  const sameApi: typeof idbKeyval = keyval
+  expect(Object.keys(idbKeyval).filter((name) => !(name in sameApi))).toEqual([])
 })
