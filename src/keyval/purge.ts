@@ -53,7 +53,7 @@ function batch(use: UseStore, state: State): void {
       keys.forEach((key, i) => {
         const expiry = expiryOf(values[i]) ?? Infinity
         if (now >= expiry) store.delete(key)
-        else state.next = Math.min(state.next, expiry)
+        else if (expiry < state.next) state.next = expiry
       })
       // A short batch was the last: `undefined` ends the round.
       state.after = keys[BATCH - 1]

@@ -24,6 +24,7 @@ const VALUES: [IDBValidKey, unknown][] = [
   ['undefined', undefined],
   [[2, 'compound'], 'a compound key'],
   ['wrapper-like', { v: 'not ours', other: true }],
+  ['field-not-a-number', { 'idb-ttl': 'a string', v: 1 }],
 ]
 
 test('a database idb-keyval wrote (its store "keyval") reads the same through every call', async () => {
