@@ -175,8 +175,9 @@ const literal = workers.map(({ name }) => `new Worker(new URL("./${name}.js",imp
 const chunks = readdirSync(outDir).filter((f) => f.endsWith('.js')).map((f) => readFileSync(path.join(outDir, f), 'utf8'))
 for (const form of literal) if (!chunks.some((code) => code.includes(form))) throw new Error(`\`${form}\` is in no chunk of dist/: bundlers would not ship the worker`)
 
-for (const { entry, name } of workers) {
-  await build({
+/** `dist/<name>.js`: `entry` bundled alone, with everything it imports, minified. */
+function buildAlone(entry, name) {
+  return build({
     ...common,
     build: {
       outDir,
@@ -189,20 +190,12 @@ for (const { entry, name } of workers) {
   })
 }
 
+for (const { entry, name } of workers) await buildAlone(entry, name)
+
 // `idb-ttl/keyval` is a build of its own, self-contained (keyval.js imports nothing): it shares
 // with the other entries only the resolver (rules/ttl.ts) and TtlError, which a shared chunk would
 // bring in with the whole core; an app that uses it alone loads 1.5 kB at most (.size-limit.js).
-await build({
-  ...common,
-  build: {
-    outDir,
-    emptyOutDir: false,
-    minify: true,
-    sourcemap: false,
-    lib: { entry: path.join(root, 'src/keyval.ts'), formats: ['es'], fileName: () => 'keyval.js' },
-    rolldownOptions: { output: MINIFIED },
-  },
-})
+await buildAlone(path.join(root, 'src/keyval.ts'), 'keyval')
 
 const { generateDtsBundle } = require('dts-bundle-generator')
 const [bundled] = generateDtsBundle(
