@@ -40,6 +40,21 @@ module.exports = {
       'src/workbox/ uses the public API only, as a service worker has it (src/service-worker.ts), which its bundle imports as the package entry idb-ttl/service-worker (scripts/build-lib.mjs): one copy of the library in a service worker, and no worker file.',
     ),
     {
+      name: 'keyval-on-top',
+      severity: 'error',
+      comment: 'src/keyval/ is the entry idb-ttl/keyval (src/keyval.ts): no other part of src/ may use it.',
+      from: { path: '^src/', pathNot: '^src/keyval(/|\\.ts$)' },
+      to: { path: '^src/keyval(/|\\.ts$)' },
+    },
+    {
+      name: 'keyval-rules-only',
+      severity: 'error',
+      comment:
+        "idb-ttl/keyval (src/keyval.ts, src/keyval/) is self-contained and 1.5 kB: of the rest of src/ it uses the pure resolver and TtlError (rules/ttl.ts, rules/errors.ts), never the handle or anything that brings it in.",
+      from: { path: '^src/keyval(/|\\.ts$)' },
+      to: { path: '^src/(?!keyval/|rules/(ttl|errors)\\.ts$)' },
+    },
+    {
       name: 'workbox-imports-no-workbox',
       severity: 'error',
       comment: 'workbox-core and serwist are optional peers: src/workbox/ types its callbacks structurally (types.ts) and imports neither.',

@@ -1,7 +1,8 @@
 // Builds the library into dist/: the ESM entries of src/index.ts (`idb-ttl.js`), of src/core.ts
 // (`core.js`, `idb-ttl/core`), of src/cosmos/index.ts (`cosmos.js`, `idb-ttl/cosmos`), of
 // src/tanstack/index.ts (`tanstack.js`, `idb-ttl/tanstack`) and of src/workbox/index.ts
-// (`workbox.js`, `idb-ttl/workbox`). They share their common modules through three chunks they
+// (`workbox.js`, `idb-ttl/workbox`); src/keyval.ts (`keyval.js`, `idb-ttl/keyval`) is a build of its
+// own, below. They share their common modules through three chunks they
 // import statically: what `idb-ttl/core` is made of (`idb-ttl-core-*.js`), what starts the purge
 // worker by its URL (`idb-ttl-page-*.js`, which only the page entries import: a service worker's
 // bundler would ship the worker file for the URL) and the rest (`idb-ttl-shared-*.js`); `workbox.js` imports the
@@ -174,8 +175,9 @@ const literal = workers.map(({ name }) => `new Worker(new URL("./${name}.js",imp
 const chunks = readdirSync(outDir).filter((f) => f.endsWith('.js')).map((f) => readFileSync(path.join(outDir, f), 'utf8'))
 for (const form of literal) if (!chunks.some((code) => code.includes(form))) throw new Error(`\`${form}\` is in no chunk of dist/: bundlers would not ship the worker`)
 
-for (const { entry, name } of workers) {
-  await build({
+/** `dist/<name>.js`: `entry` bundled alone, with everything it imports, minified. */
+function buildAlone(entry, name) {
+  return build({
     ...common,
     build: {
       outDir,
@@ -187,6 +189,13 @@ for (const { entry, name } of workers) {
     },
   })
 }
+
+for (const { entry, name } of workers) await buildAlone(entry, name)
+
+// `idb-ttl/keyval` is a build of its own, self-contained (keyval.js imports nothing): it shares
+// with the other entries only the resolver (rules/ttl.ts) and TtlError, which a shared chunk would
+// bring in with the whole core; an app that uses it alone loads 1.5 kB at most (.size-limit.js).
+await buildAlone(path.join(root, 'src/keyval.ts'), 'keyval')
 
 const { generateDtsBundle } = require('dts-bundle-generator')
 const [bundled] = generateDtsBundle(
@@ -282,6 +291,13 @@ export declare function openTtlDB<S extends DBSchema | unknown = unknown>(name: 
 `,
 )
 
+// dist/keyval.d.ts: bundled from src/keyval.ts, self-contained as its module is.
+const [keyvalTypes] = generateDtsBundle(
+  [{ filePath: path.join(root, 'src/keyval.ts'), output: { noBanner: true, exportReferencedTypes: false } }],
+  { preferredConfigPath: path.join(root, 'tsconfig.build.json') },
+)
+writeFileSync(path.join(outDir, 'keyval.d.ts'), keyvalTypes)
+
 // dist/service-worker.d.ts: the main entry's API, which it shares to the type (TtlDB is one class).
 writeFileSync(path.join(outDir, 'service-worker.d.ts'), "export * from 'idb-ttl'\n")
 
@@ -314,4 +330,4 @@ export declare class TtlExpirationPlugin {
 `,
 )
 
-console.log(`dist/idb-ttl.js, dist/core.js, dist/core.d.ts, dist/service-worker.js, dist/service-worker.d.ts, dist/cosmos.js, dist/cosmos.d.ts, dist/tanstack.js, dist/tanstack.d.ts, dist/workbox.js, dist/workbox.d.ts, ${workers.map((w) => `dist/${w.name}.js`).join(', ')} and dist/index.d.ts written`)
+console.log(`dist/idb-ttl.js, dist/core.js, dist/core.d.ts, dist/service-worker.js, dist/service-worker.d.ts, dist/cosmos.js, dist/cosmos.d.ts, dist/tanstack.js, dist/tanstack.d.ts, dist/workbox.js, dist/workbox.d.ts, dist/keyval.js, dist/keyval.d.ts, ${workers.map((w) => `dist/${w.name}.js`).join(', ')} and dist/index.d.ts written`)

@@ -52,8 +52,8 @@ const PAGE = /^dist\/idb-ttl-page-[\w-]+\.js$/
 /** issue #33: the bytes (min+gzip) of an app that uses only `idb-ttl/core`, .size-limit.js's limit for it. The target is 10 kB. */
 const { CORE_APP_BUDGET } = scratch
 
-test('the tarball holds the six entries (idb-ttl, idb-ttl/core, idb-ttl/service-worker, idb-ttl/cosmos, idb-ttl/tanstack, idb-ttl/workbox), the three chunks they share (the core, what starts the purge worker, the rest), the worker, one .d.ts per entry, the docs on using the library (not the four about the repository), README, LICENSE and package.json, nothing else; under 400 kB unpacked', async () => {
-  const allowed = /^(dist\/(idb-ttl|core|service-worker|cosmos|tanstack|workbox|purge-worker|idb-ttl-(shared|core|page)-[\w-]+)\.js|dist\/(index|core|service-worker|cosmos|tanstack|workbox)\.d\.ts|docs\/[\w-]+\.md|README\.md|LICENSE|package\.json)$/
+test('the tarball holds the seven entries (idb-ttl, idb-ttl/core, idb-ttl/service-worker, idb-ttl/cosmos, idb-ttl/tanstack, idb-ttl/workbox, idb-ttl/keyval), the three chunks they share (the core, what starts the purge worker, the rest), the worker, one .d.ts per entry, the docs on using the library (not the four about the repository), README, LICENSE and package.json, nothing else; under 400 kB unpacked', async () => {
+  const allowed = /^(dist\/(idb-ttl|core|service-worker|cosmos|tanstack|workbox|keyval|purge-worker|idb-ttl-(shared|core|page)-[\w-]+)\.js|dist\/(index|core|service-worker|cosmos|tanstack|workbox|keyval)\.d\.ts|docs\/[\w-]+\.md|README\.md|LICENSE|package\.json)$/
   expect(packed.files.filter((file) => !allowed.test(file))).toEqual([])
   expect(packed.files).toEqual(
     expect.arrayContaining([
@@ -66,6 +66,7 @@ test('the tarball holds the six entries (idb-ttl, idb-ttl/core, idb-ttl/service-
       'dist/cosmos.js',
       'dist/tanstack.js',
       'dist/workbox.js',
+      'dist/keyval.js',
       'dist/purge-worker.js',
       'dist/service-worker.js',
       'dist/service-worker.d.ts',
@@ -73,6 +74,7 @@ test('the tarball holds the six entries (idb-ttl, idb-ttl/core, idb-ttl/service-
       'dist/cosmos.d.ts',
       'dist/tanstack.d.ts',
       'dist/workbox.d.ts',
+      'dist/keyval.d.ts',
       ...(await scratch.docsFiles()).filter((file) => !scratch.repositoryOnlyDocs().includes(file)),
     ]),
   )
@@ -80,7 +82,7 @@ test('the tarball holds the six entries (idb-ttl, idb-ttl/core, idb-ttl/service-
   expect(packed.files.filter((file) => scratch.repositoryOnlyDocs().includes(file))).toEqual([])
   expect(packed.files.filter((file) => SHARED.test(file))).toHaveLength(1)
   expect(packed.files.filter((file) => CORE.test(file))).toHaveLength(1)
-  expect(packed.files.filter((file) => file.endsWith('.d.ts'))).toEqual(['dist/core.d.ts', 'dist/cosmos.d.ts', 'dist/index.d.ts', 'dist/service-worker.d.ts', 'dist/tanstack.d.ts', 'dist/workbox.d.ts'])
+  expect(packed.files.filter((file) => file.endsWith('.d.ts'))).toEqual(['dist/core.d.ts', 'dist/cosmos.d.ts', 'dist/index.d.ts', 'dist/keyval.d.ts', 'dist/service-worker.d.ts', 'dist/tanstack.d.ts', 'dist/workbox.d.ts'])
   // 347 kB with five entries and fifteen pages of docs (the four left out are 73 kB, benchmarks.md 44 kB of them); #35's budget.
   expect(packed.unpackedSize).toBeLessThan(400_000)
   const { copied } = await scratch.installed(app)
@@ -129,7 +131,9 @@ test('the entries import only the chunks, idb and comlink; idb-ttl/core and idb-
   expect(await imports('dist/cosmos.js')).toEqual([core, chunk].sort())
   expect(await imports('dist/tanstack.js')).toEqual([core])
   expect(await imports('dist/workbox.js')).toEqual(['idb-ttl/service-worker'])
-  for (const file of ['dist/idb-ttl.js', 'dist/core.js', 'dist/service-worker.js', 'dist/cosmos.js', 'dist/tanstack.js', 'dist/workbox.js', shared, coreChunk, pageChunk]) expect(await scratch.readText(dir, file), file).not.toMatch(/\bimport\s*\(/)
+  // idb-ttl/keyval is self-contained: an app of it alone loads no chunk of the others.
+  expect(await imports('dist/keyval.js')).toEqual([])
+  for (const file of ['dist/idb-ttl.js', 'dist/core.js', 'dist/service-worker.js', 'dist/cosmos.js', 'dist/tanstack.js', 'dist/workbox.js', 'dist/keyval.js', shared, coreChunk, pageChunk]) expect(await scratch.readText(dir, file), file).not.toMatch(/\bimport\s*\(/)
 })
 
 test('the code is minified, with no source map (useful ones would carry the whole TypeScript source; ones without it make bundlers warn)', async () => {
@@ -191,6 +195,13 @@ test('dist/tanstack.d.ts declares exactly what src/tanstack/index.ts exports (Tt
   const declarations = await scratch.readText(dir, 'dist/tanstack.d.ts')
   expect(await scratch.exportsOf(`${dir}/dist/tanstack.d.ts`)).toEqual(await scratch.exportsOf(new URL('../../src/tanstack/index.ts', import.meta.url).pathname))
   expect(declarations).not.toMatch(/from '\.\.?\//)
+})
+
+test('dist/keyval.d.ts declares exactly what src/keyval.ts exports, and imports nothing', async () => {
+  const { dir } = await scratch.installed(app)
+  const declarations = await scratch.readText(dir, 'dist/keyval.d.ts')
+  expect(await scratch.exportsOf(`${dir}/dist/keyval.d.ts`)).toEqual(await scratch.exportsOf(new URL('../../src/keyval.ts', import.meta.url).pathname))
+  expect(declarations).not.toMatch(/^import /m)
 })
 
 test('dist/workbox.d.ts declares exactly what src/workbox/index.ts exports, and needs nothing to compile (its callback types are structural)', async () => {
