@@ -3,7 +3,7 @@
  * each on those listed before it, and no module cycle. Read the order as the architecture, from
  * the ground floor up; docs/architecture.md says what each folder holds.
  */
-const LAYERS = ['rules', 'platform', 'layout', 'generations', 'events', 'reads', 'purge', 'writes', 'transaction', 'background', 'live', 'handle']
+const LAYERS = ['rules', 'platform', 'layout', 'generations', 'events', 'reads', 'purge', 'writes', 'transaction', 'background', 'live', 'handle', 'assembly']
 
 const above = (i) => LAYERS.slice(i + 1)
 
@@ -25,13 +25,13 @@ module.exports = {
     ...LAYERS.map((layer, i) => ({
       name: `${layer}-looks-down`,
       severity: 'error',
-      comment: `src/${layer}/ may use only ${LAYERS.slice(0, i).join(', ') || 'nothing of src'} (folders listed before it), never ${[...above(i), 'the entry and the handle'].join(', ')}.`,
+      comment: `src/${layer}/ may use only ${LAYERS.slice(0, i).join(', ') || 'nothing of src'} (folders listed before it), never ${[...above(i), 'the entries (the files at the top of src/)'].join(', ')}.`,
       from: { path: `^src/${layer}/` },
       to: { path: `^src/(${[...above(i)].join('|') || '$^'}/|[^/]+\\.ts$)` },
     })),
     onTop('cosmos', 'src/cosmos/ is the entry idb-ttl/cosmos, on top of everything: no other part of src/ (the main entry least of all) may use it.'),
     onTop('tanstack', 'src/tanstack/ is the entry idb-ttl/tanstack: no other part of src/ may use it.'),
-    usesOnly('tanstack', 'tanstack-public-calls-only', 'rules/|db\\.ts$', "src/tanstack/ works through the handle's public calls: it may use rules/ (TtlError) and the handle's type, nothing else of src/."),
+    usesOnly('tanstack', 'tanstack-public-calls-only', 'rules/|assembly/db\\.ts$', "src/tanstack/ works through the handle's public calls: it may use rules/ (TtlError) and the handle's type (assembly/db.ts), nothing else of src/."),
     onTop('workbox', 'src/workbox/ is the entry idb-ttl/workbox: no other part of src/ may use it.'),
     usesOnly(
       'workbox',

@@ -109,7 +109,7 @@ async function coreModules() {
 }
 const core = await coreModules()
 /** The modules that start the purge worker: `idb-ttl/core`'s open, and the worker's client. */
-const STARTS_WORKER = /[\\/]src[\\/](core|open-core|background[\\/]worker[\\/](client|start))\.ts$/
+const STARTS_WORKER = /[\\/]src[\\/](core|assembly[\\/]open-core|background[\\/]worker[\\/](client|start))\.ts$/
 
 const common = { configFile: false, root, publicDir: false, logLevel: 'info' }
 /** Fully minified output that keeps pure annotations and licence comments (the worker bundles comlink and idb). */

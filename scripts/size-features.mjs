@@ -32,13 +32,13 @@ export const FEATURES = [
     id: 'live',
     name: 'live queries (db.live)',
     exports: { 'src/live/hub.ts': ['LiveHub'] },
-    members: { 'src/db.ts': { TtlDB: ['live'] } },
+    members: { 'src/assembly/db.ts': { TtlDB: ['live'] } },
   },
   {
     id: 'transactions',
     name: 'transactions (db.transaction)',
     exports: { 'src/transaction/check.ts': ['checkTransaction'] },
-    members: { 'src/db.ts': { TtlDB: ['transaction'] }, 'src/handle/routes.ts': { Routes: ['transact'] } },
+    members: { 'src/assembly/db.ts': { TtlDB: ['transaction'] }, 'src/handle/routes.ts': { Routes: ['transact'] } },
   },
   {
     id: 'quota',
@@ -51,19 +51,19 @@ export const FEATURES = [
     id: 'events',
     name: 'expiry events (onExpire, onPurge, isPurger)',
     exports: { 'src/events/listeners.ts': ['ExpiryListeners'] },
-    members: { 'src/db.ts': { TtlDB: ['onExpire', 'onPurge', 'isPurger'] } },
+    members: { 'src/assembly/db.ts': { TtlDB: ['onExpire', 'onPurge', 'isPurger'] } },
   },
   {
     id: 'index',
     name: 'index reads (getFromIndex, getAllFromIndex, getAllKeysFromIndex, countFromIndex)',
     exports: {},
-    members: { 'src/db.ts': { TtlDB: ['getFromIndex', 'getAllFromIndex', 'getAllKeysFromIndex', 'countFromIndex'] } },
+    members: { 'src/assembly/db.ts': { TtlDB: ['getFromIndex', 'getAllFromIndex', 'getAllKeysFromIndex', 'countFromIndex'] } },
   },
   {
     id: 'mirror',
     name: "the Cosmos DB mirror's hooks in the handle (mirror: true, write observers)",
     exports: { 'src/transaction/mirror-queue.ts': ['queueObserver'], 'src/transaction/observers.ts': ['Observers'] },
-    members: { 'src/db.ts': { TtlDB: ['observed'] }, 'src/handle/routes.ts': { Routes: ['observers', 'gate'] } },
+    members: { 'src/assembly/db.ts': { TtlDB: ['observed'] }, 'src/handle/routes.ts': { Routes: ['observers', 'gate'] } },
   },
   {
     id: 'page-purge',
@@ -75,7 +75,7 @@ export const FEATURES = [
     id: 'rest',
     name: 'iterate, stats, purgeDuring',
     exports: {},
-    members: { 'src/db.ts': { TtlDB: ['iterate', 'stats', 'purgeDuring'] } },
+    members: { 'src/assembly/db.ts': { TtlDB: ['iterate', 'stats', 'purgeDuring'] } },
   },
   {
     id: 'sliding',

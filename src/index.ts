@@ -1,2 +1,2 @@
-export * from './api.js'
-export { openTtlDB } from './open-page.js'
+export * from './assembly/api.js'
+export { openTtlDB } from './assembly/open-page.js'

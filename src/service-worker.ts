@@ -1,2 +1,2 @@
-export * from './api.js'
-export { openTtlDB } from './open-inline.js'
+export * from './assembly/api.js'
+export { openTtlDB } from './assembly/open-inline.js'

@@ -1,6 +1,6 @@
 /** What a pull and a push round share: the store, the container, the options, the status. */
 import type { Container, PartitionKey } from '@azure/cosmos'
-import type { TtlDB } from '../db.js'
+import type { TtlDB } from '../assembly/db.js'
 import type { DefaultTtl } from '../rules/ttl.js'
 import type { Internals } from './internals.js'
 import type { RetryOptions } from './remote.js'

@@ -3,7 +3,7 @@
  * library's own stores, unheard by the write observers (they are the server's writes, not the
  * app's: nothing to push back).
  */
-import type { TtlDB } from '../db.js'
+import type { TtlDB } from '../assembly/db.js'
 import { transactionOf } from '../handle/internal.js'
 
 /** The part of a transaction the mirror writes through: items of one store, and the raw transaction. */

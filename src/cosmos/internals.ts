@@ -3,7 +3,7 @@
  * declaration, how the database takes item `ttl`s, the connection's clock and native
  * connection, through `handle/internal.ts`.
  */
-import type { TtlDB } from '../db.js'
+import type { TtlDB } from '../assembly/db.js'
 import { partsOf } from '../handle/internal.js'
 import type { TtlValues } from '../rules/ttl.js'
 import type { StoreConfig } from '../rules/types.js'

@@ -5,7 +5,7 @@
  * long as it is open: a write made after `sync.stop()` is still queued, so that no write of a
  * synced store goes unpushed.
  */
-import type { TtlDB } from '../db.js'
+import type { TtlDB } from '../assembly/db.js'
 import { observeWrites } from '../handle/internal.js'
 import { queueObserver } from '../transaction/mirror-queue.js'
 import type { Internals } from './internals.js'

@@ -7,7 +7,7 @@
  */
 import type { Container } from '@azure/cosmos'
 import { electLeader, type Leadership } from '../background/leader.js'
-import type { TtlDB } from '../db.js'
+import type { TtlDB } from '../assembly/db.js'
 import { gateStore } from '../handle/internal.js'
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
 import { webLocks, withLock } from '../platform/lock.js'

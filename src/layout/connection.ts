@@ -8,7 +8,7 @@ import type { addedUniqueIndexes, checkSchema, explainAbort, StoreConfigs, upgra
 
 /**
  * The schema work of an open that creates or upgrades the database, the words for its failures,
- * and the check of a database opened without an upgrade: `schema.ts`'s, which `open.ts` gives. A
+ * and the check of a database opened without an upgrade: `schema.ts`'s, which `assembly/open.ts` gives. A
  * connection without it never creates nor upgrades one, nor checks it (the purge worker's, whose
  * page checked the database it purges), and its bundle carries none of it.
  */
@@ -27,7 +27,7 @@ export interface ConnectionOptions {
   /**
    * The app's `upgrade`, run in the upgrade transaction once the schema work is done. It is given
    * the native database and transaction, as `idb-ttl/core` hands them to the app; the full entries
-   * make idb's views of them (`open-full.ts`), so this module, the core and the purge worker carry
+   * make idb's views of them (`assembly/open-full.ts`), so this module, the core and the purge worker carry
    * no idb.
    */
   upgrade?: (db: IDBDatabase, oldVersion: number, newVersion: number | null, tx: IDBTransaction) => void

@@ -3,7 +3,7 @@
  * store's `defaultTtl` (or the `ttl` option) says, is never returned once expired, and leaves the
  * disk through the background purge, with no `persisterGc` call.
  */
-import type { TtlDB } from '../db.js'
+import type { TtlDB } from '../assembly/db.js'
 import { TtlError } from '../rules/errors.js'
 import { isValidTtl, MAX_TTL } from '../rules/ttl.js'
 import type { TtlAsyncStorage, TtlStorageOptions } from './types.js'

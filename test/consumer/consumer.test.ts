@@ -154,9 +154,9 @@ test('the one .d.ts declares exactly what src/index.ts exports, no internal modu
   const { dir } = await scratch.installed(app)
   const declarations = await scratch.readText(dir, 'dist/index.d.ts')
   const declared = await scratch.exportsOf(`${dir}/dist/index.d.ts`)
-  // src/index.ts is `export * from './api.js'` (itself `export * from './common.js'` and more) and the page's openTtlDB.
+  // src/index.ts is `export * from './assembly/api.js'` (itself `export * from './common.js'` and more) and the page's openTtlDB.
   const source = (file: string) => scratch.exportsOf(new URL(`../../src/${file}`, import.meta.url).pathname)
-  expect(declared).toEqual([...(await source('common.ts')), ...(await source('api.ts')), ...(await source('index.ts'))].sort())
+  expect(declared).toEqual([...(await source('assembly/common.ts')), ...(await source('assembly/api.ts')), ...(await source('index.ts'))].sort())
   expect(declared).toContain('openTtlDB')
   expect(declarations).not.toMatch(/declare module|BusTopics|from '\.\.?\//)
   expect(declarations).toMatch(/export declare class TtlDB<[^\n]*\{\n(\s*\/\*\*[^\n]*\*\/\n)?\s*private constructor\(\);/)
@@ -165,9 +165,9 @@ test('the one .d.ts declares exactly what src/index.ts exports, no internal modu
 test("dist/core.d.ts declares exactly what src/core.ts exports (common.ts and its openTtlDB), from the package by name (TtlCoreDB is one class, TtlDB's base) but its own openTtlDB", async () => {
   const { dir } = await scratch.installed(app)
   const declarations = await scratch.readText(dir, 'dist/core.d.ts')
-  // src/core.ts is `export * from './common.js'` and the core's openTtlDB.
+  // src/core.ts is `export * from './assembly/common.js'` and the core's openTtlDB.
   const source = (file: string) => scratch.exportsOf(new URL(`../../src/${file}`, import.meta.url).pathname)
-  expect(await scratch.exportsOf(`${dir}/dist/core.d.ts`)).toEqual([...(await source('common.ts')), ...(await source('core.ts'))].sort())
+  expect(await scratch.exportsOf(`${dir}/dist/core.d.ts`)).toEqual([...(await source('assembly/common.ts')), ...(await source('core.ts'))].sort())
   expect(declarations).toContain('export declare function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlCoreDBOptions<S>): Promise<TtlCoreDB<S>>')
   expect(declarations).not.toMatch(/from '\.\.?\//)
   expect(await scratch.readText(dir, 'dist/index.d.ts')).toMatch(/export declare class TtlCoreDB<[^\n]*\{\n(\s*\/\*\*[^\n]*\*\/\n)?\s*protected constructor\(\);/)

@@ -6,7 +6,7 @@
 import type { DBSchema } from 'idb'
 import type { TtlDB } from './db.js'
 import { openFull } from './open-full.js'
-import type { OpenTtlDBOptions } from './rules/types.js'
+import type { OpenTtlDBOptions } from '../rules/types.js'
 
 /**
  * Opens (creating or upgrading) a database whose declared stores have time to live; its purge

@@ -5,11 +5,11 @@
  * and the background purge (`handle/core-parts.ts`).
  */
 import type { DBSchema, IDBPDatabase } from 'idb'
-import { countLive, getByKey, getKeys, getMany, getOne, storedDefaultTtl } from './reads/reads.js'
-import type { DefaultTtl } from './rules/ttl.js'
-import type { Changes, Query, Stamped, StoreKey, StoreNames, StoreValue, TtlWriteTransaction, Writable } from './rules/types.js'
-import type { CoreRoutes } from './handle/core-routes.js'
-import * as writes from './writes/writes.js'
+import { countLive, getByKey, getKeys, getMany, getOne, storedDefaultTtl } from '../reads/reads.js'
+import type { DefaultTtl } from '../rules/ttl.js'
+import type { Changes, Query, Stamped, StoreKey, StoreNames, StoreValue, TtlWriteTransaction, Writable } from '../rules/types.js'
+import type { CoreRoutes } from '../handle/core-routes.js'
+import * as writes from '../writes/writes.js'
 
 /**
  * A database whose declared stores follow Cosmos DB time-to-live rules: the basic calls

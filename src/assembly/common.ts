@@ -2,8 +2,8 @@
 // and `idb-ttl/core`) but `openTtlDB`: the basic handle's class, `deleteTtlDB`, `TtlError`, the
 // resolver, and the types of options and items.
 export { TtlCoreDB } from './core-db.js'
-export { deleteTtlDB } from './generations/delete-db.js'
-export { TtlError, type TtlErrorCode } from './rules/errors.js'
+export { deleteTtlDB } from '../generations/delete-db.js'
+export { TtlError, type TtlErrorCode } from '../rules/errors.js'
 export {
   checkDefaultTtl,
   effectiveTtl,
@@ -17,5 +17,5 @@ export {
   type ItemTtl,
   type ResolveOptions,
   type TtlValues,
-} from './rules/ttl.js'
-export type { Changes, DBSchema, IndexConfig, OpenTtlCoreDBOptions, OpenTtlDBOptions, PurgeOptions, Query, Stamped, StoreConfig, TtlFields, Writable } from './rules/types.js'
+} from '../rules/ttl.js'
+export type { Changes, DBSchema, IndexConfig, OpenTtlCoreDBOptions, OpenTtlDBOptions, PurgeOptions, Query, Stamped, StoreConfig, TtlFields, Writable } from '../rules/types.js'

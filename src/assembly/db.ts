@@ -5,18 +5,18 @@
  * purge (`handle/parts.ts`).
  */
 import { wrap, type DBSchema, type IDBPDatabase } from 'idb'
-import { purgeDuring } from './background/during.js'
+import { purgeDuring } from '../background/during.js'
 import { TtlCoreDB } from './core-db.js'
-import type { ExpireEvent, ExpireOptions } from './events/listeners.js'
-import type { PurgeReport } from './events/reports.js'
-import { countLive, getKeys, getMany, getOne, pages, stats, type StoreStats } from './reads/reads.js'
-import type { IndexNames, IndexQuery, Query, Stamped, StoreKey, StoreNames, StoreValue, TtlReadTransaction, TtlWriteTransaction } from './rules/types.js'
-import { checkTransaction } from './transaction/check.js'
-import type { Transaction } from './transaction/transaction.js'
-import type { Routes } from './handle/routes.js'
-import { register } from './handle/internal.js'
-import type { LiveQuery } from './live/query.js'
-import type { LiveOptions } from './live/result.js'
+import type { ExpireEvent, ExpireOptions } from '../events/listeners.js'
+import type { PurgeReport } from '../events/reports.js'
+import { countLive, getKeys, getMany, getOne, pages, stats, type StoreStats } from '../reads/reads.js'
+import type { IndexNames, IndexQuery, Query, Stamped, StoreKey, StoreNames, StoreValue, TtlReadTransaction, TtlWriteTransaction } from '../rules/types.js'
+import { checkTransaction } from '../transaction/check.js'
+import type { Transaction } from '../transaction/transaction.js'
+import type { Routes } from '../handle/routes.js'
+import { register } from '../handle/internal.js'
+import type { LiveQuery } from '../live/query.js'
+import type { LiveOptions } from '../live/result.js'
 
 /**
  * A database whose declared stores follow Cosmos DB time-to-live rules: the basic calls of

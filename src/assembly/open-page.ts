@@ -1,9 +1,9 @@
 /** `openTtlDB` of the main entry, `idb-ttl`: the background purge runs in a Web Worker where it can. */
 import type { DBSchema } from 'idb'
-import { startPurgeWorker } from './background/worker/start.js'
+import { startPurgeWorker } from '../background/worker/start.js'
 import type { TtlDB } from './db.js'
 import { openFull } from './open-full.js'
-import type { OpenTtlDBOptions } from './rules/types.js'
+import type { OpenTtlDBOptions } from '../rules/types.js'
 
 /**
  * Opens (creating or upgrading) a database whose declared stores have time to live.

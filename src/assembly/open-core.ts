@@ -6,14 +6,14 @@
  * carries no idb either: `raw` and the app's `upgrade` are given the native database.
  */
 import type { DBSchema } from 'idb'
-import { startCorePurgeWorker } from './background/worker/start.js'
+import { startCorePurgeWorker } from '../background/worker/start.js'
 import { TtlCoreDB } from './core-db.js'
-import { CoreParts } from './handle/core-parts.js'
-import { CoreRoutes, USE_FULL_ENTRY } from './handle/core-routes.js'
-import type { StoreConfigs } from './layout/schema.js'
+import { CoreParts } from '../handle/core-parts.js'
+import { CoreRoutes, USE_FULL_ENTRY } from '../handle/core-routes.js'
+import type { StoreConfigs } from '../layout/schema.js'
 import { openDatabase } from './open.js'
-import { TtlError } from './rules/errors.js'
-import type { OpenTtlCoreDBOptions, PurgeOptions } from './rules/types.js'
+import { TtlError } from '../rules/errors.js'
+import type { OpenTtlCoreDBOptions, PurgeOptions } from '../rules/types.js'
 
 /** Store options `idb-ttl/core` leaves out, each needing the full entry. */
 const FULL_ONLY = ['maxEntries', 'evict', 'evictOnQuota', 'touchOnRead', 'mirror'] as const

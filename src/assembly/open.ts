@@ -8,18 +8,18 @@
  * `open-inline.ts`). It carries no idb, which only the full entries load.
  */
 import type { DBSchema } from 'idb'
-import type { PartsOptions } from './handle/core-parts.js'
-import type { RoutesOptions } from './handle/core-routes.js'
-import { Connection } from './layout/connection.js'
-import { addedUniqueIndexes, applyDeclaredDefaults, checkSchema, checkStoreConfigs, explainAbort, upgradeSchema, type StoreConfigs, type Undeclarable } from './layout/schema.js'
-import { forgetSettings, holdSettings } from './layout/held-settings.js'
-import { follow } from './layout/watermarks.js'
-import { requireIndexedDB } from './platform/available.js'
-import { checkClock, monotonic } from './rules/clock.js'
-import { kindOf, TtlError } from './rules/errors.js'
-import { checkPurgeOptions } from './rules/purge-options.js'
-import { checkKnownOptions } from './rules/known-options.js'
-import type { OpenTtlCoreDBOptions, PurgeOptions } from './rules/types.js'
+import type { PartsOptions } from '../handle/core-parts.js'
+import type { RoutesOptions } from '../handle/core-routes.js'
+import { Connection } from '../layout/connection.js'
+import { addedUniqueIndexes, applyDeclaredDefaults, checkSchema, checkStoreConfigs, explainAbort, upgradeSchema, type StoreConfigs, type Undeclarable } from '../layout/schema.js'
+import { forgetSettings, holdSettings } from '../layout/held-settings.js'
+import { follow } from '../layout/watermarks.js'
+import { requireIndexedDB } from '../platform/available.js'
+import { checkClock, monotonic } from '../rules/clock.js'
+import { kindOf, TtlError } from '../rules/errors.js'
+import { checkPurgeOptions } from '../rules/purge-options.js'
+import { checkKnownOptions } from '../rules/known-options.js'
+import type { OpenTtlCoreDBOptions, PurgeOptions } from '../rules/types.js'
 
 /** An open database, checked and with its declared defaults written: what an entry makes its handle of. */
 export interface Opened extends Omit<PartsOptions, 'startWorker' | 'pagePurger'>, Omit<RoutesOptions, 'parts' | 'generations'> {

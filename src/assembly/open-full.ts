@@ -4,12 +4,12 @@
  * `idb-ttl/core` leaves out so as to carry no idb.
  */
 import { wrap, type DBSchema, type IDBPDatabase } from 'idb'
-import type { StartWorker } from './background/background.js'
+import type { StartWorker } from '../background/background.js'
 import { TtlDB } from './db.js'
-import { inlinePurger, Parts } from './handle/parts.js'
-import { Routes } from './handle/routes.js'
+import { inlinePurger, Parts } from '../handle/parts.js'
+import { Routes } from '../handle/routes.js'
 import { openDatabase } from './open.js'
-import type { OpenTtlCoreDBOptions, OpenTtlDBOptions } from './rules/types.js'
+import type { OpenTtlCoreDBOptions, OpenTtlDBOptions } from '../rules/types.js'
 
 /** Opens `name` with a full handle whose worker mode's purge is started by `startWorker` (absent: inline). */
 export function openFull<S extends DBSchema | unknown>(name: string, options: OpenTtlDBOptions<S>, startWorker: StartWorker | undefined): Promise<TtlDB<S>> {
