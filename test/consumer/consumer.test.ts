@@ -52,7 +52,7 @@ const PAGE = /^dist\/idb-ttl-page-[\w-]+\.js$/
 /** issue #33: the bytes (min+gzip) of an app that uses only `idb-ttl/core`, .size-limit.js's limit for it. The target is 10 kB. */
 const { CORE_APP_BUDGET } = scratch
 
-test('the tarball holds the seven entries (idb-ttl, idb-ttl/core, idb-ttl/service-worker, idb-ttl/cosmos, idb-ttl/tanstack, idb-ttl/workbox, idb-ttl/keyval), the three chunks they share (the core, what starts the purge worker, the rest), the worker, one .d.ts per entry, the docs on using the library (not the four about the repository), README, LICENSE and package.json, nothing else; under 400 kB unpacked', async () => {
+test('the tarball holds the seven entries (idb-ttl, idb-ttl/core, idb-ttl/service-worker, idb-ttl/cosmos, idb-ttl/tanstack, idb-ttl/workbox, idb-ttl/keyval), the three chunks they share (the core, what starts the purge worker, the rest), the worker, one .d.ts per entry, the docs on using the library (not the four about the repository), README, LICENSE and package.json, nothing else; under 450 kB unpacked', async () => {
   const allowed = /^(dist\/(idb-ttl|core|service-worker|cosmos|tanstack|workbox|keyval|purge-worker|idb-ttl-(shared|core|page)-[\w-]+)\.js|dist\/(index|core|service-worker|cosmos|tanstack|workbox|keyval)\.d\.ts|docs\/[\w-]+\.md|README\.md|LICENSE|package\.json)$/
   expect(packed.files.filter((file) => !allowed.test(file))).toEqual([])
   expect(packed.files).toEqual(
@@ -83,8 +83,10 @@ test('the tarball holds the seven entries (idb-ttl, idb-ttl/core, idb-ttl/servic
   expect(packed.files.filter((file) => SHARED.test(file))).toHaveLength(1)
   expect(packed.files.filter((file) => CORE.test(file))).toHaveLength(1)
   expect(packed.files.filter((file) => file.endsWith('.d.ts'))).toEqual(['dist/core.d.ts', 'dist/cosmos.d.ts', 'dist/index.d.ts', 'dist/keyval.d.ts', 'dist/service-worker.d.ts', 'dist/tanstack.d.ts', 'dist/workbox.d.ts'])
-  // 347 kB with five entries and fifteen pages of docs (the four left out are 73 kB, benchmarks.md 44 kB of them); #35's budget.
-  expect(packed.unpackedSize).toBeLessThan(400_000)
+  // 347 kB with five entries and fifteen pages of docs (the four left out are 73 kB, benchmarks.md 44 kB of them); #35's budget
+  // was 400 kB. 414 kB with seven entries (keyval) and sixteen pages (keyval.md; cosmos.md grew
+  // with #43): 188 kB of docs, about 160 kB of JS, 53 kB of types.
+  expect(packed.unpackedSize).toBeLessThan(450_000)
   const { copied } = await scratch.installed(app)
   expect(copied).toBe(true)
 })
@@ -139,7 +141,7 @@ test('the entries import only the chunks, idb and comlink; idb-ttl/core and idb-
 test('the code is minified, with no source map (useful ones would carry the whole TypeScript source; ones without it make bundlers warn)', async () => {
   const { dir } = await scratch.installed(app)
   const scripts = packed.files.filter((file) => file.endsWith('.js'))
-  expect(scripts.length).toBe(10)
+  expect(scripts.length).toBe(11)
   for (const file of scripts) {
     const code = await scratch.readText(dir, file)
     // A few lines (licence comments of what the worker bundles), none indented, no JSDoc.
@@ -470,9 +472,11 @@ async function purgesInServiceWorker(url: string): Promise<ServiceWorkerRun> {
     expect(run.error).toBeUndefined()
     expect(await page.locator('#status').textContent()).toBe('done')
     expect(run.isPurger).toBe(true)
-    // Hidden from reads at once; deleted from the disk by purgeExpired…
+    // Hidden from reads at once; gone from the disk once purgeExpired resolved. Not its count: a
+    // background slice woken by the write judges by the clock when its batch runs (#42), so it may
+    // take `gone-1` first; the reports below count every deletion, whoever made it.
     expect(run.hidden).toEqual(['kept'])
-    expect(run.purged).toBe(1)
+    expect(run.purged).toBeLessThanOrEqual(1)
     expect(run.afterPurgeExpired).toEqual(['kept'])
     // …and the next one by purgeDuring, inside the message event.
     expect(run.onDiskBefore).toEqual(['gone-2', 'kept'])
