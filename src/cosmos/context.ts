@@ -27,6 +27,8 @@ export interface Mirror {
   pkPaths?: string[][]
   /** The container's `defaultTtl` as last read (`null`: TTL off). */
   containerTtl?: DefaultTtl
+  /** The `_etag` of the container's definition as last read: a replace (a TTL changed) gives a new one. */
+  containerEtag?: string
   /** How far the device's clock is ahead of the server's, whole seconds, as last learned (`server-clock.ts`). */
   offsetS?: number
   /** The server's time (epoch ms) in the `date` of this round's first answer, if it had one (`server-clock.ts`). */
@@ -49,6 +51,7 @@ export async function describe(mirror: Mirror): Promise<void> {
   const paths = resource?.partitionKey?.paths ?? ['/id']
   mirror.pkPaths = paths.map((path) => path.split('/').filter(Boolean))
   const defaultTtl = (mirror.containerTtl = resource?.defaultTtl ?? null)
+  mirror.containerEtag = resource?._etag
   const { db, store } = mirror
   if ((await db.getDefaultTtl(store)) !== defaultTtl) await followDefaultTtl(db, store, defaultTtl)
 }
@@ -128,6 +131,17 @@ export function scopeOf(mirror: Mirror): { where: string[]; parameters: { name: 
     parameters.push(...(mirror.options.filter.parameters ?? []))
   }
   return { where, parameters }
+}
+
+/**
+ * Cosmos SQL for the scope's live items: {@link scopeOf}, tombstones left out (an id may have one
+ * in another partition beside its live copy: a moved item's old copy, `push.ts`).
+ */
+export function liveScopeOf(mirror: Mirror): ReturnType<typeof scopeOf> {
+  const { where, parameters } = scopeOf(mirror)
+  const soft = mirror.options.softDelete
+  const field = soft ? `c[${JSON.stringify(soft.field)}]` : undefined
+  return { where: [...where, ...(field ? [`NOT (IS_BOOL(${field}) AND ${field})`] : [])], parameters }
 }
 
 /**

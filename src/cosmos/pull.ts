@@ -20,7 +20,7 @@
  * local copies leave the store.
  */
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
-import { baseOf, describe, inPartition, isTombstone, partitionKeyOf, readOnly, samePartition, scopeOf, type Mirror } from './context.js'
+import { baseOf, describe, inPartition, isTombstone, liveScopeOf, partitionKeyOf, readOnly, samePartition, scopeOf, type Mirror } from './context.js'
 import { unobserved } from './hook.js'
 import { queuedAt } from './outbox.js'
 import { dropRefused, readRejected, refuseCopy, refusedKeys } from './rejected.js'
@@ -63,6 +63,9 @@ export async function pullRound(mirror: Mirror, full: boolean): Promise<number> 
   // With a filter, a pull from 0 asks nothing of the items that left it: the scope's first pull
   // (a held write, pushed, may be outside the filter) and every pull of a scope still empty.
   const fromZero = mirror.options.filter !== undefined && (last === undefined || last.ts === 0)
+  // The container replaced since the last round (its definition's `_etag`): a TTL set and set
+  // back in between (-1 → 5 → -1) expired items, which the server removed without a tombstone.
+  const replaced = last !== undefined && last.container !== mirror.containerEtag
   const counted = plainDeletes || (last !== undefined && tombstonesMayBeGone(mirror, last, startedAt))
   // Every write the server made in this second or before was there for the query to read.
   const settled = mirror.serverAt === undefined ? 0 : Math.floor(mirror.serverAt / 1000) - SETTLE_S
@@ -96,7 +99,7 @@ export async function pullRound(mirror: Mirror, full: boolean): Promise<number> 
       board.set('pulling', { pulled })
     }
   }, mirror.retry)
-  if (full || restored || fromZero || (counted && (await countsDisagree(mirror)))) pulled += await removeGone(mirror)
+  if (full || restored || replaced || fromZero || (counted && (await countsDisagree(mirror)))) pulled += await removeGone(mirror)
   await markPulled(mirror, source, startedAt, settled)
   return pulled + left
 }
@@ -115,16 +118,16 @@ function tombstonesMayBeGone(mirror: Mirror, checkpoint: Checkpoint, now: number
 }
 
 /**
- * Records when the round that just ended began (the next round's {@link tombstonesMayBeGone}),
- * and moves the checkpoint past `settled`, the last second whose writes the round's query saw
- * whole: the next round does not read again the last second it read (an idle round's answer is
- * empty), only what came after.
+ * Records when the round that just ended began (the next round's {@link tombstonesMayBeGone})
+ * and the container definition's `_etag` it read, and moves the checkpoint past `settled`, the
+ * last second whose writes the round's query saw whole: the next round does not read again the
+ * last second it read (an idle round's answer is empty), only what came after.
  */
 async function markPulled(mirror: Mirror, source: string, startedAt: number, settled: number): Promise<void> {
   const tx = (await mirror.internals.native()).transaction(SYNC_STORE, 'readwrite')
   const checkpoint = await readCheckpoint(tx, mirror.store)
   const ts = checkpoint?.source === source ? checkpoint.ts : 0
-  writeCheckpoint(tx, mirror.store, { source, ts: Math.max(ts, settled + 1), pulledAt: startedAt })
+  writeCheckpoint(tx, mirror.store, { source, ts: Math.max(ts, settled + 1), pulledAt: startedAt, container: mirror.containerEtag })
   await done(tx)
 }
 
@@ -191,7 +194,7 @@ async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, fr
       writeBase(tx.raw, store, item.id, written.get(item.id))
       applied++
     }
-    writeCheckpoint(tx.raw, store, { source, ts, pulledAt: before?.source === source ? before.pulledAt : undefined, ...(restored && { rereading: true }) })
+    writeCheckpoint(tx.raw, store, { source, ts, pulledAt: before?.source === source ? before.pulledAt : undefined, container: before?.container, ...(restored && { rereading: true }) })
     return applied
   })
 }
@@ -206,10 +209,14 @@ function refusalOf(mirror: Mirror, item: CosmosItem): unknown {
   }
 }
 
-/** A full pull's second half: deletes local items the server no longer has (none queued or set aside). */
+/**
+ * A full pull's second half: deletes local items the server no longer has live (none queued or set
+ * aside). A tombstone is not the item: the one a moved item left in its old partition must not
+ * keep a copy whose new one the server removed since.
+ */
 async function removeGone(mirror: Mirror): Promise<number> {
   const { store, container } = mirror
-  const { where, parameters } = scopeOf(mirror)
+  const { where, parameters } = liveScopeOf(mirror)
   const query = { query: `SELECT c.id FROM c${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, parameters }
   const { resources } = await withRetry(() => container.items.query<{ id: string }>(query, inPartition(mirror)).fetchAll(), mirror.retry)
   const onServer = new Set(resources.map((item) => item.id))

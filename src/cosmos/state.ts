@@ -21,6 +21,11 @@ export interface Checkpoint {
    * round completes it, every round goes on with it (`pull.ts`).
    */
   rereading?: true
+  /**
+   * The container definition's `_etag` when the last round that completed began: another one
+   * means it was replaced since, and items may have expired under a TTL no round read (`pull.ts`).
+   */
+  container?: string
 }
 
 const checkpointKey = (store: string) => [store, 'checkpoint']

@@ -15,7 +15,7 @@ import { OUTBOX_BY_KEY, OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.j
 import type { OutboxRecord } from '../layout/outbox.js'
 import { req } from '../platform/request.js'
 import { transactionOf } from '../handle/internal.js'
-import { inPartition, readOnly, scopeOf, type Mirror } from './context.js'
+import { inPartition, liveScopeOf, readOnly, type Mirror } from './context.js'
 import { withRetry } from './remote.js'
 import { refusedOf } from './state.js'
 
@@ -24,13 +24,11 @@ const MOST_HELD = 100
 
 /** Whether the server's count of the scope's live items differs from the store's (or could not be asked). */
 export async function countsDisagree(mirror: Mirror): Promise<boolean> {
-  const { container, db, store, options } = mirror
+  const { container, db, store } = mirror
   const held = await readOnly(mirror, (tx) => heldKeys(tx, store))
   if (held.length > MOST_HELD) return true
-  const { where, parameters } = scopeOf(mirror)
-  const soft = options.softDelete
-  const field = soft ? `c[${JSON.stringify(soft.field)}]` : undefined
-  const conditions = [...where, ...(field ? [`NOT (IS_BOOL(${field}) AND ${field})`] : []), ...(held.length ? ['NOT ARRAY_CONTAINS(@idbTtlHeld, c.id)'] : [])]
+  const { where, parameters } = liveScopeOf(mirror)
+  const conditions = [...where, ...(held.length ? ['NOT ARRAY_CONTAINS(@idbTtlHeld, c.id)'] : [])]
   const query = {
     query: `SELECT VALUE COUNT(1) FROM c${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`,
     parameters: [...parameters, ...(held.length ? [{ name: '@idbTtlHeld', value: held }] : [])],

@@ -57,6 +57,31 @@ describe("the container's TTL changes", () => {
   })
 })
 
+/**
+ * Found by the devices property (a whole-container mirror that did not pull while the container's
+ * TTL was short): the TTL it reads at each round is the same, but an item expired, and the server
+ * removed it (no tombstone), under the TTL between. A pull soon after the last one, with soft
+ * deletes, neither counts nor lists ids: only the container's new definition tells.
+ */
+test("a TTL the mirror never saw (-1 → 5 → -1 between two pulls): the item the server removed on expiry under it leaves the store at the next pull", async () => {
+  const { container } = await newContainer(port, -1)
+  await container.items.create({ id: 'expires', tenant: 't1' })
+  await container.items.create({ id: 'keeps', tenant: 't1', ttl: -1 })
+  const db = await openMirror(manualClock(Date.now()))
+  const sync = syncCosmos(db, 'items', container)
+  await sync.pull()
+  expect(ids(await db.getAll('items'))).toEqual(['expires', 'keeps'])
+
+  await setContainerTtl(container, 5)
+  // Cosmos DB removes the item once 5 s passed since its last write (the test server never does).
+  await container.item('expires', 't1').delete()
+  await setContainerTtl(container, -1)
+  await sync.pull()
+  expect(await db.getDefaultTtl('items')).toBe(-1)
+  expect(ids(await db.getAll('items'))).toEqual(['keeps'])
+  db.close()
+})
+
 describe("a re-read after the container's TTL changed", () => {
   test('interrupted (a page after the first fails), it goes on at the next pull until it completed: every purged copy comes back', async () => {
     const proxy = await startFaultProxy(port)

@@ -119,3 +119,25 @@ test("a move whose old copy was deleted on the server outright is a conflict wit
   sync.stop()
   db.close()
 })
+
+/**
+ * Found by the devices property: the moved item's new copy expired under a container TTL the
+ * mirror never read, and the server removed it without a tombstone; the old copy's tombstone, in
+ * the other partition, has the same id. A full pull compares live ids: the tombstone keeps nothing.
+ */
+test('a moved item whose new copy the server then removed outright (no tombstone) leaves the store at a full pull, though its old copy’s tombstone has its id', async () => {
+  const { container } = await newContainer(port, -1)
+  await container.items.create({ id: 'a', tenant: 't1', text: 'v1' })
+  const db = await openMirror(aheadClock())
+  const sync = syncCosmos(db, 'items', container)
+  await sync.pull()
+  await db.put('items', { ...(await db.get('items', 'a'))!, tenant: 't2', text: 'moved' })
+  expect(await sync.push()).toBe(1)
+  await sync.pull()
+  expect(await db.getAll('items')).toEqual([expect.objectContaining({ id: 'a', tenant: 't2', text: 'moved' })])
+  await container.item('a', 't2').delete()
+  await sync.pull({ full: true })
+  expect(await db.getAll('items')).toEqual([])
+  sync.stop()
+  db.close()
+})
