@@ -28,8 +28,12 @@ async function open() {
   return { db, clock }
 }
 
+/** The writes the persister started through a page's storage, which {@link settle} waits for. */
+let writes: Promise<void>[] = []
+
 /** A page's query client whose queries persist through `storage`; `fetched` counts the network. */
-function page(storage: ReturnType<typeof ttlStorage>) {
+function page(ttl: ReturnType<typeof ttlStorage>) {
+  const storage: typeof ttl = { ...ttl, setItem: (key, value) => { const write = ttl.setItem(key, value); writes.push(write); return write } }
   const persister = experimental_createQueryPersister({ storage, maxAge: 365 * DAY * SECOND })
   const client = new QueryClient({ defaultOptions: { queries: { persister: persister.persisterFn, staleTime: Infinity } } })
   let fetched = 0
@@ -37,8 +41,14 @@ function page(storage: ReturnType<typeof ttlStorage>) {
   return { client, persister, todos, fetches: () => fetched }
 }
 
-/** Lets the persister's write, scheduled after the fetch, happen. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
+/** Lets the persister's write, scheduled after the fetch, start, then waits until it committed. */
+async function settle(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 0))
+  const started = writes
+  writes = []
+  expect(started.length, 'the persister wrote').toBeGreaterThan(0)
+  await Promise.all(started)
+}
 
 test('a persisted query is restored after a reload, and not once the store’s default says it expired', async () => {
   const { db, clock } = await open()
