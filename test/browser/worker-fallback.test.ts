@@ -32,14 +32,17 @@ function countWorkers(redirect?: () => URL): { started: number } {
 
 /**
  * Writes an item that expires in 1 s and one that never does, moves the clock on, and waits until
- * the background purge has deleted the first from the disk; then has `purgeExpired` delete one
- * more. Resolves to what `onPurge` heard and the database's name.
+ * the background purge has deleted the first from the disk; then has `purgeExpired` (or a slice
+ * before it) delete one more. Resolves to what `onPurge` heard and the database's name.
  */
 async function purgesOnThePage() {
   const { db, clock, reports } = await expireOneInTheBackground(15_000)
   await db.put('s', { id: 'gone too', ttl: 1 })
   clock.advance(5_000)
-  expect(await db.purgeExpired('s')).toBe(1)
+  // Gone from the disk once purgeExpired resolved. Not its count: the background slice the write
+  // woke judges by the clock when its batch runs (#42), so it may delete the item first; the
+  // reports below count both deletions, whoever made them.
+  expect(await db.purgeExpired('s')).toBeLessThanOrEqual(1)
   expect(await db.raw.getAllKeys('s')).toEqual(['kept'])
   // A slice reports after its last batch has committed: the disk empties first.
   await until(() => expect(reports.reduce((n, r) => n + r.deleted, 0)).toBe(2))
