@@ -15,7 +15,7 @@ export interface OutboxRecord {
   op: 'put' | 'delete'
   at: number
   /** The connection that queued it (`transaction/mirror-queue.ts` `queueStamp`); absent in records of older versions and brought back from parking. */
-  writer?: string
+  writer?: number
   /** Orders the record against a scope change asked by the same connection (`queueStamp`). */
   stamp?: number
 }

@@ -10,28 +10,28 @@ import { queue } from '../layout/outbox.js'
 import { OUTBOX_STORE } from '../layout/sync-stores.js'
 import type { WriteObserver } from './observers.js'
 
-/** Per connection clock: the connection's writer name and the last stamp it gave. */
-const writers = new WeakMap<() => number, { writer: string; last: number }>()
-
 /** Where and when a record was queued, or a scope change was asked: see {@link queueStamp}. */
 export interface QueueStamp {
-  /** The connection's name, unique across tabs (drawn at its first stamp). */
-  writer: string
+  /** Names the connection, across tabs (drawn at its first stamp). */
+  writer: number
   stamp: number
 }
 
+/** The last stamp given, per connection clock (a handle's). */
+const latest = new WeakMap<() => number, QueueStamp>()
+
 /**
- * The connection (named by its clock, a handle's) and `clock()`, made strictly greater than every
- * stamp the connection gave before: of two records of one connection, or a record and a scope
- * change (`idb-ttl/cosmos`), one is after the other however fast the calls come. Stamps of two
+ * The connection (named by its clock) and `clock()`, made strictly greater than every stamp the
+ * connection gave before: of two records of one connection, or a record and a scope change
+ * (`idb-ttl/cosmos`), one is after the other however fast the calls come. Stamps of two
  * connections (two tabs) are never compared: their clocks tie within a millisecond.
  */
 export function queueStamp(clock: () => number): QueueStamp {
   const now = clock()
-  const kept = writers.get(clock) ?? { writer: `${now}:${Math.random()}`, last: -Infinity }
-  kept.last = now > kept.last ? now : kept.last + 1 / 1024
-  writers.set(clock, kept)
-  return { writer: kept.writer, stamp: kept.last }
+  const { writer, stamp } = latest.get(clock) ?? { writer: Math.random(), stamp: -Infinity }
+  const next = { writer, stamp: now > stamp ? now : stamp + 1 / 1024 }
+  latest.set(clock, next)
+  return next
 }
 
 /** Queues the writes of `store`; each record is stamped with its write time and its {@link queueStamp}. */
