@@ -24,6 +24,7 @@
 import { queue, type OutboxRecord } from '../layout/outbox.js'
 import { OUTBOX_BY_KEY, OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
 import { req } from '../platform/request.js'
+import type { QueueStamp } from '../transaction/mirror-queue.js'
 import type { Mirror } from './context.js'
 import { unobserved, type MirrorTx } from './hook.js'
 import { queuedAt } from './outbox.js'
@@ -84,10 +85,12 @@ export async function ownsScope(tx: IDBTransaction, store: string, generation: n
 
 /**
  * Makes the store hold `mirror`'s scope (see the module's doc); a no-op when it already does.
- * Writes queued after `since` (the `queueStamp` of the `syncCosmos` call) are the new scope's:
- * they stay. Resolves to the scope's number (`ownsScope`).
+ * Writes queued by the connection of the `syncCosmos` call after it (`since`, its `queueStamp`)
+ * are the new scope's: they stay. Every other write queued was made under the scope kept (another
+ * tab's, whatever its clock says: its stamps are not ordered with this connection's). Resolves to
+ * the scope's number (`ownsScope`).
  */
-export async function rescope(mirror: Mirror, since: number): Promise<number> {
+export async function rescope(mirror: Mirror, since: QueueStamp): Promise<number> {
   const { db, store } = mirror
   return unobserved(db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
     const sync = tx.raw.objectStore(SYNC_STORE)
@@ -109,7 +112,7 @@ export async function rescope(mirror: Mirror, since: number): Promise<number> {
       return now.generation
     }
     const byKey = new Map(items.map((item) => [item.id, item]))
-    const ours = new Set(queuedRecords.filter((record) => (record.stamp ?? record.at) > since).map((record) => record.key))
+    const ours = new Set(queuedRecords.filter((record) => record.writer === since.writer && record.stamp! > since.stamp).map((record) => record.key))
     const parked = new Map<IDBValidKey, Parked>()
     for (const record of queuedRecords) if (!ours.has(record.key)) parked.set(record.key, { item: byKey.get(record.key), queued: record, base: bases.get(record.key) })
     for (const record of rejected) if (!ours.has(record.key)) parked.set(record.key, { ...parked.get(record.key), item: byKey.get(record.key), rejected: record, base: bases.get(record.key) })

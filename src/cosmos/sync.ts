@@ -67,7 +67,7 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
   const lockName = `idb-ttl:cosmos:${internals.name}:${store}`
   let stopped = false
   // The store changes to this sync's scope before anything else runs under the lock; writes
-  // queued from now on are this scope's.
+  // this connection queues from now on are this scope's (another tab's are the scope it showed).
   const since = queueStamp(internals.clock)
   let scoped: Promise<void> | undefined
   /** The number of the scope this sync adopted (`scope.ts`), once it did. */

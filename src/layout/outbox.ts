@@ -14,7 +14,9 @@ export interface OutboxRecord {
   key: IDBValidKey
   op: 'put' | 'delete'
   at: number
-  /** Orders the record against a scope change (`transaction/mirror-queue.ts` `queueStamp`); absent in records of older versions. */
+  /** The connection that queued it (`transaction/mirror-queue.ts` `queueStamp`); absent in records of older versions and brought back from parking. */
+  writer?: number
+  /** Orders the record against a scope change asked by the same connection (`queueStamp`). */
   stamp?: number
 }
 

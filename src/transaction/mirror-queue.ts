@@ -10,25 +10,33 @@ import { queue } from '../layout/outbox.js'
 import { OUTBOX_STORE } from '../layout/sync-stores.js'
 import type { WriteObserver } from './observers.js'
 
-/** The last stamp given, per connection clock. */
-const latest = new WeakMap<() => number, number>()
+/** Where and when a record was queued, or a scope change was asked: see {@link queueStamp}. */
+export interface QueueStamp {
+  /** Names the connection, across tabs (drawn at its first stamp). */
+  writer: number
+  stamp: number
+}
+
+/** The last stamp given, per connection clock (a handle's). */
+const latest = new WeakMap<() => number, QueueStamp>()
 
 /**
- * `clock()`, made strictly greater than every stamp given before by the same clock (a handle's):
- * two records, or a record and a scope change (`idb-ttl/cosmos`), are never at the same instant,
- * so that "queued after the switch" is exact however fast the calls come.
+ * The connection (named by its clock) and `clock()`, made strictly greater than every stamp the
+ * connection gave before: of two records of one connection, or a record and a scope change
+ * (`idb-ttl/cosmos`), one is after the other however fast the calls come. Stamps of two
+ * connections (two tabs) are never compared: their clocks tie within a millisecond.
  */
-export function queueStamp(clock: () => number): number {
+export function queueStamp(clock: () => number): QueueStamp {
   const now = clock()
-  const last = latest.get(clock) ?? -Infinity
-  const stamp = now > last ? now : last + 1 / 1024
-  latest.set(clock, stamp)
-  return stamp
+  const { writer, stamp } = latest.get(clock) ?? { writer: Math.random(), stamp: -Infinity }
+  const next = { writer, stamp: now > stamp ? now : stamp + 1 / 1024 }
+  latest.set(clock, next)
+  return next
 }
 
 /** Queues the writes of `store`; each record is stamped with its write time and its {@link queueStamp}. */
 export function queueObserver(store: string, clock: () => number): WriteObserver {
-  const record = (key: IDBValidKey, op: 'put' | 'delete') => ({ store, key, op, at: clock(), stamp: queueStamp(clock) })
+  const record = (key: IDBValidKey, op: 'put' | 'delete') => ({ store, key, op, at: clock(), ...queueStamp(clock) })
   return {
     stores: [OUTBOX_STORE],
     put: (tx, key) => {

@@ -124,3 +124,31 @@ test('a scope left and taken again by a third sync still leaves the first one st
   one.close()
   two.close()
 })
+
+test("a write of the first tab queued before the second tab's switch, in the same millisecond, stays the old scope's: parked, never shown in the new", async () => {
+  const { container } = await newContainer(port, -1)
+  const name = uniqueName('cosmos-tabs')
+  // A clock that stands still: the write and the switch fall in one millisecond, where each
+  // connection orders its own stamps only (the first tab's stamp is past the ms, the switch's is not).
+  const at = Date.now()
+  const still = () => at
+  const [one, two] = [await openMirror(still, name), await openMirror(still, name)]
+  const first = syncCosmos(one, 'items', container, { partitionKey: 't1' })
+  await first.pull()
+  await one.put('items', { id: 'a', tenant: 't1', text: 't1 a' })
+  const second = syncCosmos(two, 'items', container, { partitionKey: 't2' })
+  expect(await two.getAll('items')).toEqual([])
+  expect(await one.getAll('items')).toEqual([])
+  expect(await outbox(two)).toEqual([])
+  expect(await second.push()).toBe(0)
+  expect((await container.item('a', 't2').read()).statusCode).toBe(404)
+  // The write comes back, queued, with its partition.
+  second.stop()
+  const third = syncCosmos(two, 'items', container, { partitionKey: 't1' })
+  expect(await two.getAll('items')).toMatchObject([{ id: 'a', tenant: 't1', text: 't1 a' }])
+  expect(await third.push()).toBe(1)
+  expect((await container.item('a', 't1').read()).resource).toMatchObject({ text: 't1 a' })
+  third.stop()
+  one.close()
+  two.close()
+})
