@@ -11,27 +11,11 @@ import { META_STORE } from '../../src/layout/expiry-index.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
 import { HOLD_REQUESTS } from '../engines/quirks.js'
 import { openPage } from './pages.js'
+import { scopes } from '../semantics/support.js'
 
 const stores = { s: { keyPath: 'id', defaultTtl: 100 } }
 const opened: TtlDB<any>[] = []
 afterEach(() => opened.splice(0).forEach((db) => db.close()))
-
-/** The stores of each transaction this page opens on `db` while `run` runs. */
-async function scopes(db: TtlDB<any>, run: () => Promise<unknown>): Promise<string[][]> {
-  const seen: string[][] = []
-  const native = await db.raw
-  const original = IDBDatabase.prototype.transaction
-  IDBDatabase.prototype.transaction = function (this: IDBDatabase, names: string | string[], ...rest: never[]) {
-    if (this.name === native.name) seen.push([names].flat())
-    return original.call(this, names, ...rest)
-  } as typeof original
-  try {
-    await run()
-  } finally {
-    IDBDatabase.prototype.transaction = original
-  }
-  return seen
-}
 
 /** Reads (or runs `use`) until the page holds its copy of the settings (the shared lock is granted in a later task). */
 async function held(db: TtlDB<any>, use: () => Promise<unknown> = () => db.get('s', 'a')): Promise<void> {
