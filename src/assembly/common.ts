@@ -4,6 +4,8 @@
 export { TtlCoreDB } from './core-db.js'
 export { deleteTtlDB } from '../generations/delete-db.js'
 export { TtlError, type TtlErrorCode } from '../rules/errors.js'
+export { requestPersistence, type PersistenceAnswer, type StorageCall, type StorageStatus } from '../platform/bucket.js'
+export type { BucketOptions } from '../rules/bucket-options.js'
 export {
   checkDefaultTtl,
   effectiveTtl,

@@ -10,6 +10,7 @@ import type { DefaultTtl } from '../rules/ttl.js'
 import type { Changes, Query, Stamped, StoreKey, StoreNames, StoreValue, TtlWriteTransaction, Writable } from '../rules/types.js'
 import type { CoreRoutes } from '../handle/core-routes.js'
 import * as writes from '../writes/writes.js'
+import { storageStatus, type StorageStatus } from '../platform/bucket.js'
 
 /**
  * A database whose declared stores follow Cosmos DB time-to-live rules: the basic calls
@@ -151,6 +152,15 @@ export class TtlCoreDB<S extends DBSchema | unknown = unknown, Raw extends IDBDa
   }
 
   /** Stops the background purge, ends the worker and closes the connection; later calls reject with TtlError `CLOSED`. */
+  /**
+   * Where the storage the database lives in stands: its Storage Bucket (`null`: the default
+   * one), whether it is persisted, its usage and quota, and the calls the platform lacks for
+   * them. Never throws (docs/storage.md).
+   */
+  storage(): Promise<StorageStatus> {
+    return storageStatus(this.route.options.name)
+  }
+
   close(): void {
     const { parts, connection } = this.route.options
     // Pending touches are written on the closing connection, which waits for that to commit.

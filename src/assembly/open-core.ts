@@ -12,6 +12,7 @@ import { CoreParts } from '../handle/core-parts.js'
 import { CoreRoutes, USE_FULL_ENTRY } from '../handle/core-routes.js'
 import type { StoreConfigs } from '../layout/schema.js'
 import { openDatabase } from './open.js'
+import { bucketOf } from '../platform/bucket.js'
 import { TtlError } from '../rules/errors.js'
 import type { OpenTtlCoreDBOptions, PurgeOptions } from '../rules/types.js'
 
@@ -39,7 +40,7 @@ function refuseFullOnly(stores: StoreConfigs, purge: Required<PurgeOptions>): vo
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlCoreDBOptions<S>): Promise<TtlCoreDB<S>> {
   return openDatabase(name, options, (opened) => {
     // No purger on the page: the worker is the purger in every mode (in `'off'`, for `purgeExpired`).
-    const pagePurger = () => startCorePurgeWorker({ name, stores: opened.stores, batchSize: opened.purge.batchSize, sliceMs: opened.purge.sliceMs })
+    const pagePurger = () => startCorePurgeWorker({ name, stores: opened.stores, batchSize: opened.purge.batchSize, sliceMs: opened.purge.sliceMs, bucket: bucketOf(name)?.name })
     const parts = new CoreParts({ ...opened, startWorker: undefined, pagePurger })
     const routes = new CoreRoutes({ ...opened, parts })
     routes.settingsChanged(opened.redeclared)

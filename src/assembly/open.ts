@@ -15,6 +15,8 @@ import { addedUniqueIndexes, applyDeclaredDefaults, checkSchema, checkStoreConfi
 import { forgetSettings, holdSettings } from '../layout/held-settings.js'
 import { follow } from '../layout/watermarks.js'
 import { requireIndexedDB } from '../platform/available.js'
+import { openIn } from '../platform/bucket.js'
+import { checkBucketOptions } from '../rules/bucket-options.js'
 import { checkClock, monotonic } from '../rules/clock.js'
 import { kindOf, TtlError } from '../rules/errors.js'
 import { checkPurgeOptions } from '../rules/purge-options.js'
@@ -58,8 +60,10 @@ export async function openDatabase<S extends DBSchema | unknown, H>(
     throw new TtlError('INVALID_OPTION', `openTtlDB: durability must be 'default', 'strict' or 'relaxed'; got ${typeof durability === 'string' ? `'${durability}'` : kindOf(durability)}`)
   }
   const purge = checkPurgeOptions(options.purge)
+  const bucket = checkBucketOptions(options.bucket)
   refuse(stores, purge)
   const clock = monotonic(checkClock(options.clock))
+  await openIn(name, bucket)
   const connection = new Connection({ name, version: options.version, stores, clock, upgrade: options.upgrade, schema: { addedUniqueIndexes, upgradeSchema, explainAbort, checkSchema }, onStepAside: () => forgetSettings(name) })
   const db = await connection.native()
   const unfollowMarks = follow(name)

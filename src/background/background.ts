@@ -9,6 +9,7 @@ import { PurgeScheduler } from './scheduler.js'
 import type { PurgeReport } from '../events/reports.js'
 import type { StoreConfigs } from '../layout/schema.js'
 import { isKeepableTs } from '../layout/stamp.js'
+import { bucketOf } from '../platform/bucket.js'
 import { settleTouches } from '../reads/owed-touches.js'
 import { WakeChannel, type WakeMessage } from './wake.js'
 import type { PurgeApi, PurgeConfig } from './worker/api.js'
@@ -49,7 +50,7 @@ export class Background {
 
   constructor(private readonly options: BackgroundOptions) {
     const { name, stores, purge, clock, connect, activity, onReport, startWorker, pagePurger } = options
-    const config = { name, stores, batchSize: purge.batchSize, sliceMs: purge.sliceMs }
+    const config = { name, stores, batchSize: purge.batchSize, sliceMs: purge.sliceMs, bucket: bucketOf(name)?.name }
     // The page's own purger: the inline mode's, and the worker mode's where the worker cannot start.
     const inline = () => pagePurger(config, connect, activity)
     this.purger = purge.mode === 'worker' && startWorker ? startWorker(config, inline) : inline()

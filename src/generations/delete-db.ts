@@ -1,10 +1,11 @@
 /** Deleting a TTL database whole: the database and the generations its stores keep values in. */
 import { requireIndexedDB } from '../platform/available.js'
+import { factoryOf } from '../platform/factory.js'
 import { generationPrefix } from './values.js'
 
-function deleteDatabase(name: string): Promise<void> {
+function deleteDatabase(factory: IDBFactory, name: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const request = indexedDB.deleteDatabase(name)
+    const request = factory.deleteDatabase(name)
     request.onsuccess = () => resolve()
     request.onerror = () => reject(request.error)
   })
@@ -26,8 +27,9 @@ function deleteDatabase(name: string): Promise<void> {
  */
 export async function deleteTtlDB(name: string): Promise<void> {
   requireIndexedDB(`deleteTtlDB(${JSON.stringify(name)})`)
-  const listed = (await indexedDB.databases?.().catch(() => undefined)) ?? []
+  const factory = factoryOf(name)
+  const listed = (await factory.databases?.().catch(() => undefined)) ?? []
   const generations = listed.map((database) => database.name).filter((other) => other?.startsWith(generationPrefix(name)))
-  await Promise.all(generations.map((generation) => deleteDatabase(generation!)))
-  await deleteDatabase(name)
+  await Promise.all(generations.map((generation) => deleteDatabase(factory, generation!)))
+  await deleteDatabase(factory, name)
 }

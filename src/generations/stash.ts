@@ -10,10 +10,11 @@
  */
 import { EXPIRY_INDEX, MARK_FIELD, META_STORE } from '../layout/expiry-index.js'
 import { GEN_FIELD, GEN_INDEX, usesGenerations, type GenRef } from '../layout/generation-index.js'
-import { closeGeneration, generationName, generationTransaction, storeGenerationPrefix, valuesRead, VALUES_STORE } from './values.js'
+import { closeGeneration, generationFactory, generationName, generationTransaction, storeGenerationPrefix, valuesRead, VALUES_STORE } from './values.js'
 import { storageEstimate } from '../platform/storage.js'
 import { ORDER_FIELD, WRITER_FIELD } from '../layout/stamp.js'
 import { abortQuietly, done, req } from '../platform/request.js'
+import { factoryOf } from '../platform/factory.js'
 import { TS_INDEX } from '../rules/capacity.js'
 
 /**
@@ -299,7 +300,7 @@ export async function dropGenerationsOf(db: IDBDatabase, stores: readonly string
  */
 async function strayGenerations(dbName: string, storeName: string, live: readonly number[], last: number): Promise<number[]> {
   const prefix = storeGenerationPrefix(dbName, storeName)
-  const names = (await indexedDB.databases?.().catch(() => undefined)) ?? []
+  const names = (await factoryOf(dbName).databases?.().catch(() => undefined)) ?? []
   return names
     .map(({ name }) => (name?.startsWith(prefix) ? Number(name.slice(prefix.length)) : NaN))
     .filter((n) => Number.isSafeInteger(n) && n <= last && !live.includes(n))
@@ -308,7 +309,7 @@ async function strayGenerations(dbName: string, storeName: string, live: readonl
 function deleteGeneration(name: string): Promise<void> {
   closeGeneration(name)
   return new Promise((resolve) => {
-    const request = indexedDB.deleteDatabase(name)
+    const request = generationFactory(name).deleteDatabase(name)
     // Other realms close their connections on versionchange; a failure leaves a stray for later.
     // Blocked (a frozen page keeps a connection open): it goes once that closes; none waits for it.
     request.onsuccess = request.onerror = request.onblocked = () => resolve()

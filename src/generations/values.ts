@@ -13,6 +13,7 @@
  */
 import { MARK_FIELD } from '../layout/expiry-index.js'
 import { ORDER_FIELD, WRITER_FIELD } from '../layout/stamp.js'
+import { factoryOf } from '../platform/factory.js'
 import { req } from '../platform/request.js'
 import { refOf } from '../layout/generation-index.js'
 
@@ -21,9 +22,16 @@ export const VALUES_STORE = 'v'
 
 type Item = Record<string, unknown>
 
+const GEN = '~gen~'
+
 /** What the names of a database's generations start with. */
 export function generationPrefix(dbName: string): string {
-  return `${dbName}~gen~`
+  return `${dbName}${GEN}`
+}
+
+/** The IDBFactory a generation lives in: its database's (its Storage Bucket's, if it is in one). */
+export function generationFactory(generation: string): IDBFactory {
+  return factoryOf(generation.slice(0, generation.lastIndexOf(GEN)))
 }
 
 /** What the names of a store's generations start with. */
@@ -63,7 +71,7 @@ export async function generationTransaction(name: string, create: boolean, mode:
 
 function reopen(name: string, create = true): Promise<IDBDatabase | undefined> {
   const opening = new Promise<IDBDatabase | undefined>((resolve, reject) => {
-    const request = indexedDB.open(name, 1)
+    const request = generationFactory(name).open(name, 1)
     let missing = false
     request.onupgradeneeded = () => {
       missing = !create

@@ -3,6 +3,7 @@
  * another tab's upgrade is never blocked) and reopens lazily on the next request.
  */
 import { TtlError } from '../rules/errors.js'
+import { factoryOf } from '../platform/factory.js'
 import { abortQuietly } from '../platform/request.js'
 import type { addedUniqueIndexes, checkSchema, explainAbort, StoreConfigs, upgradeSchema } from './schema.js'
 
@@ -106,7 +107,7 @@ export class Connection {
     let unique: string[] = []
     let deleted = false
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open(name, version)
+      const request = factoryOf(name).open(name, version)
       request.onupgradeneeded = (event) => {
         const raw = request.result
         const tx = request.transaction!
@@ -156,7 +157,7 @@ export class Connection {
 
   /** See {@link PROBE_MS}. The probe never creates the database, and closes as soon as it opens. */
   private probe(db: IDBDatabase): void {
-    const request = indexedDB.open(this.options.name)
+    const request = factoryOf(this.options.name).open(this.options.name)
     const timer = setTimeout(() => this.current === db && !this.closed && this.stepAside(), PROBE_MS)
     request.onupgradeneeded = () => request.transaction!.abort()
     request.onsuccess = () => (clearTimeout(timer), request.result.close())

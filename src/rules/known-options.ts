@@ -6,11 +6,12 @@ import { TtlError } from './errors.js'
 
 /** The options each object of `openTtlDB` (and of `db.live`) takes, by where it appears. */
 export const KNOWN_OPTIONS = {
-  openTtlDB: ['version', 'stores', 'clock', 'purge', 'ttlValues', 'durability', 'upgrade'],
+  openTtlDB: ['version', 'stores', 'clock', 'purge', 'ttlValues', 'durability', 'upgrade', 'bucket', 'onLost'],
   store: ['keyPath', 'autoIncrement', 'defaultTtl', 'indexes', 'keepTs', 'mirror', 'touchOnRead', 'maxEntries', 'evict', 'evictOnQuota'],
   index: ['keyPath', 'unique', 'multiEntry'],
   purge: ['mode', 'batchSize', 'sliceMs', 'maxIntervalMs', 'idleTimeoutMs'],
   live: ['index', 'query', 'count'],
+  bucket: ['name', 'persisted', 'durability', 'quota', 'expires', 'expiresAfterItems'],
 } as const
 
 /**

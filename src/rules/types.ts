@@ -3,6 +3,7 @@
  * exact store, key, value and index types; omit it for loose ones.
  */
 import type { DBSchema, IDBPDatabase, IndexKey, IndexNames, StoreKey, StoreNames, StoreValue } from 'idb'
+import type { BucketOptions } from './bucket-options.js'
 import type { DefaultTtl, TtlValues } from './ttl.js'
 
 export type { DBSchema, DefaultTtl, TtlValues }
@@ -112,6 +113,12 @@ export interface OpenTtlDBOptions<S extends DBSchema | unknown = unknown> {
   ttlValues?: TtlValues
   /** Durability hint for write transactions; default: the browser's. */
   durability?: IDBTransactionDurability
+  /**
+   * The Storage Bucket the database lives in, where the platform has them (Chromium 122+); the
+   * default bucket elsewhere, which `db.storage()` reports (docs/storage.md). Every handle of the
+   * database, in every tab and worker, must name the same bucket.
+   */
+  bucket?: BucketOptions
   /**
    * Runs after the library's own schema work inside the upgrade transaction, given idb's view of
    * the database (`raw.createObjectStore('plain')`). `idb-ttl/core` gives the native one instead:

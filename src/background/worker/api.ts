@@ -21,6 +21,8 @@ export interface PurgeConfig {
   stores: StoreConfigs
   batchSize: number
   sliceMs: number
+  /** The Storage Bucket the database lives in, which the purger opens too; absent: the default one. */
+  bucket?: string
 }
 
 export interface PurgeApi {

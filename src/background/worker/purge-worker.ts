@@ -5,6 +5,7 @@
 import { expose } from 'comlink'
 import { UserActivity } from '../activity.js'
 import { Connection } from '../../layout/connection.js'
+import { openIn } from '../../platform/bucket.js'
 import { abortQuietly } from '../../platform/request.js'
 import { READY, type PurgeConfig, type WorkerApi } from './api.js'
 import { createPurgeApi } from './purge-api.js'
@@ -73,7 +74,10 @@ self.addEventListener(
     const activity = new UserActivity()
     event.ports[0].onmessage = () => activity.note()
     const connection = new Connection({ name: config.name, stores: config.stores, clock: Date.now, probe: true })
-    const { connect, close, committed } = tracked(connection)
+    // The database's bucket, as its page opened it, before the first connection.
+    const placed = openIn(config.name, config.bucket === undefined ? undefined : { name: config.bucket })
+    const { connect: connectPlaced, close, committed } = tracked(connection)
+    const connect = () => placed.then(connectPlaced)
     expose({ ...createPurgeApi(config, connect, close, activity), ping: async () => committed() } satisfies WorkerApi)
   },
   { once: true },

@@ -1,0 +1,54 @@
+/** The `bucket` option of `openTtlDB`: the Storage Bucket a database lives in, and its check. */
+import { kindOf, TtlError } from './errors.js'
+import { checkKnownOptions } from './known-options.js'
+
+/**
+ * The Storage Bucket a database lives in (Chromium 122+, Edge: `navigator.storageBuckets`), with
+ * the bucket's own settings, given when this open creates it. Where the platform has no Storage
+ * Buckets the database lives in the origin's default bucket, and `db.storage()` says so
+ * (docs/storage.md).
+ */
+export interface BucketOptions {
+  /** The bucket's name: lowercase letters, digits, `_` and `-`, starting with a letter or digit, at most 64. */
+  name: string
+  /** Ask that the browser never evict the bucket (granted or not as `navigator.storage.persist()` is). */
+  persisted?: boolean
+  /** `'strict'` (flushed to disk before a write commits) or `'relaxed'`; the bucket's default for its transactions. */
+  durability?: 'strict' | 'relaxed'
+  /** The bucket's own quota in bytes. */
+  quota?: number
+  /** When the browser may delete the bucket, in epoch ms. */
+  expires?: number
+  /**
+   * `true`: the bucket's expiry is kept at or after the latest expiry of the items it holds (set
+   * once the database has been idle after writes, and at close; never while an item lives on
+   * forever). Not with `expires`.
+   */
+  expiresAfterItems?: boolean
+}
+
+const NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/
+
+/**
+ * @throws TtlError `INVALID_OPTION` naming the field of `bucket` that is malformed
+ */
+export function checkBucketOptions(bucket: unknown): BucketOptions | undefined {
+  if (bucket === undefined) return undefined
+  const where = 'openTtlDB: bucket'
+  if (bucket === null || typeof bucket !== 'object') throw new TtlError('INVALID_OPTION', `${where} must be an object { name, persisted?, durability?, quota?, expires? }; got ${kindOf(bucket)}`)
+  checkKnownOptions(where, bucket, 'bucket')
+  const { name, persisted, durability, quota, expires, expiresAfterItems } = bucket as BucketOptions
+  if (typeof name !== 'string' || !NAME.test(name)) {
+    throw new TtlError('INVALID_OPTION', `${where}.name must be lowercase letters, digits, '_' and '-', starting with a letter or digit, at most 64; got ${typeof name === 'string' ? JSON.stringify(name) : kindOf(name)}`)
+  }
+  const fail = (field: string, wanted: string, got: unknown) => {
+    throw new TtlError('INVALID_OPTION', `${where} "${name}": ${field} must be ${wanted}; got ${kindOf(got)}`)
+  }
+  if (persisted !== undefined && typeof persisted !== 'boolean') fail('persisted', 'a boolean', persisted)
+  if (expiresAfterItems !== undefined && typeof expiresAfterItems !== 'boolean') fail('expiresAfterItems', 'a boolean', expiresAfterItems)
+  if (durability !== undefined && durability !== 'strict' && durability !== 'relaxed') fail('durability', "'strict' or 'relaxed'", durability)
+  if (quota !== undefined && !(typeof quota === 'number' && quota > 0 && Number.isSafeInteger(quota))) fail('quota', 'a positive whole number of bytes', quota)
+  if (expires !== undefined && !(typeof expires === 'number' && Number.isFinite(expires))) fail('expires', 'a time in epoch ms', expires)
+  if (expires !== undefined && expiresAfterItems) throw new TtlError('INVALID_OPTION', `${where} "${name}": expires and expiresAfterItems exclude each other`)
+  return bucket as BucketOptions
+}
