@@ -20,4 +20,4 @@ export {
   type ResolveOptions,
   type TtlValues,
 } from '../rules/ttl.js'
-export type { Changes, DBSchema, IndexConfig, OpenTtlCoreDBOptions, OpenTtlDBOptions, PurgeOptions, Query, Stamped, StoreConfig, TtlFields, Writable } from '../rules/types.js'
+export type { Changes, DBSchema, IndexConfig, LostReport, OpenTtlCoreDBOptions, OpenTtlDBOptions, PurgeOptions, Query, Stamped, StoreConfig, TtlFields, Writable } from '../rules/types.js'

@@ -10,7 +10,7 @@ import { TtlCoreDB } from './core-db.js'
 import type { ExpireEvent, ExpireOptions } from '../events/listeners.js'
 import type { PurgeReport } from '../events/reports.js'
 import { countLive, getKeys, getMany, getOne, pages, stats, type StoreStats } from '../reads/reads.js'
-import type { IndexNames, IndexQuery, Query, Stamped, StoreKey, StoreNames, StoreValue, TtlReadTransaction, TtlWriteTransaction } from '../rules/types.js'
+import type { IndexNames, IndexQuery, LostReport, Query, Stamped, StoreKey, StoreNames, StoreValue, TtlReadTransaction, TtlWriteTransaction } from '../rules/types.js'
 import { checkTransaction } from '../transaction/check.js'
 import type { Transaction } from '../transaction/transaction.js'
 import type { Routes } from '../handle/routes.js'
@@ -25,6 +25,11 @@ import type { LiveOptions } from '../live/result.js'
 export class TtlDB<S extends DBSchema | unknown = unknown> extends TtlCoreDB<S, IDBPDatabase<S>> {
   /** @internal */
   protected declare readonly route: Routes
+  /**
+   * The database the browser took since this origin last had it open, as `onLost` was told at
+   * this open; `undefined` when none was found, or without `onLost` (docs/storage.md).
+   */
+  readonly lost: LostReport | undefined = undefined
 
   /** @internal Use {@link openTtlDB}. */
   constructor(route: Routes, unfollow: () => void) {

@@ -14,7 +14,7 @@ import type { StoreConfigs } from '../layout/schema.js'
 import { openDatabase } from './open.js'
 import { bucketOf } from '../platform/bucket.js'
 import { TtlError } from '../rules/errors.js'
-import type { OpenTtlCoreDBOptions, PurgeOptions } from '../rules/types.js'
+import type { OpenTtlCoreDBOptions, OpenTtlDBOptions, PurgeOptions } from '../rules/types.js'
 
 /** Store options `idb-ttl/core` leaves out, each needing the full entry. */
 const FULL_ONLY = ['maxEntries', 'evict', 'evictOnQuota', 'touchOnRead', 'mirror'] as const
@@ -35,9 +35,11 @@ function refuseFullOnly(stores: StoreConfigs, purge: Required<PurgeOptions>): vo
  * first argument are the native `IDBDatabase` (`idb-ttl` gives idb's `IDBPDatabase`: `wrap` them).
  * @throws TtlError `INVALID_OPTION`, `INVALID_TTL`, `SCHEMA_MISMATCH`, `UNSUPPORTED` (no IndexedDB
  * here; a store option or purge mode only `idb-ttl` has: `maxEntries`, `evict`, `evictOnQuota`,
- * `touchOnRead`, `mirror`, `'inline'`); IndexedDB `VersionError`
+ * `touchOnRead`, `mirror`, `'inline'`, `onLost`, `bucket.expiresAfterItems`); IndexedDB `VersionError`
  */
-export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlCoreDBOptions<S>): Promise<TtlCoreDB<S>> {
+export async function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlCoreDBOptions<S>): Promise<TtlCoreDB<S>> {
+  const { onLost, bucket } = (options ?? {}) as OpenTtlDBOptions
+  if (onLost !== undefined || bucket?.expiresAfterItems) throw new TtlError('UNSUPPORTED', `${onLost === undefined ? 'bucket.expiresAfterItems' : 'onLost'} is not in idb-ttl/core; ${USE_FULL_ENTRY}`)
   return openDatabase(name, options, (opened) => {
     // No purger on the page: the worker is the purger in every mode (in `'off'`, for `purgeExpired`).
     const pagePurger = () => startCorePurgeWorker({ name, stores: opened.stores, batchSize: opened.purge.batchSize, sliceMs: opened.purge.sliceMs, bucket: bucketOf(name)?.name })

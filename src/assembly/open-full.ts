@@ -9,16 +9,24 @@ import { TtlDB } from './db.js'
 import { inlinePurger, Parts } from '../handle/parts.js'
 import { Routes } from '../handle/routes.js'
 import { openDatabase } from './open.js'
+import { checkOnLost, watchStorage } from '../handle/storage-watch.js'
 import type { OpenTtlCoreDBOptions, OpenTtlDBOptions } from '../rules/types.js'
 
 /** Opens `name` with a full handle whose worker mode's purge is started by `startWorker` (absent: inline). */
-export function openFull<S extends DBSchema | unknown>(name: string, options: OpenTtlDBOptions<S>, startWorker: StartWorker | undefined): Promise<TtlDB<S>> {
-  return openDatabase(name, withIdbViews(options), (opened) => {
+export async function openFull<S extends DBSchema | unknown>(name: string, options: OpenTtlDBOptions<S>, startWorker: StartWorker | undefined): Promise<TtlDB<S>> {
+  checkOnLost((options as OpenTtlDBOptions<S> | null)?.onLost)
+  let watching: ReturnType<typeof watchStorage> | undefined
+  const db = await openDatabase(name, withIdbViews(options), (opened) => {
     const parts = new Parts({ ...opened, startWorker, pagePurger: inlinePurger })
     const routes = new Routes({ ...opened, parts })
     routes.settingsChanged(opened.redeclared)
-    return new TtlDB<S>(routes, opened.unfollow)
+    const watch = (watching = watchStorage({ ...opened, parts, bucket: options.bucket, onLost: options.onLost }))
+    return new TtlDB<S>(routes, () => {
+      opened.unfollow()
+      void watch.then(({ stop }) => stop())
+    })
   })
+  return Object.assign(db, { lost: (await watching!).lost })
 }
 
 /**

@@ -1,6 +1,9 @@
 /** Deleting a TTL database whole: the database and the generations its stores keep values in. */
 import { requireIndexedDB } from '../platform/available.js'
+import { bucketOf, openIn } from '../platform/bucket.js'
 import { factoryOf } from '../platform/factory.js'
+import { forgetSeen } from '../platform/seen.js'
+import { checkBucketOptions } from '../rules/bucket-options.js'
 import { generationPrefix } from './values.js'
 
 function deleteDatabase(factory: IDBFactory, name: string): Promise<void> {
@@ -16,20 +19,25 @@ function deleteDatabase(factory: IDBFactory, name: string): Promise<void> {
  * with `evictOnQuota` keep their values (docs/capacity-and-quota.md), which
  * `indexedDB.deleteDatabase(name)` would leave behind. Open handles step aside for it, as for
  * an upgrade. Where the browser cannot list its databases (`indexedDB.databases()`), only the
- * database itself is deleted.
+ * database itself is deleted. A database in a Storage Bucket is deleted from the bucket this
+ * realm opened it in, or from `options.bucket` (docs/storage.md); `onLost` will not report it.
  *
  * The generations go first, the database last: an open handle that writes once the database is
  * gone recreates it (as declared) and starts numbering generations afresh, so generations
  * listed after that may hold its values. A write that lands before the database is deleted
  * goes with it; one that started a generation after the listing leaves that generation behind,
  * unreferenced, for the sweep of strays.
- * @throws TtlError `UNSUPPORTED` where there is no IndexedDB (Node)
+ * @throws TtlError `UNSUPPORTED` where there is no IndexedDB (Node); `INVALID_OPTION` for a bad bucket name
  */
-export async function deleteTtlDB(name: string): Promise<void> {
+export async function deleteTtlDB(name: string, options?: { bucket?: string }): Promise<void> {
   requireIndexedDB(`deleteTtlDB(${JSON.stringify(name)})`)
+  const bucket = options?.bucket === undefined ? undefined : checkBucketOptions({ name: options.bucket })
+  if (bucket) await openIn(name, bucket)
   const factory = factoryOf(name)
   const listed = (await factory.databases?.().catch(() => undefined)) ?? []
   const generations = listed.map((database) => database.name).filter((other) => other?.startsWith(generationPrefix(name)))
   await Promise.all(generations.map((generation) => deleteDatabase(factory, generation!)))
   await deleteDatabase(factory, name)
+  // No loss to report when the next open creates it again.
+  await forgetSeen(name, bucketOf(name)?.name ?? null).catch(() => {})
 }

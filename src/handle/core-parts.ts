@@ -29,6 +29,8 @@ export class CoreParts {
   /** The touches the handle owes its `touchOnRead` stores: a full handle's (`parts.ts`); a core handle owes none. */
   readonly touches: Touches | undefined = undefined
   closed = false
+  /** Runs after each change this handle committed or heard of from its purger (`at-rest.ts` follows them). */
+  afterChange: (() => void) | undefined = undefined
   private readonly activity = new UserActivity()
   private readonly unhear: () => void
   private readonly presence: Presence
@@ -52,6 +54,7 @@ export class CoreParts {
   /** Committed changes of `stores`: every live query of the database hears of them, in every realm. */
   changed(stores: readonly string[]): void {
     if (stores.length > 0) this.presence.changed(stores)
+    this.afterChange?.()
   }
 
   /** Stops the background and the notices. */

@@ -17,9 +17,11 @@ export function createStore(dbName: string, storeName: string, options?: StoreOp
   let connection: Promise<IDBDatabase> | undefined
   const open = () => {
     if (!connection) {
-      const request = indexedDB.open(dbName)
-      request.onupgradeneeded = () => request.result.createObjectStore(storeName)
-      connection = promisifyRequest(request)
+      connection = factory(options?.bucket).then((idb) => {
+        const request = idb.open(dbName)
+        request.onupgradeneeded = () => request.result.createObjectStore(storeName)
+        return promisifyRequest(request)
+      })
       connection.then(
         (db) => {
           // What earlier pages left expired goes at the next idle time.
@@ -35,6 +37,12 @@ export function createStore(dbName: string, storeName: string, options?: StoreOp
   const use: UseStore = (txMode, callback) => open().then((db) => callback(db.transaction(storeName, txMode).objectStore(storeName)))
   declare(use, `store "${storeName}"`, options)
   return use
+}
+
+/** The IndexedDB of Storage Bucket `bucket` where the platform has buckets, the global one otherwise. */
+async function factory(bucket: string | undefined): Promise<IDBFactory> {
+  const buckets = bucket && (navigator as { storageBuckets?: { open(name: string): Promise<{ indexedDB: IDBFactory }> } }).storageBuckets
+  return buckets ? (await buckets.open(bucket)).indexedDB : indexedDB
 }
 
 let defaultStore: UseStore | undefined

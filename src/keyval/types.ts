@@ -16,6 +16,12 @@ export interface StoreOptions {
   defaultTtl?: number | null
   /** Epoch ms, `Date.now` by default: tests inject their own. Within a store, time never runs backwards. */
   clock?: () => number
+  /**
+   * The Storage Bucket the database lives in (`navigator.storageBuckets.open(bucket)`, Chromium
+   * 122+), the default bucket where the platform has none: the same name as the `bucket` of an
+   * `openTtlDB` of this database. A bad name fails the store's first call with the browser's `TypeError`.
+   */
+  bucket?: string
 }
 
 /** The third argument of `set`, `setMany` and `update`, when it is not a store. */

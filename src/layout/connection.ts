@@ -70,6 +70,8 @@ export class Connection {
   private closed = false
   /** Set once an upgrade elsewhere made us step aside: reopen at whatever version exists then. */
   private steppedAside = false
+  /** Whether this connection's first open created the database (it did not exist). */
+  created = false
 
   constructor(private readonly options: ConnectionOptions) {}
 
@@ -113,6 +115,7 @@ export class Connection {
         const tx = request.transaction!
         deleted = reopening && event.oldVersion === 0
         if (!schema || deleted) return tx.abort()
+        this.created ||= event.oldVersion === 0
         versionchange = tx
         unique = schema.addedUniqueIndexes(raw, tx, stores)
         // The app's callback runs once the library's schema work (a chain of requests) is done.

@@ -18,6 +18,7 @@ export interface StorageBucket {
 }
 
 interface StorageBucketManager {
+  keys(): Promise<string[]>
   open(name: string, options?: Omit<BucketOptions, 'name' | 'expiresAfterItems'>): Promise<StorageBucket>
 }
 
@@ -46,7 +47,8 @@ export type StorageCall = 'storageBuckets' | 'persisted' | 'persist' | 'estimate
 /** The bucket each database of this realm was opened in: `null` where one was asked for and the platform has none. */
 const buckets = new Map<string, StorageBucket | null>()
 
-function manager(): StorageBucketManager | undefined {
+/** `navigator.storageBuckets`, where the platform has Storage Buckets. */
+export function storageBuckets(): StorageBucketManager | undefined {
   return (globalThis.navigator as { storageBuckets?: StorageBucketManager } | undefined)?.storageBuckets
 }
 
@@ -56,7 +58,7 @@ function manager(): StorageBucketManager | undefined {
  * default one. Resolves to the bucket, or `undefined` where the database is not in one.
  */
 export async function openIn(name: string, options: Pick<BucketOptions, 'name'> & Partial<BucketOptions> | undefined): Promise<StorageBucket | undefined> {
-  const buckets = manager()
+  const buckets = storageBuckets()
   if (!options || !buckets) {
     setBucket(name, options ? null : undefined)
     return undefined

@@ -120,6 +120,13 @@ export interface OpenTtlDBOptions<S extends DBSchema | unknown = unknown> {
    */
   bucket?: BucketOptions
   /**
+   * Told at open, before `openTtlDB` resolves, of a database the browser took (evicted, deleted)
+   * since this origin last had it open, where a registry of the databases seen outlived it
+   * (docs/storage.md says where it cannot); the handle's `lost` holds the same report. `idb-ttl`
+   * and `idb-ttl/service-worker` only.
+   */
+  onLost?: (report: LostReport) => void
+  /**
    * Runs after the library's own schema work inside the upgrade transaction, given idb's view of
    * the database (`raw.createObjectStore('plain')`). `idb-ttl/core` gives the native one instead:
    * {@link OpenTtlCoreDBOptions}.
@@ -133,7 +140,7 @@ export interface OpenTtlDBOptions<S extends DBSchema | unknown = unknown> {
  * core carries no idb. An `upgrade` written for `idb-ttl` that uses idb's API on it takes its
  * view with `import { wrap } from 'idb'`: `const db = wrap(raw)`.
  */
-export interface OpenTtlCoreDBOptions<S extends DBSchema | unknown = unknown> extends Omit<OpenTtlDBOptions<S>, 'upgrade'> {
+export interface OpenTtlCoreDBOptions<S extends DBSchema | unknown = unknown> extends Omit<OpenTtlDBOptions<S>, 'upgrade' | 'onLost'> {
   /** Runs after the library's own schema work inside the upgrade transaction (`raw.createObjectStore('plain')`). */
   upgrade?: (raw: IDBDatabase, oldVersion: number, newVersion: number | null, transaction: IDBTransaction) => void
 }
@@ -205,4 +212,16 @@ export interface TtlWriteTransaction<S extends DBSchema | unknown, N extends Sto
   touch<M extends N>(store: M, key: StoreKey<S, M>): Promise<Stamped<StoreValue<S, M>>>
   delete<M extends N>(store: M, query: Query<S, M>): Promise<void>
   clear<M extends N>(store: M): Promise<void>
+}
+
+/** What `onLost` is told of a database the browser took since this origin last had it open. */
+export interface LostReport {
+  /** The database. */
+  name: string
+  /** The Storage Bucket it lived in; `null`: the default bucket. */
+  bucket: string | null
+  /** When this origin last had it open, epoch ms (by the handle's clock). */
+  lastSeen: number
+  /** How many items its declared stores held then. */
+  items: number
 }
