@@ -15,18 +15,15 @@ import type { OpenTtlCoreDBOptions, OpenTtlDBOptions } from '../rules/types.js'
 /** Opens `name` with a full handle whose worker mode's purge is started by `startWorker` (absent: inline). */
 export async function openFull<S extends DBSchema | unknown>(name: string, options: OpenTtlDBOptions<S>, startWorker: StartWorker | undefined): Promise<TtlDB<S>> {
   checkOnLost((options as OpenTtlDBOptions<S> | null)?.onLost)
-  let watching: ReturnType<typeof watchStorage> | undefined
+  let lost: ReturnType<typeof watchStorage> | undefined
   const db = await openDatabase(name, withIdbViews(options), (opened) => {
     const parts = new Parts({ ...opened, startWorker, pagePurger: inlinePurger })
     const routes = new Routes({ ...opened, parts })
     routes.settingsChanged(opened.redeclared)
-    const watch = (watching = watchStorage({ ...opened, parts, bucket: options.bucket, onLost: options.onLost }))
-    return new TtlDB<S>(routes, () => {
-      opened.unfollow()
-      void watch.then(({ stop }) => stop())
-    })
+    lost = watchStorage({ ...opened, parts, bucket: options.bucket, onLost: options.onLost })
+    return new TtlDB<S>(routes, opened.unfollow)
   })
-  return Object.assign(db, { lost: (await watching!).lost })
+  return Object.assign(db, { lost: await lost })
 }
 
 /**

@@ -29,8 +29,11 @@ export class CoreParts {
   /** The touches the handle owes its `touchOnRead` stores: a full handle's (`parts.ts`); a core handle owes none. */
   readonly touches: Touches | undefined = undefined
   closed = false
-  /** Runs after each change this handle committed or heard of from its purger (`at-rest.ts` follows them). */
-  afterChange: (() => void) | undefined = undefined
+  /**
+   * Told of each change this handle committed or heard of from its purger, and of its close while
+   * its connection is still open (`storage-watch.ts`).
+   */
+  watcher: { changed(): void; closing(): void } | undefined = undefined
   private readonly activity = new UserActivity()
   private readonly unhear: () => void
   private readonly presence: Presence
@@ -54,11 +57,12 @@ export class CoreParts {
   /** Committed changes of `stores`: every live query of the database hears of them, in every realm. */
   changed(stores: readonly string[]): void {
     if (stores.length > 0) this.presence.changed(stores)
-    this.afterChange?.()
+    this.watcher?.changed()
   }
 
   /** Stops the background and the notices. */
   close(): void {
+    this.watcher?.closing()
     this.closed = true
     this.presence.close()
     this.background.close()

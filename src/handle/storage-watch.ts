@@ -30,10 +30,10 @@ export function checkOnLost(onLost: unknown): void {
 }
 
 /**
- * Starts what the options ask for; resolves to the loss found at open (told to `onLost` first)
- * and to `stop`, which the handle's close calls. Nothing runs when neither is asked for.
+ * Starts what the options ask for, until the handle closes; resolves to the loss found at open
+ * (told to `onLost` first). Nothing runs when neither is asked for.
  */
-export async function watchStorage(options: WatchOptions): Promise<{ lost: LostReport | undefined; stop: () => void }> {
+export async function watchStorage(options: WatchOptions): Promise<LostReport | undefined> {
   const { name, stores, clock, connection, parts, onLost } = options
   const names = Object.keys(stores)
   const bucket = bucketOf(name)
@@ -59,16 +59,17 @@ export async function watchStorage(options: WatchOptions): Promise<{ lost: LostR
     work.push(follow)
     follow().catch(() => {})
   }
-  if (work.length === 0) return { lost, stop: () => {} }
+  if (work.length === 0) return lost
   const rest = atRest(async () => {
     for (const run of work) await run().catch(() => {})
   })
-  parts.afterChange = () => rest.changed()
-  return {
-    lost,
-    stop: () => {
+  parts.watcher = {
+    changed: () => rest.changed(),
+    closing() {
       rest.stop()
-      void rest.run()
+      // Called directly, not after a run under way: each starts its transaction before the connection closes.
+      for (const run of work) run().catch(() => {})
     },
   }
+  return lost
 }

@@ -41,7 +41,7 @@ export function createStore(dbName: string, storeName: string, options?: StoreOp
 
 /** The IndexedDB of Storage Bucket `bucket` where the platform has buckets, the global one otherwise. */
 async function factory(bucket: string | undefined): Promise<IDBFactory> {
-  const buckets = bucket && (navigator as { storageBuckets?: { open(name: string): Promise<{ indexedDB: IDBFactory }> } }).storageBuckets
+  const buckets = bucket && (globalThis.navigator as { storageBuckets?: { open(name: string): Promise<{ indexedDB: IDBFactory }> } } | undefined)?.storageBuckets
   return buckets ? (await buckets.open(bucket)).indexedDB : indexedDB
 }
 
