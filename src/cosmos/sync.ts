@@ -175,6 +175,10 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
     globalThis.addEventListener?.('online', online)
   }
 
+  // A database the browser took (`db.lost`, docs/storage.md) lost its copies, checkpoint and
+  // outbox with it: a full pull brings the copies back at once; nothing is left to push.
+  if (db.lost) void round('pulling', () => pullRound(mirror, true)).catch(() => {})
+
   function stop(): void {
     stopped = true
     if (timer !== undefined) clearTimeout(timer)
