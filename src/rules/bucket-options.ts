@@ -29,6 +29,15 @@ export interface BucketOptions {
 
 const NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/
 
+/** Each setting's check, and what it must be. */
+const SETTINGS: Record<string, [(value: unknown) => boolean, string]> = {
+  persisted: [(value) => typeof value === 'boolean', 'a boolean'],
+  expiresAfterItems: [(value) => typeof value === 'boolean', 'a boolean'],
+  durability: [(value) => value === 'strict' || value === 'relaxed', "'strict' or 'relaxed'"],
+  quota: [(value) => Number.isSafeInteger(value) && (value as number) > 0, 'a positive whole number of bytes'],
+  expires: [Number.isFinite, 'a time in epoch ms'],
+}
+
 /**
  * @throws TtlError `INVALID_OPTION` naming the field of `bucket` that is malformed
  */
@@ -37,18 +46,14 @@ export function checkBucketOptions(bucket: unknown): BucketOptions | undefined {
   const where = 'openTtlDB: bucket'
   if (bucket === null || typeof bucket !== 'object') throw new TtlError('INVALID_OPTION', `${where} must be an object { name, persisted?, durability?, quota?, expires? }; got ${kindOf(bucket)}`)
   checkKnownOptions(where, bucket, 'bucket')
-  const { name, persisted, durability, quota, expires, expiresAfterItems } = bucket as BucketOptions
+  const { name, expires, expiresAfterItems } = bucket as BucketOptions
   if (typeof name !== 'string' || !NAME.test(name)) {
     throw new TtlError('INVALID_OPTION', `${where}.name must be lowercase letters, digits, '_' and '-', starting with a letter or digit, at most 64; got ${typeof name === 'string' ? JSON.stringify(name) : kindOf(name)}`)
   }
-  const fail = (field: string, wanted: string, got: unknown) => {
-    throw new TtlError('INVALID_OPTION', `${where} "${name}": ${field} must be ${wanted}; got ${kindOf(got)}`)
+  for (const [field, value] of Object.entries(bucket)) {
+    const [valid, wanted] = SETTINGS[field] ?? [() => true]
+    if (value !== undefined && !valid(value)) throw new TtlError('INVALID_OPTION', `${where} "${name}": ${field} must be ${wanted}; got ${kindOf(value)}`)
   }
-  if (persisted !== undefined && typeof persisted !== 'boolean') fail('persisted', 'a boolean', persisted)
-  if (expiresAfterItems !== undefined && typeof expiresAfterItems !== 'boolean') fail('expiresAfterItems', 'a boolean', expiresAfterItems)
-  if (durability !== undefined && durability !== 'strict' && durability !== 'relaxed') fail('durability', "'strict' or 'relaxed'", durability)
-  if (quota !== undefined && !(typeof quota === 'number' && quota > 0 && Number.isSafeInteger(quota))) fail('quota', 'a positive whole number of bytes', quota)
-  if (expires !== undefined && !(typeof expires === 'number' && Number.isFinite(expires))) fail('expires', 'a time in epoch ms', expires)
   if (expires !== undefined && expiresAfterItems) throw new TtlError('INVALID_OPTION', `${where} "${name}": expires and expiresAfterItems exclude each other`)
   return bucket as BucketOptions
 }
