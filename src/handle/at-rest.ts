@@ -21,10 +21,10 @@ export function atRest(work: () => Promise<void>): AtRest {
   let running: Promise<void> = Promise.resolve()
   // The work's own failures (a closed connection, a full disk) must not reach the app: the next rest tries again.
   const run = () => (running = running.then(work).catch(() => {}))
-  const hidden = () => {
-    if (globalThis.document?.visibilityState !== 'visible') void run()
-  }
-  globalThis.addEventListener?.('pagehide', hidden)
+  const left = () => void run()
+  // `pagehide` may come while the page still shows as visible: it runs whatever the state.
+  const hidden = () => globalThis.document?.visibilityState === 'hidden' && left()
+  globalThis.addEventListener?.('pagehide', left)
   globalThis.document?.addEventListener('visibilitychange', hidden)
   return {
     changed() {
@@ -35,7 +35,7 @@ export function atRest(work: () => Promise<void>): AtRest {
     run,
     stop() {
       clearTimeout(timer)
-      globalThis.removeEventListener?.('pagehide', hidden)
+      globalThis.removeEventListener?.('pagehide', left)
       globalThis.document?.removeEventListener('visibilitychange', hidden)
     },
   }

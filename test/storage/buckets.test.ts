@@ -238,3 +238,13 @@ test.skipIf(buckets)('without Storage Buckets, idb-ttl/keyval createStore({ buck
   expect(await listed(indexedDB)).toContain(dbName)
   await store('readonly', (s) => s.transaction.db.close())
 })
+
+test("the registry learns a handle's item count once its writes have rested, without waiting for close", async () => {
+  const name = uniqueName('rested')
+  const db = await open(name, { onLost: () => {} })
+  await vi.waitFor(async () => expect(await lastSeen(name, null)).toMatchObject({ items: 0 }))
+  await db.putAll('s', [{ id: 'a' }, { id: 'b' }, { id: 'c' }])
+  await db.put('s', { id: 'd' })
+  // One run, REST_MS (2 s) after the last of the writes.
+  await vi.waitFor(async () => expect(await lastSeen(name, null)).toMatchObject({ items: 4 }), { timeout: 8_000, interval: 50 })
+})

@@ -76,6 +76,8 @@ self.addEventListener(
     const connection = new Connection({ name: config.name, stores: config.stores, clock: Date.now, probe: true })
     // The database's bucket, as its page opened it, before the first connection.
     const placed = openIn(config.name, config.bucket === undefined ? undefined : { name: config.bucket })
+    // A bucket that cannot be opened fails each purge that connects, which reports it.
+    placed.catch(() => {})
     const { connect: connectPlaced, close, committed } = tracked(connection)
     const connect = () => placed.then(connectPlaced)
     expose({ ...createPurgeApi(config, connect, close, activity), ping: async () => committed() } satisfies WorkerApi)
