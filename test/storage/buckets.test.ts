@@ -222,21 +222,28 @@ test.runIf(buckets)('Chromium: idb-ttl/keyval createStore({ bucket }) keeps its 
   const dbName = uniqueName('kv')
   names.push(dbName)
   const store = createStore(dbName, 'kv', { bucket })
-  await set('k', 'v', store)
-  expect(await get('k', store)).toBe('v')
-  expect(await listed((await buckets!.open(bucket)).indexedDB)).toContain(dbName)
-  expect(await listed(indexedDB)).not.toContain(dbName)
-  await store('readonly', (s) => s.transaction.db.close())
+  try {
+    await set('k', 'v', store)
+    expect(await get('k', store)).toBe('v')
+    expect(await listed((await buckets!.open(bucket)).indexedDB)).toContain(dbName)
+    expect(await listed(indexedDB)).not.toContain(dbName)
+  } finally {
+    // The store's connection stays open until closed: the cleanup's deletion would wait for it.
+    await store('readonly', (s) => s.transaction.db.close())
+  }
 })
 
 test.skipIf(buckets)('without Storage Buckets, idb-ttl/keyval createStore({ bucket }) keeps its entries in the default bucket', async () => {
   const dbName = uniqueName('kv')
   names.push(dbName)
   const store = createStore(dbName, 'kv', { bucket: 'cache' })
-  await set('k', 'v', store)
-  expect(await get('k', store)).toBe('v')
-  expect(await listed(indexedDB)).toContain(dbName)
-  await store('readonly', (s) => s.transaction.db.close())
+  try {
+    await set('k', 'v', store)
+    expect(await get('k', store)).toBe('v')
+    expect(await listed(indexedDB)).toContain(dbName)
+  } finally {
+    await store('readonly', (s) => s.transaction.db.close())
+  }
 })
 
 test("the registry learns a handle's item count once its writes have rested, without waiting for close", async () => {
