@@ -55,14 +55,15 @@ export default [
     // refused (its settings read, or held), and the one console warning for a purge worker that
     // cannot start (issue #42): 19.65 kB, and the minimal app about 19.88 kB, which the limit is plus 1%.
     // With the `bucket` option (checked, the bucket opened before the connection), the IDBFactory
-    // of each database asked for in one place, and db.storage() (issue #47): 20.59 kB. Of that,
+    // of each database asked for in one place, and db.storage() (issue #47): 20.59 kB, and the
+    // consumer test's minimal app 20.82 kB, which the limit is plus 1%. Of that,
     // what only an app that names a bucket or calls storage() needs (platform/bucket.ts,
     // rules/bucket-options.ts) is what a chunk loaded on first use would take out.
     name: 'idb-ttl/core: a page that opens a TTL store and gets, puts, deletes, counts (comlink included, no idb; target 10 kB)',
     path: 'dist/core.js',
     import: { 'dist/core.js': '{ openTtlDB }' },
     gzip: true,
-    limit: '20.8 kB',
+    limit: '21.0 kB',
     modifyEsbuildConfig: esm,
   },
   {
