@@ -151,7 +151,6 @@ export class TtlCoreDB<S extends DBSchema | unknown = unknown, Raw extends IDBDa
     return this.route.purgeExpired(store)
   }
 
-  /** Stops the background purge, ends the worker and closes the connection; later calls reject with TtlError `CLOSED`. */
   /**
    * Where the storage the database lives in stands: its Storage Bucket (`null`: the default
    * one), whether it is persisted, its usage and quota, and the calls the platform lacks for
@@ -161,6 +160,7 @@ export class TtlCoreDB<S extends DBSchema | unknown = unknown, Raw extends IDBDa
     return storageStatus(this.route.options.name)
   }
 
+  /** Stops the background purge, ends the worker and closes the connection; later calls reject with TtlError `CLOSED`. */
   close(): void {
     const { parts, connection } = this.route.options
     // Pending touches are written on the closing connection, which waits for that to commit.
