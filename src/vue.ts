@@ -2,7 +2,7 @@
  * `idb-ttl/vue`: live queries (`db.live`, SPEC §11) as a Vue 3.5 composable whose parameters may
  * be refs or getters (docs/frameworks.md). Vue is an optional peer of the package.
  */
-import { computed, shallowRef, toRaw, toValue, watch, type MaybeRefOrGetter, type Ref } from 'vue'
+import { computed, getCurrentInstance, inject, shallowRef, ssrContextKey, toRaw, toValue, watch, type MaybeRefOrGetter, type Ref } from 'vue'
 import type { IndexNames, StoreNames } from 'idb'
 import type { DBSchema } from './index.js'
 import { follow, report } from './bindings/follow.js'
@@ -15,7 +15,7 @@ type Params = readonly [LiveHandle<any>, string, object | undefined]
 
 /**
  * A ref of the live items of `store` (as `db.live(store, options)` emits them), `undefined` before
- * the first result. `db` may be the promise `openTtlDB` returned. Each parameter may be a ref or a
+ * the first result, and in a server render, which touches no IndexedDB. `db` may be the promise `openTtlDB` returned. Each parameter may be a ref or a
  * getter: when one changes (`options` compared by value) the ref follows the new query, `undefined`
  * until its first result. The subscription ends with the effect scope (the component) it was made
  * in. A refused query throws where Vue reports a watcher's error; a failed reading or open is
@@ -27,6 +27,8 @@ export function useLive<S extends DBSchema | unknown, N extends StoreNames<S>, I
   options?: MaybeRefOrGetter<LiveQueryOptions<S, N, I> | undefined>,
 ): Readonly<Ref<LiveItems<S, N> | undefined>> {
   const items = shallowRef<LiveItems<S, N>>()
+  // A server render runs an immediate watcher once: it would start a reading only to stop it.
+  if (getCurrentInstance() && inject(ssrContextKey, null)) return items
   const params = computed<Params>((previous) => {
     const next: Params = [toValue(db), toValue(store), plain(toValue(options))]
     return previous && previous[0] === next[0] && previous[1] === next[1] && sameOptions(previous[2], next[2]) ? previous : next
