@@ -4,9 +4,9 @@
  * a live query; Vue's `renderToString` renders the ref's `undefined`, and asks nothing either. The Node project installs fake-indexeddb for every test file (test/setup-node.ts), so the
  * render runs in a child `node` with no such globals, through Vite's module runner.
  */
-import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from 'vitest'
+import { runNodeScript } from '../node-child.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -46,18 +46,8 @@ out.after = typeof indexedDB
 console.log(JSON.stringify(out))
 `
 
-function runChild(): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    // The timeout also checks that nothing the render started keeps the process alive.
-    execFile(process.execPath, ['--input-type=module', '-e', child], { cwd: root, timeout: 60_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${error.message}\n${stderr}`))
-      else resolve(JSON.parse(stdout.trim().split('\n').at(-1) ?? ''))
-    })
-  })
-}
-
 test('a server render, with no IndexedDB: React renders the server snapshot and asks nothing of the handle; Vue renders undefined and asks nothing either', async () => {
-  const out = await runChild()
+  const out = await runNodeScript(child, root)
   expect(out.indexedDB).toBe('undefined')
   expect(out.after).toBe('undefined')
   expect(out.reactHandle).toBe('<p>loading</p>')
