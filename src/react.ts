@@ -24,6 +24,7 @@ export function useLive<S extends DBSchema | unknown, N extends StoreNames<S>, I
   store: N,
   options?: LiveQueryOptions<S, N, I>,
 ): LiveItems<S, N> | undefined {
+  // The options kept while equal by value, so that a literal written inline keeps the source, and the subscription.
   const kept = useRef(options)
   if (!sameOptions(kept.current, options)) kept.current = options
   const query = kept.current
