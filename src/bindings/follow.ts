@@ -8,7 +8,7 @@ import type { LiveHandle } from './types.js'
 /**
  * Subscribes to `db.live(store, options)` (once `db` resolves, if it is a promise): `next` gets each
  * result, `fail` a failed open, a refused query or a failed reading. Returns what ends it; ended
- * before the promise settled, it never subscribes.
+ * before the promise settled, it never subscribes, and a failed open is not reported.
  * @throws TtlError from `db.live` itself (`UNKNOWN_STORE`, `INVALID_OPTION`, `CLOSED`) when `db` is a handle
  */
 export function follow<T>(db: LiveHandle<any>, store: string, options: object | undefined, next: (items: T[]) => void, fail: (error: unknown) => void): () => void {
@@ -18,13 +18,15 @@ export function follow<T>(db: LiveHandle<any>, store: string, options: object | 
     if (!ended) off = handle.live(store, options).subscribe({ next: next as (items: unknown[]) => void, error: fail })
   }
   if (typeof (db as PromiseLike<TtlDB<any>>).then === 'function') {
+    // Ended first (a server render subscribes and unsubscribes at once), a failed open is nobody's.
+    const failed = (error: unknown) => ended || fail(error)
     ;(db as PromiseLike<TtlDB<any>>).then((handle) => {
       try {
         start(handle)
       } catch (error) {
-        fail(error)
+        failed(error)
       }
-    }, fail)
+    }, failed)
   } else start(db as TtlDB<any>)
   return () => {
     ended = true

@@ -1,7 +1,9 @@
 /**
  * Server-side rendering with the framework bindings, where there is no IndexedDB: React's
  * `renderToString` renders `useLive`'s server snapshot (`undefined`) and never asks the handle for
- * a live query; Vue's `renderToString` renders the ref's `undefined`, and asks nothing either. The Node project installs fake-indexeddb for every test file (test/setup-node.ts), so the
+ * a live query; Vue's `renderToString` renders the ref's `undefined`, and asks nothing either; a
+ * Svelte store read once (as a server render reads it) gives `undefined`, and when the promise it
+ * was given rejects (openTtlDB where there is no IndexedDB) no error is thrown. The Node project installs fake-indexeddb for every test file (test/setup-node.ts), so the
  * render runs in a child `node` with no such globals, through Vite's module runner.
  */
 import { fileURLToPath } from 'node:url'
@@ -42,11 +44,19 @@ const vue = await load('src/vue.ts')
 const app = createSSRApp({ setup: () => { const items = vue.useLive(handle, 'sessions'); return () => h('p', items.value === undefined ? 'loading' : 'items') } })
 out.vue = await renderVue(app)
 out.vueAsked = { live: asked.live - out.reactAsked.live, subscribed: asked.subscribed - out.reactAsked.subscribed, ended: asked.ended - out.reactAsked.ended }
+// Svelte's server render subscribes to a store and unsubscribes at once (svelte/store's get does the same).
+const { get } = await import('svelte/store')
+const svelte = await load('src/svelte.ts')
+out.svelte = get(svelte.live(opening, 'sessions')) ?? 'undefined'
+// The open's rejection has reached the store's handler (attached first) once it reaches this one:
+// a failure it reported there would be an uncaught error, and this process would end without printing.
+await opening.catch(() => {})
+await null
 out.after = typeof indexedDB
 console.log(JSON.stringify(out))
 `
 
-test('a server render, with no IndexedDB: React renders the server snapshot and asks nothing of the handle; Vue renders undefined and asks nothing either', async () => {
+test('a server render, with no IndexedDB: React renders the server snapshot and asks nothing of the handle; Vue renders undefined and asks nothing either; a Svelte store read once gives undefined, and the failed open of the promise it was given is nobody\'s error', async () => {
   const out = await runNodeScript(child, root)
   expect(out.indexedDB).toBe('undefined')
   expect(out.after).toBe('undefined')
@@ -55,4 +65,5 @@ test('a server render, with no IndexedDB: React renders the server snapshot and 
   expect(out.reactPromise).toBe('<p>loading</p>')
   expect(out.vue).toBe('<p>loading</p>')
   expect(out.vueAsked).toEqual({ live: 0, subscribed: 0, ended: 0 })
+  expect(out.svelte).toBe('undefined')
 }, 90_000)
