@@ -21,7 +21,8 @@ function browserProject(name: 'chromium' | 'firefox' | 'webkit' | 'webkit-disk')
     define: { __VUE_OPTIONS_API__: 'true', __VUE_PROD_DEVTOOLS__: 'false', __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false' },
     // Imported by a service worker only (test/browser/realms/workbox-sw.ts), which the scan of the
     // test files does not reach: found at run time, they would make Vite reload the tests.
-    optimizeDeps: { include: ['workbox-expiration', 'workbox-strategies'] },
+    // The frameworks of test/browser/bindings, optimized at start rather than found mid-run.
+    optimizeDeps: { include: ['workbox-expiration', 'workbox-strategies', 'react', 'react-dom/client', 'vue', 'svelte', 'svelte/store'] },
     test: {
       name,
       include: ['test/**/*.test.ts'],
