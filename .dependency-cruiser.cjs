@@ -40,6 +40,27 @@ module.exports = {
       'src/workbox/ uses the public API only, as a service worker has it (src/service-worker.ts), which its bundle imports as the package entry idb-ttl/service-worker (scripts/build-lib.mjs): one copy of the library in a service worker, and no worker file.',
     ),
     {
+      name: 'bindings-on-top',
+      severity: 'error',
+      comment: 'src/bindings/ and the entries src/react.ts, src/vue.ts, src/svelte.ts are idb-ttl/react, /vue, /svelte: no other part of src/ may use them.',
+      from: { path: '^src/', pathNot: '^src/(bindings/|(react|vue|svelte)\\.ts$)' },
+      to: { path: '^src/(bindings/|(react|vue|svelte)\\.ts$)' },
+    },
+    {
+      name: 'bindings-public-api-only',
+      severity: 'error',
+      comment: "The framework bindings (src/react.ts, src/vue.ts, src/svelte.ts, src/bindings/) use the handle's public calls and the public API's types (src/index.ts), nothing else of src/.",
+      from: { path: '^src/(bindings/|(react|vue|svelte)\\.ts$)' },
+      to: { path: '^src/(?!bindings/|index\\.ts$)' },
+    },
+    {
+      name: 'bindings-import-no-library',
+      severity: 'error',
+      comment: 'The framework bindings import the public API for its types only: their bundles hold none of the library, which the app imports as idb-ttl (scripts/build-lib.mjs).',
+      from: { path: '^src/(bindings/|(react|vue|svelte)\\.ts$)' },
+      to: { path: '^src/index\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'keyval-on-top',
       severity: 'error',
       comment: 'src/keyval/ is the entry idb-ttl/keyval (src/keyval.ts): no other part of src/ may use it.',

@@ -1,5 +1,6 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
 import { playwright } from '@vitest/browser-playwright'
+import { svelte } from '@sveltejs/vite-plugin-svelte'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/chromium.mjs'
 import { cosmosCommands } from './test/cosmos/control.js'
 import { cosmosDevProxy } from './test/cosmos/dev-proxy.js'
@@ -14,10 +15,14 @@ import { webkitDiskCommands, webkitOnDisk } from './test/engines/webkit-disk.js'
 function browserProject(name: 'chromium' | 'firefox' | 'webkit' | 'webkit-disk'): TestProjectInlineConfiguration {
   return {
     // test/cosmos: the page's SDK reaches the in-process Cosmos DB servers through this dev server.
-    plugins: [cosmosDevProxy()],
+    // test/browser/bindings: Svelte components compiled for idb-ttl/svelte's tests.
+    plugins: [cosmosDevProxy(), svelte({ configFile: false })],
+    // Vue's esm-bundler build asks for its compile-time flags (idb-ttl/vue's tests).
+    define: { __VUE_OPTIONS_API__: 'true', __VUE_PROD_DEVTOOLS__: 'false', __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false' },
     // Imported by a service worker only (test/browser/realms/workbox-sw.ts), which the scan of the
     // test files does not reach: found at run time, they would make Vite reload the tests.
-    optimizeDeps: { include: ['workbox-expiration', 'workbox-strategies'] },
+    // The frameworks of test/browser/bindings, optimized at start rather than found mid-run.
+    optimizeDeps: { include: ['workbox-expiration', 'workbox-strategies', 'react', 'react-dom/client', 'vue', 'svelte', 'svelte/store'] },
     test: {
       name,
       include: ['test/**/*.test.ts'],

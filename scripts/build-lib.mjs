@@ -175,8 +175,8 @@ const literal = workers.map(({ name }) => `new Worker(new URL("./${name}.js",imp
 const chunks = readdirSync(outDir).filter((f) => f.endsWith('.js')).map((f) => readFileSync(path.join(outDir, f), 'utf8'))
 for (const form of literal) if (!chunks.some((code) => code.includes(form))) throw new Error(`\`${form}\` is in no chunk of dist/: bundlers would not ship the worker`)
 
-/** `dist/<name>.js`: `entry` bundled alone, with everything it imports, minified. */
-function buildAlone(entry, name) {
+/** `dist/<name>.js`: `entry` bundled alone, with everything it imports but `external`, minified. */
+function buildAlone(entry, name, external = []) {
   return build({
     ...common,
     build: {
@@ -185,7 +185,7 @@ function buildAlone(entry, name) {
       minify: true,
       sourcemap: false,
       lib: { entry, formats: ['es'], fileName: () => `${name}.js` },
-      rolldownOptions: { output: MINIFIED },
+      rolldownOptions: { external, output: MINIFIED },
     },
   })
 }
@@ -196,6 +196,16 @@ for (const { entry, name } of workers) await buildAlone(entry, name)
 // with the other entries only the resolver (rules/ttl.ts) and TtlError, which a shared chunk would
 // bring in with the whole core; an app that uses it alone loads 1.5 kB at most (.size-limit.js).
 await buildAlone(path.join(root, 'src/keyval.ts'), 'keyval')
+
+// `idb-ttl/react`, `idb-ttl/vue`, `idb-ttl/svelte`: builds of their own, src/bindings/ inside each
+// and the framework (an optional peer) external. They use the handle's public calls and types
+// only, so they import nothing of the library: an app pays only for the one it imports.
+const BINDINGS = { react: ['react'], vue: ['vue'], svelte: ['svelte', 'svelte/store'] }
+for (const [name, external] of Object.entries(BINDINGS)) {
+  await buildAlone(path.join(root, `src/${name}.ts`), name, external)
+  const imports = [...readFileSync(path.join(outDir, `${name}.js`), 'utf8').matchAll(/\bfrom\s*["']([^"']+)["']/g)].map((m) => m[1])
+  if (imports.some((source) => !external.includes(source))) throw new Error(`dist/${name}.js imports ${imports.join(', ')}: only ${external.join(', ')} may stay external`)
+}
 
 const { generateDtsBundle } = require('dts-bundle-generator')
 const [bundled] = generateDtsBundle(
@@ -330,4 +340,30 @@ export declare class TtlExpirationPlugin {
 `,
 )
 
+// dist/react.d.ts, dist/vue.d.ts, dist/svelte.d.ts: each entry's declarations as TypeScript emits
+// them from the file alone (its exports are annotated), and their shared types in
+// dist/bindings.d.ts, against the package's own types ('idb-ttl': an inlined copy of TtlDB would be
+// another class, which a handle would not match). Checked like dist/index.d.ts, with the frameworks' types.
+const ts = require('typescript')
+const declarations_ = (file) => ts.transpileDeclaration(readFileSync(path.join(root, file), 'utf8'), { fileName: file, compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText
+writeFileSync(path.join(outDir, 'bindings.d.ts'), declarations_('src/bindings/types.ts').replace("'../index.js'", "'idb-ttl'"))
+for (const name of Object.keys(BINDINGS)) {
+  const dts = declarations_(`src/${name}.ts`).replace("'./index.js'", "'idb-ttl'").replaceAll("'./bindings/types.js'", "'./bindings.js'")
+  if (/from '\.\/(?!bindings\.js')/.test(dts)) throw new Error(`dist/${name}.d.ts refers to a module of src/`)
+  writeFileSync(path.join(outDir, `${name}.d.ts`), dts)
+}
+const bindingsCheck = mkdtempSync(path.join(tmpdir(), 'idb-ttl-bindings-dts-'))
+try {
+  const compilerOptions = {
+    strict: true, noEmit: true, skipLibCheck: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: [],
+    baseUrl: root, paths: { 'idb-ttl': ['dist/index.d.ts'] },
+  }
+  const files = Object.keys(BINDINGS).map((name) => path.join(outDir, `${name}.d.ts`))
+  writeFileSync(path.join(bindingsCheck, 'tsconfig.json'), JSON.stringify({ compilerOptions, files }))
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', bindingsCheck], { stdio: 'inherit' })
+} finally {
+  rmSync(bindingsCheck, { recursive: true, force: true })
+}
+
+console.log(`dist/react.js, dist/vue.js, dist/svelte.js, their .d.ts and dist/bindings.d.ts written`)
 console.log(`dist/idb-ttl.js, dist/core.js, dist/core.d.ts, dist/service-worker.js, dist/service-worker.d.ts, dist/cosmos.js, dist/cosmos.d.ts, dist/tanstack.js, dist/tanstack.d.ts, dist/workbox.js, dist/workbox.d.ts, dist/keyval.js, dist/keyval.d.ts, ${workers.map((w) => `dist/${w.name}.js`).join(', ')} and dist/index.d.ts written`)

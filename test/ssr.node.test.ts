@@ -5,9 +5,9 @@
  * globals, through Vite's module runner (which compiles src/ and leaves idb and comlink to Node,
  * as a server bundle would).
  */
-import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from 'vitest'
+import { runNodeScript } from './node-child.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
@@ -33,19 +33,8 @@ try {
 console.log(JSON.stringify(out))
 `
 
-/** Runs `child` in a fresh node; resolves to what it printed, parsed. */
-function runChild(): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    // The timeout also checks that nothing the import or the failed open started keeps the process alive.
-    execFile(process.execPath, ['--input-type=module', '-e', child], { cwd: root, timeout: 60_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${error.message}\n${stderr}`))
-      else resolve(JSON.parse(stdout.trim().split('\n').at(-1) ?? ''))
-    })
-  })
-}
-
 test('with no indexedDB global, the entry imports, the resolver works, and openTtlDB and deleteTtlDB reject with TtlError UNSUPPORTED saying what to install', async () => {
-  const out = await runChild()
+  const out = await runNodeScript(child, root)
   expect(out.before).toBe('undefined')
   expect(out.after).toBe('undefined')
   expect(out.exports).toEqual(expect.arrayContaining(['openTtlDB', 'deleteTtlDB', 'TtlError', 'isExpired', 'expiresAt', 'ttlUntil']))

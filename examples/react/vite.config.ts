@@ -1,0 +1,4 @@
+import { defineConfig } from 'vite'
+import { exampleConfig } from '../shared.js'
+
+export default defineConfig({ ...exampleConfig('react'), oxc: { jsx: { runtime: 'automatic' } } })

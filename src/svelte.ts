@@ -1,0 +1,32 @@
+/**
+ * `idb-ttl/svelte`: live queries (`db.live`, SPEC §11) as Svelte stores, for `$store` in Svelte 5
+ * components and for runes through `fromStore` (docs/frameworks.md). Svelte is an optional peer of
+ * the package.
+ */
+import { readable, type Readable } from 'svelte/store'
+import type { IndexNames, StoreNames } from 'idb'
+import type { DBSchema } from './index.js'
+import { follow, report } from './bindings/follow.js'
+import type { LiveHandle, LiveItems, LiveQueryOptions } from './bindings/types.js'
+
+export type { LiveHandle, LiveItems, LiveQueryOptions } from './bindings/types.js'
+
+/**
+ * A readable store of the live items of `store` (as `db.live(store, options)` emits them),
+ * `undefined` before the first result. `db` may be the promise `openTtlDB` returned. It subscribes
+ * to the live query while it has subscribers, and starts from `undefined` each time. For parameters
+ * that change, make a new store from them (`$derived(live(db, 'sessions', { query: user }))`).
+ * @throws TtlError from `db.live`, at the first subscription (an unknown store, bad options); a
+ *   failed reading or open is thrown in a microtask, as a live query's own subscriber errors are
+ */
+export function live<S extends DBSchema | unknown, N extends StoreNames<S>, I extends IndexNames<S, N> = never>(
+  db: LiveHandle<S>,
+  store: N,
+  options?: LiveQueryOptions<S, N, I>,
+): Readable<LiveItems<S, N> | undefined> {
+  return readable<LiveItems<S, N> | undefined>(undefined, (set) => {
+    // A store that stopped keeps its last value: items that may have expired since.
+    set(undefined)
+    return follow(db, store, options, set, report)
+  })
+}
