@@ -65,3 +65,10 @@ export declare function esbuildServiceWorker(app: string): Promise<Bundle>
 export declare function runCosmosNode(app: string, endpoint: string): Promise<Run>
 /** The budget of an app of `idb-ttl/core`, in bytes min+gzip: .size-limit.js's limit for `idb-ttl/core`. */
 export declare const CORE_APP_BUDGET: number
+export interface WeighedChunk {
+  file: string
+  code: string
+  gzipped: number
+}
+export declare function viteFirstLoad(app: string, entry: string): Promise<{ bytes: number; firstLoad: WeighedChunk[]; later: WeighedChunk[] }>
+export declare const FIRST_LOAD_BUDGET: { core: number; full: number }

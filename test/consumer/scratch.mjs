@@ -15,6 +15,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import sizeLimits from '../../.size-limit.js'
+import { viteFirstLoad as firstLoad } from '../../scripts/first-load.mjs'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const TEMPLATE = fileURLToPath(new URL('./app', import.meta.url))
@@ -272,6 +273,22 @@ export const CORE_APP_BUDGET = (() => {
 })()
 
 /**
+ * The budgets of the first load of the minimal apps (core.ts, full.ts) in a Vite build, in bytes
+ * min+gzip: .size-limit.js's first-load rows of `idb-ttl/core` and `idb-ttl`, plus 5% (Vite's
+ * build of the app weighs a little more than size-limit's esbuild of the entry: 15.76 and 27.72 kB
+ * against 15.0 and 26.76 kB when they were set). Issue #44's targets are 9 and 14 kB.
+ */
+export const FIRST_LOAD_BUDGET = (() => {
+  const budget = (prefix) => {
+    const limit = sizeLimits.find((check) => check.name.startsWith(prefix))?.limit
+    const [, amount, unit] = /^([\d.]+) (B|kB)$/.exec(limit ?? '') ?? []
+    if (!amount) throw new Error(`.size-limit.js: no limit in B or kB for ${prefix}`)
+    return Math.round(Number(amount) * (unit === 'kB' ? 1000 : 1) * 1.05)
+  }
+  return { core: budget('idb-ttl/core, first load: '), full: budget('idb-ttl, first load: ') }
+})()
+
+/**
  * `esbuild core.ts --bundle --format=esm --minify`: the app that uses only `idb-ttl/core`, as its
  * user ships it (the worker is a file of its own). Resolves to the bundle's text, its gzipped
  * bytes, and the files bundled (esbuild's metafile, relative to the app).
@@ -280,6 +297,16 @@ export async function esbuildCoreApp(app) {
   const result = await esbuild.build({ absWorkingDir: app, entryPoints: ['core.ts'], bundle: true, format: 'esm', minify: true, write: false, metafile: true, outdir: 'dist-core', logLevel: 'silent' })
   const [bundle] = result.outputFiles
   return { code: bundle.text, gzipped: gzipSync(bundle.contents).length, inputs: Object.keys(result.metafile.inputs) }
+}
+
+/**
+ * The first load of an app of `entry` (core.ts, full.ts) in a Vite production build with code
+ * splitting, as issue #44 counts it: the entry chunk and the chunks it imports statically, each
+ * min+gzip, apart from the chunks it loads with `import()` (at the first idle callback). Resolves
+ * to the first load's bytes and files (code included), and the chunks loaded later.
+ */
+export function viteFirstLoad(app, entry) {
+  return firstLoad(app, entry)
 }
 
 /** Copies the package's dist/purge-worker.js into `dir`, as the docs tell esbuild's users to. */
@@ -296,7 +323,10 @@ export async function copyWorker(app, dir) {
  */
 export async function webpackBuild(app) {
   const source = path.join(app, 'webpack-src')
-  await esbuild.build({ absWorkingDir: app, entryPoints: ['main.ts'], outdir: source, format: 'esm', logLevel: 'silent' })
+  await esbuild.build({ absWorkingDir: app, entryPoints: ['main.ts', 'dedicated.ts'], outdir: source, format: 'esm', logLevel: 'silent' })
+  // The app's dedicated worker, stripped beside it.
+  const main = path.join(source, 'main.js')
+  await writeFile(main, (await readFile(main, 'utf8')).replace("'./dedicated.ts'", "'./dedicated.js'").replace('"./dedicated.ts"', '"./dedicated.js"'))
   const outdir = path.join(app, 'dist-webpack')
   // webpack's defaults otherwise: main.js, chunks named by id, a worker by its `name` option.
   const config = { mode: 'production', context: app, entry: './webpack-src/main.js', output: { path: outdir } }
