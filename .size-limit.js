@@ -7,8 +7,11 @@
 // feature adds to an app of idb-ttl/core is a bench row (`node scripts/bench.mjs size`,
 // scripts/size-features.mjs), not a limit here.
 const esm = (config) => ({ ...config, format: 'esm' })
-/** The chunks the page entries load with `import()` at the first idle callback: the background purge (issue #44). */
-const LATER = ['./idb-ttl-page-*', './idb-ttl-purge-*']
+/**
+ * The chunks the page entries load with `import()` (issue #44): the background purge at the first
+ * idle callback, the schema work when an open must create or upgrade the database.
+ */
+const LATER = ['./idb-ttl-page-*', './idb-ttl-purge-*', './idb-ttl-upgrade-*']
 const peer = (name, file) => ({ name: `peer: ${name} (whole package)`, path: file, import: { [file]: '*' }, gzip: true, modifyEsbuildConfig: esm })
 
 export default [
@@ -33,8 +36,9 @@ export default [
     // scope switch never takes another tab's write for its own (issue #43): 34.16 kB. Issue #44
     // wants every chunk of it together no larger than that; with the background purge loaded at idle
     // (the stand-in that holds a handle's wake-ups until then, the entries' loaders, the chunks'
-    // namespaces): 35.08 kB, 0.88 kB over.
-    limit: '35.1 kB',
+    // namespaces): 35.08 kB, 0.88 kB over; with the schema work of an upgrade loaded only when an
+    // open needs it (the open without a version first, the namespace the service worker imports): 35.33 kB.
+    limit: '35.35 kB',
     modifyEsbuildConfig: esm,
   },
   {
@@ -57,12 +61,13 @@ export default [
     // refused (its settings read, or held), and the one console warning for a purge worker that
     // cannot start (issue #42): 19.65 kB, and the minimal app about 19.88 kB. With the background
     // purge loaded at idle (issue #44; the first load is a row below): 20.61 kB, and the consumer
-    // test's esbuild app (which inlines what the page loads with `import()`) about 20.8 kB.
+    // test's esbuild app (which inlines what the page loads with `import()`) about 20.8 kB; with
+    // the schema work of an upgrade loaded when an open needs it, 20.9 and 21.13 kB.
     name: 'idb-ttl/core: a page that opens a TTL store and gets, puts, deletes, counts (comlink included, no idb; target 10 kB)',
     path: 'dist/core.js',
     import: { 'dist/core.js': '{ openTtlDB }' },
     gzip: true,
-    limit: '20.9 kB',
+    limit: '21.15 kB',
     modifyEsbuildConfig: esm,
   },
   {
@@ -76,8 +81,9 @@ export default [
     import: '*',
     gzip: true,
     // 30.77 with each outbox record naming its connection (issue #43); 30.84 with the background
-    // behind the type the page entries' stand-in shares (issue #44).
-    limit: '30.9 kB',
+    // behind the type the page entries' stand-in shares (issue #44); 31.09 with the schema work
+    // imported as a namespace and the open without a version first.
+    limit: '31.1 kB',
     modifyEsbuildConfig: esm,
   },
   {
@@ -86,24 +92,26 @@ export default [
     // idb-ttl-purge-*). Target 9 kB. scripts/first-load.mjs and test/consumer/ weigh the same in a
     // Vite build of a minimal app (test/consumer/app/core.ts), a little more. 19.46 kB in that build
     // before #44 (everything static); 15.0 kB here and 15.76 kB there with the background purge
-    // loaded at idle.
+    // loaded at idle; 14.3 and 15.46 kB with the schema work of an upgrade loaded when an open
+    // needs it (the Vite build adds its preload helper, which wraps the app's `import()`s).
     name: 'idb-ttl/core, first load: what a page loads before openTtlDB resolves (the background purge loaded at idle; target 9 kB)',
     path: 'dist/core.js',
     import: { 'dist/core.js': '{ openTtlDB }' },
     ignore: LATER,
     gzip: true,
-    limit: '15.05 kB',
+    limit: '14.35 kB',
     modifyEsbuildConfig: esm,
   },
   {
     // The same for idb-ttl (test/consumer/app/full.ts in the Vite build). Target 14 kB. 33.02 kB in
-    // that build before #44; 26.76 kB here and 27.72 kB there with the background purge loaded at idle.
+    // that build before #44; 26.76 kB here and 27.72 kB there with the background purge loaded at
+    // idle; 26.06 and 27.32 kB with the schema work of an upgrade loaded when an open needs it.
     name: 'idb-ttl, first load: what a page loads before openTtlDB resolves (the background purge loaded at idle; target 14 kB)',
     path: 'dist/idb-ttl.js',
     import: { 'dist/idb-ttl.js': '{ openTtlDB }' },
     ignore: LATER,
     gzip: true,
-    limit: '26.8 kB',
+    limit: '26.1 kB',
     modifyEsbuildConfig: esm,
   },
   {
@@ -165,7 +173,9 @@ export default [
   // through Comlink", both sides of it), what it tells expiry listeners (1.1 kB) with its journal
   // (0.5 kB), capacity eviction (0.7 kB) and the generations it drops (0.6 kB): a worker serves
   // every handle of the database, full ones too.
-  { name: "idb-ttl's purge worker (the worker loads it, not the page)", path: 'dist/purge-worker.js', gzip: true, limit: '9.1 kB', modifyEsbuildConfig: esm },
+  // 9.12 kB with the connection's open without a version first (issue #44), which the worker's
+  // connection, with no schema work, never runs; #44's target is 9.2 kB.
+  { name: "idb-ttl's purge worker (the worker loads it, not the page)", path: 'dist/purge-worker.js', gzip: true, limit: '9.2 kB', modifyEsbuildConfig: esm },
   peer('Dexie', 'node_modules/dexie/import-wrapper.mjs'),
   peer('localForage', 'node_modules/localforage/dist/localforage.js'),
   peer('idb-keyval', 'node_modules/idb-keyval/dist/index.js'),

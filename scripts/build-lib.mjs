@@ -171,6 +171,9 @@ await build({
             // What starts the purge worker by its URL, apart: the page entries load it at idle, the
             // service worker's never (a bundler that sees the URL ships the worker file with it).
             { name: 'page', priority: 3, test: STARTS_WORKER },
+            // The schema work of an open that creates or upgrades the database: the page entries load
+            // it with `import()` when an open first needs it, the service worker's imports it.
+            { name: 'upgrade', priority: 2, test: /[\\/]src[\\/]layout[\\/]upgrade\.ts$/ },
           ],
         },
         // Whitespace too (Vite's library mode leaves it, for fear of losing the `@__PURE__`
@@ -312,7 +315,7 @@ writeFileSync(
   `import type { DBSchema, OpenTtlCoreDBOptions, TtlCoreDB } from 'idb-ttl'
 
 export { TtlCoreDB, TtlError, deleteTtlDB, checkDefaultTtl, effectiveTtl, expiresAt, isExpired, isValidTtl, itemTtl, MAX_TTL, ttlUntil } from 'idb-ttl'
-export type { TtlErrorCode, DefaultTtl, ItemTtl, ResolveOptions, TtlValues, Changes, DBSchema, IndexConfig, OpenTtlCoreDBOptions, OpenTtlDBOptions, PurgeOptions, Query, Stamped, StoreConfig, TtlFields, Writable } from 'idb-ttl'
+export type { AnyTtlDB, TtlErrorCode, DefaultTtl, ItemTtl, ResolveOptions, TtlValues, Changes, DBSchema, IndexConfig, OpenTtlCoreDBOptions, OpenTtlDBOptions, PurgeOptions, Query, Stamped, StoreConfig, TtlFields, Writable } from 'idb-ttl'
 
 /**
  * Opens (creating or upgrading) a database whose declared stores have time to live, with the

@@ -18,6 +18,9 @@ import type { OpenTtlCoreDBOptions, PurgeOptions } from '../rules/types.js'
 /** The background, loaded at the first idle callback: the purge worker's start and its client (`background/page.ts`). */
 const background = lazyBackground(async () => ({ makeBackground: (await import('../background/page.js')).coreBackground }))
 
+/** The schema work, loaded when an open first needs to create or upgrade the database. */
+const loadUpgrade = () => import('../layout/upgrade.js')
+
 /** Store options `idb-ttl/core` leaves out, each needing the full entry. */
 const FULL_ONLY = ['maxEntries', 'evict', 'evictOnQuota', 'touchOnRead', 'mirror'] as const
 
@@ -40,7 +43,7 @@ function refuseFullOnly(stores: StoreConfigs, purge: Required<PurgeOptions>): vo
  * `touchOnRead`, `mirror`, `'inline'`); IndexedDB `VersionError`
  */
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlCoreDBOptions<S>): Promise<TtlCoreDB<S>> {
-  return openDatabase(name, options, (opened) => {
+  return openDatabase(name, options, loadUpgrade, (opened) => {
     const parts = new CoreParts({ ...opened, background })
     const routes = new CoreRoutes({ ...opened, parts })
     routes.settingsChanged(opened.redeclared)

@@ -8,12 +8,12 @@ import type { MakeBackground } from '../background/background.js'
 import { TtlDB } from './db.js'
 import { Parts } from '../handle/parts.js'
 import { Routes } from '../handle/routes.js'
-import { openDatabase } from './open.js'
+import { openDatabase, type LoadUpgrade } from './open.js'
 import type { OpenTtlCoreDBOptions, OpenTtlDBOptions } from '../rules/types.js'
 
-/** Opens `name` with a full handle whose background (how its purge starts) `background` makes. */
-export function openFull<S extends DBSchema | unknown>(name: string, options: OpenTtlDBOptions<S>, background: MakeBackground): Promise<TtlDB<S>> {
-  return openDatabase(name, withIdbViews(options), (opened) => {
+/** Opens `name` with a full handle whose background (how its purge starts) `background` makes, and with the schema work `loadUpgrade` brings. */
+export function openFull<S extends DBSchema | unknown>(name: string, options: OpenTtlDBOptions<S>, background: MakeBackground, loadUpgrade: LoadUpgrade): Promise<TtlDB<S>> {
+  return openDatabase(name, withIdbViews(options), loadUpgrade, (opened) => {
     const parts = new Parts({ ...opened, background })
     const routes = new Routes({ ...opened, parts })
     routes.settingsChanged(opened.redeclared)
