@@ -565,19 +565,15 @@ test('vite-plugin-pwa (injectManifest): the service worker it builds from idb-tt
   expect(precached?.filter((url) => url.includes('purge-worker'))).toEqual([])
 })
 
-test('a service worker that imports idb-ttl itself (not idb-ttl/service-worker), built by vite-plugin-pwa (es and iife) and by esbuild (bundle, iife): each is one file with no import() left, the page entry\'s purge and schema work inlined (service workers forbid import())', async () => {
-  const built: string[] = []
-  for (const format of ['es', 'iife'] as const) {
-    const dir = await scratch.vitePwaBuild(app, 'sw-page-entry.ts', format)
-    const files = (await readdir(dir, { recursive: true })).filter((file) => /\.m?js$/.test(file) && !file.includes('purge-worker'))
-    expect(files, format).toEqual([format === 'es' ? 'sw-page-entry.mjs' : 'sw-page-entry.js'])
-    built.push(await scratch.readText(dir, files[0]))
-  }
-  const { dir } = await scratch.esbuildServiceWorker(app, 'sw-page-entry.ts')
-  built.push(await scratch.readText(dir, 'sw-page-entry.js'))
-  for (const code of built) {
-    expect(code).toContain('sw-page-entry')
-    expect(code).not.toMatch(/\bimport\s*\(/)
+test('a service worker that imports idb-ttl itself (not idb-ttl/service-worker), built by vite-plugin-pwa (es and iife) and by esbuild (bundle, iife), holds the page entry\'s purge and schema work inlined, with no import() left (service workers forbid it)', async () => {
+  const built: Record<string, string> = {}
+  for (const format of ['es', 'iife'] as const) built[`vite-plugin-pwa ${format}`] = await scratch.readText(await scratch.vitePwaBuild(app, 'sw-page-entry.ts', format), 'sw-page-entry.js')
+  built.esbuild = await scratch.readText((await scratch.esbuildServiceWorker(app, 'sw-page-entry.ts')).dir, 'sw-page-entry.js')
+  for (const [bundler, code] of Object.entries(built)) {
+    expect(code, bundler).not.toMatch(/\bimport\s*\(/)
+    // The scheduler's lock name (the background purge) and the words of an upgrade refused over
+    // values that are not objects (the schema work): the chunks the page loads later, inlined.
+    for (const later of ['idb-ttl:purge:', 'TTL stores hold plain objects only']) expect(code, `${bundler}: ${later}`).toContain(later)
   }
 })
 
