@@ -7,6 +7,11 @@
 // feature adds to an app of idb-ttl/core is a bench row (`node scripts/bench.mjs size`,
 // scripts/size-features.mjs), not a limit here.
 const esm = (config) => ({ ...config, format: 'esm' })
+/**
+ * The chunks the page entries load with `import()` (issue #44): the background purge at the first
+ * idle callback, the schema work when an open must create or upgrade the database.
+ */
+const LATER = ['./idb-ttl-page-*', './idb-ttl-purge-*', './idb-ttl-upgrade-*']
 const peer = (name, file) => ({ name: `peer: ${name} (whole package)`, path: file, import: { [file]: '*' }, gzip: true, modifyEsbuildConfig: esm })
 
 export default [
@@ -32,7 +37,12 @@ export default [
     // Buckets, db.storage(), requestPersistence(), onLost's registry of databases seen and a
     // bucket's expiry kept after its items (issue #47; modules of their own, for a chunk loaded on
     // first use once the page entries are split): 36.13 kB.
-    limit: '36.5 kB',
+    // Issue #44
+    // wants every chunk of it together no larger than that; with the background purge loaded at idle
+    // (the stand-in that holds a handle's wake-ups until then, the entries' loaders, the chunks'
+    // namespaces): 35.08 kB, 0.88 kB over; with the schema work of an upgrade loaded only when an
+    // open needs it (the open without a version first, the namespace the service worker imports): 35.33 kB.
+    limit: 'MEASURE_FULL',
     modifyEsbuildConfig: esm,
   },
   {
@@ -59,11 +69,15 @@ export default [
     // consumer test's minimal app 20.82 kB, which the limit is plus 1%. Of that,
     // what only an app that names a bucket or calls storage() needs (platform/bucket.ts,
     // rules/bucket-options.ts) is what a chunk loaded on first use would take out.
+    // With the background
+    // purge loaded at idle (issue #44; the first load is a row below): 20.61 kB, and the consumer
+    // test's esbuild app (which inlines what the page loads with `import()`) about 20.8 kB; with
+    // the schema work of an upgrade loaded when an open needs it, 20.9 and 21.13 kB.
     name: 'idb-ttl/core: a page that opens a TTL store and gets, puts, deletes, counts (comlink included, no idb; target 10 kB)',
     path: 'dist/core.js',
     import: { 'dist/core.js': '{ openTtlDB }' },
     gzip: true,
-    limit: '21.0 kB',
+    limit: 'MEASURE_CORE',
     modifyEsbuildConfig: esm,
   },
   {
@@ -78,14 +92,44 @@ export default [
     gzip: true,
     // 30.77 with each outbox record naming its connection (issue #43); 32.77 with Storage Buckets,
     // db.storage(), requestPersistence(), onLost and a bucket's expiry after its items (issue #47).
-    limit: '33.1 kB',
+    // 30.84 with the background behind the type the page entries' stand-in shares (issue #44); 31.09 with the schema work imported as a namespace and the open without a version first.
+    limit: 'MEASURE_SW',
+    modifyEsbuildConfig: esm,
+  },
+  {
+    // Issue #44's first load: the entry and the chunks it imports statically, not the background
+    // purge the page loads with `import()` at the first idle callback (idb-ttl-page-*,
+    // idb-ttl-purge-*). Target 9 kB. scripts/first-load.mjs and test/consumer/ weigh the same in a
+    // Vite build of a minimal app (test/consumer/app/core.ts), a little more. 19.46 kB in that build
+    // before #44 (everything static); 15.0 kB here and 15.76 kB there with the background purge
+    // loaded at idle; 14.3 and 15.46 kB with the schema work of an upgrade loaded when an open
+    // needs it (the Vite build adds its preload helper, which wraps the app's `import()`s).
+    name: 'idb-ttl/core, first load: what a page loads before openTtlDB resolves (the background purge loaded at idle; target 9 kB)',
+    path: 'dist/core.js',
+    import: { 'dist/core.js': '{ openTtlDB }' },
+    ignore: LATER,
+    gzip: true,
+    limit: '14.35 kB',
+    modifyEsbuildConfig: esm,
+  },
+  {
+    // The same for idb-ttl (test/consumer/app/full.ts in the Vite build). Target 14 kB. 33.02 kB in
+    // that build before #44; 26.76 kB here and 27.72 kB there with the background purge loaded at
+    // idle; 26.06 and 27.32 kB with the schema work of an upgrade loaded when an open needs it.
+    name: 'idb-ttl, first load: what a page loads before openTtlDB resolves (the background purge loaded at idle; target 14 kB)',
+    path: 'dist/idb-ttl.js',
+    import: { 'dist/idb-ttl.js': '{ openTtlDB }' },
+    ignore: LATER,
+    gzip: true,
+    limit: '26.1 kB',
     modifyEsbuildConfig: esm,
   },
   {
     name: 'idb-ttl/cosmos: what syncCosmos adds to a page that uses idb-ttl (@azure/cosmos, the app\'s own, not included)',
     path: 'dist/cosmos.js',
     import: { 'dist/cosmos.js': '{ syncCosmos }' },
-    ignore: ['./idb-ttl-core-*', './idb-ttl-shared-*', '@azure/cosmos'],
+    // The background purge's chunk too (its leader election): the page loads it anyway, at idle.
+    ignore: ['./idb-ttl-core-*', './idb-ttl-shared-*', './idb-ttl-purge-*', '@azure/cosmos'],
     gzip: true,
     // Measured 8.51 kB before #43. #33's target is that only apps that use the mirror pay for it
     // (met: an entry of its own, on top of idb-ttl, since a core handle refuses `mirror`). #43 added
@@ -156,7 +200,7 @@ export default [
   // (0.5 kB), capacity eviction (0.7 kB) and the generations it drops (0.6 kB): a worker serves
   // every handle of the database, full ones too.
   // 9.2 kB once it opens its database's Storage Bucket, named in its config (issue #47).
-  { name: "idb-ttl's purge worker (the worker loads it, not the page)", path: 'dist/purge-worker.js', gzip: true, limit: '9.3 kB', modifyEsbuildConfig: esm },
+  { name: "idb-ttl's purge worker (the worker loads it, not the page)", path: 'dist/purge-worker.js', gzip: true, limit: 'MEASURE_WORKER', modifyEsbuildConfig: esm },
   peer('Dexie', 'node_modules/dexie/import-wrapper.mjs'),
   peer('localForage', 'node_modules/localforage/dist/localforage.js'),
   peer('idb-keyval', 'node_modules/idb-keyval/dist/index.js'),

@@ -2,15 +2,18 @@
 // (`core.js`, `idb-ttl/core`), of src/cosmos/index.ts (`cosmos.js`, `idb-ttl/cosmos`), of
 // src/tanstack/index.ts (`tanstack.js`, `idb-ttl/tanstack`) and of src/workbox/index.ts
 // (`workbox.js`, `idb-ttl/workbox`); src/keyval.ts (`keyval.js`, `idb-ttl/keyval`) is a build of its
-// own, below. They share their common modules through three chunks they
-// import statically: what `idb-ttl/core` is made of (`idb-ttl-core-*.js`), what starts the purge
-// worker by its URL (`idb-ttl-page-*.js`, which only the page entries import: a service worker's
-// bundler would ship the worker file for the URL) and the rest (`idb-ttl-shared-*.js`); `workbox.js` imports the
-// main entry as the package, `idb-ttl`. idb,
-// comlink and @azure/cosmos stay external, and there is no `import()`, which service workers
-// forbid (an app that wants the library later splits it with its own bundler). Each Web Worker it
-// starts is a file of its own beside them, all
-// minified, and the declarations of the public API (dist/index.d.ts and one .d.ts per other entry).
+// own, below. They share their common modules through chunks: what
+// `idb-ttl/core` loads first (`idb-ttl-core-*.js`), what `idb-ttl` loads first beyond it
+// (`idb-ttl-shared-*.js`), both imported statically, and the background purge, which the page
+// entries load with `import()` at the first idle callback (issue #44: out of the first load):
+// the scheduler, leader and page's own purger (`idb-ttl-purge-*.js`, which the service worker's
+// entry imports statically: service workers forbid `import()`) and what starts the purge worker by
+// its URL (`idb-ttl-page-*.js`, which only the page entries load: a service worker's bundler would
+// ship the worker file for the URL). `workbox.js` imports the main entry as the package,
+// `idb-ttl`. idb, comlink and @azure/cosmos stay external. Library mode inserts no preload helper
+// for `import()` (Vite's build-import-analysis leaves it out for `build.lib`), and the build checks
+// that none is in dist/. Each Web Worker it starts is a file of its own beside them, all minified,
+// and the declarations of the public API (dist/index.d.ts and one .d.ts per other entry).
 //
 // No source maps. Useful ones must carry the TypeScript sources (`sourcesContent`: src/ is not
 // published), which made them 80% of the tarball; without the sources, a user's Vite and webpack
@@ -89,27 +92,36 @@ function workboxImportsThePackage() {
 }
 
 /**
- * The modules `idb-ttl/core` is made of (absolute paths), as esbuild resolves them from src/core.ts:
- * they go in a chunk of their own, so that core.js imports none of what only the full entries use.
+ * The modules `entry` imports statically (absolute paths), as esbuild resolves them from src/: what
+ * a page loads before its first call when the entry is `idb-ttl/core` or `idb-ttl`, or (for a module
+ * they load with `import()`) what that module adds.
  */
-async function coreModules() {
+async function staticModules(entry) {
   const { metafile } = await esbuild({
-    entryPoints: [path.join(root, 'src/core.ts')],
+    entryPoints: [path.join(root, entry)],
     bundle: true,
     write: false,
     metafile: true,
     format: 'esm',
-    outdir: path.join(tmpdir(), 'idb-ttl-core-modules'),
+    outdir: path.join(tmpdir(), 'idb-ttl-modules'),
     external: ['idb', 'comlink'],
-    // The purge worker, which core.js starts by URL, is a bundle of its own.
-    plugins: [{ name: 'worker-url', setup: (b) => b.onResolve({ filter: /./ }, (a) => (a.kind === 'new-url' ? { external: true, path: a.path } : undefined)) }],
+    // What is loaded later (`import()`), and the purge worker, which the page starts by URL, are not.
+    plugins: [{ name: 'later', setup: (b) => b.onResolve({ filter: /./ }, (a) => (a.kind === 'new-url' || a.kind === 'dynamic-import' ? { external: true, path: a.path } : undefined)) }],
     logLevel: 'silent',
   })
   return new Set(Object.keys(metafile.inputs).map((file) => path.resolve(root, file)))
 }
-const core = await coreModules()
-/** The modules that start the purge worker: `idb-ttl/core`'s open, and the worker's client. */
-const STARTS_WORKER = /[\\/]src[\\/](core|assembly[\\/]open-core|background[\\/]worker[\\/](client|start))\.ts$/
+/** What `idb-ttl/core` loads first, and `idb-ttl`. */
+const [core, full] = await Promise.all([staticModules('src/core.ts'), staticModules('src/index.ts')])
+/** The entries' own `openTtlDB`, which load the background with `import()`: no chunk a service worker imports holds them. */
+const OPENS = /[\\/]src[\\/](core|index|assembly[\\/](open-core|open-page))\.ts$/
+/** What starts the purge worker, loaded at the first idle callback by both page entries: `background/page.ts` and the worker's client. */
+const STARTS_WORKER = /[\\/]src[\\/]background[\\/](page|worker[\\/](client|start))\.ts$/
+/**
+ * The background (scheduler, leader, wake-ups) and the page's own purger (`background/inline.ts`),
+ * less what `idb-ttl` loads first: the service worker imports it, the page entries load it at idle.
+ */
+const purge = new Set([...(await staticModules('src/background/inline.ts'))].filter((id) => !full.has(id)))
 
 const common = { configFile: false, root, publicDir: false, logLevel: 'info' }
 /** Fully minified output that keeps pure annotations and licence comments (the worker bundles comlink and idb). */
@@ -143,16 +155,25 @@ await build({
       external: ['idb', 'comlink', '@azure/cosmos'],
       output: {
         chunkFileNames: 'idb-ttl-[name]-[hash].js',
-        // One chunk for what the core is made of, one for the rest the entries share, whatever
-        // subset each imports (idb-ttl/tanstack needs only TtlError): the main entry loads both
-        // anyway, so an app pays nothing for them.
+        // One chunk for what idb-ttl/core loads first, one for what idb-ttl loads first beyond it,
+        // whatever subset each entry imports (idb-ttl/tanstack needs only TtlError), and the
+        // background's two, loaded at idle.
         codeSplitting: {
           groups: [
-            { name: 'core', priority: 3, test: (id) => core.has(id) && !STARTS_WORKER.test(id) },
-            // What starts the purge worker by its URL, apart: the page entries import it, the
+            // Each group takes the modules its captured ones import, unless a group before it took
+            // them: the background's comes after what the page entries load first, and the worker's
+            // start last, so that no chunk a service worker imports holds it.
+            { name: 'core', priority: 7, test: (id) => core.has(id) && !OPENS.test(id) },
+            { name: 'shared', priority: 6, test: (id) => full.has(id) && !OPENS.test(id) },
+            // The background with the page's own purger, loaded at idle by the page entries,
+            // imported by the service worker's.
+            { name: 'purge', priority: 4, test: (id) => purge.has(id) },
+            // What starts the purge worker by its URL, apart: the page entries load it at idle, the
             // service worker's never (a bundler that sees the URL ships the worker file with it).
-            { name: 'page', priority: 2, test: STARTS_WORKER },
-            { name: 'shared', priority: 1, minShareCount: 2, test: /[\\/]src[\\/](?!cosmos[\\/]|tanstack[\\/])/ },
+            { name: 'page', priority: 3, test: STARTS_WORKER },
+            // The schema work of an open that creates or upgrades the database: the page entries load
+            // it with `import()` when an open first needs it, the service worker's imports it.
+            { name: 'upgrade', priority: 2, test: /[\\/]src[\\/]layout[\\/]upgrade\.ts$/ },
           ],
         },
         // Whitespace too (Vite's library mode leaves it, for fear of losing the `@__PURE__`
@@ -164,13 +185,29 @@ await build({
 })
 if (workers.length === 0) throw new Error('no `new Worker(new URL(...))` found in src: the worker would be missing')
 
-// The minifier prints the worker's URL as a template literal; every bundler that ships workers
-// knows the quoted form, so it gets its quotes back.
+// The minifier prints the worker's URL and the chunks loaded with `import()` as template literals;
+// every bundler knows the quoted form, so they get their quotes back.
 for (const file of readdirSync(outDir).filter((f) => f.endsWith('.js'))) {
   const code = readFileSync(path.join(outDir, file), 'utf8')
-  const quoted = code.replace(/new Worker\(new URL\(`(\.\/[\w-]+\.js)`,import\.meta\.url\)/g, 'new Worker(new URL("$1",import.meta.url)')
+  const quoted = code
+    .replace(/new Worker\(new URL\(`(\.\/[\w-]+\.js)`,import\.meta\.url\)/g, 'new Worker(new URL("$1",import.meta.url)')
+    .replace(/\bimport\(`(\.\/[\w-]+\.js)`\)/g, 'import("$1")')
   if (quoted !== code) writeFileSync(path.join(outDir, file), quoted)
 }
+// Vite inserts its preload helper (which needs `document`) before an `import()` in an app's build,
+// not in library mode: none may be in dist/, where a dedicated or shared worker would load it.
+// `idb-ttl/service-worker` and every chunk it imports statically have no `import()` at all.
+const built = (file) => readFileSync(path.join(outDir, file), 'utf8')
+for (const file of readdirSync(outDir).filter((f) => f.endsWith('.js'))) {
+  if (/modulepreload|vite:preloadError/.test(built(file))) throw new Error(`dist/${file}: a preload helper of Vite is in it (it needs \`document\`, which workers lack)`)
+}
+const staticClosure = (file, seen = new Set()) => {
+  if (seen.has(file)) return seen
+  seen.add(file)
+  for (const [, imported] of built(file).matchAll(/(?:from|import)\s*"\.\/([\w-]+\.js)"/g)) staticClosure(imported, seen)
+  return seen
+}
+for (const file of staticClosure('service-worker.js')) if (/\bimport\s*\(/.test(built(file))) throw new Error(`dist/${file}: \`import()\` in what idb-ttl/service-worker imports (service workers forbid it)`)
 const literal = workers.map(({ name }) => `new Worker(new URL("./${name}.js",import.meta.url)`)
 const chunks = readdirSync(outDir).filter((f) => f.endsWith('.js')).map((f) => readFileSync(path.join(outDir, f), 'utf8'))
 for (const form of literal) if (!chunks.some((code) => code.includes(form))) throw new Error(`\`${form}\` is in no chunk of dist/: bundlers would not ship the worker`)
@@ -288,7 +325,7 @@ writeFileSync(
   `import type { DBSchema, OpenTtlCoreDBOptions, TtlCoreDB } from 'idb-ttl'
 
 export { TtlCoreDB, TtlError, deleteTtlDB, checkDefaultTtl, effectiveTtl, expiresAt, isExpired, isValidTtl, itemTtl, MAX_TTL, ttlUntil } from 'idb-ttl'
-export type { TtlErrorCode, DefaultTtl, ItemTtl, ResolveOptions, TtlValues, Changes, DBSchema, IndexConfig, OpenTtlCoreDBOptions, OpenTtlDBOptions, PurgeOptions, Query, Stamped, StoreConfig, TtlFields, Writable } from 'idb-ttl'
+export type { AnyTtlDB, TtlErrorCode, DefaultTtl, ItemTtl, ResolveOptions, TtlValues, Changes, DBSchema, IndexConfig, OpenTtlCoreDBOptions, OpenTtlDBOptions, PurgeOptions, Query, Stamped, StoreConfig, TtlFields, Writable } from 'idb-ttl'
 
 /**
  * Opens (creating or upgrading) a database whose declared stores have time to live, with the

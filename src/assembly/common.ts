@@ -1,7 +1,7 @@
 // What every entry of the package exports (`idb-ttl`, `idb-ttl/service-worker` through `api.ts`,
 // and `idb-ttl/core`) but `openTtlDB`: the basic handle's class, `deleteTtlDB`, `TtlError`, the
 // resolver, and the types of options and items.
-export { TtlCoreDB } from './core-db.js'
+export { TtlCoreDB, type AnyTtlDB } from './core-db.js'
 export { deleteTtlDB } from '../generations/delete-db.js'
 export { TtlError, type TtlErrorCode } from '../rules/errors.js'
 export { requestPersistence, type PersistenceAnswer, type StorageCall, type StorageStatus } from '../platform/bucket.js'

@@ -13,11 +13,17 @@ import * as writes from '../writes/writes.js'
 import { storageStatus, type StorageStatus } from '../platform/bucket.js'
 
 /**
+ * Either handle of a database: `idb-ttl/core`'s {@link TtlCoreDB} or `idb-ttl`'s `TtlDB`, for code
+ * that takes both and uses the basic calls (`raw` is then the native database or idb's view of it).
+ */
+export type AnyTtlDB<S extends DBSchema | unknown = unknown> = TtlCoreDB<S, IDBDatabase | IDBPDatabase<S>>
+
+/**
  * A database whose declared stores follow Cosmos DB time-to-live rules: the basic calls
  * (`idb-ttl/core`). {@link TtlDB}, which `idb-ttl` opens, adds live queries, transactions,
  * expiry events and the index calls.
  * @typeParam Raw what {@link raw} is: the native `IDBDatabase` in `idb-ttl/core`, idb's
- * `IDBPDatabase` in {@link TtlDB}. Code that takes either handle: `TtlCoreDB<S, IDBDatabase | IDBPDatabase<S>>`.
+ * `IDBPDatabase` in {@link TtlDB}. Code that takes either handle: {@link AnyTtlDB}.
  */
 export class TtlCoreDB<S extends DBSchema | unknown = unknown, Raw extends IDBDatabase | IDBPDatabase<S> = IDBDatabase> {
   /** @internal */

@@ -6,15 +6,20 @@
  * carries no idb either: `raw` and the app's `upgrade` are given the native database.
  */
 import type { DBSchema } from 'idb'
-import { startCorePurgeWorker } from '../background/worker/start.js'
+import { lazyBackground } from '../background/lazy.js'
 import { TtlCoreDB } from './core-db.js'
 import { CoreParts } from '../handle/core-parts.js'
 import { CoreRoutes, USE_FULL_ENTRY } from '../handle/core-routes.js'
 import type { StoreConfigs } from '../layout/schema.js'
 import { openDatabase } from './open.js'
-import { bucketOf } from '../platform/bucket.js'
 import { TtlError } from '../rules/errors.js'
 import type { OpenTtlCoreDBOptions, OpenTtlDBOptions, PurgeOptions } from '../rules/types.js'
+
+/** The background, loaded at the first idle callback: the purge worker's start and its client (`background/page.ts`). */
+const background = lazyBackground(async () => ({ makeBackground: (await import('../background/page.js')).coreBackground }))
+
+/** The schema work, loaded when an open first needs to create or upgrade the database. */
+const loadUpgrade = () => import('../layout/upgrade.js')
 
 /** Store options `idb-ttl/core` leaves out, each needing the full entry. */
 const FULL_ONLY = ['maxEntries', 'evict', 'evictOnQuota', 'touchOnRead', 'mirror'] as const
@@ -31,19 +36,17 @@ function refuseFullOnly(stores: StoreConfigs, purge: Required<PurgeOptions>): vo
 
 /**
  * Opens (creating or upgrading) a database whose declared stores have time to live, with the
- * basic calls; its background purge runs in a Web Worker. The handle's `raw` and `upgrade`'s
+ * basic calls; its background purge runs in a Web Worker (loaded at the first idle callback). The handle's `raw` and `upgrade`'s
  * first argument are the native `IDBDatabase` (`idb-ttl` gives idb's `IDBPDatabase`: `wrap` them).
  * @throws TtlError `INVALID_OPTION`, `INVALID_TTL`, `SCHEMA_MISMATCH`, `UNSUPPORTED` (no IndexedDB
  * here; a store option or purge mode only `idb-ttl` has: `maxEntries`, `evict`, `evictOnQuota`,
  * `touchOnRead`, `mirror`, `'inline'`, `onLost`, `bucket.expiresAfterItems`); IndexedDB `VersionError`
  */
-export async function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlCoreDBOptions<S>): Promise<TtlCoreDB<S>> {
+export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlCoreDBOptions<S>): Promise<TtlCoreDB<S>> {
   const { onLost, bucket } = (options ?? {}) as OpenTtlDBOptions
-  if (onLost !== undefined || bucket?.expiresAfterItems) throw new TtlError('UNSUPPORTED', `${onLost === undefined ? 'bucket.expiresAfterItems' : 'onLost'} is not in idb-ttl/core; ${USE_FULL_ENTRY}`)
-  return openDatabase(name, options, (opened) => {
-    // No purger on the page: the worker is the purger in every mode (in `'off'`, for `purgeExpired`).
-    const pagePurger = () => startCorePurgeWorker({ name, stores: opened.stores, batchSize: opened.purge.batchSize, sliceMs: opened.purge.sliceMs, bucket: bucketOf(name)?.name })
-    const parts = new CoreParts({ ...opened, startWorker: undefined, pagePurger })
+  if (onLost !== undefined || bucket?.expiresAfterItems) return Promise.reject(new TtlError('UNSUPPORTED', `${onLost === undefined ? 'bucket.expiresAfterItems' : 'onLost'} is not in idb-ttl/core; ${USE_FULL_ENTRY}`))
+  return openDatabase(name, options, loadUpgrade, (opened) => {
+    const parts = new CoreParts({ ...opened, background })
     const routes = new CoreRoutes({ ...opened, parts })
     routes.settingsChanged(opened.redeclared)
     return new TtlCoreDB<S>(routes, opened.unfollow)

@@ -1,23 +1,23 @@
 /**
- * `openTtlDB` of `idb-ttl` and `idb-ttl/service-worker`, less how the purge starts its worker: the
+ * `openTtlDB` of `idb-ttl` and `idb-ttl/service-worker`, less how the purge starts: the
  * full handle ({@link TtlDB}), and the app's `upgrade` given idb's views (SPEC §5), which
  * `idb-ttl/core` leaves out so as to carry no idb.
  */
 import { wrap, type DBSchema, type IDBPDatabase } from 'idb'
-import type { StartWorker } from '../background/background.js'
+import type { MakeBackground } from '../background/background.js'
 import { TtlDB } from './db.js'
-import { inlinePurger, Parts } from '../handle/parts.js'
+import { Parts } from '../handle/parts.js'
 import { Routes } from '../handle/routes.js'
-import { openDatabase } from './open.js'
+import { openDatabase, type LoadUpgrade } from './open.js'
 import { checkOnLost, watchStorage } from '../handle/storage-watch.js'
 import type { OpenTtlCoreDBOptions, OpenTtlDBOptions } from '../rules/types.js'
 
-/** Opens `name` with a full handle whose worker mode's purge is started by `startWorker` (absent: inline). */
-export async function openFull<S extends DBSchema | unknown>(name: string, options: OpenTtlDBOptions<S>, startWorker: StartWorker | undefined): Promise<TtlDB<S>> {
+/** Opens `name` with a full handle whose background (how its purge starts) `background` makes, and with the schema work `loadUpgrade` brings. */
+export async function openFull<S extends DBSchema | unknown>(name: string, options: OpenTtlDBOptions<S>, background: MakeBackground, loadUpgrade: LoadUpgrade): Promise<TtlDB<S>> {
   checkOnLost((options as OpenTtlDBOptions<S> | null)?.onLost)
   let lost: ReturnType<typeof watchStorage> | undefined
-  const db = await openDatabase(name, withIdbViews(options), (opened) => {
-    const parts = new Parts({ ...opened, startWorker, pagePurger: inlinePurger })
+  const db = await openDatabase(name, withIdbViews(options), loadUpgrade, (opened) => {
+    const parts = new Parts({ ...opened, background })
     const routes = new Routes({ ...opened, parts })
     routes.settingsChanged(opened.redeclared)
     lost = watchStorage({ ...opened, parts, bucket: options.bucket, onLost: options.onLost })

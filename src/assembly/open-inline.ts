@@ -4,9 +4,14 @@
  * `purgeDuring`), so nothing in its module graph starts one and its bundle carries no worker file.
  */
 import type { DBSchema } from 'idb'
+import { inlineBackground } from '../background/inline.js'
+import * as upgradeWork from '../layout/upgrade.js'
 import type { TtlDB } from './db.js'
 import { openFull } from './open-full.js'
 import type { OpenTtlDBOptions } from '../rules/types.js'
+
+/** The schema work, imported: service workers forbid `import()`. */
+const loadUpgrade = () => Promise.resolve(upgradeWork)
 
 /**
  * Opens (creating or upgrading) a database whose declared stores have time to live; its purge
@@ -15,5 +20,5 @@ import type { OpenTtlDBOptions } from '../rules/types.js'
  * IndexedDB `VersionError`
  */
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
-  return openFull(name, options, undefined)
+  return openFull(name, options, inlineBackground, loadUpgrade)
 }

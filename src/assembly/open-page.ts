@@ -1,9 +1,26 @@
-/** `openTtlDB` of the main entry, `idb-ttl`: the background purge runs in a Web Worker where it can. */
+/**
+ * `openTtlDB` of the main entry, `idb-ttl`: the background purge runs in a Web Worker where it can,
+ * and is loaded with `import()` at the first idle callback (`background/lazy.ts`); the schema work
+ * when an open first needs it.
+ */
 import type { DBSchema } from 'idb'
-import { startPurgeWorker } from '../background/worker/start.js'
+import { lazyBackground } from '../background/lazy.js'
 import type { TtlDB } from './db.js'
 import { openFull } from './open-full.js'
 import type { OpenTtlDBOptions } from '../rules/types.js'
+
+/**
+ * The background, loaded at the first idle callback: the purge worker's start (`background/page.ts`,
+ * which `idb-ttl/core` loads too) and the page's own purger to fall back on (`background/inline.ts`,
+ * which `idb-ttl/service-worker` imports).
+ */
+const background = lazyBackground(async () => {
+  const [{ fullBackground }, { inlinePurger }] = await Promise.all([import('../background/page.js'), import('../background/inline.js')])
+  return { makeBackground: fullBackground(inlinePurger) }
+})
+
+/** The schema work, loaded when an open first needs to create or upgrade the database. */
+const loadUpgrade = () => import('../layout/upgrade.js')
 
 /**
  * Opens (creating or upgrading) a database whose declared stores have time to live.
@@ -11,5 +28,5 @@ import type { OpenTtlDBOptions } from '../rules/types.js'
  * IndexedDB `VersionError`
  */
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
-  return openFull(name, options, startPurgeWorker)
+  return openFull(name, options, background, loadUpgrade)
 }

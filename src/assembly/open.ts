@@ -10,8 +10,8 @@
 import type { DBSchema } from 'idb'
 import type { PartsOptions } from '../handle/core-parts.js'
 import type { RoutesOptions } from '../handle/core-routes.js'
-import { Connection } from '../layout/connection.js'
-import { addedUniqueIndexes, applyDeclaredDefaults, checkSchema, checkStoreConfigs, explainAbort, upgradeSchema, type StoreConfigs, type Undeclarable } from '../layout/schema.js'
+import { Connection, type UpgradeWork } from '../layout/connection.js'
+import { applyDeclaredDefaults, checkSchema, checkStoreConfigs, type StoreConfigs, type Undeclarable } from '../layout/schema.js'
 import { forgetSettings, holdSettings } from '../layout/held-settings.js'
 import { follow } from '../layout/watermarks.js'
 import { requireIndexedDB } from '../platform/available.js'
@@ -24,7 +24,7 @@ import { checkKnownOptions } from '../rules/known-options.js'
 import type { OpenTtlCoreDBOptions, PurgeOptions } from '../rules/types.js'
 
 /** An open database, checked and with its declared defaults written: what an entry makes its handle of. */
-export interface Opened extends Omit<PartsOptions, 'startWorker' | 'pagePurger'>, Omit<RoutesOptions, 'parts' | 'generations'> {
+export interface Opened extends Omit<PartsOptions, 'background'>, Omit<RoutesOptions, 'parts' | 'generations'> {
   /** Stops following the database's watermarks: the handle's `close` calls it. */
   unfollow: () => void
   /** The stores whose default this open changed, which the handle's routes announce (`settingsChanged`). */
@@ -32,14 +32,22 @@ export interface Opened extends Omit<PartsOptions, 'startWorker' | 'pagePurger'>
 }
 
 /**
+ * The schema work of an open that creates or upgrades the database (`layout/upgrade.ts`), as an
+ * entry gets it: the page entries load it with `import()` when an open first needs it, so that
+ * opening a database as declared loads none of it; `idb-ttl/service-worker` imports it.
+ */
+export type LoadUpgrade = () => Promise<UpgradeWork>
+
+/**
  * Opens `name` as {@link openTtlDB} does, running the app's `upgrade` as it is given (the full
- * entries hand in one that takes idb's views); `refuse` throws for declarations the entry cannot
+ * entries hand in one that takes idb's views), with the schema work `loadUpgrade` brings; `refuse` throws for declarations the entry cannot
  * honour (before the database is touched), `assemble` makes the handle. The settings the entry
  * cannot declare (`undeclarable`) are left as the database has them.
  */
 export async function openDatabase<S extends DBSchema | unknown, H>(
   name: string,
   options: OpenTtlCoreDBOptions<S>,
+  loadUpgrade: LoadUpgrade,
   assemble: (opened: Opened) => H,
   refuse: (stores: StoreConfigs, purge: Required<PurgeOptions>) => void = () => {},
   undeclarable: Undeclarable = [],
@@ -64,7 +72,7 @@ export async function openDatabase<S extends DBSchema | unknown, H>(
   refuse(stores, purge)
   const clock = monotonic(checkClock(options.clock))
   await openIn(name, bucket)
-  const connection = new Connection({ name, version: options.version, stores, clock, upgrade: options.upgrade, schema: { addedUniqueIndexes, upgradeSchema, explainAbort, checkSchema }, onStepAside: () => forgetSettings(name) })
+  const connection = new Connection({ name, version: options.version, stores, clock, upgrade: options.upgrade, schema: { checkSchema, upgrade: loadUpgrade }, onStepAside: () => forgetSettings(name) })
   const db = await connection.native()
   const unfollowMarks = follow(name)
   const letGo = holdSettings(name)

@@ -27,6 +27,30 @@ export type StartWorker = (config: PurgeConfig, inline: () => PurgeApi) => Purge
  */
 export type PagePurger = (config: PurgeConfig, connect: () => Promise<IDBDatabase>, activity: UserActivity) => PurgeApi & { noteActivity?(): void }
 
+/**
+ * What a handle holds of its background purge: a {@link Background}, or on a page that loads it at
+ * the first idle callback, the stand-in that forwards to one (`lazy.ts`).
+ */
+export interface Purging {
+  readonly purger: PurgeApi & { noteActivity?(): void }
+  readonly isPurger: boolean
+  /**
+   * `nowMs`: when the items were written (default: now). `everyone`: told before this background
+   * was made (`lazy.ts`), when the handle was no purger: the other handles' purger hears of them
+   * too, as it would have then.
+   */
+  wrote(store: string, values: readonly unknown[], nowMs?: number, everyone?: boolean): void
+  due(store: string, everyone?: boolean): void
+  purgeFor(budgetMs: number): Promise<void>
+  close(): void
+}
+
+/** What a handle gives its background; each entry adds how its purge starts (`inline.ts`, `page.ts`, `core.ts`). */
+export type BackgroundParts = Omit<BackgroundOptions, 'startWorker' | 'pagePurger'>
+
+/** Makes a handle's background: an entry's choice of how its purge starts, given to the handle. */
+export type MakeBackground = (options: BackgroundParts) => Purging
+
 export interface BackgroundOptions {
   name: string
   stores: StoreConfigs
@@ -41,7 +65,7 @@ export interface BackgroundOptions {
   pagePurger: PagePurger
 }
 
-export class Background {
+export class Background implements Purging {
   readonly purger: PurgeApi & { noteActivity?(): void }
   private readonly scheduler: PurgeScheduler | undefined
   private readonly wake: WakeChannel
@@ -75,11 +99,10 @@ export class Background {
 
   /**
    * Wakes the purger, this handle's scheduler or another handle's, for items just written (the
-   * values as given, or as stored). Each item's countdown starts at its `_ts`: the write's time,
+   * values as given, or as stored), at `nowMs`. Each item's countdown starts at its `_ts`: the write's time,
    * or, in a `keepTs` (or mirrored) store, the value's own `_ts`, which may make it die much sooner (at once).
    */
-  wrote(store: string, values: readonly unknown[]): void {
-    const nowMs = this.options.clock()
+  wrote(store: string, values: readonly unknown[], nowMs = this.options.clock(), everyone = false): void {
     const config = this.options.stores[store]
     const keeps = config?.keepTs === true || config?.mirror === true
     // Items grouped by when their countdown starts, as a write at that time would stamp them.
@@ -93,7 +116,7 @@ export class Background {
     }
     for (const [start, ttls] of byStart) {
       if (this.isPurger) this.scheduler?.noteWrite(store, ttls, start)
-      else if (this.tellsNews(store, ttls, start)) this.wake.wrote(store, ttls, start)
+      if ((everyone || !this.isPurger) && this.tellsNews(store, ttls, start)) this.wake.wrote(store, ttls, start)
     }
   }
 
@@ -118,9 +141,9 @@ export class Background {
   }
 
   /** Wakes the purger for work due now in `store` (its default changed). */
-  due(store: string): void {
+  due(store: string, everyone = false): void {
     if (this.isPurger) this.scheduler?.soon()
-    else this.wake.due(store)
+    if (everyone || !this.isPurger) this.wake.due(store)
   }
 
   /** Purges what is due now for at most `budgetMs`, if this handle is the purger (`during.ts`: `purgeDuring`). */

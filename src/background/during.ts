@@ -1,9 +1,9 @@
 /**
  * `purgeDuring`: the background purge inside a service worker's event, kept alive for it. Apart
- * from `Background`, whose class every entry carries: only the full handle calls it.
+ * from `Background`: only the full handle calls it.
  */
 import { describeError, kindOf, TtlError } from '../rules/errors.js'
-import type { Background } from './background.js'
+import type { Purging } from './background.js'
 
 /** What `purgeDuring` needs of a service worker's event (an `ExtendableEvent`). */
 export interface WaitUntilEvent {
@@ -18,7 +18,7 @@ export interface WaitUntilEvent {
  * purge then would run with nothing keeping the worker alive.
  * @throws TtlError `INVALID_OPTION` (as a rejection) for such an event, or for a budget that is not a positive number of ms
  */
-export function purgeDuring(background: Background, event: WaitUntilEvent, budgetMs: number): Promise<void> {
+export function purgeDuring(background: Purging, event: WaitUntilEvent, budgetMs: number): Promise<void> {
   if (typeof (event as Partial<WaitUntilEvent> | null | undefined)?.waitUntil !== 'function') {
     return Promise.reject(new TtlError('INVALID_OPTION', `purgeDuring needs the service worker event it runs in, one with waitUntil (an ExtendableEvent: activate, fetch, message, sync…); got ${kindOf(event)}`))
   }
@@ -34,7 +34,7 @@ export function purgeDuring(background: Background, event: WaitUntilEvent, budge
   return purged
 }
 
-async function purgeFor(background: Background, budgetMs: number): Promise<void> {
+async function purgeFor(background: Purging, budgetMs: number): Promise<void> {
   if (!(typeof budgetMs === 'number' && budgetMs > 0)) {
     throw new TtlError('INVALID_OPTION', `purgeDuring's budgetMs must be a positive number of ms; got ${typeof budgetMs === 'number' ? budgetMs : kindOf(budgetMs)}`)
   }

@@ -4,6 +4,7 @@
  * failures, and only runs while this connection is the elected purger (which it may stop being).
  */
 import { describeError } from '../rules/errors.js'
+import { whenIdle } from './idle.js'
 import { electLeader, type Leadership } from './leader.js'
 import { expiresAt, stampOf, type DefaultTtl } from '../rules/ttl.js'
 import type { PurgeApi, SliceReport } from './worker/api.js'
@@ -17,16 +18,6 @@ export interface SchedulerOptions {
   onReport: (report: PurgeReport) => void
   /** Runs before each slice: the touches the realm owes reach the disk first (`reads/owed-touches.ts`). */
   beforeSlice?: () => Promise<void>
-}
-
-/** `requestIdleCallback` where it exists; `setTimeout` in workers, Safari and Node. */
-function whenIdle(run: () => void, timeout: number): () => void {
-  if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(run, { timeout })
-    return () => cancelIdleCallback(id)
-  }
-  const id = setTimeout(run, 0)
-  return () => clearTimeout(id)
 }
 
 /** Back-off after the first failure; it doubles with each failure in a row. */

@@ -5,7 +5,7 @@
  * handle's (`parts.ts`): a core handle's reads only count those of other handles.
  */
 import { hearRequests, UserActivity } from '../background/activity.js'
-import { Background, type PagePurger, type StartWorker } from '../background/background.js'
+import type { MakeBackground, Purging } from '../background/background.js'
 import { PurgeReports } from '../events/reports.js'
 import type { Connection } from '../layout/connection.js'
 import type { StoreConfigs } from '../layout/schema.js'
@@ -19,13 +19,13 @@ export interface PartsOptions {
   purge: Required<PurgeOptions>
   clock: () => number
   connection: Connection
-  startWorker: StartWorker | undefined
-  pagePurger: PagePurger
+  /** The entry's background: made at once, or loaded at the first idle callback (`background/lazy.ts`). */
+  background: MakeBackground
 }
 
 export class CoreParts {
   readonly reports = new PurgeReports()
-  readonly background: Background
+  readonly background: Purging
   /** The touches the handle owes its `touchOnRead` stores: a full handle's (`parts.ts`); a core handle owes none. */
   readonly touches: Touches | undefined = undefined
   closed = false
@@ -39,7 +39,7 @@ export class CoreParts {
   private readonly presence: Presence
 
   constructor(options: PartsOptions) {
-    const { name, stores, purge, clock, connection, startWorker, pagePurger } = options
+    const { name, stores, purge, clock, connection, background } = options
     this.presence = new Presence(name)
     this.unhear = hearRequests(() => {
       this.activity.note()
@@ -51,7 +51,7 @@ export class CoreParts {
       // A background slice (here or in the purge worker) committed these deletions.
       if (report.deleted > 0) this.changed([report.store])
     }
-    this.background = new Background({ name, stores, purge, clock, connect, activity: this.activity, onReport, startWorker, pagePurger })
+    this.background = background({ name, stores, purge, clock, connect, activity: this.activity, onReport })
   }
 
   /** Committed changes of `stores`: every live query of the database hears of them, in every realm. */

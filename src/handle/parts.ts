@@ -3,16 +3,12 @@
  * purge, the notices of changes), the touches it owes its `touchOnRead` stores, its listeners
  * (`onExpire`, `onPurge`) and its live queries.
  */
-import { createPurgeApi } from '../background/worker/purge-api.js'
 import { ExpiryListeners } from '../events/listeners.js'
 import { LiveHub } from '../live/hub.js'
 import { tellRealm } from '../live/notices.js'
 import { Touches } from '../reads/touch.js'
 import { generations } from '../writes/writes.js'
 import { CoreParts, type PartsOptions } from './core-parts.js'
-
-/** The page's own purger of the full handle: the inline mode's, and the worker mode's fallback. */
-export const inlinePurger: PartsOptions['pagePurger'] = (config, connect, activity) => createPurgeApi(config, connect, () => {}, activity)
 
 export class Parts extends CoreParts {
   override readonly touches: Touches

@@ -5,19 +5,26 @@
 import { TtlError } from '../rules/errors.js'
 import { factoryOf } from '../platform/factory.js'
 import { abortQuietly } from '../platform/request.js'
-import type { addedUniqueIndexes, checkSchema, explainAbort, StoreConfigs, upgradeSchema } from './schema.js'
+import type { checkSchema, StoreConfigs } from './schema.js'
+import type { addedUniqueIndexes, explainAbort, upgradeSchema } from './upgrade.js'
 
-/**
- * The schema work of an open that creates or upgrades the database, the words for its failures,
- * and the check of a database opened without an upgrade: `schema.ts`'s, which `assembly/open.ts` gives. A
- * connection without it never creates nor upgrades one, nor checks it (the purge worker's, whose
- * page checked the database it purges), and its bundle carries none of it.
- */
-export interface SchemaWork {
+/** The schema work of an open that creates or upgrades the database, and the words for its failures (`upgrade.ts`). */
+export interface UpgradeWork {
   addedUniqueIndexes: typeof addedUniqueIndexes
   upgradeSchema: typeof upgradeSchema
   explainAbort: typeof explainAbort
+}
+
+/**
+ * The check of a database opened without an upgrade (`schema.ts`), and how to get the schema work
+ * of one that needs an upgrade (`upgrade.ts`: loaded with `import()` by the page entries, the first
+ * time an open needs it), which `assembly/open.ts` gives. A connection without it never creates
+ * nor upgrades one, nor checks it (the purge worker's, whose page checked the database it purges),
+ * and its bundle carries none of it.
+ */
+export interface SchemaWork {
   checkSchema: typeof checkSchema
+  upgrade: () => Promise<UpgradeWork>
 }
 
 export interface ConnectionOptions {
@@ -72,6 +79,8 @@ export class Connection {
   private steppedAside = false
   /** Whether this connection's first open created the database (it did not exist). */
   created = false
+  /** The schema work, once an open needed an upgrade (see {@link openAsDeclared}). */
+  private upgradeWork: UpgradeWork | undefined
 
   constructor(private readonly options: ConnectionOptions) {}
 
@@ -102,6 +111,12 @@ export class Connection {
    */
   private async open(): Promise<IDBDatabase> {
     const { name, stores, clock, upgrade, schema } = this.options
+    if (schema && !this.steppedAside && !this.upgradeWork) {
+      const asDeclared = await this.openAsDeclared()
+      if (asDeclared) return this.settle(asDeclared)
+      this.upgradeWork = await schema.upgrade()
+    }
+    const work = this.upgradeWork
     const reopening = this.steppedAside
     const version = reopening ? undefined : this.options.version
     let failure: { error: unknown } | undefined
@@ -114,35 +129,65 @@ export class Connection {
         const raw = request.result
         const tx = request.transaction!
         deleted = reopening && event.oldVersion === 0
-        if (!schema || deleted) return tx.abort()
+        // Reopening at whatever version exists, an upgrade means the database was deleted.
+        if (!schema || !work || deleted) return tx.abort()
         this.created ||= event.oldVersion === 0
         versionchange = tx
-        unique = schema.addedUniqueIndexes(raw, tx, stores)
+        unique = work.addedUniqueIndexes(raw, tx, stores)
         // The app's callback runs once the library's schema work (a chain of requests) is done.
-        schema.upgradeSchema(raw, tx, stores, clock())
+        work.upgradeSchema(raw, tx, stores, clock())
           .then(() => upgrade?.(raw, event.oldVersion, event.newVersion, tx))
           .catch((error: unknown) => {
             failure = { error }
             abortQuietly(tx)
           })
       }
-      request.onsuccess = () => {
-        const opened = request.result
-        // Listeners, not `on` properties: the app may set those through `raw` without undoing these.
-        opened.addEventListener('versionchange', () => this.stepAside())
-        opened.addEventListener('close', () => this.stepAside())
-        resolve(opened)
-      }
+      request.onsuccess = () => resolve(this.watch(request.result))
       request.onerror = () => reject(request.error)
     }).catch((error: unknown) => {
       if (deleted && schema) return undefined
       // Without schema work, no version is asked for and no upgrade runs: nothing to explain.
-      throw schema ? schema.explainAbort(failure?.error ?? error, versionchange, unique, name, version) : error
+      throw work ? work.explainAbort(failure?.error ?? error, versionchange, unique, name, version) : error
     })
     if (!db) {
       this.steppedAside = false
       return this.open()
     }
+    return this.settle(db)
+  }
+
+  /**
+   * Opens without a version, as idb-keyval does: a database at the declared version (at any, when
+   * none is declared) opens as it is, and is checked without the schema work. Resolves to nothing
+   * when the open needs an upgrade, or failed: no database yet (the creation this open began is
+   * aborted, which leaves none), another version, an error (which the open with the schema work
+   * meets again, and explains).
+   */
+  private openAsDeclared(): Promise<IDBDatabase | undefined> {
+    return new Promise((resolve) => {
+      const request = factoryOf(this.options.name).open(this.options.name)
+      request.onupgradeneeded = () => request.transaction!.abort()
+      request.onsuccess = () => {
+        const db = request.result
+        if (this.options.version === undefined || db.version === this.options.version) return resolve(this.watch(db))
+        db.close()
+        resolve(undefined)
+      }
+      request.onerror = () => resolve(undefined)
+    })
+  }
+
+  /** `db`, stepping aside when an upgrade or a deletion elsewhere needs it to. */
+  private watch(db: IDBDatabase): IDBDatabase {
+    // Listeners, not `on` properties: the app may set those through `raw` without undoing these.
+    db.addEventListener('versionchange', () => this.stepAside())
+    db.addEventListener('close', () => this.stepAside())
+    return db
+  }
+
+  /** `db` checked against the declaration and made the current connection, unless the handle closed meanwhile. */
+  private settle(db: IDBDatabase): IDBDatabase {
+    const { stores, schema } = this.options
     try {
       schema?.checkSchema(db, stores)
     } catch (error) {

@@ -1,19 +1,20 @@
 /**
- * The database layout: creating stores, expiry indexes and the metadata store in an upgrade,
- * checking a database opened without one, and applying changed `defaultTtl` declarations.
+ * The database layout: the declaration checked, a database opened without an upgrade checked
+ * against it, and changed `defaultTtl` declarations applied. Creating stores, expiry indexes and
+ * the metadata store in an upgrade is `upgrade.ts`, which the page entries load only when an open
+ * needs one (`connection.ts`).
  */
 import { capacityOf, checkCapacity, sameCapacity, TS_INDEX, type Capacity } from '../rules/capacity.js'
-import { formatKey, TtlError } from '../rules/errors.js'
-import { allDeadRanges, EXPIRY_INDEX, JOURNAL_STORE, MARK_FIELD, META_STORE } from './expiry-index.js'
-import { GEN_INDEX, GEN_KEY_PATH, keepsGenerations } from './generation-index.js'
-import { changeDefault, cutoffs, initialState, type StoreState } from '../rules/policy.js'
+import { TtlError } from '../rules/errors.js'
+import { EXPIRY_INDEX, JOURNAL_STORE, META_STORE } from './expiry-index.js'
+import { GEN_INDEX } from './generation-index.js'
+import { changeDefault, initialState, type StoreState } from '../rules/policy.js'
 import { abortQuietly, done, req } from '../platform/request.js'
-import { check, isPlainObject, stampAt } from './stamp.js'
 import { checkDefaultTtl } from '../rules/ttl.js'
 import { checkKnownOptions } from '../rules/known-options.js'
 import { announce, learn } from './watermarks.js'
 import { changingSettings } from './held-settings.js'
-import { createSyncStores, OUTBOX_STORE, SYNC_STORE } from './sync-stores.js'
+import { OUTBOX_STORE, SYNC_STORE } from './sync-stores.js'
 import type { StoreConfig } from '../rules/types.js'
 
 export type StoreConfigs = Record<string, StoreConfig>
@@ -63,100 +64,6 @@ export function checkStoreConfigs(stores: unknown): StoreConfigs {
   return stores as StoreConfigs
 }
 
-/** The declared unique indexes an upgrade will create, as messages name them. */
-export function addedUniqueIndexes(db: IDBDatabase, tx: IDBTransaction, stores: StoreConfigs): string[] {
-  return Object.entries(stores).flatMap(([name, config]) => {
-    const existing = db.objectStoreNames.contains(name) ? tx.objectStore(name).indexNames : undefined
-    return Object.entries(config.indexes ?? {})
-      .filter(([indexName, index]) => index.unique && !existing?.contains(indexName))
-      .map(([indexName]) => `unique index "${indexName}" of store "${name}"`)
-  })
-}
-
-/**
- * Why an open failed, in words that name the database: a version below the one on disk (a newer
- * app version upgraded it), or, when IndexedDB aborted an upgrade, a new unique index over live
- * duplicates (the dead ones were deleted first), the one such failure the schema work can meet.
- * The error keeps IndexedDB's name, so code that tests `error.name` still works.
- */
-export function explainAbort(error: unknown, tx: IDBTransaction | undefined, unique: string[], name: string, version: number | undefined): unknown {
-  if ((error as DOMException | null)?.name === 'VersionError') {
-    const asked = `openTtlDB(${JSON.stringify(name)}, { version: ${version} })`
-    return new DOMException(`${asked}: the database on disk has a higher version, from a newer version of the app; open it with that version or higher (${(error as Error).message})`, 'VersionError')
-  }
-  const cause = tx?.error
-  if (cause?.name !== 'ConstraintError' || unique.length === 0) return error
-  return new DOMException(`the upgrade could not create ${unique.join(', ')}: live items share a value (${cause.message})`, 'ConstraintError')
-}
-
-/**
- * Inside `upgradeneeded`: create what is missing, never delete a store or an index. Runs as a
- * chain of requests in the upgrade transaction; a rejection means the upgrade must be aborted.
- */
-export async function upgradeSchema(db: IDBDatabase, tx: IDBTransaction, stores: StoreConfigs, nowMs: number): Promise<void> {
-  const meta = db.objectStoreNames.contains(META_STORE) ? tx.objectStore(META_STORE) : db.createObjectStore(META_STORE)
-  if (!db.objectStoreNames.contains(JOURNAL_STORE)) db.createObjectStore(JOURNAL_STORE)
-  if (Object.values(stores).some(mirrors)) createSyncStores(db)
-  for (const [name, config] of Object.entries(stores)) {
-    const created = !db.objectStoreNames.contains(name)
-    const store = created
-      ? db.createObjectStore(name, { keyPath: config.keyPath ?? null, autoIncrement: config.autoIncrement ?? false })
-      : tx.objectStore(name)
-    checkKeyShape(db.name, store, config)
-    if (!store.indexNames.contains(EXPIRY_INDEX)) {
-      store.createIndex(EXPIRY_INDEX, MARK_FIELD)
-      await stampExisting(store, nowMs)
-    }
-    if (capacityOf(config) && !store.indexNames.contains(TS_INDEX)) store.createIndex(TS_INDEX, '_ts')
-    if (keepsGenerations(config) && !store.indexNames.contains(GEN_INDEX)) store.createIndex(GEN_INDEX, GEN_KEY_PATH)
-    // A store created now starts from its declaration, whatever settings a store of its name left
-    // behind (deleted by an upgrade callback, which cannot reach the metadata store).
-    const state = created ? undefined : await req<StoreState | undefined>(meta.get(name))
-    const added = Object.entries(config.indexes ?? {}).filter(([indexName]) => !store.indexNames.contains(indexName))
-    // A dead item occupies nothing: it must not make a new unique index fail.
-    if (state && added.some(([, index]) => index.unique)) await deleteDead(store, state, nowMs)
-    for (const [indexName, index] of added) {
-      store.createIndex(indexName, index.keyPath, { unique: index.unique, multiEntry: index.multiEntry })
-    }
-    // With its capacity: a store's first settings, complete, leave the open nothing to announce.
-    if (state === undefined) meta.put(firstState(config), name)
-  }
-}
-
-/**
- * Items already in a store that gains TTL (made by plain idb, say) are stamped with `_ts` = now:
- * their countdown starts when TTL is added. Their `ttl` is read leniently (existing data cannot
- * be rejected), and any `_ts` or `$ttl` they carried is replaced. Values that are not plain
- * objects cannot carry `_ts`: rather than keep them as items that never expire, the upgrade is
- * refused with nothing changed.
- * @throws TtlError `INVALID_VALUE` naming the store, how many values, and the first one's key
- */
-async function stampExisting(store: IDBObjectStore, nowMs: number): Promise<void> {
-  let refused = 0
-  let first: IDBValidKey | undefined
-  const request = store.openCursor()
-  for (let cursor = await req(request); cursor; cursor = await req(request)) {
-    if (isPlainObject(cursor.value)) cursor.update(stampAt(check(cursor.value, 'lenient', ''), nowMs))
-    else if (refused++ === 0) first = cursor.primaryKey
-    cursor.continue()
-  }
-  if (refused > 0) {
-    throw new TtlError(
-      'INVALID_VALUE',
-      `store "${store.name}" holds ${refused} value${refused === 1 ? '' : 's'} that ${refused === 1 ? 'is' : 'are'} not plain objects ` +
-        `(the first at key ${formatKey(first)}): TTL stores hold plain objects only, so the upgrade was abandoned and nothing changed. ` +
-        'Convert or delete those values (with plain idb), then open again.',
-    )
-  }
-}
-
-/** Deletes the items of `store` that are dead at `nowMs` under `state`. */
-async function deleteDead(store: IDBObjectStore, state: StoreState, nowMs: number): Promise<void> {
-  const index = store.index(EXPIRY_INDEX)
-  const lists = await Promise.all(allDeadRanges(cutoffs(state, nowMs)).map((range) => req(index.getAllKeys(range))))
-  for (const key of lists.flat()) store.delete(key)
-}
-
 /**
  * After opening: every declared store must exist with its declared indexes and its key path, and
  * with its expiry index (and `$ts`, with a capacity).
@@ -193,7 +100,7 @@ export function checkSchema(db: IDBDatabase, stores: StoreConfigs): void {
  * the upgrade (which then changes nothing) or at an open without one.
  * @throws TtlError `SCHEMA_MISMATCH` naming the store, the key path on disk and the declared one
  */
-function checkKeyShape(database: string, store: IDBObjectStore, config: StoreConfig): void {
+export function checkKeyShape(database: string, store: IDBObjectStore, config: StoreConfig): void {
   // A compound key path is an array, or a DOMStringList in older engines.
   const shape = (keyPath: string | Iterable<string> | null | undefined, autoIncrement: boolean | undefined) =>
     `keyPath ${JSON.stringify(typeof keyPath === 'string' || !keyPath ? (keyPath ?? null) : [...keyPath])}${autoIncrement ? ' with autoIncrement' : ''}`
@@ -208,19 +115,8 @@ function checkKeyShape(database: string, store: IDBObjectStore, config: StoreCon
   )
 }
 
-/**
- * Whether a store may be mirrored (`idb-ttl/cosmos`): declared so, or a `keepTs` store that
- * `syncCosmos` accepts. A database with none gets no outbox or checkpoint store.
- */
-const mirrors = (config: StoreConfig) => config.mirror === true || config.keepTs === true
-
-/** A new store's settings: its declared default, its capacity, and whether it is mirrored. */
-function firstState(config: StoreConfig): StoreState {
-  return withKept(initialState(config.defaultTtl ?? null), capacityOf(config), config.mirror === true)
-}
-
 /** `state` with `capacity` and `mirror` as given (absent when none, or `false`). */
-function withKept(state: StoreState, capacity: Capacity | undefined, mirror: boolean): StoreState {
+export function withKept(state: StoreState, capacity: Capacity | undefined, mirror: boolean): StoreState {
   const next = { ...state }
   if (capacity) next.capacity = capacity
   else delete next.capacity

@@ -60,8 +60,15 @@ export declare function esbuildBuild(app: string): Promise<Bundle>
 export declare function copyWorker(app: string, dir: string): Promise<void>
 export declare function webpackBuild(app: string): Promise<Bundle & { files: string[] }>
 export declare function exportsOf(file: string): Promise<string[]>
-export declare function vitePwaBuild(app: string): Promise<string>
-export declare function esbuildServiceWorker(app: string): Promise<Bundle>
+export declare function vitePwaBuild(app: string, filename?: string, rollupFormat?: 'es' | 'iife'): Promise<string>
+export declare function esbuildServiceWorker(app: string, entry?: string): Promise<Bundle>
 export declare function runCosmosNode(app: string, endpoint: string): Promise<Run>
 /** The budget of an app of `idb-ttl/core`, in bytes min+gzip: .size-limit.js's limit for `idb-ttl/core`. */
 export declare const CORE_APP_BUDGET: number
+export interface WeighedChunk {
+  file: string
+  code: string
+  gzipped: number
+}
+export declare function viteFirstLoad(app: string, entry: string): Promise<{ bytes: number; firstLoad: WeighedChunk[]; later: WeighedChunk[] }>
+export declare const FIRST_LOAD_BUDGET: { core: number; full: number }

@@ -4,7 +4,7 @@
 import { deleteDB, unwrap, wrap, type IDBPDatabase } from 'idb'
 import { afterEach, expect, expectTypeOf, test, vi } from 'vitest'
 import * as core from '../../src/core.js'
-import { deleteTtlDB, openTtlDB as openFull, TtlDB, type ExpireEvent, type OpenTtlCoreDBOptions, type OpenTtlDBOptions, type PurgeReport, type Stamped, type TtlFields } from '../../src/index.js'
+import { deleteTtlDB, openTtlDB as openFull, TtlDB, type AnyTtlDB, type ExpireEvent, type OpenTtlCoreDBOptions, type OpenTtlDBOptions, type PurgeReport, type Stamped, type TtlFields } from '../../src/index.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
 import { captureTimers } from '../live/timers.js'
 import { ensureLocks } from '../purge/stubs.js'
@@ -50,6 +50,11 @@ async function typed(db: core.TtlCoreDB<{ s: { key: string; value: { id: string 
   // A full handle where either handle is expected; not where the core's native `raw` is.
   expectTypeOf<TtlDB<any>>().toMatchTypeOf<core.TtlCoreDB<any, IDBDatabase | IDBPDatabase<any>>>()
   expectTypeOf<TtlDB<any>>().not.toMatchTypeOf<core.TtlCoreDB<any>>()
+  // AnyTtlDB names either handle, from either entry: both fit it, and its raw is either database.
+  expectTypeOf<core.AnyTtlDB<any>>().toEqualTypeOf<AnyTtlDB<any>>()
+  expectTypeOf<TtlDB<any>>().toMatchTypeOf<core.AnyTtlDB<any>>()
+  expectTypeOf(db).toMatchTypeOf<core.AnyTtlDB<{ s: { key: string; value: { id: string } & TtlFields } }>>()
+  expectTypeOf<core.AnyTtlDB['raw']>().toEqualTypeOf<IDBDatabase | IDBPDatabase<unknown>>()
   expectTypeOf(db.raw).toEqualTypeOf<IDBDatabase>()
   // @ts-expect-error the core's raw is the native database: idb's API is `wrap(db.raw)`'s
   await db.raw.get('s', 'a')

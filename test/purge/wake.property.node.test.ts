@@ -78,8 +78,9 @@ test('after every write to a keepTs store, the purger is asked to wake no later 
       const clock = manualClock(T0)
       const model = new StoreModel('t', declared, mode, true)
       const name = deleteAfter(uniqueName('wake-prop'))
-      // Inline purge: the handle is the purger at once in Node (no Web Locks), so every write's
-      // wake-up goes to its own scheduler. The purge it runs does not matter here.
+      // Inline purge: the handle is the purger once its background is loaded (at the first idle
+      // callback) in Node (no Web Locks), so every write's wake-up goes to its own scheduler. The
+      // purge it runs does not matter here.
       const db: TtlDB<any> = await openTtlDB(name, {
         version: 1,
         clock,
@@ -88,6 +89,7 @@ test('after every write to a keepTs store, the purger is asked to wake no later 
         stores: { t: { keyPath: 'id', defaultTtl: declared, keepTs: true } },
       })
       try {
+        await vi.waitFor(() => expect(db.isPurger).toBe(true), { timeout: 10_000, interval: 10 })
         for (const cmd of history) {
           const now = clock.now
           if (cmd.kind === 'clock') {

@@ -1,6 +1,6 @@
 /**
  * The purge worker's start, apart from the rest of `background/`: the entries that purge in a
- * worker import it (`open-page.ts`, `open-core.ts`), and `idb-ttl/service-worker` does not, so
+ * worker import it (`../page.ts`, loaded at idle by `open-page.ts` and `open-core.ts`), and `idb-ttl/service-worker` does not, so
  * that its bundle carries no worker file.
  */
 import type { StartWorker } from '../background.js'

@@ -74,7 +74,7 @@ export function opened(name: string): TtlDB {
   return entry.db
 }
 
-async function run(request: Request): Promise<unknown> {
+async function run(request: Request, open: typeof openTtlDB): Promise<unknown> {
   switch (request.op) {
     case 'hello':
       return { global: globalThis.constructor.name, hasWorker: typeof OriginalWorker === 'function' }
@@ -83,7 +83,7 @@ async function run(request: Request): Promise<unknown> {
       now += request.advance ?? 0
       return now
     case 'open': {
-      const db = await openTtlDB(request.name, { ...request.options, clock })
+      const db = await open(request.name, { ...request.options, clock })
       const heard: Heard = { expired: [], reports: [] }
       db.onExpire((event) => heard.expired.push(event))
       db.onPurge((report) => heard.reports.push(report))
@@ -118,10 +118,14 @@ async function run(request: Request): Promise<unknown> {
   }
 }
 
-/** Runs a request; never rejects: a failure is a reply too. */
-export async function handle(request: Request): Promise<Reply> {
+/**
+ * Runs a request; never rejects: a failure is a reply too. `open` is the entry's `openTtlDB`:
+ * `idb-ttl`'s in dedicated and shared workers, `idb-ttl/service-worker`'s in the service worker
+ * (the page entry loads parts of itself with `import()`, which service workers forbid: issue #44).
+ */
+export async function handle(request: Request, open: typeof openTtlDB = openTtlDB): Promise<Reply> {
   try {
-    return { ok: true, value: await run(request), realm }
+    return { ok: true, value: await run(request, open), realm }
   } catch (error) {
     const { name = 'Error', message = String(error), code } = (error ?? {}) as { name?: string; message?: string; code?: string }
     return { ok: false, error: { name, message, ...(code !== undefined && { code }) }, realm }

@@ -1,9 +1,10 @@
 /**
- * A module service worker with idb-ttl stores in it (store-ops.ts), answering each message on the
+ * A module service worker with idb-ttl stores in it (store-ops.ts, through `idb-ttl/service-worker`), answering each message on the
  * port it carries. `purgeDuring` runs `db.purgeDuring(event)` on the message event itself, and
  * answers at once (the purge goes on under the event's `waitUntil`) with how many promises the
  * library handed to `waitUntil` and whether the one it returned was among them.
  */
+import { openTtlDB } from '../../../src/service-worker.js'
 import { handle, opened, realm, type Reply, type Request } from './store-ops.js'
 import { serviceWorker, type ExtendableMessageEvent } from './sw-scope.js'
 
@@ -20,7 +21,7 @@ sw.addEventListener('message', (event) => {
   }
   if (request.op === 'purgeDuring') return port.postMessage(purgeDuring(event, request))
   if (request.op === 'purgesDuring') return port.postMessage({ ok: true, value: settled, realm } satisfies Reply)
-  event.waitUntil(handle(request).then((reply) => port.postMessage(reply)))
+  event.waitUntil(handle(request, openTtlDB).then((reply) => port.postMessage(reply)))
 })
 
 /**

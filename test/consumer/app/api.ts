@@ -9,4 +9,6 @@ export interface ConsumerApi {
   live(): Promise<string[]>
   /** What `onPurge` reported. */
   reports(): { store: string; deleted: number; error?: { name: string; message: string } }[]
+  /** Starts a dedicated worker (dedicated.ts) that purges an expired item with the package; what it reports. */
+  inWorker(): Promise<{ isPurger: boolean; deleted: number; onDisk: unknown[] }>
 }

@@ -1,6 +1,6 @@
 // The smallest app issue #33 sizes: one TTL store through `idb-ttl/core`, with get, put, delete,
 // getAll, count and the background purge (in its worker). The consumer test bundles it alone and
-// weighs it against the core's budget.
+// weighs it against the core's budget, and its first load in a Vite build (issue #44).
 import { openTtlDB, TtlError, type TtlCoreDB } from 'idb-ttl/core'
 
 interface Session {

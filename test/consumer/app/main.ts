@@ -33,6 +33,13 @@ async function main(): Promise<void> {
     onDisk: () => db.raw.getAllKeys('sessions'),
     live: async () => (await db.getAllFromIndex('sessions', 'byUser', 'u1')).map((session) => session.id),
     reports: () => reports,
+    inWorker: () =>
+      new Promise((resolve, reject) => {
+        const worker = new Worker(new URL('./dedicated.ts', import.meta.url), { type: 'module' })
+        worker.onmessage = (event) => resolve(event.data)
+        worker.onerror = (event) => reject(new Error(event.message))
+        worker.postMessage('start')
+      }),
   }
   document.getElementById('status')!.textContent = 'ready'
 }

@@ -1,0 +1,22 @@
+// The same app as core.ts (the smallest issue #33 sizes) through `idb-ttl`, with get, put, delete,
+// getAll, count and the background purge (in its worker). scripts/first-load.mjs and the consumer
+// test weigh its first load in a Vite build (issue #44).
+import { openTtlDB, TtlError, type TtlDB } from 'idb-ttl'
+
+interface Session {
+  id: string
+  user: string
+  ttl?: number
+}
+
+export async function sessions(): Promise<TtlDB> {
+  const db = await openTtlDB('full-app', { version: 1, stores: { sessions: { keyPath: 'id', defaultTtl: 3600 } } })
+  const session: Session = { id: 'a', user: 'u1', ttl: 60 }
+  await db.put('sessions', session)
+  const found = await db.get('sessions', 'a')
+  if (found && found._ts > 0) await db.delete('sessions', 'a')
+  console.log(await db.getAll('sessions'), await db.count('sessions'))
+  return db
+}
+
+sessions().catch((error: unknown) => console.error(error instanceof TtlError ? error.code : error))
