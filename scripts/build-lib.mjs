@@ -1,12 +1,11 @@
 // Builds the library into dist/: the ESM entries of src/index.ts (`idb-ttl.js`), of src/core.ts
-// (`core.js`, `idb-ttl/core`), of src/cosmos/index.ts (`cosmos.js`, `idb-ttl/cosmos`), of
-// src/tanstack/index.ts (`tanstack.js`, `idb-ttl/tanstack`) and of src/workbox/index.ts
-// (`workbox.js`, `idb-ttl/workbox`); src/keyval.ts (`keyval.js`, `idb-ttl/keyval`) is a build of its
+// (`core.js`, `idb-ttl/core`), of src/cosmos/index.ts (`cosmos.js`, `idb-ttl/cosmos`) and of
+// src/tanstack/index.ts (`tanstack.js`, `idb-ttl/tanstack`); src/keyval.ts (`keyval.js`,
+// `idb-ttl/keyval`) and src/workbox/index.ts (`workbox.js`, `idb-ttl/workbox`) are builds of their
 // own, below. They share their common modules through three chunks they
 // import statically: what `idb-ttl/core` is made of (`idb-ttl-core-*.js`), what starts the purge
 // worker by its URL (`idb-ttl-page-*.js`, which only the page entries import: a service worker's
-// bundler would ship the worker file for the URL) and the rest (`idb-ttl-shared-*.js`); `workbox.js` imports the
-// main entry as the package, `idb-ttl`. idb,
+// bundler would ship the worker file for the URL) and the rest (`idb-ttl-shared-*.js`). idb,
 // comlink and @azure/cosmos stay external, and there is no `import()`, which service workers
 // forbid (an app that wants the library later splits it with its own bundler). Each Web Worker it
 // starts is a file of its own beside them, all
@@ -71,24 +70,6 @@ function workerFiles(workers) {
 }
 
 /**
- * `idb-ttl/workbox` uses the public API only, as a service worker has it (src/service-worker.ts),
- * which its bundle imports as the package's own entry, `idb-ttl/service-worker`: a service worker
- * then holds one copy of the library, whichever entry it imports first, and no worker file.
- */
-function workboxImportsThePackage() {
-  const main = path.join(root, 'src/service-worker.ts')
-  return {
-    name: 'idb-ttl:workbox-imports-the-package',
-    enforce: 'pre',
-    async resolveId(source, importer) {
-      if (!importer?.startsWith(path.join(root, 'src/workbox') + path.sep)) return null
-      const resolved = await this.resolve(source, importer, { skipSelf: true })
-      return resolved?.id === main ? { id: 'idb-ttl/service-worker', external: true } : null
-    },
-  }
-}
-
-/**
  * The modules `idb-ttl/core` is made of (absolute paths), as esbuild resolves them from src/core.ts:
  * they go in a chunk of their own, so that core.js imports none of what only the full entries use.
  */
@@ -118,7 +99,7 @@ const MINIFIED = { minify: true, comments: { annotation: true, legal: true, jsdo
 const workers = []
 await build({
   ...common,
-  plugins: [workerFiles(workers), workboxImportsThePackage()],
+  plugins: [workerFiles(workers)],
   build: {
     outDir,
     emptyOutDir: true,
@@ -133,7 +114,6 @@ await build({
         'service-worker': path.join(root, 'src/service-worker.ts'),
         cosmos: path.join(root, 'src/cosmos/index.ts'),
         tanstack: path.join(root, 'src/tanstack/index.ts'),
-        workbox: path.join(root, 'src/workbox/index.ts'),
       },
       formats: ['es'],
       fileName: (_, name) => `${name}.js`,
@@ -196,6 +176,10 @@ for (const { entry, name } of workers) await buildAlone(entry, name)
 // with the other entries only the resolver (rules/ttl.ts) and TtlError, which a shared chunk would
 // bring in with the whole core; an app that uses it alone loads 1.5 kB at most (.size-limit.js).
 await buildAlone(path.join(root, 'src/keyval.ts'), 'keyval')
+// `idb-ttl/workbox` too (workbox.js imports nothing): its own small store over raw IndexedDB, the
+// resolver and TtlError, so that a service worker with Workbox's CacheFirst and the plugin is at
+// most 6 kB above the same worker with ExpirationPlugin (issue #44, .size-limit.js).
+await buildAlone(path.join(root, 'src/workbox/index.ts'), 'workbox')
 
 const { generateDtsBundle } = require('dts-bundle-generator')
 const [bundled] = generateDtsBundle(
