@@ -296,7 +296,8 @@ writeFileSync(
   `${workboxTypes}
 /**
  * A Workbox 7 / Serwist 9 strategy plugin that expires cached responses with idb-ttl: a response
- * whose entry expired is never served, not even once (docs/workbox.md).
+ * whose entry expired is never served, not even once, but with \`staleIfError\` to a strategy whose
+ * network failed, marked (docs/workbox.md).
  */
 export declare class TtlExpirationPlugin {
 \tconstructor(options?: TtlExpirationPluginOptions)
@@ -308,6 +309,10 @@ export declare class TtlExpirationPlugin {
 \tcacheDidUpdate: (params: CacheDidUpdateParams) => Promise<void>
 \t/** Ends the writes of the strategy run; after a cache write refused at a full disk, with \`evictOnQuota\`, each cache of the plugin gives up a share. */
 \thandlerDidComplete: (params: HandlerDidCompleteParams) => Promise<void>
+\t/** Notes that the strategy's fetch failed: the network, not the server, did not answer. */
+\tfetchDidFail: (params: FetchDidFailParams) => Promise<void>
+\t/** With \`staleIfError\`, answers a run whose fetch failed with the expired response its cache read met, within the grace, marked \`X-Idb-Ttl-Stale\`. */
+\thandlerDidError: (params: HandlerDidErrorParams) => Promise<Response | undefined>
 \t/** Deletes every cache this plugin has handled, and the databases of their entries. */
 \tdeleteCacheAndMetadata(): Promise<void>
 }

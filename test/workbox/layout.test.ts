@@ -51,6 +51,20 @@ test('a maxAgeSeconds changed since the database was written applies to its entr
   }
 })
 
+test("idb-ttl's handle reads a database the plugin wrote as the plugin does: the same entries live, an own ttl kept, the expired ones left out", async () => {
+  const { clock, get, cacheName } = setup({ maxAgeSeconds: 60, ttl: ({ request }) => (request.url.endsWith('/long') ? 600 : undefined) })
+  await get('short')
+  await get('long')
+  clock.advance(61 * SECOND)
+  const db = await openTtlDB(`idb-ttl-workbox:${cacheName}`, { clock, stores: { entries: { keyPath: 'url', defaultTtl: 60 } } })
+  try {
+    expect(await db.getAllKeys('entries')).toEqual([API + 'long'])
+    expect(await db.get('entries', API + 'long')).toMatchObject({ url: API + 'long', ttl: 600 })
+  } finally {
+    db.close()
+  }
+})
+
 test('a database of another layout under the plugin\'s name is refused with TtlError SCHEMA_MISMATCH naming it, and left as it was: nothing is served from the cache', async () => {
   const { plugin, get, cacheName } = setup({ maxAgeSeconds: 60 })
   const name = `idb-ttl-workbox:${cacheName}`
