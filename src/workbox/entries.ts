@@ -230,6 +230,8 @@ export class CacheEntries {
   private opened(): Promise<Opened> {
     return (this.connection ??= openEntries(this.cacheName, this.settings.lifetime, this.now()).then(
       (opened) => {
+        // Its settings may differ from those the purge knew (a newer worker's plugin changed them).
+        this.due = 0
         opened.db.onversionchange = opened.db.onclose = () => {
           opened.db.close()
           this.connection = undefined
