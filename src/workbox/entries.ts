@@ -22,7 +22,7 @@ import type { WriteGuard } from './writes.js'
  * keep the worker busy for long; what is left goes with the next event.
  */
 const PURGE_BUDGET_MS = 1_000
-/** Expired entries read per purge batch (of each kind: inheriting, own ttl), deleted in one transaction. */
+/** Expired entries read per purge batch (of each kind: inheriting, own ttl), deleted in the same transaction. */
 const BATCH = 100
 
 interface Opened {
@@ -174,35 +174,55 @@ export class CacheEntries {
   }
 
   /**
-   * Deletes the entries expired more than `graceMs` ago with their responses, a batch at a time,
-   * until none is left or `budgetMs` (real time) has passed; the purge of the events (`graceMs`
-   * the settings') notes when the next one is due.
+   * Deletes the entries expired more than `graceMs` ago, a batch at a time, until none is left or
+   * `budgetMs` (real time) has passed, and resolves once their responses have left the cache too
+   * (those deletions go on beside the next batches, out of the budget); the purge of the events
+   * (`graceMs` the settings') notes when the next one is due.
    */
   async purge(graceMs: number, budgetMs = Infinity): Promise<void> {
     const scheduled = graceMs === this.settings.graceMs
     const end = performance.now() + budgetMs
+    const deleting: Promise<void>[] = []
     // What is recorded meanwhile lowers it again.
     if (scheduled) this.due = Infinity
     try {
       for (;;) {
+        // A batch is read and deleted in one transaction: what it deletes is expired in it.
         const { db, state } = await this.opened()
-        const index = db.transaction(STORE).objectStore(STORE).index(EXPIRY_INDEX)
+        const tx = db.transaction(STORE, 'readwrite')
+        const committed = done(tx)
+        committed.catch(() => {})
+        const store = tx.objectStore(STORE)
+        const index = store.index(EXPIRY_INDEX)
         const cut = cutoffs(state, this.now() - graceMs)
         const urls = (await Promise.all(allDeadRanges(cut).map((range) => req(index.getAllKeys(range, BATCH))))).flat() as string[]
         if (urls.length === 0) {
-          if (scheduled) this.due = Math.min(this.due, (await nextDeath(index, state, cut)) + graceMs)
-          return
+          const next = await nextDeath(index, state, cut)
+          if (scheduled) this.due = Math.min(this.due, next + graceMs)
+          break
         }
         let freed = 0
-        await this.guard.delete(urls, (free) => ((freed = free.length), this.drop(free, graceMs)))
+        // The guard runs the deletion at once, in the transaction; the responses go once it committed.
+        const deletion = this.guard.delete(urls, (free) => {
+          freed = free.length
+          for (const url of free) store.delete(url)
+          return committed.then(() => this.deleteResponses(free))
+        })
+        deletion.catch(() => {})
+        deleting.push(deletion)
+        await committed
         // URLs being written (their entries replaced by the write), or the budget spent: the next event goes on.
-        if (freed === 0 || performance.now() >= end) break
+        if (freed === 0 || performance.now() >= end) {
+          if (scheduled) this.due = 0
+          break
+        }
       }
     } catch (error) {
       if (scheduled) this.due = 0
       throw error
+    } finally {
+      await Promise.all(deleting)
     }
-    if (scheduled) this.due = 0
   }
 
   /**
@@ -257,25 +277,6 @@ export class CacheEntries {
 
   private now(): number {
     return (this.last = Math.max(this.last, (this.settings.clock ?? Date.now)()))
-  }
-
-  /**
-   * Deletes the entries of `urls` that are still expired more than `graceMs` ago (one cached anew
-   * meanwhile is not), then their responses.
-   */
-  private async drop(urls: readonly string[], graceMs: number): Promise<void> {
-    const gone: string[] = []
-    await this.write(async (store, state) => {
-      const rows = await Promise.all(urls.map((url) => req<Entry | undefined>(store.get(url))))
-      const now = this.now()
-      for (const row of rows) {
-        if (row && expired(state, row[MARK_FIELD], now - graceMs)) {
-          store.delete(row.url)
-          gone.push(row.url)
-        }
-      }
-    })
-    await this.deleteResponses(gone)
   }
 
   private async deleteResponses(urls: readonly string[]): Promise<void> {
