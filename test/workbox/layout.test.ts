@@ -7,7 +7,7 @@
 import { expect, test } from 'vitest'
 import { openTtlDB } from '../../src/index.js'
 import { TtlExpirationPlugin } from '../../src/workbox/index.js'
-import { expectTtlError, SECOND } from '../semantics/support.js'
+import { expectTtlError, SECOND, T0 } from '../semantics/support.js'
 import { API, setup, storage } from './setup.js'
 import { cacheFirst, FakeEvent } from './strategy.js'
 
@@ -51,6 +51,35 @@ test('a maxAgeSeconds changed since the database was written applies to its entr
   }
 })
 
+/** Resolves `request`'s result (a raw IndexedDB request). */
+const result = <T>(request: IDBRequest<T>) => new Promise<T>((resolve, reject) => ((request.onsuccess = () => resolve(request.result)), (request.onerror = () => reject(request.error))))
+
+test('a database in the layout idb-ttl 0.1 gave it, written here by hand, literally, is read as it is (the layout is pinned: changing it needs an upgrade)', async () => {
+  const { clock, get, cacheName } = setup({ maxAgeSeconds: 60 })
+  const request = indexedDB.open(`idb-ttl-workbox:${cacheName}`)
+  request.onupgradeneeded = () => {
+    const db = request.result
+    db.createObjectStore('__idb_ttl_meta').put({ defaultTtl: 60, declared: 60, deadTs: null, deadExpiry: null }, 'entries')
+    db.createObjectStore('__idb_ttl_journal')
+    const entries = db.createObjectStore('entries', { keyPath: 'url' })
+    entries.createIndex('$ttl', '$ttl')
+    const ts = T0 / SECOND
+    // Inheriting: the mark is `_ts`; own ttl: 1e11 + _ts + ttl; c expired two minutes ago.
+    entries.put({ url: API + 'a', at: T0, _ts: ts, $ttl: ts })
+    entries.put({ url: API + 'b', at: T0, ttl: 600, _ts: ts, $ttl: 1e11 + ts + 600 })
+    entries.put({ url: API + 'c', at: T0 - 120 * SECOND, _ts: ts - 120, $ttl: ts - 120 })
+  }
+  ;(await result(request)).close()
+  for (const path of ['a', 'b', 'c']) await storage().cache(cacheName).put(API + path, new Response(`cached before: ${path}`))
+  clock.advance(30 * SECOND)
+  expect(await get('a')).toEqual({ body: 'cached before: a', from: 'cache' })
+  expect(await get('b')).toEqual({ body: 'cached before: b', from: 'cache' })
+  expect(await get('c')).toEqual({ body: '/api/c #1', from: 'network' })
+  clock.advance(31 * SECOND)
+  expect(await get('a')).toEqual({ body: '/api/a #2', from: 'network' })
+  expect(await get('b')).toEqual({ body: 'cached before: b', from: 'cache' })
+})
+
 test("idb-ttl's handle reads a database the plugin wrote as the plugin does: the same entries live, an own ttl kept, the expired ones left out", async () => {
   const { clock, get, cacheName } = setup({ maxAgeSeconds: 60, ttl: ({ request }) => (request.url.endsWith('/long') ? 600 : undefined) })
   await get('short')
@@ -70,8 +99,7 @@ test('a database of another layout under the plugin\'s name is refused with TtlE
   const name = `idb-ttl-workbox:${cacheName}`
   const created = indexedDB.open(name)
   created.onupgradeneeded = () => created.result.createObjectStore('entries', { keyPath: 'id' }).put({ id: API + 'a', expires: Infinity })
-  await new Promise((resolve) => (created.onsuccess = resolve))
-  created.result.close()
+  ;(await result(created)).close()
   await storage().cache(cacheName).put(API + 'a', new Response('cached by someone else'))
   try {
     expect(await get('a')).toEqual({ body: '/api/a #1', from: 'network' })
@@ -79,11 +107,10 @@ test('a database of another layout under the plugin\'s name is refused with TtlE
     const recording = plugin.cacheDidUpdate({ cacheName, request, newResponse: new Response('a'), event: new FakeEvent() })
     await expectTtlError(recording, 'SCHEMA_MISMATCH')
     await expect(recording).rejects.toThrow(`database "${name}" was not written by idb-ttl/workbox`)
-    const opened = indexedDB.open(name)
-    const db = await new Promise<IDBDatabase>((resolve) => (opened.onsuccess = () => resolve(opened.result)))
+    const db = await result(indexedDB.open(name))
     expect([db.version, [...db.objectStoreNames]]).toEqual([1, ['entries']])
     db.close()
   } finally {
-    await new Promise((resolve) => (indexedDB.deleteDatabase(name).onsuccess = resolve))
+    await result(indexedDB.deleteDatabase(name))
   }
 })
