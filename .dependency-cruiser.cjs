@@ -35,9 +35,9 @@ module.exports = {
     onTop('workbox', 'src/workbox/ is the entry idb-ttl/workbox: no other part of src/ may use it.'),
     usesOnly(
       'workbox',
-      'workbox-public-api-only',
-      'service-worker\\.ts$',
-      'src/workbox/ uses the public API only, as a service worker has it (src/service-worker.ts), which its bundle imports as the package entry idb-ttl/service-worker (scripts/build-lib.mjs): one copy of the library in a service worker, and no worker file.',
+      'workbox-rules-and-layout-only',
+      'rules/(ttl|errors|policy)\\.ts$|platform/request\\.ts$|layout/(expiry|generation)-index\\.ts$',
+      "src/workbox/ is self-contained (dist/workbox.js imports nothing, issue #44: a few kB in a service worker): its own small store over raw IndexedDB, with the pure rules (rules/ttl.ts, policy.ts, errors.ts), the request promises (platform/request.ts) and the names and key ranges of the layout it shares with idb-ttl 0.1's databases (layout/expiry-index.ts, generation-index.ts), never the handle.",
     ),
     {
       name: 'bindings-on-top',

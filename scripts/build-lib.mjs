@@ -1,16 +1,15 @@
 // Builds the library into dist/: the ESM entries of src/index.ts (`idb-ttl.js`), of src/core.ts
-// (`core.js`, `idb-ttl/core`), of src/cosmos/index.ts (`cosmos.js`, `idb-ttl/cosmos`), of
-// src/tanstack/index.ts (`tanstack.js`, `idb-ttl/tanstack`) and of src/workbox/index.ts
-// (`workbox.js`, `idb-ttl/workbox`); src/keyval.ts (`keyval.js`, `idb-ttl/keyval`) is a build of its
-// own, below. They share their common modules through chunks: what
+// (`core.js`, `idb-ttl/core`), of src/cosmos/index.ts (`cosmos.js`, `idb-ttl/cosmos`) and of
+// src/tanstack/index.ts (`tanstack.js`, `idb-ttl/tanstack`); src/keyval.ts (`keyval.js`,
+// `idb-ttl/keyval`), src/workbox/index.ts (`workbox.js`, `idb-ttl/workbox`) and the framework
+// bindings are builds of their own, below. They share their common modules through chunks: what
 // `idb-ttl/core` loads first (`idb-ttl-core-*.js`), what `idb-ttl` loads first beyond it
 // (`idb-ttl-shared-*.js`), both imported statically, and the background purge, which the page
 // entries load with `import()` at the first idle callback (issue #44: out of the first load):
 // the scheduler, leader and page's own purger (`idb-ttl-purge-*.js`, which the service worker's
 // entry imports statically: service workers forbid `import()`) and what starts the purge worker by
 // its URL (`idb-ttl-page-*.js`, which only the page entries load: a service worker's bundler would
-// ship the worker file for the URL). `workbox.js` imports the main entry as the package,
-// `idb-ttl`. idb, comlink and @azure/cosmos stay external. Library mode inserts no preload helper
+// ship the worker file for the URL). idb, comlink and @azure/cosmos stay external. Library mode inserts no preload helper
 // for `import()` (Vite's build-import-analysis leaves it out for `build.lib`), and the build checks
 // that none is in dist/. Each Web Worker it starts is a file of its own beside them, all minified,
 // and the declarations of the public API (dist/index.d.ts and one .d.ts per other entry).
@@ -74,24 +73,6 @@ function workerFiles(workers) {
 }
 
 /**
- * `idb-ttl/workbox` uses the public API only, as a service worker has it (src/service-worker.ts),
- * which its bundle imports as the package's own entry, `idb-ttl/service-worker`: a service worker
- * then holds one copy of the library, whichever entry it imports first, and no worker file.
- */
-function workboxImportsThePackage() {
-  const main = path.join(root, 'src/service-worker.ts')
-  return {
-    name: 'idb-ttl:workbox-imports-the-package',
-    enforce: 'pre',
-    async resolveId(source, importer) {
-      if (!importer?.startsWith(path.join(root, 'src/workbox') + path.sep)) return null
-      const resolved = await this.resolve(source, importer, { skipSelf: true })
-      return resolved?.id === main ? { id: 'idb-ttl/service-worker', external: true } : null
-    },
-  }
-}
-
-/**
  * The modules `entry` imports statically (absolute paths), as esbuild resolves them from src/: what
  * a page loads before its first call when the entry is `idb-ttl/core` or `idb-ttl`, or (for a module
  * they load with `import()`) what that module adds.
@@ -130,7 +111,7 @@ const MINIFIED = { minify: true, comments: { annotation: true, legal: true, jsdo
 const workers = []
 await build({
   ...common,
-  plugins: [workerFiles(workers), workboxImportsThePackage()],
+  plugins: [workerFiles(workers)],
   build: {
     outDir,
     emptyOutDir: true,
@@ -145,7 +126,6 @@ await build({
         'service-worker': path.join(root, 'src/service-worker.ts'),
         cosmos: path.join(root, 'src/cosmos/index.ts'),
         tanstack: path.join(root, 'src/tanstack/index.ts'),
-        workbox: path.join(root, 'src/workbox/index.ts'),
       },
       formats: ['es'],
       fileName: (_, name) => `${name}.js`,
@@ -233,6 +213,10 @@ for (const { entry, name } of workers) await buildAlone(entry, name)
 // with the other entries only the resolver (rules/ttl.ts) and TtlError, which a shared chunk would
 // bring in with the whole core; an app that uses it alone loads 1.5 kB at most (.size-limit.js).
 await buildAlone(path.join(root, 'src/keyval.ts'), 'keyval')
+// `idb-ttl/workbox` too (workbox.js imports nothing): its own small store over raw IndexedDB, the
+// resolver and TtlError, so that a service worker with Workbox's CacheFirst and the plugin is at
+// most 6 kB above the same worker with ExpirationPlugin (issue #44, .size-limit.js).
+await buildAlone(path.join(root, 'src/workbox/index.ts'), 'workbox')
 
 // `idb-ttl/react`, `idb-ttl/vue`, `idb-ttl/svelte`: builds of their own, src/bindings/ inside each
 // and the framework (an optional peer) external. They use the handle's public calls and types
@@ -359,7 +343,8 @@ writeFileSync(
   `${workboxTypes}
 /**
  * A Workbox 7 / Serwist 9 strategy plugin that expires cached responses with idb-ttl: a response
- * whose entry expired is never served, not even once (docs/workbox.md).
+ * whose entry expired is never served, not even once, but with \`staleIfError\` to a strategy whose
+ * network failed, marked (docs/workbox.md).
  */
 export declare class TtlExpirationPlugin {
 \tconstructor(options?: TtlExpirationPluginOptions)
@@ -371,6 +356,10 @@ export declare class TtlExpirationPlugin {
 \tcacheDidUpdate: (params: CacheDidUpdateParams) => Promise<void>
 \t/** Ends the writes of the strategy run; after a cache write refused at a full disk, with \`evictOnQuota\`, each cache of the plugin gives up a share. */
 \thandlerDidComplete: (params: HandlerDidCompleteParams) => Promise<void>
+\t/** Notes that the strategy's fetch failed: the network, not the server, did not answer. */
+\tfetchDidFail: (params: FetchDidFailParams) => Promise<void>
+\t/** With \`staleIfError\`, answers a run whose fetch failed with the expired response its cache read met, within the grace, marked \`X-Idb-Ttl-Stale\`. */
+\thandlerDidError: (params: HandlerDidErrorParams) => Promise<Response | undefined>
 \t/** Deletes every cache this plugin has handled, and the databases of their entries. */
 \tdeleteCacheAndMetadata(): Promise<void>
 }

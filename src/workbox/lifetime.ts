@@ -2,7 +2,7 @@
  * A cached response's own lifetime, from the `ttl` option: what the app's function says, or what
  * the response's `Cache-Control` says when the app asks for that.
  */
-import { MAX_TTL } from '../service-worker.js'
+import { MAX_TTL } from '../rules/ttl.js'
 import type { Settings } from './options.js'
 
 /**

@@ -7,14 +7,24 @@ import { CacheEntries } from './entries.js'
 import { responseTtl } from './lifetime.js'
 import { checkOptions, type Settings } from './options.js'
 import { makeRoom } from './quota.js'
-import type { CacheDidUpdateParams, CachedResponseWillBeUsedParams, CacheKeyWillBeUsedParams, HandlerDidCompleteParams, TtlExpirationPluginOptions } from './types.js'
+import { candidateAfterFailure, fetchFailed, keepCandidate, markStale } from './stale.js'
+import type {
+  CacheDidUpdateParams,
+  CachedResponseWillBeUsedParams,
+  CacheKeyWillBeUsedParams,
+  FetchDidFailParams,
+  HandlerDidCompleteParams,
+  HandlerDidErrorParams,
+  TtlExpirationPluginOptions,
+} from './types.js'
 import { WriteGuard, writesOf } from './writes.js'
 
 /**
  * A strategy plugin that expires cached responses with idb-ttl (docs/workbox.md): a response whose
  * entry expired is never served, not even once; each response may have its own `ttl`; sliding
  * expiry, `maxEntries` and eviction at a full disk; a response leaves Cache Storage when the purge
- * deletes its entry, inside the strategy's events.
+ * deletes its entry, inside the strategy's events. With `staleIfError`, an expired response is
+ * kept that long, and served, marked, only to a strategy whose network failed.
  *
  * A response cached without an entry (before the plugin was added, or whose entry could not be
  * written) is not served: the strategy goes to the network and caches the response anew.
@@ -46,23 +56,47 @@ export class TtlExpirationPlugin {
    * Serves the cached response only while its entry is live; `null` sends the strategy to the
    * network, as does an entry that cannot be read (IndexedDB failing). A response being cached
    * by another strategy run (in Cache Storage, its entry not yet written) is served once its
-   * entry is: the read waits for that write.
+   * entry is: the read waits for that write. An expired response within its `staleIfError`
+   * grace is not served either; the run keeps it, in case its fetch fails.
    */
   cachedResponseWillBeUsed = async ({ cacheName, request, cachedResponse, matchOptions, event, state }: CachedResponseWillBeUsedParams): Promise<Response | null> => {
     if (!cachedResponse) return null
     let entries: CacheEntries
-    let live: boolean
+    let served: Awaited<ReturnType<CacheEntries['serve']>> | undefined
     try {
       // What was matched before that write ended may be the response it replaced: match again.
       if (await this.guard.written(request.url, state && writesOf(state))) cachedResponse = await caches.match(request, { ...matchOptions, cacheName })
       entries = await this.entries(cacheName)
-      live = cachedResponse !== undefined && (await entries.isLive(request.url))
+      if (cachedResponse) served = await entries.serve(request.url)
     } catch {
       // Not served, rather than a strategy that fails where the network could answer.
       return null
     }
-    entries.purgeDuring(event, live ? entries.use(request.url).catch(() => {}) : undefined)
-    return live ? cachedResponse! : null
+    entries.purgeDuring(event, served?.written)
+    if (served?.live) return cachedResponse!
+    if (cachedResponse && state && this.settings.graceMs) keepCandidate(state, { cacheName, url: request.url, response: cachedResponse })
+    return null
+  }
+
+  /** Notes that the strategy's fetch failed: the network, not the server, did not answer. */
+  fetchDidFail = async ({ state }: FetchDidFailParams): Promise<void> => {
+    if (state) fetchFailed(state)
+  }
+
+  /**
+   * With `staleIfError`, answers a strategy run that has no response because its fetch failed:
+   * with the expired response its cache read met, while its entry is within the grace, and
+   * header `X-Idb-Ttl-Stale` set to its expiry instant. Otherwise `undefined`: the strategy fails.
+   */
+  handlerDidError = async ({ state }: HandlerDidErrorParams): Promise<Response | undefined> => {
+    const candidate = candidateAfterFailure(state)
+    if (!candidate) return undefined
+    try {
+      const expiredAt = await (await this.entries(candidate.cacheName)).staleSince(candidate.url)
+      return expiredAt === undefined ? undefined : markStale(candidate.response, expiredAt)
+    } catch {
+      return undefined
+    }
   }
 
   /**

@@ -48,6 +48,16 @@ export interface HandlerDidCompleteParams {
   state?: PluginState
 }
 
+/** What a strategy passes to `fetchDidFail` when its fetch throws (the fields the plugin reads). */
+export interface FetchDidFailParams {
+  state?: PluginState
+}
+
+/** What a strategy passes to `handlerDidError` when it has no response (the fields the plugin reads). */
+export interface HandlerDidErrorParams {
+  state?: PluginState
+}
+
 /** What the `ttl` option's function is given: the request as cached, and the response. */
 export interface ResponseContext {
   request: Request
@@ -92,6 +102,13 @@ export interface TtlExpirationPluginOptions {
   purgeOnQuotaError?: boolean
   /** The `CacheQueryOptions` of the plugin's `cache.delete` calls, as in Workbox. */
   matchOptions?: CacheQueryOptions
+  /**
+   * Seconds an expired response is kept after its expiry, served only when the strategy's network
+   * fails (HTTP's `stale-if-error`): with header `X-Idb-Ttl-Stale` set to its expiry instant (ISO
+   * 8601), so that the page can tell. Never served when the network answers, nor by a cache
+   * read; the purge deletes it when the grace ends. Default: none, an expired response is gone.
+   */
+  staleIfError?: number
   /** The time in epoch ms, `Date.now` by default: for tests, which move it by hand. */
   clock?: () => number
 }

@@ -2,8 +2,10 @@
 // idb-ttl's TtlExpirationPlugin never serve an expired response, with or without a `Date` header,
 // where workbox-expiration's ExpirationPlugin, under the same clock, serves it once more when it
 // has no `Date` header (its documented behaviour). Then sliding expiry, maxEntries, a full disk,
-// and expired responses deleted from Cache Storage inside the worker's events. The network is the
-// worker's stand-in; the clock is the worker's, moved by messages.
+// and expired responses deleted from Cache Storage inside the worker's events; with staleIfError, an
+// expired response served, marked, only when the worker's fetch fails. The network is the worker's
+// stand-in (offline: the browser's fetch of an address where nothing listens); the clock is the
+// worker's, moved by messages.
 import { expect, test, vi } from 'vitest'
 import type { TtlExpirationPluginOptions } from '../../src/workbox/index.js'
 import { registerServiceWorker, serviceWorkerUnavailable } from './realms/client.js'
@@ -162,4 +164,51 @@ test.skipIf(unavailable)('purgeOnQuotaError: at a full disk the cache gives up i
   expect((await sw.cached()).sort()).toEqual(['p3', 'p4', 'p5', 'p6', 'p7', 'p8'].map((path) => `/api/${path}`))
   expect(await sw.cached(other)).toEqual(['/api/kept'])
   expect(await sw.get('p1')).toMatchObject({ body: '/api/p1 #11' })
+})
+
+/**
+ * Whether `stale` (an `X-Idb-Ttl-Stale` header) is the expiry of a response cached between
+ * `fromMs` and `toMs` (the worker's clock) with maxAgeSeconds 60: `_ts` is whole seconds (SPEC §2).
+ */
+const expiryOfCachedBetween = (stale: string | undefined, fromMs: number, toMs: number) => {
+  const at = Date.parse(stale ?? '')
+  return stale === new Date(at).toISOString() && at > fromMs - 1000 + 60 * S && at <= toMs + 60 * S
+}
+
+for (const strategy of ['NetworkFirst', 'CacheFirst'] as const) {
+  test.skipIf(unavailable)(`staleIfError with ${strategy}, offline: the expired response is served, marked X-Idb-Ttl-Stale with its expiry, only while the fetch fails; online, the network's`, async () => {
+    const sw = await start('ttl', { maxAgeSeconds: 60, staleIfError: 3600 }, strategy)
+    try {
+      const before = (await sw.advance(0)) as number
+      expect(await sw.get('a')).toEqual({ body: '/api/a #1', fetched: 1 })
+      const after = (await sw.advance(0)) as number
+      await sw.advance(61 * S)
+      await sw.ask({ op: 'network', offline: true })
+      const stale = await sw.get('a')
+      expect(stale).toEqual({ body: '/api/a #1', stale: expect.any(String), fetched: 1 })
+      expect(expiryOfCachedBetween(stale.stale, before, after), stale.stale).toBe(true)
+      await sw.ask({ op: 'network', offline: false })
+      expect(await sw.get('a')).toEqual({ body: '/api/a #2', fetched: 2 })
+    } finally {
+      await sw.ask({ op: 'network', offline: false })
+    }
+  })
+}
+
+test.skipIf(unavailable)('staleIfError: once the grace has ended, the purge of the next request deletes the response, and offline the strategy fails', async () => {
+  const sw = await start('ttl', { maxAgeSeconds: 60, staleIfError: 600 })
+  try {
+    await sw.get('a')
+    await sw.advance(61 * S)
+    // Kept through the purge of b's request, within its grace.
+    await sw.get('b')
+    expect((await sw.cached()).sort()).toEqual(['/api/a', '/api/b'])
+    await sw.advance(600 * S)
+    await sw.ask({ op: 'network', offline: true })
+    // Workbox's CacheFirst fails with its own error once nothing answers.
+    expect(await sw.get('a')).toEqual({ error: 'no-response', fetched: 2 })
+    expect(await sw.cached()).toEqual(['/api/b'])
+  } finally {
+    await sw.ask({ op: 'network', offline: false })
+  }
 })

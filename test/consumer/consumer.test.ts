@@ -45,7 +45,7 @@ afterAll(async () => {
 
 /** The chunk of what the full entries share beyond the core, named by content: `dist/idb-ttl-shared-<hash>.js`. */
 const SHARED = /^dist\/idb-ttl-shared-[\w-]+\.js$/
-/** The chunk of what `idb-ttl/core` is made of, which every entry but workbox imports: `dist/idb-ttl-core-<hash>.js`. */
+/** The chunk of what `idb-ttl/core` is made of, which every entry but workbox and keyval imports: `dist/idb-ttl-core-<hash>.js`. */
 const CORE = /^dist\/idb-ttl-core-[\w-]+\.js$/
 /** The chunk that starts the purge worker by its URL, which only the page entries load, with `import()`: `dist/idb-ttl-page-<hash>.js`. */
 const PAGE = /^dist\/idb-ttl-page-[\w-]+\.js$/

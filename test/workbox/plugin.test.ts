@@ -3,34 +3,13 @@
  * (strategy.ts) over a Cache Storage stand-in (fake-caches.ts), under a clock moved by hand.
  * test/browser/workbox.test.ts runs it in a real service worker with Workbox's strategies.
  */
-import { afterEach, beforeEach, expect, test, vi } from 'vitest'
+import { expect, test, vi } from 'vitest'
 import { openTtlDB } from '../../src/index.js'
 import { TtlExpirationPlugin, type TtlExpirationPluginOptions } from '../../src/workbox/index.js'
-import { manualClock, uniqueName } from '../helpers.js'
+import { manualClock } from '../helpers.js'
 import { expectTtlError, SECOND, T0 } from '../semantics/support.js'
-import { installCaches, type FakeCacheStorage } from './fake-caches.js'
-import { cacheFirst, FakeEvent, network } from './strategy.js'
-
-let storage: FakeCacheStorage
-const plugins: TtlExpirationPlugin[] = []
-
-beforeEach(() => void (storage = installCaches()))
-afterEach(async () => {
-  for (const plugin of plugins.splice(0)) await plugin.deleteCacheAndMetadata()
-})
-
-const API = 'https://app.test/api/'
-
-/** A plugin with `options` under a clock of its own, a cache of its own, and a network that counts. */
-function setup(options: TtlExpirationPluginOptions = {}, headersFor?: (url: string) => HeadersInit) {
-  const clock = manualClock(T0)
-  const plugin = new TtlExpirationPlugin({ ...options, clock })
-  plugins.push(plugin)
-  const cacheName = uniqueName('api')
-  const fetch = network(headersFor)
-  const get = (path: string) => cacheFirst(plugin, cacheName, fetch, API + path)
-  return { plugin, clock, cacheName, fetch, get, cached: () => storage.cache(cacheName).urls() }
-}
+import { API, setup, storage } from './setup.js'
+import { FakeEvent } from './strategy.js'
 
 test('a response is served from the cache until its entry expires, and never once after (the strategy goes to the network)', async () => {
   const { clock, get, fetch } = setup({ maxAgeSeconds: 60 })
@@ -45,7 +24,7 @@ test('a response is served from the cache until its entry expires, and never onc
 
 test('a response cached before the plugin (no entry) is not served: fetched and cached anew, then served', async () => {
   const { get, cacheName } = setup({ defaultTtl: 60 })
-  await storage.cache(cacheName).put(API + 'old', new Response('cached by an earlier worker'))
+  await storage().cache(cacheName).put(API + 'old', new Response('cached by an earlier worker'))
   expect(await get('old')).toEqual({ body: '/api/old #1', from: 'network' })
   expect(await get('old')).toEqual({ body: '/api/old #1', from: 'cache' })
 })
@@ -124,7 +103,7 @@ test('a response cached while the purge deletes the expired entry of its URL is 
   const request = new Request(API + 'a')
   const state = {}
   await plugin.cacheKeyWillBeUsed({ request, mode: 'write', state })
-  await storage.cache(cacheName).put(request, new Response('new a'))
+  await storage().cache(cacheName).put(request, new Response('new a'))
   // Meanwhile another request's event purges the old entry of a.
   await get('b')
   expect(cached()).toContain(API + 'a')
@@ -137,7 +116,7 @@ test('a response cached while the purge deletes the expired entry of its URL is 
 
 test('a write of a URL whose old response is being deleted waits for the deletion, then puts its own', async () => {
   const { plugin, clock, cacheName, get } = setup({ defaultTtl: 60 })
-  const cache = storage.cache(cacheName)
+  const cache = storage().cache(cacheName)
   await get('a')
   clock.advance(60 * SECOND)
   let release = () => {}
@@ -167,7 +146,7 @@ test("matchOptions are the plugin's cache.delete options, as in Workbox", async 
   await get('a')
   clock.advance(60 * SECOND)
   await get('b')
-  expect(storage.cache(cacheName).deletedWith).toEqual([{ ignoreVary: true }])
+  expect(storage().cache(cacheName).deletedWith).toEqual([{ ignoreVary: true }])
 })
 
 test('maxEntries: the least recently cached responses leave the cache, and are not served', async () => {
@@ -222,7 +201,7 @@ test("a cache whose entries an earlier plugin capped (the store's own maxEntries
   const before = await openTtlDB(`idb-ttl-workbox:${cacheName}`, { clock, stores: { entries: { keyPath: 'url', defaultTtl: -1, maxEntries: 2 } } })
   for (const path of ['a', 'b']) {
     await before.put('entries', { url: API + path, at: clock.now })
-    await storage.cache(cacheName).put(API + path, new Response(`cached before: ${path}`))
+    await storage().cache(cacheName).put(API + path, new Response(`cached before: ${path}`))
     clock.advance(SECOND)
   }
   before.close()
@@ -246,12 +225,12 @@ test.each([{ evictOnQuota: true }, { purgeOnQuotaError: true }])('%o: a cache wr
   }
   clock.advance(3600 * SECOND - 1800)
   expect(cached()).toHaveLength(9)
-  storage.cache(cacheName).full = true
+  storage().cache(cacheName).full = true
   expect((await get('refused')).from).toBe('network')
   // At the full disk the expired response leaves, then p8 and p7 (the first quarter of the 8 live ones).
   expect(cached().sort()).toEqual(['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].map((path) => API + path))
   expect(other.cached()).toEqual([API + 'kept'])
-  storage.cache(cacheName).full = false
+  storage().cache(cacheName).full = false
   expect((await get('p8')).from).toBe('network')
   expect((await get('p1')).from).toBe('cache')
 })
@@ -262,7 +241,7 @@ test('a cap added to a cache whose database was created without one applies at o
   const before = await openTtlDB(`idb-ttl-workbox:${cacheName}`, { clock: manualClock(T0), stores: { entries: { keyPath: 'url', defaultTtl: 60 } } })
   await before.put('entries', { url: API + 'a', at: T0 })
   before.close()
-  await storage.cache(cacheName).put(API + 'a', new Response('cached before'))
+  await storage().cache(cacheName).put(API + 'a', new Response('cached before'))
   expect(await get('a')).toEqual({ body: 'cached before', from: 'cache' })
   await get('b')
   expect(cached()).toEqual([API + 'b'])
@@ -278,7 +257,7 @@ test('a response the plugin could not record is not served, even where the URL h
   const state = {}
   const event = new FakeEvent()
   await plugin.cacheKeyWillBeUsed({ request, mode: 'write', state })
-  await storage.cache(cacheName).put(request, new Response('new a'))
+  await storage().cache(cacheName).put(request, new Response('new a'))
   await expectTtlError(plugin.cacheDidUpdate({ cacheName, request, newResponse: new Response('new a'), event }), 'INVALID_TTL')
   await plugin.handlerDidComplete({ event, state })
   await event.done()
@@ -294,7 +273,7 @@ test('a response just put in the cache is served to a read that comes before its
   const state = {}
   const event = new FakeEvent()
   await plugin.cacheKeyWillBeUsed({ request, mode: 'write', state })
-  await storage.cache(cacheName).put(request, new Response('a just cached'))
+  await storage().cache(cacheName).put(request, new Response('a just cached'))
   // Another fetch of a meanwhile (40 ms later in Firefox): given time to go wrong, then the write ends.
   const reading = get('a')
   await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, 50))])
@@ -309,13 +288,13 @@ test('a read that matched the response a write is replacing serves the new one (
   await get('a')
   clock.advance(60 * SECOND)
   const request = new Request(API + 'a')
-  const old = await storage.cache(cacheName).match(request)
+  const old = await storage().cache(cacheName).match(request)
   const state = {}
   const event = new FakeEvent()
   await plugin.cacheKeyWillBeUsed({ request, mode: 'write', state })
   // Matched before the put, asked about while the write is under way.
   const served = plugin.cachedResponseWillBeUsed({ cacheName, request, cachedResponse: old, event: new FakeEvent() })
-  await storage.cache(cacheName).put(request, new Response('new a'))
+  await storage().cache(cacheName).put(request, new Response('new a'))
   await plugin.cacheDidUpdate({ cacheName, request, newResponse: new Response('new a'), event })
   await plugin.handlerDidComplete({ event, state })
   expect(await (await served)?.text()).toBe('new a')
@@ -327,14 +306,14 @@ test('a strategy run that reads a URL it is writing itself (StaleWhileRevalidate
   const request = new Request(API + 'a')
   const state = {}
   await plugin.cacheKeyWillBeUsed({ request, mode: 'write', state })
-  const cachedResponse = await storage.cache(cacheName).match(request)
+  const cachedResponse = await storage().cache(cacheName).match(request)
   expect(await (await plugin.cachedResponseWillBeUsed({ cacheName, request, cachedResponse, event: new FakeEvent(), state }))?.text()).toBe('/api/a #1')
   await plugin.handlerDidComplete({ event: new FakeEvent(), state })
 })
 
 test('where the entries cannot be read (IndexedDB failing), a cached response is not served: the network answers', async () => {
   const { cacheName, get } = setup({ defaultTtl: 60 })
-  await storage.cache(cacheName).put(API + 'a', new Response('cached'))
+  await storage().cache(cacheName).put(API + 'a', new Response('cached'))
   const open = vi.spyOn(indexedDB, 'open').mockImplementation(() => {
     throw new DOMException('IndexedDB is broken', 'UnknownError')
   })
@@ -349,14 +328,14 @@ test('deleteCacheAndMetadata deletes the caches the plugin handled and their dat
   const { plugin, get, cacheName } = setup({ defaultTtl: 60 })
   await get('a')
   await plugin.deleteCacheAndMetadata()
-  expect(await storage.has(cacheName)).toBe(false)
+  expect(await storage().has(cacheName)).toBe(false)
   expect((await indexedDB.databases()).map((info) => info.name)).not.toContain(`idb-ttl-workbox:${cacheName}`)
 })
 
 test('a strategy event that can no longer be extended does not fail the callbacks', async () => {
   const { plugin, cacheName } = setup({ defaultTtl: 60 })
   const request = new Request(API + 'a')
-  await storage.cache(cacheName).put(request, new Response('a'))
+  await storage().cache(cacheName).put(request, new Response('a'))
   const ended = Object.assign(new FakeEvent(), { waitUntil: () => { throw new DOMException('the event ended', 'InvalidStateError') } })
   await plugin.cacheDidUpdate({ cacheName, request, newResponse: new Response('a'), event: ended })
   expect(await plugin.cachedResponseWillBeUsed({ cacheName, request, cachedResponse: new Response('a'), event: ended })).not.toBeNull()
@@ -378,5 +357,6 @@ test('options: unknown names and malformed values are TtlError INVALID_OPTION na
   await refused({ ttl: 60 }, 'INVALID_OPTION', /ttl must be/)
   await refused({ purgeOnQuotaError: 'yes' }, 'INVALID_OPTION', /purgeOnQuotaError/)
   await refused({ clock: 5 }, 'INVALID_OPTION', /clock/)
+  for (const staleIfError of [0, -1, 1.5, '60', 2 ** 31]) await refused({ staleIfError }, 'INVALID_OPTION', /staleIfError must be seconds/)
   await refused(null, 'INVALID_OPTION', /options object/)
 })

@@ -7,7 +7,8 @@
  *
  * The network is a stand-in (`fetch` is replaced): each answer is a new body, `<path> #<n>`, with a
  * `Date` header when the URL asks for one (`?date`), followed by a line of `?bytes=<n>` random
- * bytes (which no engine can compress away), or a failure while `offline`. The clock is
+ * bytes (which no engine can compress away); while `offline`, the browser's own fetch of an
+ * address where nothing listens, which fails as a fetch does without a network. The clock is
  * the worker's, moved by the page: `Date.now` for workbox-expiration, the plugin's `clock` option
  * for idb-ttl, the same function. A full disk is Cache Storage's `put` refusing with a
  * `QuotaExceededError`, as browsers do; a slow disk, its `delete` taking a while. A held put
@@ -36,6 +37,8 @@ export interface Answer {
   body?: string
   /** What the strategy failed with (NetworkFirst offline with nothing it may serve). */
   error?: string
+  /** The response's `X-Idb-Ttl-Stale` header: an expired response served for a failed fetch (`staleIfError`). */
+  stale?: string
   /** What the strategy's work after the response failed with (a cache write refused at a full disk). */
   failed?: string
   /** How many times the network was asked so far. */
@@ -51,8 +54,9 @@ Date.now = clock
 
 const network = { fetched: 0, offline: false, full: false, deleteMs: 0, holdPut: false }
 let release = () => {}
+const realFetch = self.fetch.bind(self)
 self.fetch = async (input: RequestInfo | URL) => {
-  if (network.offline) throw new TypeError('Failed to fetch (offline)')
+  if (network.offline) return realFetch('http://127.0.0.1:1/', { cache: 'no-store' })
   const url = new URL(input instanceof Request ? input.url : String(input))
   const headers: Record<string, string> = url.searchParams.has('date') ? { date: new Date(clock()).toUTCString() } : {}
   return new Response(new Blob([`${url.pathname} #${++network.fetched}\n`, randomBytes(Number(url.searchParams.get('bytes') ?? 0))]), { headers })
@@ -96,7 +100,11 @@ async function answer(request: WorkboxRequest, event: ExtendableEvent): Promise<
       const [response, done] = strategyFor(request).handleAll({ request: new Request(new URL(request.url, self.location.href)), event })
       const answer: Answer = { fetched: 0 }
       await response.then(
-        async (served) => void (answer.body = (await served.text()).split('\n')[0]),
+        async (served) => {
+          answer.body = (await served.text()).split('\n')[0]
+          const stale = served.headers.get('x-idb-ttl-stale')
+          if (stale !== null) answer.stale = stale
+        },
         (error: Error) => void (answer.error = error.name),
       )
       await done.catch((error: Error) => void (answer.failed = error.name))
