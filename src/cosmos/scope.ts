@@ -4,8 +4,8 @@
  * scope (a user signs out, another signs in) changes the store before its first round, so that
  * nothing of the old scope is shown, kept or pushed in the new one:
  *
- * - Another container or partition key value: every local item and its base go, and the pull
- *   starts over. Writes of the old scope not yet pushed (queued or set aside) are parked on the
+ * - Another container or partition key value: every local item (expired ones too, not yet
+ *   purged) and its base go, and the pull starts over. Writes of the old scope not yet pushed (queued or set aside) are parked on the
  *   device with their items (`[store, 'parked', partition, key]`), never pushed into the new
  *   partition; they come back, queued (or set aside) as they were, when their partition is
  *   mirrored again.
@@ -22,6 +22,7 @@
  * or push that scope's writes into its partition.
  */
 import { queue, type OutboxRecord } from '../layout/outbox.js'
+import { unstamp } from '../layout/stamp.js'
 import { OUTBOX_BY_KEY, OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
 import { req } from '../platform/request.js'
 import type { QueueStamp } from '../transaction/mirror-queue.js'
@@ -100,7 +101,7 @@ export async function rescope(mirror: Mirror, since: QueueStamp): Promise<number
     const now = { ...asked, generation: kept === undefined ? 0 : (kept.generation ?? 0) + (same ? 0 : 1) }
     sync.put(now, scopeKey(store))
     if (!kept || same) return now.generation
-    const [items, rejected, queuedRecords] = await Promise.all([tx.getAll(), listRejected(tx.raw, store), queuedOf(tx.raw, store)])
+    const [items, rejected, queuedRecords] = await Promise.all([storedItems(tx.raw, store), listRejected(tx.raw, store), queuedOf(tx.raw, store)])
     const held = [...new Set<IDBValidKey>([...queuedRecords.map((record) => record.key), ...rejected.map((record) => record.key)])]
     // A held write keeps the server copy it was made on: a delete has nothing else to reach the
     // server by (its item is gone), an edit goes with If-Match on it.
@@ -123,6 +124,15 @@ export async function rescope(mirror: Mirror, since: QueueStamp): Promise<number
     await unpark(tx, sync, store, now.partition)
     return now.generation
   })
+}
+
+/**
+ * Every item the store holds, as the app wrote it: expired ones too, not yet purged. The scope
+ * left must leave no record behind, dead or not: a longer TTL in the new scope (the container's,
+ * followed by the store) would bring it back to life there.
+ */
+async function storedItems(tx: IDBTransaction, store: string): Promise<Record<string, unknown>[]> {
+  return (await req<Record<string, unknown>[]>(tx.objectStore(store).getAll())).map(unstamp)
 }
 
 /** The outbox records of `store`, with their numbers. */
