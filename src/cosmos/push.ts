@@ -15,7 +15,7 @@ import type { ItemDefinition, PartitionKey, RequestOptions } from '@azure/cosmos
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
 import { sendBulk, type Outcome } from './bulk.js'
 import { lastWriterWins } from './conflicts.js'
-import { baseOf, describe, inPartition, isTombstone, partitionKeyOf, readOnly, sameBody, samePartition, scopeOf, tombstoneOf, toServer, type Mirror } from './context.js'
+import { baseOf, describe, inPartition, isTombstone, partitionKeyOf, readOnly, sameBody, samePartition, scopeOf, tombstoneOf, toServer, withinFilter, type Mirror } from './context.js'
 import { unobserved } from './hook.js'
 import { countQueued, nextQueued, stillQueued, unqueue, type Queued } from './outbox.js'
 import { statusOf, withRetry } from './remote.js'
@@ -116,7 +116,7 @@ async function pushOne(mirror: Mirror, record: Queued): Promise<Outcome> {
   const server = (await readServer(mirror, id, pk)) ?? (moved ? await readServer(mirror, id, base!.pk) : undefined)
   // The server holds this very write: an earlier attempt landed and its answer was lost (a
   // retried request, a bulk request that failed as a whole). Not a conflict: nothing to decide.
-  if (local && server && sameBody(toServer(mirror, local), server)) return { item: server }
+  if (local && server && sameBody(toServer(mirror, local), server)) return { item: await withinFilter(mirror, server) }
   return resolve(mirror, id, local, record.at, server)
 }
 
@@ -217,6 +217,7 @@ async function resolve(mirror: Mirror, id: string, local: CosmosItem | undefined
 /** Writes `wanted` (`undefined`: a delete) over `server`, on the condition that it is still that copy. */
 async function write(mirror: Mirror, id: string, wanted: CosmosItem | undefined, keep: boolean, server: CosmosItem | undefined): Promise<Outcome> {
   const live = server && !isTombstone(mirror, server) ? server : undefined
+  if (keep && live) return { item: await withinFilter(mirror, live) }
   if (keep || (wanted === undefined && !live)) return { item: server }
   if (wanted === undefined) return sendDelete(mirror, id, live!._etag, partitionKeyOf(mirror, live!))
   const body = toServer(mirror, wanted)
