@@ -19,8 +19,10 @@
  * the server's live `m` items; and after every step, no device shows an item of a scope other
  * than its own.
  *
- * Time. The server stamps `_ts` from `Date.now`, which this file moves ahead without sleeping
- * (`realTime.pass`); a device's clock is `Date.now()` plus its skew. The in-process server never
+ * Time. The server stamps `_ts` from `Date.now`, which stands still in this file but for what it
+ * moves ahead without sleeping (`realTime.pass`: the waits drawn, a few ms per step, each history
+ * from the start of a second), so that a seed replays exactly; a device's clock is `Date.now()`
+ * plus its skew. The in-process server never
  * expires an item (listen.ts), so the test does it as Cosmos DB does: before each step it deletes
  * the items expired (by the server's clock) more than the tolerance ago, and, at a change of the
  * container's TTL, every item expired by then (an expired version never comes back, SPEC §3).
@@ -69,6 +71,11 @@ const RUNS = Number(process.env.DEVICES_RUNS ?? 100)
  */
 const HUNT = process.env.DEVICES_RUNS !== undefined || process.env.DEVICES_SEED !== undefined
 const SEED = process.env.DEVICES_SEED === undefined ? undefined : Number(process.env.DEVICES_SEED)
+/**
+ * Time stands still but for the waits a history draws and this much per step (time goes on as
+ * the histories say, never as fast as the machine runs them: a seed replays whatever the load).
+ */
+const STEP_MS = 20
 /** A failure's path (fast-check prints it with the seed): replays that one history. */
 const PATH = process.env.DEVICES_PATH
 
@@ -233,7 +240,7 @@ async function setOnline(i: number, online: boolean): Promise<void> {
 
 beforeAll(async () => {
   keepItemsOnReplace()
-  realTime.install()
+  realTime.install({ still: true })
   port = await startServer()
   for (let i = 0; i < 2; i++) proxies.push(await startFaultProxy(port))
 })
@@ -636,6 +643,7 @@ async function expectNoLeak(world: World, step: string): Promise<void> {
 
 /** Runs one history from a fresh container and two fresh devices, checking as it goes; ends with a quiescent check. */
 async function history(initial: Default | undefined, skew0: number, skew1: number, commands: Command[], seen: Record<string, number> = newSeen()): Promise<void> {
+  realTime.nextSecond()
   const { container: server, id } = await newContainer(port, initial ?? undefined)
   const world: World = { server, id, members: [], landings: new Landings(), containerDefault: initial ?? null, refusals: { on: true }, justGone: new Map(), tags: 0, seen }
   for (const [i, skewMs] of [skew0, skew1].entries()) {
@@ -652,6 +660,7 @@ async function history(initial: Default | undefined, skew0: number, skew1: numbe
   }
   try {
     for (const [i, cmd] of commands.entries()) {
+      realTime.pass(STEP_MS)
       await expire(world, Date.now() - TOLERANCE_MS)
       await run(world, cmd)
       await expectNoLeak(world, `step ${i} ${JSON.stringify(cmd)}`)
