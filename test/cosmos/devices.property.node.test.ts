@@ -60,17 +60,15 @@ import {
   type Tenant,
 } from './devices-model.js'
 
-/** About 35 s here (minutes on a machine under load); `DEVICES_RUNS=1000` hunts longer. */
-const RUNS = Number(process.env.DEVICES_RUNS ?? 100)
+/** About 45 s on a loaded machine; `DEVICES_RUNS=1000` hunts longer. */
+const RUNS = Number(process.env.DEVICES_RUNS ?? 50)
 /**
- * Open defects of the mirror (issue #43's closing note) make some draws fail: a tenant's item shown
- * on a device of another after that device switched its own scope (seed 20261206, path
- * 88:1:1:4:4:4:4:4:4:4:4:4:4:4:4:4:4), an item outside the filter kept after a filter switch (seed
- * 42, path 23:27:1); which draws fail depends on timing too, so no seed makes `npm test` steady.
- * Until they are fixed the property runs when asked: `DEVICES_RUNS=100` (and `DEVICES_SEED=n`).
+ * The histories' seed: fixed, so that `npm test` runs the same histories every time (they replay
+ * exactly: time is the test's, below); `DEVICES_SEED=random` (printed on a failure, with the path
+ * to replay by `DEVICES_PATH`) or another number hunts.
  */
-const HUNT = process.env.DEVICES_RUNS !== undefined || process.env.DEVICES_SEED !== undefined
-const SEED = process.env.DEVICES_SEED === undefined ? undefined : Number(process.env.DEVICES_SEED)
+const SEED_ASKED = process.env.DEVICES_SEED ?? '42'
+const SEED = SEED_ASKED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(SEED_ASKED)
 /**
  * Time stands still but for the waits a history draws and this much per step (time goes on as
  * the histories say, never as fast as the machine runs them: a seed replays whatever the load).
@@ -684,14 +682,14 @@ async function history(initial: Default | undefined, skew0: number, skew1: numbe
 
 const newSeen = (): Record<string, number> => ({ quiesced: 0, pastTombstones: 0, rejected: 0, clockJumps: 0, scopeSwitches: 0, ttlShortened: 0, ttlLengthened: 0, skewed: 0, awayPastTombstone: 0, onServer: 0, superseded: 0, parked: 0, purged: 0, lengthenedPurged: 0, reloads: 0, tabSwitches: 0, staleRefused: 0, filterSwitches: 0, filterHeldDeletes: 0, outrightConflicts: 0, moves: 0, movedAtCheck: 0 })
 
-test.runIf(HUNT)('two devices, a server writer, offline periods, refusals, TTL changes and skewed clocks: every device converges to the server', { timeout: 400_000 }, async () => {
+test('two devices, a server writer, offline periods, refusals, TTL changes and skewed clocks: every device converges to the server', { timeout: 400_000 }, async () => {
   const seen = newSeen()
   const started = performance.now()
   await fc.assert(
     fc.asyncProperty(fc.option(containerTtl, { nil: undefined }), skew, skew, fc.array(command, { minLength: 8, maxLength: 30 }), (initial, skew0, skew1, commands) => history(initial ?? undefined, skew0, skew1, commands, seen)),
-    { numRuns: RUNS, ...(SEED !== undefined && { seed: SEED }), ...(PATH !== undefined && { path: PATH, endOnFailure: true }) },
+    { numRuns: RUNS, seed: SEED, ...(PATH !== undefined && { path: PATH, endOnFailure: true }) },
   )
-  console.log(`devices property: ${RUNS} runs in ${Math.round(performance.now() - started)} ms`, seen)
+  console.log(`devices property: seed ${SEED}, ${RUNS} runs in ${Math.round(performance.now() - started)} ms`, seen)
   // The histories reach what the property is about (a replay of one path is one history).
   if (PATH !== undefined) return
   expect(seen.quiesced, 'quiescent checks').toBeGreaterThan(RUNS * 1.5)
