@@ -28,7 +28,6 @@ import { req } from '../platform/request.js'
 import type { QueueStamp } from '../transaction/mirror-queue.js'
 import type { Mirror } from './context.js'
 import { unobserved, type MirrorTx } from './hook.js'
-import { queuedAt } from './outbox.js'
 import { dropRejected, keepRejected, listRejected } from './rejected.js'
 import { forgetServer, readBase, readCheckpoint, writeBase, type Base } from './state.js'
 import type { Rejected } from './types.js'
@@ -121,7 +120,7 @@ export async function rescope(mirror: Mirror, since: QueueStamp): Promise<number
     for (const record of queuedRecords) if (!ours.has(record.key)) tx.raw.objectStore(OUTBOX_STORE).delete(record.seq)
     for (const record of rejected) dropRejected(tx.raw, store, record.key)
     for (const item of items) if (!ours.has(item.id as IDBValidKey)) tx.delete(item.id as IDBValidKey)
-    await unpark(tx, sync, store, now.partition)
+    await unpark(tx, sync, store, now.partition, ours)
     return now.generation
   })
 }
@@ -143,15 +142,22 @@ async function queuedOf(tx: IDBTransaction, store: string): Promise<(OutboxRecor
   return records.map((record, i) => ({ ...record, seq: seqs[i] as number }))
 }
 
-/** Brings back the writes parked for `partition`: their items, queued or set aside as they were. */
-async function unpark(tx: MirrorTx, sync: IDBObjectStore, store: string, partition: string): Promise<void> {
+/**
+ * Brings back the writes parked for `partition`: their items, queued or set aside as they were.
+ * A key the new scope wrote already (`newer`: a write after the switch, made before it landed) keeps
+ * that write, which supersedes the parked one, as a later write of a key replaces its record; the
+ * parked write's base stays, the server copy both were made on.
+ */
+async function unpark(tx: MirrorTx, sync: IDBObjectStore, store: string, partition: string, newer: ReadonlySet<IDBValidKey>): Promise<void> {
   const range = within(store, 'parked', partition)
   const [values, keys] = await Promise.all([req<Parked[]>(sync.getAll(range)), req(sync.getAllKeys(range))])
   for (const [i, { item, queued, rejected, base }] of values.entries()) {
-    if (item) tx.put(item)
-    if (base) writeBase(tx.raw, store, queued?.key ?? rejected!.key, base)
-    if (queued && !(await queuedAt(tx.raw, store, queued.key))) queue(tx.raw, { store, key: queued.key, op: queued.op, at: queued.at })
-    if (rejected) keepRejected(tx.raw, store, rejected)
+    const key = queued?.key ?? rejected!.key
+    if (base) writeBase(tx.raw, store, key, base)
     sync.delete(keys[i])
+    if (rejected) keepRejected(tx.raw, store, rejected)
+    if (newer.has(key)) continue
+    if (item) tx.put(item)
+    if (queued) queue(tx.raw, { store, key, op: queued.op, at: queued.at })
   }
 }
