@@ -145,22 +145,6 @@ export function liveScopeOf(mirror: Mirror): ReturnType<typeof scopeOf> {
 }
 
 /**
- * The server copy `item` as the store may hold it: itself where it matches the mirror's filter (or
- * there is none), else nothing (it left the scope). Asked of the server (the filter is Cosmos
- * SQL), one count in the item's partition, where a copy comes in by another way than a pull's
- * pages: a conflict decided for it, a write set aside given up for it. No later pull would see it
- * leave the filter: it changed before the checkpoint.
- */
-export async function withinFilter(mirror: Mirror, item: CosmosItem): Promise<CosmosItem | undefined> {
-  const { filter } = mirror.options
-  if (!filter || isTombstone(mirror, item)) return item
-  const query = { query: `SELECT VALUE COUNT(1) FROM c WHERE c.id = @idbTtlId AND (${filter.where})`, parameters: [{ name: '@idbTtlId', value: item.id }, ...(filter.parameters ?? [])] }
-  const partitionKey = partitionKeyOf(mirror, item)
-  const { resources } = await withRetry(() => mirror.container.items.query<number>(query, { partitionKey }).fetchAll(), mirror.retry)
-  return resources.some((count) => count > 0) ? item : undefined
-}
-
-/**
  * Query options that keep a mirror of one partition key value to that partition: on an account a
  * query without them fans out to every partition (the SQL's condition alone does not route it).
  */

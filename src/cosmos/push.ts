@@ -15,7 +15,7 @@ import type { ItemDefinition, PartitionKey, RequestOptions } from '@azure/cosmos
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
 import { sendBulk, type Outcome } from './bulk.js'
 import { lastWriterWins } from './conflicts.js'
-import { baseOf, describe, inPartition, isTombstone, partitionKeyOf, readOnly, sameBody, samePartition, scopeOf, tombstoneOf, toServer, withinFilter, type Mirror } from './context.js'
+import { baseOf, describe, inPartition, isTombstone, partitionKeyOf, readOnly, sameBody, samePartition, scopeOf, tombstoneOf, toServer, type Mirror } from './context.js'
 import { unobserved } from './hook.js'
 import { countQueued, nextQueued, stillQueued, unqueue, type Queued } from './outbox.js'
 import { statusOf, withRetry } from './remote.js'
@@ -191,6 +191,16 @@ export async function readServer(mirror: Mirror, id: string, pk: PartitionKey | 
   const { where, parameters } = scopeOf(mirror)
   const query = { query: `SELECT * FROM c WHERE ${['c.id = @idbTtlId', ...where].join(' AND ')}`, parameters: [{ name: '@idbTtlId', value: id }, ...parameters] }
   return (await call(mirror, () => container.items.query<CosmosItem>(query, inPartition(mirror)).fetchAll())).resources[0]
+}
+
+/**
+ * The server copy `item` as the store may hold it: with a filter, read again within the scope,
+ * so nothing where it no longer matches (the filter is Cosmos SQL). Asked where a copy comes in by
+ * another way than a pull's pages (a conflict decided for it, a write set aside given up for it):
+ * it may have left the filter before the checkpoint, where no pull looks.
+ */
+export function withinFilter(mirror: Mirror, item: CosmosItem): Promise<CosmosItem | undefined> | CosmosItem {
+  return mirror.options.filter ? readServer(mirror, item.id, undefined) : item
 }
 
 /**

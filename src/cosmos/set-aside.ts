@@ -4,10 +4,10 @@
  */
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
 import { done } from '../platform/request.js'
-import { baseOf, describe, isTombstone, withinFilter, type Mirror } from './context.js'
+import { baseOf, describe, isTombstone, type Mirror } from './context.js'
 import { unobserved } from './hook.js'
 import { queuedAt } from './outbox.js'
-import { readServer } from './push.js'
+import { readServer, withinFilter } from './push.js'
 import { dropRefused, dropRejected, listRejected, readRefused, readRejected, requeue } from './rejected.js'
 import { onDeviceClock } from './server-clock.js'
 import { readBase, writeBase } from './state.js'
