@@ -85,8 +85,9 @@ export default [
     // and rounds that cost what changed: the count of unseen deletes, the wait budget over the
     // SDK's retries, refused copies set aside (+1.24 kB). Measured 10.17 kB. Then a switch of scope
     // that takes expired records too, and a server copy kept by a conflict or a discard read again
-    // within the filter (+0.06 kB): measured 10.27 kB.
-    limit: '10.3 kB',
+    // within the filter (+0.06 kB), a change of scope that fails tried again while the store's
+    // calls wait (+0.07 kB): measured 10.34 kB.
+    limit: '10.35 kB',
     modifyEsbuildConfig: esm,
   },
   {
