@@ -96,8 +96,9 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
   // back-off, until it lands or the sync stops: the store never shows the old scope to the new.
   const adopt = (waitMs: number): Promise<void> =>
     exclusive(lockName, inScope).catch((error: unknown) => {
-      if (stopped) return
       board.set('error', {}, error)
+      // A handle closed (or reopening): the next round tries again, if one comes.
+      if (stopped || (error as TtlError).code === 'CLOSED') return
       return new Promise((resolve) => setTimeout(resolve, waitMs)).then(() => adopt(Math.min(waitMs * 2, MAX_BACKOFF_MS)))
     })
   const adopted = adopt(Math.max(retry.backoffMs, 1))
