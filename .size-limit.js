@@ -138,8 +138,11 @@ export default [
     // one scope per store across tabs (a sync whose scope was replaced stops), items moved when
     // their partition key is edited, the bases of writes held across a change of scope (+0.43 kB),
     // and rounds that cost what changed: the count of unseen deletes, the wait budget over the
-    // SDK's retries, refused copies set aside (+1.24 kB). Measured 10.17 kB.
-    limit: '10.25 kB',
+    // SDK's retries, refused copies set aside (+1.24 kB). Measured 10.17 kB. Then a switch of scope
+    // that takes expired records too, and a server copy kept by a conflict or a discard read again
+    // within the filter (+0.06 kB), a change of scope that fails tried again while the store's
+    // calls wait (+0.07 kB): measured 10.34 kB.
+    limit: '10.35 kB',
     modifyEsbuildConfig: esm,
   },
   {

@@ -13,8 +13,6 @@ export interface MirrorTx {
   delete(key: IDBValidKey): void
   /** The live item at `key`. */
   get(key: IDBValidKey): Promise<unknown>
-  /** Every live item of the store. */
-  getAll(): Promise<Record<string, unknown>[]>
 }
 
 /** Runs `callback` in one transaction over `store` and `extra` (library stores), unobserved. */
@@ -36,7 +34,6 @@ export function unobserved<T>(db: TtlDB<any>, store: string, extra: readonly str
         put: (value) => issue(tx.put(store, value)),
         delete: (key) => issue(tx.delete(store, key)),
         get: (key) => tx.get(store, key),
-        getAll: () => tx.getAll(store) as Promise<Record<string, unknown>[]>,
       })
       await Promise.all(writes)
       return result

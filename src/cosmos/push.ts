@@ -116,7 +116,7 @@ async function pushOne(mirror: Mirror, record: Queued): Promise<Outcome> {
   const server = (await readServer(mirror, id, pk)) ?? (moved ? await readServer(mirror, id, base!.pk) : undefined)
   // The server holds this very write: an earlier attempt landed and its answer was lost (a
   // retried request, a bulk request that failed as a whole). Not a conflict: nothing to decide.
-  if (local && server && sameBody(toServer(mirror, local), server)) return { item: server }
+  if (local && server && sameBody(toServer(mirror, local), server)) return { item: await withinFilter(mirror, server) }
   return resolve(mirror, id, local, record.at, server)
 }
 
@@ -194,6 +194,16 @@ export async function readServer(mirror: Mirror, id: string, pk: PartitionKey | 
 }
 
 /**
+ * The server copy `item` as the store may hold it: with a filter, read again within the scope,
+ * so nothing where it no longer matches (the filter is Cosmos SQL). Asked where a copy comes in by
+ * another way than a pull's pages (a conflict decided for it, a write set aside given up for it):
+ * it may have left the filter before the checkpoint, where no pull looks.
+ */
+export function withinFilter(mirror: Mirror, item: CosmosItem): Promise<CosmosItem | undefined> | CosmosItem {
+  return mirror.options.filter ? readServer(mirror, item.id, undefined) : item
+}
+
+/**
  * A conflict over `server`, the server's copy now: the app's (or the default) decision, written on
  * the condition that the server's copy is still the one it saw. If it changed meanwhile (412; a
  * create that finds an item, 409; a replace that finds none, 404), the decision is taken again
@@ -217,6 +227,7 @@ async function resolve(mirror: Mirror, id: string, local: CosmosItem | undefined
 /** Writes `wanted` (`undefined`: a delete) over `server`, on the condition that it is still that copy. */
 async function write(mirror: Mirror, id: string, wanted: CosmosItem | undefined, keep: boolean, server: CosmosItem | undefined): Promise<Outcome> {
   const live = server && !isTombstone(mirror, server) ? server : undefined
+  if (keep && live) return { item: await withinFilter(mirror, live) }
   if (keep || (wanted === undefined && !live)) return { item: server }
   if (wanted === undefined) return sendDelete(mirror, id, live!._etag, partitionKeyOf(mirror, live!))
   const body = toServer(mirror, wanted)

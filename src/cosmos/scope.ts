@@ -4,8 +4,8 @@
  * scope (a user signs out, another signs in) changes the store before its first round, so that
  * nothing of the old scope is shown, kept or pushed in the new one:
  *
- * - Another container or partition key value: every local item and its base go, and the pull
- *   starts over. Writes of the old scope not yet pushed (queued or set aside) are parked on the
+ * - Another container or partition key value: every local item (expired ones too, not yet
+ *   purged) and its base go, and the pull starts over. Writes of the old scope not yet pushed (queued or set aside) are parked on the
  *   device with their items (`[store, 'parked', partition, key]`), never pushed into the new
  *   partition; they come back, queued (or set aside) as they were, when their partition is
  *   mirrored again.
@@ -22,12 +22,12 @@
  * or push that scope's writes into its partition.
  */
 import { queue, type OutboxRecord } from '../layout/outbox.js'
+import { unstamp } from '../layout/stamp.js'
 import { OUTBOX_BY_KEY, OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
 import { req } from '../platform/request.js'
 import type { QueueStamp } from '../transaction/mirror-queue.js'
 import type { Mirror } from './context.js'
 import { unobserved, type MirrorTx } from './hook.js'
-import { queuedAt } from './outbox.js'
 import { dropRejected, keepRejected, listRejected } from './rejected.js'
 import { forgetServer, readBase, readCheckpoint, writeBase, type Base } from './state.js'
 import type { Rejected } from './types.js'
@@ -100,7 +100,7 @@ export async function rescope(mirror: Mirror, since: QueueStamp): Promise<number
     const now = { ...asked, generation: kept === undefined ? 0 : (kept.generation ?? 0) + (same ? 0 : 1) }
     sync.put(now, scopeKey(store))
     if (!kept || same) return now.generation
-    const [items, rejected, queuedRecords] = await Promise.all([tx.getAll(), listRejected(tx.raw, store), queuedOf(tx.raw, store)])
+    const [items, rejected, queuedRecords] = await Promise.all([storedItems(tx.raw, store), listRejected(tx.raw, store), queuedOf(tx.raw, store)])
     const held = [...new Set<IDBValidKey>([...queuedRecords.map((record) => record.key), ...rejected.map((record) => record.key)])]
     // A held write keeps the server copy it was made on: a delete has nothing else to reach the
     // server by (its item is gone), an edit goes with If-Match on it.
@@ -120,9 +120,18 @@ export async function rescope(mirror: Mirror, since: QueueStamp): Promise<number
     for (const record of queuedRecords) if (!ours.has(record.key)) tx.raw.objectStore(OUTBOX_STORE).delete(record.seq)
     for (const record of rejected) dropRejected(tx.raw, store, record.key)
     for (const item of items) if (!ours.has(item.id as IDBValidKey)) tx.delete(item.id as IDBValidKey)
-    await unpark(tx, sync, store, now.partition)
+    await unpark(tx, sync, store, now.partition, ours)
     return now.generation
   })
+}
+
+/**
+ * Every item the store holds, as the app wrote it: expired ones too, not yet purged. The scope
+ * left must leave no record behind, dead or not: a longer TTL in the new scope (the container's,
+ * followed by the store) would bring it back to life there.
+ */
+async function storedItems(tx: IDBTransaction, store: string): Promise<Record<string, unknown>[]> {
+  return (await req<Record<string, unknown>[]>(tx.objectStore(store).getAll())).map(unstamp)
 }
 
 /** The outbox records of `store`, with their numbers. */
@@ -133,15 +142,22 @@ async function queuedOf(tx: IDBTransaction, store: string): Promise<(OutboxRecor
   return records.map((record, i) => ({ ...record, seq: seqs[i] as number }))
 }
 
-/** Brings back the writes parked for `partition`: their items, queued or set aside as they were. */
-async function unpark(tx: MirrorTx, sync: IDBObjectStore, store: string, partition: string): Promise<void> {
+/**
+ * Brings back the writes parked for `partition`: their items, queued or set aside as they were.
+ * A key the new scope wrote already (`newer`: a write after the switch, made before it landed) keeps
+ * that write, which supersedes the parked one, as a later write of a key replaces its record; the
+ * parked write's base stays, the server copy both were made on.
+ */
+async function unpark(tx: MirrorTx, sync: IDBObjectStore, store: string, partition: string, newer: ReadonlySet<IDBValidKey>): Promise<void> {
   const range = within(store, 'parked', partition)
   const [values, keys] = await Promise.all([req<Parked[]>(sync.getAll(range)), req(sync.getAllKeys(range))])
   for (const [i, { item, queued, rejected, base }] of values.entries()) {
-    if (item) tx.put(item)
-    if (base) writeBase(tx.raw, store, queued?.key ?? rejected!.key, base)
-    if (queued && !(await queuedAt(tx.raw, store, queued.key))) queue(tx.raw, { store, key: queued.key, op: queued.op, at: queued.at })
-    if (rejected) keepRejected(tx.raw, store, rejected)
+    const key = queued?.key ?? rejected!.key
+    if (base) writeBase(tx.raw, store, key, base)
     sync.delete(keys[i])
+    if (rejected) keepRejected(tx.raw, store, rejected)
+    if (newer.has(key)) continue
+    if (item) tx.put(item)
+    if (queued) queue(tx.raw, { store, key, op: queued.op, at: queued.at })
   }
 }

@@ -7,7 +7,7 @@ import { done } from '../platform/request.js'
 import { baseOf, describe, isTombstone, type Mirror } from './context.js'
 import { unobserved } from './hook.js'
 import { queuedAt } from './outbox.js'
-import { readServer } from './push.js'
+import { readServer, withinFilter } from './push.js'
 import { dropRefused, dropRejected, listRejected, readRefused, readRejected, requeue } from './rejected.js'
 import { onDeviceClock } from './server-clock.js'
 import { readBase, writeBase } from './state.js'
@@ -43,7 +43,8 @@ export async function discardRejected(mirror: Mirror, key: string): Promise<bool
   if (!rejected) return false
   // The container's key paths and the server's clock, as a round learns them.
   await describe(mirror)
-  const server = await readServer(mirror, key, base?.pk)
+  const copy = await readServer(mirror, key, base?.pk)
+  const server = copy && (await withinFilter(mirror, copy))
   return unobserved(mirror.db, store, [OUTBOX_STORE, SYNC_STORE], async (tx) => {
     dropRejected(tx.raw, store, key)
     if (await queuedAt(tx.raw, store, key)) return true

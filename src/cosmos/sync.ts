@@ -27,6 +27,8 @@ import { withinBudget } from './budget.js'
 import { StatusBoard } from './status.js'
 import type { CosmosSync, SyncOptions, SyncStatus } from './types.js'
 
+/** The longest wait between two attempts at a change of scope that fails. */
+const MAX_BACKOFF_MS = 30_000
 const KNOWN = ['partitionKey', 'filter', 'onConflict', 'softDelete', 'intervalMs', 'maxRetries', 'backoffMs', 'maxWaitMs']
 // A field no app's own data is likely to have: an app's own `deleted` flag would make its items vanish.
 const DEFAULT_SOFT_DELETE = { field: '_idbTtlDeleted', ttl: 60 }
@@ -74,26 +76,34 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
   let generation: number | undefined
   /** Why this sync stopped for good: its scope was replaced. */
   let replaced: TtlError | undefined
-  let attempted!: () => void
-  const firstAttempt = new Promise<void>((resolve) => (attempted = resolve))
+  let landed!: () => void
+  /** Settles once the store mirrors this sync's scope (or already did). */
+  const inPlace = new Promise<void>((resolve) => (landed = resolve))
   const inScope = () =>
     (scoped ??= rescope(mirror, since).then(
       (adopted) => {
         generation = adopted
-        attempted()
+        landed()
       },
       (error) => {
         scoped = undefined
-        attempted()
         throw error
       },
     ))
   // The scope is kept at once (a later switch must know it, even if no round ran under it). A
-  // change of scope lands before the app's next read of the store: its calls wait for the first
-  // attempt, run by whichever comes first under the lock, this or a round.
-  const adopted = exclusive(lockName, inScope).catch(() => {})
-  void scopeChanged(mirror).then((changed) => changed || attempted(), attempted)
-  gateStore(db, store, firstAttempt)
+  // change of scope lands before the app's next read of the store: its calls wait for it, run by
+  // whichever comes first under the lock, this or a round. One that fails is tried again, with
+  // back-off, until it lands or the sync stops: the store never shows the old scope to the new.
+  const adopt = (waitMs: number): Promise<void> =>
+    exclusive(lockName, inScope).catch((error: unknown) => {
+      board.set('error', {}, error)
+      // A handle closed (or reopening): the next round tries again, if one comes.
+      if (stopped || (error as TtlError).code === 'CLOSED') return
+      return new Promise((resolve) => setTimeout(resolve, waitMs)).then(() => adopt(Math.min(waitMs * 2, MAX_BACKOFF_MS)))
+    })
+  const adopted = adopt(Math.max(retry.backoffMs, 1))
+  void scopeChanged(mirror).then((changed) => changed || landed(), () => {})
+  gateStore(db, store, inPlace)
 
   /**
    * Stops this sync for good once the store mirrors another scope (SPEC §12b: one scope per
@@ -103,6 +113,8 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
    * the check and the round's last read or write of the store.
    */
   const checkScope = async (tx: IDBTransaction): Promise<void> => {
+    // Stopped before its scope landed: the store may still hold the old one.
+    if (generation === undefined) throw closed()
     if (!replaced && generation !== undefined && !(await ownsScope(tx, store, generation))) {
       replaced = new TtlError(
         'CLOSED',

@@ -15,13 +15,25 @@ export function aheadClock() {
 export const realTime = {
   now: Date.now,
   skew: 0,
-  install() {
-    Date.now = () => realTime.now() + realTime.skew
+  /** Set by `install({ still: true })`: the real instant time stood still at. */
+  stillAt: undefined as number | undefined,
+  /**
+   * `still`: time moves only by `pass` (real time no longer leaks into the server's `_ts`, the
+   * answers' `date` and the clocks: a history replays exactly, whatever the machine's load).
+   */
+  install({ still = false } = {}) {
+    realTime.stillAt = still ? realTime.now() : undefined
+    Date.now = () => (realTime.stillAt ?? realTime.now()) + realTime.skew
   },
   pass(ms: number) {
     realTime.skew += ms
   },
+  /** Moves time ahead to the start of the next second (every history of a property then starts alike). */
+  nextSecond() {
+    realTime.pass(1000 - (Date.now() % 1000))
+  },
   restore() {
     Date.now = realTime.now
+    realTime.stillAt = undefined
   },
 }

@@ -119,3 +119,30 @@ describe("a re-read after the container's TTL changed", () => {
     }
   })
 })
+
+/**
+ * The switch of a filter read the store's items through the live view: an item expired locally
+ * (and removed by the server on expiry) kept its record, which the container's TTL, lengthened
+ * before the new scope's first pull, brought back to life: an item the server no longer has.
+ */
+test("a filter switched after an item expired: a longer container TTL does not bring the item back", async () => {
+  const { container } = await newContainer(port, 5)
+  await container.items.create({ id: 'n1', tenant: 't1', kind: 'note' })
+  const clock = manualClock(Date.now())
+  const db = await openMirror(clock)
+  const notes = syncCosmos(db, 'items', container, { partitionKey: 't1', filter: { where: 'c.kind = @kind', parameters: [{ name: '@kind', value: 'note' }] } })
+  await notes.pull()
+  expect(ids(await db.getAll('items'))).toEqual(['n1'])
+  clock.advance(10_000)
+  expect(await db.getAll('items')).toEqual([])
+  notes.stop()
+  // Cosmos DB removes the item on expiry (the test server never does); then the TTL is lengthened.
+  await container.item('n1', 't1').delete()
+  const all = syncCosmos(db, 'items', container, { partitionKey: 't1' })
+  await setContainerTtl(container, -1)
+  await all.pull()
+  expect(await db.getDefaultTtl('items')).toBe(-1)
+  expect(await db.getAll('items')).toEqual([])
+  all.stop()
+  db.close()
+})

@@ -79,6 +79,42 @@ describe('another partition key value', () => {
     db.close()
   })
 
+  /**
+   * Found by the devices property (seed 20261206): the switch read the old partition's items
+   * through the live view, so an item whose unpushed write had expired locally (a container TTL
+   * of seconds) was neither parked nor deleted. The store's record stayed, and the new scope's
+   * longer TTL brought it back to life: another tenant's item, shown.
+   */
+  test("an old partition's item whose unpushed write expired is parked like the others: a longer TTL in the new scope does not bring it back there", async () => {
+    const short = (await newContainer(port, 5)).container
+    const long = (await newContainer(port, -1)).container
+    const clock = aheadClock()
+    const db = await openMirror(clock)
+    const t1 = syncCosmos(db, 'items', short, { partitionKey: 't1' })
+    await t1.pull()
+    expect(await db.getDefaultTtl('items')).toBe(5)
+    await db.put('items', { id: 'a', text: "t1's, not pushed" })
+    clock.advance(10_000)
+    expect(await db.get('items', 'a')).toBeUndefined()
+    t1.stop()
+
+    const t2 = syncCosmos(db, 'items', long, { partitionKey: 't2' })
+    await t2.pull()
+    expect(await db.getDefaultTtl('items')).toBe(-1)
+    expect(await db.getAll('items')).toEqual([])
+    expect(await t2.push()).toBe(0)
+    expect((await long.item('a', 't2').read()).statusCode).toBe(404)
+    t2.stop()
+
+    // Back in t1's partition: the write is queued again, its item dead there as before.
+    const back = syncCosmos(db, 'items', short, { partitionKey: 't1' })
+    await back.pull()
+    expect(await db.get('items', 'a')).toBeUndefined()
+    expect(await outbox(db)).toMatchObject([{ key: 'a', op: 'put' }])
+    back.stop()
+    db.close()
+  })
+
   test('a record set aside in the old partition is parked with it, and listed again when it comes back', async () => {
     const { database } = await clientOf(port).databases.createIfNotExists({ id: 'test' })
     const id = `unique-${Math.random().toString(36).slice(2)}`

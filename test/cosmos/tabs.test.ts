@@ -6,6 +6,7 @@
  * project alike (test/cosmos/harness.ts).
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import type { Container } from '@azure/cosmos'
 import { syncCosmos, type CosmosSync, type SyncStatus } from '../../src/cosmos/index.js'
 import { TtlError } from '../../src/index.js'
 import { uniqueName } from '../helpers.js'
@@ -149,6 +150,54 @@ test("a write of the first tab queued before the second tab's switch, in the sam
   expect(await third.push()).toBe(1)
   expect((await container.item('a', 't1').read()).resource).toMatchObject({ text: 't1 a' })
   third.stop()
+  one.close()
+  two.close()
+})
+
+/** `container`, whose definition is read only once `gate` resolves: a round through it holds the store's lock until then. */
+function heldUntil(container: Container, gate: Promise<void>): Container {
+  return new Proxy(container, {
+    get: (target, name) => (name === 'read' ? async () => (await gate, target.read()) : Reflect.get(target, name)),
+  })
+}
+
+/** A promise and what resolves it. */
+function opening(): { gate: Promise<void>; open: () => void } {
+  let open!: () => void
+  const gate = new Promise<void>((resolve) => (open = resolve))
+  return { gate, open }
+}
+
+test("a write of the tab switching back, made after another tab's switch landed and before its own: the write parked in that partition does not overwrite it", async () => {
+  const { container } = await newContainer(port, -1)
+  const name = uniqueName('cosmos-tabs')
+  const clock = aheadClock()
+  const [one, two] = [await openMirror(clock, name), await openMirror(clock, name)]
+  const first = opening()
+  const early = syncCosmos(one, 'items', heldUntil(container, first.gate), { partitionKey: 't1' })
+  await early.rejected()
+  await one.put('items', { id: 'k', text: 'older, queued in t1' })
+  // Rounds hold the store's lock, each until its gate opens: the switches queue behind them.
+  const pulling = early.pull()
+  const second = opening()
+  const other = syncCosmos(two, 'items', heldUntil(container, second.gate), { partitionKey: 't2' })
+  const otherPulling = other.pull()
+  early.stop()
+  // The first tab mirrors t1 again: the store still does when it asks, so its calls go on at once.
+  const back = syncCosmos(one, 'items', container, { partitionKey: 't1' })
+  first.open()
+  await pulling
+  // The other tab's switch landed (t1's write parked); the first tab's has not yet.
+  await other.rejected()
+  await one.put('items', { id: 'k', text: 'newer, made after the call' })
+  second.open()
+  await otherPulling
+  await back.pull()
+  expect(await one.get('items', 'k')).toMatchObject({ text: 'newer, made after the call' })
+  expect(await back.push()).toBe(1)
+  expect((await container.item('k', 't1').read()).resource).toMatchObject({ text: 'newer, made after the call' })
+  expect((await container.item('k', 't2').read()).statusCode).toBe(404)
+  back.stop()
   one.close()
   two.close()
 })
