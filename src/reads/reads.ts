@@ -46,9 +46,9 @@ export class ReadScope {
    */
   constructor(
     readonly store: IDBObjectStore,
-    private readonly state: Promise<StoreState>,
-    private readonly now: number,
-    private readonly reading: Reading,
+    readonly state: Promise<StoreState>,
+    readonly now: number,
+    readonly reading: Reading,
     private readonly owe?: (touched: Promise<void>) => void,
   ) {
     this.sliding = slides(store.transaction.db.name, store.name)
