@@ -68,7 +68,8 @@ export class ReadScope {
     return cutoffs(await this.state, this.now)
   }
 
-  private markFor(value: unknown): ExpiryMark | undefined {
+  /** A stored value's expiry mark, a touch the realm owes it counted. */
+  markFor(value: unknown): ExpiryMark | undefined {
     return this.sliding ? owedMark(this.store.transaction.db.name, this.store.name, value) : markOfStored(value)
   }
 

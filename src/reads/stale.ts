@@ -8,7 +8,7 @@
  */
 import { EXPIRY_INDEX, staleRanges } from '../layout/expiry-index.js'
 import { hasGenerations } from '../layout/generation-index.js'
-import { markOfStored, unstamp } from '../layout/stamp.js'
+import { unstamp } from '../layout/stamp.js'
 import { expiredAt, purgeCutoffs } from '../rules/grace.js'
 import { isDeadMark } from '../rules/policy.js'
 import { inQuery, req } from '../platform/request.js'
@@ -55,9 +55,10 @@ async function staleOf(scope: ReadScope, keys: IDBValidKey[], values: unknown[])
   const cut = await scope.cut()
   const kept = purgeCutoffs(state, scope.now)
   const live = scope.live(cut)
-  const stale = values.flatMap((value, i) =>
-    value === undefined || live(value) || isDeadMark(markOfStored(value), kept) ? [] : [{ key: keys[i], value, expiredAt: expiredAt(state, markOfStored(value), scope.now) }],
-  )
+  const stale = values.flatMap((value, i) => {
+    const mark = scope.markFor(value)
+    return value === undefined || live(value) || isDeadMark(mark, kept) ? [] : [{ key: keys[i], value, expiredAt: expiredAt(state, mark, scope.now) }]
+  })
   if (!hasGenerations(scope.store) || stale.length === 0) return stale.map((entry) => ({ ...entry, value: unstamp(entry.value) }))
   // Values kept in generations (a store with evictOnQuota): one evicted meanwhile is left out.
   const resolved = await scope.reading.generations!.resolve(scope.store.transaction.db.name, scope.store.name, stale.map((entry) => entry.value))
