@@ -28,8 +28,10 @@ export default [
     // where Web Locks exist: 33.48 kB; with `durability` and `clock` checked at open, an async
     // `upgrade`'s failure aborting it, and a store's capacity and `mirror` kept in its settings for
     // every handle (issue #42): 33.81 kB; with each outbox record naming its connection, so that a
-    // scope switch never takes another tab's write for its own (issue #43): 34.16 kB.
-    limit: '34.2 kB',
+    // scope switch never takes another tab's write for its own (issue #43): 34.16 kB; with a grace
+    // per store (`keepExpired`: its settings, the purge and eviction that honour it, getStale and
+    // getAllStale, issue #46): 34.98 kB (src/reads/stale.ts is a module of its own, for a lazy chunk).
+    limit: '35.05 kB',
     modifyEsbuildConfig: esm,
   },
   {
@@ -51,6 +53,8 @@ export default [
     // `durability` and `clock` checked at open, the writes of a store another handle mirrors
     // refused (its settings read, or held), and the one console warning for a purge worker that
     // cannot start (issue #42): 19.65 kB, and the minimal app about 19.88 kB, which the limit is plus 1%.
+    // A grace per store declared at open and honoured by the purge (`keepExpired`, issue #46; the
+    // stale reads are the full handle's): 19.94 kB (main measured 19.77 then).
     name: 'idb-ttl/core: a page that opens a TTL store and gets, puts, deletes, counts (comlink included, no idb; target 10 kB)',
     path: 'dist/core.js',
     import: { 'dist/core.js': '{ openTtlDB }' },
@@ -68,8 +72,9 @@ export default [
     path: 'dist/service-worker.js',
     import: '*',
     gzip: true,
-    // 30.77 with each outbox record naming its connection (issue #43).
-    limit: '30.8 kB',
+    // 30.77 with each outbox record naming its connection (issue #43); 31.59 with a grace per store
+    // (`keepExpired`, issue #46: the inline purge honours it, and the handle has the stale reads).
+    limit: '31.65 kB',
     modifyEsbuildConfig: esm,
   },
   {
@@ -129,8 +134,9 @@ export default [
   // target is 8 kB. In the way: comlink 1.68 kB, which stays (the design's "Web Worker reached
   // through Comlink", both sides of it), what it tells expiry listeners (1.1 kB) with its journal
   // (0.5 kB), capacity eviction (0.7 kB) and the generations it drops (0.6 kB): a worker serves
-  // every handle of the database, full ones too.
-  { name: "idb-ttl's purge worker (the worker loads it, not the page)", path: 'dist/purge-worker.js', gzip: true, limit: '9.1 kB', modifyEsbuildConfig: esm },
+  // every handle of the database, full ones too. A store's grace (`keepExpired`, issue #46: what the
+  // purge keeps, when it next has work, stale items evicted before live ones) adds 0.25 kB: 9.23 kB.
+  { name: "idb-ttl's purge worker (the worker loads it, not the page)", path: 'dist/purge-worker.js', gzip: true, limit: '9.25 kB', modifyEsbuildConfig: esm },
   peer('Dexie', 'node_modules/dexie/import-wrapper.mjs'),
   peer('localForage', 'node_modules/localforage/dist/localforage.js'),
   peer('idb-keyval', 'node_modules/idb-keyval/dist/index.js'),
