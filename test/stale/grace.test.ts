@@ -299,3 +299,14 @@ test('stores without a grace keep the settings they had: a change of default wri
     raw.close()
   }
 })
+
+test('delete and clear remove stale items too', async () => {
+  const { clock, db } = await graceDB()
+  await db.putAll('s', [{ id: 'a' }, { id: 'b' }, { id: 'c' }])
+  clock.advance(10 * SECOND)
+  await db.delete('s', 'a')
+  expect(await rawKeys(db, 's')).toEqual(['b', 'c'])
+  await db.clear('s')
+  expect(await db.getAllStale('s')).toEqual([])
+  expect(await rawKeys(db, 's')).toEqual([])
+})
