@@ -6,7 +6,7 @@
  * Nothing here writes or touches: a stale read never brings an item back. The full handle's
  * alone (`assembly/db.ts`), in a module of its own so that a bundle that does not call them drops it.
  */
-import { EXPIRY_INDEX, staleRanges } from '../layout/expiry-index.js'
+import { allDeadRanges, EXPIRY_INDEX } from '../layout/expiry-index.js'
 import { hasGenerations } from '../layout/generation-index.js'
 import { unstamp } from '../layout/stamp.js'
 import { expiredAt, purgeCutoffs } from '../rules/grace.js'
@@ -36,13 +36,13 @@ export async function getStale(scope: ReadScope, key: IDBValidKey): Promise<Stal
 
 /**
  * The stale items of `scope`'s store whose primary key is in `query` (a key or a key range; every
- * one without), in key order. Reads only what the expiry index holds between the purge's cut-offs
- * and the reads': work in proportion to the stale items, not to the store.
+ * one without), in key order. Reads only the dead items, by the expiry index: work in proportion
+ * to them, not to the store. (All of them, not only those within the purge's cut-offs by their
+ * stored marks: a touch the realm owes may give one a later mark, and a grace not ended yet.)
  */
 export async function getAllStale(scope: ReadScope, query?: IDBValidKey | IDBKeyRange | null): Promise<StaleEntry[]> {
-  const state = await scope.state
   const index = scope.store.index(EXPIRY_INDEX)
-  const ranges = staleRanges(purgeCutoffs(state, scope.now), await scope.cut())
+  const ranges = allDeadRanges(await scope.cut())
   const found = await Promise.all(ranges.map((range) => Promise.all([req(index.getAllKeys(range)), req(index.getAll(range))])))
   const rows = found.flatMap(([keys, values]) => keys.map((key, i) => ({ key, value: values[i] as unknown })))
   const inRange = rows.filter((row) => inQuery(row.key, query)).sort((a, b) => indexedDB.cmp(a.key, b.key))

@@ -11,6 +11,7 @@ import { META_STORE } from '../../src/layout/expiry-index.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
 import { databaseExists, deleteAfter, expectTtlError, rawKeys, SECOND, T0 } from '../semantics/support.js'
 import { smallDisk } from '../capacity/disk.js'
+import { captureTimers } from '../live/timers.js'
 
 const GRACE = 3600
 const until = (check: () => Promise<void> | void) => vi.waitFor(check, { timeout: 10_000, interval: 5 })
@@ -309,4 +310,19 @@ test('delete and clear remove stale items too', async () => {
   await db.clear('s')
   expect(await db.getAllStale('s')).toEqual([])
   expect(await rawKeys(db, 's')).toEqual([])
+})
+
+test('a touchOnRead store: an item a read touched is judged by the touch it is owed, before the touch is written', async () => {
+  const timers = captureTimers('reads/touch')
+  try {
+    const { clock, db } = await graceDB({ touchOnRead: true, keepExpired: 5 })
+    await db.put('s', { id: 'a' })
+    clock.advance(9 * SECOND)
+    expect(await db.get('s', 'a')).toMatchObject({ id: 'a' }) // owes a touch: now expires at 19 s
+    clock.advance(11 * SECOND) // 20 s: past the stored expiry's grace (15 s), within the touched one's (24 s)
+    expect(await db.getStale('s', 'a')).toMatchObject({ expiredAt: T0 + 19 * SECOND })
+    expect((await db.getAllStale('s')).map((e) => [e.key, e.expiredAt])).toEqual([['a', T0 + 19 * SECOND]])
+  } finally {
+    timers.restore()
+  }
 })
