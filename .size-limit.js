@@ -54,12 +54,13 @@ export default [
     // refused (its settings read, or held), and the one console warning for a purge worker that
     // cannot start (issue #42): 19.65 kB, and the minimal app about 19.88 kB, which the limit is plus 1%.
     // A grace per store declared at open and honoured by the purge (`keepExpired`, issue #46; the
-    // stale reads are the full handle's): 19.94 kB (main measured 19.77 then).
+    // stale reads are the full handle's): 19.91 kB (main measured 19.77 then), and the consumer
+    // test's minimal app 20.15 kB (20.01 before), which the limit now holds.
     name: 'idb-ttl/core: a page that opens a TTL store and gets, puts, deletes, counts (comlink included, no idb; target 10 kB)',
     path: 'dist/core.js',
     import: { 'dist/core.js': '{ openTtlDB }' },
     gzip: true,
-    limit: '20.1 kB',
+    limit: '20.2 kB',
     modifyEsbuildConfig: esm,
   },
   {

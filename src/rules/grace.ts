@@ -53,5 +53,5 @@ export function expiredAt(state: StoreState, mark: ExpiryMark | undefined, nowMs
  */
 export function checkKeepExpired(store: string, keepExpired: unknown): void {
   if (keepExpired === undefined || (Number.isInteger(keepExpired) && (keepExpired as number) >= 1 && (keepExpired as number) <= MAX_TTL)) return
-  throw new TtlError('INVALID_OPTION', `store "${store}": keepExpired must be whole seconds from 1 to ${MAX_TTL} (how long expired items stay for the stale reads); got ${String(keepExpired)}`)
+  throw new TtlError('INVALID_OPTION', `store "${store}": keepExpired must be whole seconds from 1 to ${MAX_TTL}; got ${String(keepExpired)}`)
 }
