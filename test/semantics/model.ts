@@ -317,7 +317,9 @@ export class StoreModel {
     const grace = this.grace
     if (grace === undefined) return this.nextDeathMs(nowMs)
     const kept = [...this.disk.values()].filter((rec) => !this.isPurgeable(rec, nowMs))
-    return Math.min(Infinity, ...kept.map((rec) => (this.isDead(rec, nowMs) ? this.expiredAt(rec, nowMs) : this.nextDeathOf(rec)) + grace * 1000))
+    // A live item that dies before the last change (a connection whose clock is behind it) counts as expired at the change.
+    const expiry = (rec: Rec) => (this.isDead(rec, nowMs) ? this.expiredAt(rec, nowMs) : Math.max(this.nextDeathOf(rec), this.changedAt))
+    return Math.min(Infinity, ...kept.map((rec) => expiry(rec) + grace * 1000))
   }
 
   private nextDeathOf(rec: Rec): number {
