@@ -57,7 +57,7 @@ async function staleOf(scope: ReadScope, keys: IDBValidKey[], values: unknown[])
   const live = scope.live(cut)
   const stale = values.flatMap((value, i) => {
     const mark = scope.markFor(value)
-    return value === undefined || live(value) || isDeadMark(mark, kept) ? [] : [{ key: keys[i], value, expiredAt: expiredAt(state, mark, scope.now) }]
+    return value === undefined || live(value) || isDeadMark(mark, kept) ? [] : [{ key: keys[i], value, expiredAt: expiredAt(state, mark) }]
   })
   if (!hasGenerations(scope.store) || stale.length === 0) return stale.map((entry) => ({ ...entry, value: unstamp(entry.value) }))
   // Values kept in generations (a store with evictOnQuota): one evicted meanwhile is left out.

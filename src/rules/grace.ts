@@ -38,13 +38,16 @@ export function graceEnd(state: StoreState, nowMs: number, deathMs: number): num
   return grace === 0 ? deathMs : changed > nowMs ? changed : deathMs + grace
 }
 
-/** The instant (epoch ms) an item with `mark`, dead at `nowMs` under `state`, left the reads (see the top). */
-export function expiredAt(state: StoreState, mark: ExpiryMark | undefined, nowMs: number): number {
+/**
+ * The instant (epoch ms) a dead item with `mark` left the reads (see the top). The change's instant
+ * may be ahead of a connection whose clock is behind the one that made it: the grace counts from it.
+ */
+export function expiredAt(state: StoreState, mark: ExpiryMark | undefined): number {
   const natural = markExpiryMs(state, mark)
   const changed = state.changedAt
-  if (changed === undefined) return Math.min(natural, nowMs)
+  if (changed === undefined) return natural
   const killed = isDeadMark(mark, { inherit: state.deadTs, own: state.deadExpiry }) || natural < changed
-  return Math.min(killed ? changed : natural, nowMs)
+  return killed ? changed : natural
 }
 
 /**

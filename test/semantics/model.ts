@@ -286,18 +286,19 @@ export class StoreModel {
   /**
    * When a dead item left the reads (epoch ms, docs/stale.md): its expiry under the settings in
    * force, unless the last change of default killed it or kept it dead (a watermark holds it, or
-   * it was dead by that expiry before the change): then the change's instant. Never after `nowMs`.
+   * it was dead by that expiry before the change): then the change's instant, which may be ahead
+   * of a connection whose clock is behind the one that made the change.
    */
-  expiredAt(rec: Rec, nowMs: number): number {
+  expiredAt(rec: Rec): number {
     const life = this.life(rec)
     const natural = life === null ? Infinity : (rec._ts + life) * 1000
     const killed = this.deadByWatermark(rec) || natural < this.changedAt
-    return Math.min(killed ? this.changedAt : natural, nowMs)
+    return killed ? this.changedAt : natural
   }
 
   /** Whether a purge at `nowMs` may delete `rec`: dead, and past its grace where the store keeps one. */
   isPurgeable(rec: Rec, nowMs: number): boolean {
-    return this.isDead(rec, nowMs) && (this.grace === undefined || this.expiredAt(rec, nowMs) + this.grace * 1000 <= nowMs)
+    return this.isDead(rec, nowMs) && (this.grace === undefined || this.expiredAt(rec) + this.grace * 1000 <= nowMs)
   }
 
   purgeable(nowMs: number): Rec[] {
@@ -309,7 +310,7 @@ export class StoreModel {
     return this.dead(nowMs)
       .filter((rec) => !this.isPurgeable(rec, nowMs))
       .sort((a, b) => cmp(a.id, b.id))
-      .map((rec) => ({ key: rec.id, value: rec, expiredAt: this.expiredAt(rec, nowMs) }))
+      .map((rec) => ({ key: rec.id, value: rec, expiredAt: this.expiredAt(rec) }))
   }
 
   /** When a purge next has something to delete (epoch ms): the next death, plus the grace where there is one. */
@@ -318,7 +319,7 @@ export class StoreModel {
     if (grace === undefined) return this.nextDeathMs(nowMs)
     const kept = [...this.disk.values()].filter((rec) => !this.isPurgeable(rec, nowMs))
     // A live item that dies before the last change (a connection whose clock is behind it) counts as expired at the change.
-    const expiry = (rec: Rec) => (this.isDead(rec, nowMs) ? this.expiredAt(rec, nowMs) : Math.max(this.nextDeathOf(rec), this.changedAt))
+    const expiry = (rec: Rec) => (this.isDead(rec, nowMs) ? this.expiredAt(rec) : Math.max(this.nextDeathOf(rec), this.changedAt))
     return Math.min(Infinity, ...kept.map((rec) => expiry(rec) + grace * 1000))
   }
 
