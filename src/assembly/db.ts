@@ -10,6 +10,7 @@ import { TtlCoreDB } from './core-db.js'
 import type { ExpireEvent, ExpireOptions } from '../events/listeners.js'
 import type { PurgeReport } from '../events/reports.js'
 import { countLive, getKeys, getMany, getOne, pages, stats, type StoreStats } from '../reads/reads.js'
+import { getAllStale, getStale, type StaleEntry, type StaleItem } from '../reads/stale.js'
 import type { IndexNames, IndexQuery, LostReport, Query, Stamped, StoreKey, StoreNames, StoreValue, TtlReadTransaction, TtlWriteTransaction } from '../rules/types.js'
 import { checkTransaction } from '../transaction/check.js'
 import type { Transaction } from '../transaction/transaction.js'
@@ -126,6 +127,25 @@ export class TtlDB<S extends DBSchema | unknown = unknown> extends TtlCoreDB<S, 
     const { live } = this.route.open
     this.route.check(store)
     return live.query(store, () => this.route.db(store), options as LiveOptions)
+  }
+
+  /**
+   * The item at `key` if it has expired and its store's grace (`keepExpired`) has not ended: its
+   * value and when it expired (epoch ms); `undefined` for a live item, no item, or a store without
+   * a grace. Every other read hides such an item; this one never brings it back (docs/stale.md).
+   * @throws TtlError `UNKNOWN_STORE`
+   */
+  async getStale<N extends StoreNames<S>>(store: N, key: StoreKey<S, N>): Promise<StaleItem<Stamped<StoreValue<S, N>>> | undefined> {
+    return this.route.read(store).then((scope) => getStale(scope, key) as Promise<StaleItem<Stamped<StoreValue<S, N>>> | undefined>)
+  }
+
+  /**
+   * The expired items of `store` still within its grace (`keepExpired`) whose key is in `query`
+   * (every one without), in key order, each with its key, value and when it expired (epoch ms).
+   * @throws TtlError `UNKNOWN_STORE`
+   */
+  async getAllStale<N extends StoreNames<S>>(store: N, query?: Query<S, N> | null): Promise<StaleEntry<StoreKey<S, N>, Stamped<StoreValue<S, N>>>[]> {
+    return this.route.read(store).then((scope) => getAllStale(scope, query) as Promise<StaleEntry<StoreKey<S, N>, Stamped<StoreValue<S, N>>>[]>)
   }
 
   /** Live items, expired items not yet purged, and the next expiry, from the expiry index alone. */

@@ -208,7 +208,7 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
 
   /** Runs `attempt` once more after each step of quota relief while the disk is full (SPEC §9). */
   spacious<T>(attempt: () => Promise<T>, spare?: Spare): Promise<T> {
-    return withQuotaRelief(attempt, { database: this.options.name, purgeExpired: () => this.purgeExpired(), usage: storageUsage, ...this.relief(spare) })
+    return withQuotaRelief(attempt, { database: this.options.name, purgeExpired: () => this.purgeExpired(undefined, true), usage: storageUsage, ...this.relief(spare) })
   }
 
   /**
@@ -229,8 +229,11 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
     return written.result
   }
 
-  /** Deletes what is expired now in `store` (or every store); resolves to how many went. */
-  async purgeExpired(store?: string): Promise<number> {
+  /**
+   * Deletes what is expired now in `store` (or every store), past its grace (`keepExpired`) unless
+   * `stale` (quota relief, SPEC §15); resolves to how many went.
+   */
+  async purgeExpired(store?: string, stale = false): Promise<number> {
     const { stores, clock, parts } = this.options
     const names = store === undefined ? Object.keys(stores) : [store]
     names.forEach((name) => this.check(name))
@@ -242,7 +245,7 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
     const started = performance.now()
     const report = { store: store ?? '*', deleted: 0, more: false, nextExpiryMs: NaN }
     try {
-      report.deleted = await background.purger.purgeAll(names, clock())
+      report.deleted = await background.purger.purgeAll(names, clock(), stale)
     } catch (error) {
       if (!parts.closed) parts.reports.emit({ ...report, durationMs: performance.now() - started, error: describeError(error) })
       throw error

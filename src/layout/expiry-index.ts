@@ -65,6 +65,16 @@ export function liveRanges(cut: Cutoffs): [IDBKeyRange, IDBKeyRange] {
   return [IDBKeyRange.bound(inheritFrom, OWN_BASE, false, true), IDBKeyRange.lowerBound(ownFrom)]
 }
 
+/**
+ * Marks dead under `cut` but not under `kept` (lower cut-offs): the stale items of a store with a
+ * grace, `kept` being what its purge keeps (`rules/grace.ts` `purgeCutoffs`).
+ */
+export function staleRanges(kept: Cutoffs, cut: Cutoffs): IDBKeyRange[] {
+  const [inherit, own] = liveRanges(kept)
+  const ranges = deadRanges(cut, { inherit: inherit.lower as number, own: own.lower as number })
+  return [ranges.inherit, ranges.own].filter((range) => range !== undefined)
+}
+
 /** When the first live item of the store dies (epoch ms), from the lowest live mark of each kind. */
 export async function nextDeath(index: IDBIndex, state: StoreState, cut: Cutoffs): Promise<number> {
   const lowest = (range: IDBKeyRange) => req(index.openKeyCursor(range)).then((c) => c?.key as ExpiryMark | undefined)

@@ -12,6 +12,7 @@ import { changeDefault, initialState, type StoreState } from '../rules/policy.js
 import { abortQuietly, done, req } from '../platform/request.js'
 import { checkDefaultTtl } from '../rules/ttl.js'
 import { checkKnownOptions } from '../rules/known-options.js'
+import { checkKeepExpired } from '../rules/grace.js'
 import { announce, learn } from './watermarks.js'
 import { changingSettings } from './held-settings.js'
 import { OUTBOX_STORE, SYNC_STORE } from './sync-stores.js'
@@ -53,6 +54,7 @@ export function checkStoreConfigs(stores: unknown): StoreConfigs {
       throw new TtlError('INVALID_OPTION', `store "${name}": mirror needs keyPath: 'id' (the item's Cosmos DB id), without autoIncrement or evictOnQuota`)
     }
     checkCapacity(name, config)
+    checkKeepExpired(name, config.keepExpired)
     // A user index named like the generation index would make the store pass for one that keeps
     // its values in generations (`hasGenerations`), and a purge delete values still referred to.
     for (const own of [EXPIRY_INDEX, TS_INDEX, GEN_INDEX]) {
@@ -115,13 +117,23 @@ export function checkKeyShape(database: string, store: IDBObjectStore, config: S
   )
 }
 
-/** `state` with `capacity` and `mirror` as given (absent when none, or `false`). */
-export function withKept(state: StoreState, capacity: Capacity | undefined, mirror: boolean): StoreState {
+/**
+ * `state` with `capacity`, `mirror` and `keepExpired` as given (absent when none, or `false`). A
+ * store that gains a grace at `nowMs` counts what is dead then as expired then (`rules/grace.ts`).
+ */
+export function withKept(state: StoreState, capacity: Capacity | undefined, mirror: boolean, keepExpired: number | undefined, nowMs?: number): StoreState {
   const next = { ...state }
   if (capacity) next.capacity = capacity
   else delete next.capacity
   if (mirror) next.mirror = true
   else delete next.mirror
+  if (keepExpired === undefined) {
+    delete next.keepExpired
+    delete next.changedAt
+  } else {
+    if (next.keepExpired === undefined && nowMs !== undefined) next.changedAt = nowMs
+    next.keepExpired = keepExpired
+  }
   return next
 }
 
@@ -135,12 +147,14 @@ function redeclared(config: StoreConfig, stored: StoreState | undefined, nowMs: 
   const capacity = undeclarable.includes('capacity') ? state.capacity : capacityOf(config)
   const mirror = undeclarable.includes('mirror') ? state.mirror === true : config.mirror === true
   const changedDefault = stored === undefined || state.declared !== declared
-  if (!changedDefault && sameCapacity(state.capacity, capacity) && (state.mirror === true) === mirror) return undefined
-  return withKept(changedDefault ? { ...changeDefault(state, declared, nowMs), declared } : state, capacity, mirror)
+  const graceSame = state.keepExpired === config.keepExpired
+  if (!changedDefault && sameCapacity(state.capacity, capacity) && (state.mirror === true) === mirror && graceSame) return undefined
+  const kept = withKept(state, capacity, mirror, config.keepExpired, stored && nowMs)
+  return changedDefault ? { ...changeDefault(kept, declared, nowMs), declared } : kept
 }
 
 /**
- * Applies every declared `defaultTtl`, capacity and `mirror` that differs from the one last
+ * Applies every declared `defaultTtl`, capacity, `mirror` and `keepExpired` that differs from the one last
  * declared (but those the entry cannot declare, `undeclarable`), and
  * resolves to the stores whose settings it changed (not a store declared for the first time):
  * their live queries and the purger are to be told, as after `setDefaultTtl`. The settings are read in a read-only transaction first: at most

@@ -22,9 +22,9 @@ import type { StoreConfig } from '../rules/types.js'
  */
 const mirrors = (config: StoreConfig) => config.mirror === true || config.keepTs === true
 
-/** A new store's settings: its declared default, its capacity, and whether it is mirrored. */
+/** A new store's settings: its declared default, its capacity, whether it is mirrored, its grace. */
 function firstState(config: StoreConfig): StoreState {
-  return withKept(initialState(config.defaultTtl ?? null), capacityOf(config), config.mirror === true)
+  return withKept(initialState(config.defaultTtl ?? null), capacityOf(config), config.mirror === true, config.keepExpired)
 }
 
 

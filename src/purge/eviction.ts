@@ -8,7 +8,7 @@
  * the expiry index does not hold). Stores without a capacity have no `$ts` index and pay nothing.
  */
 import { TS_INDEX } from '../rules/capacity.js'
-import { allDeadRanges, EXPIRY_INDEX, liveRanges } from '../layout/expiry-index.js'
+import { allDeadRanges, EXPIRY_INDEX, liveRanges, staleRanges } from '../layout/expiry-index.js'
 import { isDeadMark, markExpiryMs, type Cutoffs, type ExpiryMark, type StoreState } from '../rules/policy.js'
 import { deletedItem, type DeletedItem } from '../events/listeners.js'
 import { keyId, req } from '../platform/request.js'
@@ -102,7 +102,25 @@ export async function evict(
   withValues: boolean,
   spare: readonly IDBValidKey[] = [],
 ): Promise<DeletedItem[]> {
-  const keys = await victims(store, state, cut, limit, spare)
+  return take(store, await victims(store, state, cut, limit, spare), withValues)
+}
+
+/**
+ * Deletes up to `limit` stale items (dead under `cut`, kept by the purge under `kept`: a grace's,
+ * SPEC §15), before any live item goes, in expiry-index order (inheriting items by `_ts`, then
+ * those with their own ttl by expiry); values as {@link evict}'s.
+ */
+export async function evictStale(store: IDBObjectStore, kept: Cutoffs, cut: Cutoffs, limit: number, withValues: boolean): Promise<DeletedItem[]> {
+  const index = store.index(EXPIRY_INDEX)
+  const keys: IDBValidKey[] = []
+  for (const range of staleRanges(kept, cut)) {
+    if (keys.length < limit) keys.push(...(await req(index.getAllKeys(range, limit - keys.length))))
+  }
+  return take(store, keys, withValues)
+}
+
+/** Deletes `keys` of `store`, with their values read first where asked for. */
+async function take(store: IDBObjectStore, keys: IDBValidKey[], withValues: boolean): Promise<DeletedItem[]> {
   const values = withValues ? await Promise.all(keys.map((key) => req(store.get(key)))) : undefined
   for (const key of keys) store.delete(key)
   return keys.map((key, i) => deletedItem(store, key, values?.[i]))

@@ -26,10 +26,11 @@
  * A batch with budget left after the dead items then trims a store with `maxEntries` back to
  * its cap, evicting live items in the store's order (see `eviction.ts`).
  */
-import { evict, liveCount } from './eviction.js'
+import { evict, evictStale, liveCount } from './eviction.js'
 import { deletedItem, type DeletedItem, type ExpireReason } from '../events/listeners.js'
 import { deadRanges, EXPIRY_INDEX, JOURNAL_STORE, markAbove, META_STORE, nextDeath, type Resume } from '../layout/expiry-index.js'
 import { cutoffs, type ExpiryMark, type StoreState } from '../rules/policy.js'
+import { graceEnd, purgeCutoffs } from '../rules/grace.js'
 import { DEFAULT_BATCH_SIZE, idleGrowth } from '../rules/purge-options.js'
 import { done, req } from '../platform/request.js'
 import { markOfStored } from '../layout/stamp.js'
@@ -78,6 +79,8 @@ export interface BatchOptions {
   skipDisabled?: boolean
   withValues?: boolean
   evictLimit?: number
+  /** Delete stale items too, whatever their store's grace (`keepExpired`) says: quota relief's purge. */
+  stale?: boolean
   /** Keep the events of the batch in the purge's journal, where it can (with `withValues`). */
   journaled?: boolean
   /**
@@ -159,7 +162,7 @@ async function batch(connect: Connect, storeName: string, clock: PurgeClock, opt
   const resume: Resume = { ...from }
   const items: DeletedItem[] = []
   if (!(skipDisabled && state.defaultTtl === null)) {
-    const ranges = deadRanges(cutoffs(state, nowMs), from)
+    const ranges = deadRanges(purgeCutoffs(state, nowMs, options.stale), from)
     for (const kind of ['inherit', 'own'] as const) {
       const range = ranges[kind]
       if (!range || budget === 0) continue
@@ -188,8 +191,16 @@ async function batch(connect: Connect, storeName: string, clock: PurgeClock, opt
     const settings = await req<StoreState>(tx.objectStore(META_STORE).get(storeName))
     const maxEntries = settings.capacity?.maxEntries
     const cut = cutoffs(settings, nowMs)
+    let room = allowance
+    // Stale items count against the cap and go first: a live item goes only when the live alone overfill it (SPEC §15).
+    if (maxEntries && settings.keepExpired) {
+      const kept = purgeCutoffs(settings, nowMs, options.stale)
+      const over = (await liveCount(store, kept)) - maxEntries
+      if (over > 0) evicted = await evictStale(store, kept, cut, Math.min(over, room), withValues)
+      room -= evicted.length
+    }
     const surplus = maxEntries ? (await liveCount(store, cut)) - maxEntries : 0
-    if (surplus > 0) evicted = await evict(store, settings, cut, Math.min(surplus, allowance), withValues)
+    if (surplus > 0 && room > 0) evicted.push(...(await evict(store, settings, cut, Math.min(surplus, room), withValues)))
   }
   const journaled = {
     ...(journaling && items.length > 0 ? { expired: journal(tx, storeName, 'expired', items) } : {}),
@@ -238,7 +249,10 @@ export const NO_COURTESY: Courtesy = { batchSize: (n) => n, pause: async () => {
  */
 export type Connect = () => Promise<IDBDatabase>
 
-/** Deletes every item of the store that is dead by `clock` (each batch at its own reading); returns how many. */
+/**
+ * Deletes every item of the store that is dead by `clock` (each batch at its own reading), past
+ * its store's grace unless `stale`; returns how many.
+ */
 export async function purgeStore(
   connect: Connect,
   storeName: string,
@@ -246,12 +260,13 @@ export async function purgeStore(
   batchSize: number = DEFAULT_BATCH_SIZE,
   courtesy: Courtesy = NO_COURTESY,
   witness?: Witness,
+  stale = false,
 ): Promise<number> {
   let total = 0
   let from: Resume | undefined
   do {
     if (from !== undefined) await courtesy.pause()
-    const options = { batchSize: courtesy.batchSize(batchSize), finish: courtesy.finish?.(batchSize), evictLimit: batchSize, from }
+    const options = { batchSize: courtesy.batchSize(batchSize), finish: courtesy.finish?.(batchSize), evictLimit: batchSize, from, stale }
     const batch = await witnessedBatch(connect, storeName, clock, options, witness)
     total += batch.deleted
     from = batch.resume
@@ -331,9 +346,12 @@ export async function purgeSlice(
   return reports
 }
 
-/** When the first not-yet-dead item of the store dies (epoch ms); `Infinity`: none will. */
+/**
+ * When the purge next has an item of the store to delete (epoch ms): the next death, or in a store
+ * with a grace the next end of one; `Infinity`: never.
+ */
 export async function nextExpiry(db: IDBDatabase, storeName: string, nowMs: number): Promise<number> {
   const tx = db.transaction([storeName, META_STORE], 'readonly')
   const state = await req<StoreState>(tx.objectStore(META_STORE).get(storeName))
-  return nextDeath(tx.objectStore(storeName).index(EXPIRY_INDEX), state, cutoffs(state, nowMs))
+  return graceEnd(state, nowMs, await nextDeath(tx.objectStore(storeName).index(EXPIRY_INDEX), state, purgeCutoffs(state, nowMs)))
 }

@@ -46,9 +46,9 @@ export class ReadScope {
    */
   constructor(
     readonly store: IDBObjectStore,
-    private readonly state: Promise<StoreState>,
-    private readonly now: number,
-    private readonly reading: Reading,
+    readonly state: Promise<StoreState>,
+    readonly now: number,
+    readonly reading: Reading,
     private readonly owe?: (touched: Promise<void>) => void,
   ) {
     this.sliding = slides(store.transaction.db.name, store.name)
@@ -68,7 +68,8 @@ export class ReadScope {
     return cutoffs(await this.state, this.now)
   }
 
-  private markFor(value: unknown): ExpiryMark | undefined {
+  /** A stored value's expiry mark, a touch the realm owes it counted. */
+  markFor(value: unknown): ExpiryMark | undefined {
     return this.sliding ? owedMark(this.store.transaction.db.name, this.store.name, value) : markOfStored(value)
   }
 

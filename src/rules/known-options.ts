@@ -7,7 +7,7 @@ import { TtlError } from './errors.js'
 /** The options each object of `openTtlDB` (and of `db.live`) takes, by where it appears. */
 export const KNOWN_OPTIONS = {
   openTtlDB: ['version', 'stores', 'clock', 'purge', 'ttlValues', 'durability', 'upgrade', 'bucket', 'onLost'],
-  store: ['keyPath', 'autoIncrement', 'defaultTtl', 'indexes', 'keepTs', 'mirror', 'touchOnRead', 'maxEntries', 'evict', 'evictOnQuota'],
+  store: ['keyPath', 'autoIncrement', 'defaultTtl', 'indexes', 'keepTs', 'mirror', 'touchOnRead', 'maxEntries', 'evict', 'evictOnQuota', 'keepExpired'],
   index: ['keyPath', 'unique', 'multiEntry'],
   purge: ['mode', 'batchSize', 'sliceMs', 'maxIntervalMs', 'idleTimeoutMs'],
   live: ['index', 'query', 'count'],

@@ -37,6 +37,16 @@ export interface StoreState {
    * (and in settings idb-ttl 0.1.0 wrote: the next open of a full handle that declares it writes it).
    */
   mirror?: true
+  /**
+   * Declared `keepExpired` (SPEC §15): seconds an expired item stays on disk for the stale reads
+   * before the purge deletes it (`grace.ts`). Absent: none, and the purge deletes what is dead.
+   */
+  keepExpired?: number
+  /**
+   * With `keepExpired` only: when (epoch ms) the default last changed, or the grace was declared:
+   * the expiry instant of the items a change killed or kept dead (`grace.ts` `expiredAt`).
+   */
+  changedAt?: number
 }
 
 /** Marks at or below these values (seconds) are dead; `null`: none of that kind is. */
@@ -101,7 +111,9 @@ export function isDeadMark(mark: ExpiryMark | undefined, cut: Cutoffs): boolean 
  */
 export function changeDefault(state: StoreState, defaultTtl: DefaultTtl, nowMs: number): StoreState {
   const cut = cutoffs(state, nowMs)
-  return { ...state, defaultTtl, deadTs: cut.inherit, deadExpiry: cut.own }
+  const next = { ...state, defaultTtl, deadTs: cut.inherit, deadExpiry: cut.own }
+  if (state.keepExpired) next.changedAt = nowMs
+  return next
 }
 
 /**

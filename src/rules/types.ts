@@ -75,6 +75,13 @@ export interface StoreConfig {
    * Firefox, where deleting records gives room back at once.
    */
   evictOnQuota?: boolean
+  /**
+   * A grace, in whole seconds (1 … 2147483647): an expired item stays on disk that long after it
+   * expired, for `getStale` and `getAllStale` alone; every other read hides it from the instant it
+   * expires. The purge deletes it when the grace ends; `maxEntries` and quota relief take such
+   * items before any live one; only a new write of its key brings the key back (docs/stale.md).
+   */
+  keepExpired?: number
 }
 
 /** Eviction order of a store with a capacity: least recently written, or closest to expiry. */

@@ -44,6 +44,12 @@
  * - a purge that finished (`purgeExpired`, or a slice reporting `more: false`) evicted the whole
  *   surplus: at most n live items remain. A slice that stopped early (`more: true`) may have
  *   evicted only a prefix of the surplus, or none of it.
+ *
+ * A store with a grace (SPEC §15 `keepExpired: g`) keeps a dead item on disk until `g` seconds
+ * after it expired (`expiredAt`: its expiry under the settings in force, or the instant of the last
+ * change of default when that change killed it or kept it dead, as docs/stale.md says); no purge
+ * may delete it before, and the stale reads return exactly those items. Such a store is never the
+ * capped one here.
  */
 
 export const MAX_TTL = 2147483647
@@ -177,6 +183,8 @@ export class StoreModel {
     readonly slides = false,
     /** SPEC §9 `maxEntries` and `evict`; fixed for the store's life (changing it needs a version bump). */
     readonly cap?: Cap,
+    /** SPEC §15 `keepExpired` (seconds): dead items stay on disk that long for the stale reads alone. */
+    readonly grace?: number,
   ) {
     this.d = declared
     this.declared = declared
@@ -269,8 +277,60 @@ export class StoreModel {
     return this.stampTs(value.ttl, nowMs)
   }
 
+  /**
+   * With a grace: when (epoch ms) the default last changed. What a change killed, or kept dead,
+   * expired at most then; which it was is not kept (docs/stale.md), so that is its `expiredAt`.
+   */
+  changedAt = -Infinity
+
+  /**
+   * When a dead item left the reads (epoch ms, docs/stale.md): its expiry under the settings in
+   * force, unless the last change of default killed it or kept it dead (a watermark holds it, or
+   * it was dead by that expiry before the change): then the change's instant, which may be ahead
+   * of a connection whose clock is behind the one that made the change.
+   */
+  expiredAt(rec: Rec): number {
+    const life = this.life(rec)
+    const natural = life === null ? Infinity : (rec._ts + life) * 1000
+    const killed = this.deadByWatermark(rec) || natural < this.changedAt
+    return killed ? this.changedAt : natural
+  }
+
+  /** Whether a purge at `nowMs` may delete `rec`: dead, and past its grace where the store keeps one. */
+  isPurgeable(rec: Rec, nowMs: number): boolean {
+    return this.isDead(rec, nowMs) && (this.grace === undefined || this.expiredAt(rec) + this.grace * 1000 <= nowMs)
+  }
+
+  purgeable(nowMs: number): Rec[] {
+    return [...this.disk.values()].filter((rec) => this.isPurgeable(rec, nowMs))
+  }
+
+  /** SPEC §15: the dead items within their grace, in key order, as `getAllStale` returns them. */
+  stale(nowMs: number): { key: string; value: Rec; expiredAt: number }[] {
+    return this.dead(nowMs)
+      .filter((rec) => !this.isPurgeable(rec, nowMs))
+      .sort((a, b) => cmp(a.id, b.id))
+      .map((rec) => ({ key: rec.id, value: rec, expiredAt: this.expiredAt(rec) }))
+  }
+
+  /** When a purge next has something to delete (epoch ms): the next death, plus the grace where there is one. */
+  nextPurgeMs(nowMs: number): number {
+    const grace = this.grace
+    if (grace === undefined) return this.nextDeathMs(nowMs)
+    const kept = [...this.disk.values()].filter((rec) => !this.isPurgeable(rec, nowMs))
+    // A live item that dies before the last change (a connection whose clock is behind it) counts as expired at the change.
+    const expiry = (rec: Rec) => (this.isDead(rec, nowMs) ? this.expiredAt(rec) : Math.max(this.nextDeathOf(rec), this.changedAt))
+    return Math.min(Infinity, ...kept.map((rec) => expiry(rec) + grace * 1000))
+  }
+
+  private nextDeathOf(rec: Rec): number {
+    const life = this.life(rec)
+    return life === null ? Infinity : (rec._ts + life) * 1000
+  }
+
   /** A change of default at `nowMs` (SPEC §3 watermarks; they only grow). */
   setDefault(value: DefaultTtl, nowMs: number): void {
+    if (this.grace !== undefined) this.changedAt = nowMs
     const now = nowMs / 1000
     if (this.d !== null && this.d > 0) this.deadTs = Math.max(this.deadTs, now - this.d)
     if (this.d !== null) this.deadExpiry = Math.max(this.deadExpiry, now)
@@ -371,10 +431,11 @@ export class DbModel {
     keepTs: Record<StoreName, boolean> = { s: false, t: false },
     slides: Record<StoreName, boolean> = { s: false, t: false },
     caps: Partial<Record<StoreName, Cap>> = {},
+    graces: Partial<Record<StoreName, number>> = {},
   ) {
     this.stores = {
-      s: new StoreModel('s', declared.s, mode, keepTs.s, slides.s, caps.s),
-      t: new StoreModel('t', declared.t, mode, keepTs.t, slides.t, caps.t),
+      s: new StoreModel('s', declared.s, mode, keepTs.s, slides.s, caps.s, graces.s),
+      t: new StoreModel('t', declared.t, mode, keepTs.t, slides.t, caps.t, graces.t),
     }
   }
 

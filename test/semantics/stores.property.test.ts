@@ -376,6 +376,9 @@ type CapSetup = { store: StoreName; maxEntries: number; evict: Cap['evict'] } | 
 const capsOf = (cap: CapSetup): Partial<Record<StoreName, Cap>> => (cap ? { [cap.store]: { maxEntries: cap.maxEntries, evict: cap.evict } } : {})
 /** The store of a run that keeps its values in generations (`evictOnQuota`, no quota in play), or none. */
 type Gens = StoreName | undefined
+/** The store of a run that keeps expired items for a grace (`keepExpired`, SPEC §15), never the capped one, or none. */
+type GraceSetup = { store: StoreName; seconds: number } | undefined
+const gracesOf = (grace: GraceSetup): Partial<Record<StoreName, number>> => (grace ? { [grace.store]: grace.seconds } : {})
 
 /**
  * In runs keeping values in generations, the origin's quota reads as 1,600 bytes: a generation
@@ -399,9 +402,9 @@ function tinyQuota(): () => void {
   Object.defineProperty(globalThis, 'navigator', { value: { storage: { estimate } }, configurable: true })
   return () => void Reflect.deleteProperty(globalThis, 'navigator')
 }
-const STORE_CONFIG = (declared: Record<StoreName, DefaultTtl>, keepTs: boolean, slides: Slides, cap: CapSetup, gens: Gens) => ({
-  s: { keyPath: 'id', defaultTtl: declared.s, touchOnRead: slides.s, evictOnQuota: gens === 's', indexes: { byG: { keyPath: 'g' }, byU: { keyPath: 'u', unique: true } }, ...capsOf(cap).s },
-  t: { keyPath: 'id', defaultTtl: declared.t, keepTs, touchOnRead: slides.t, evictOnQuota: gens === 't', indexes: { byG: { keyPath: 'g' }, byU: { keyPath: 'u', unique: true } }, ...capsOf(cap).t },
+const STORE_CONFIG = (declared: Record<StoreName, DefaultTtl>, keepTs: boolean, slides: Slides, cap: CapSetup, gens: Gens, grace: GraceSetup) => ({
+  s: { keyPath: 'id', defaultTtl: declared.s, touchOnRead: slides.s, evictOnQuota: gens === 's', indexes: { byG: { keyPath: 'g' }, byU: { keyPath: 'u', unique: true } }, ...capsOf(cap).s, keepExpired: gracesOf(grace).s },
+  t: { keyPath: 'id', defaultTtl: declared.t, keepTs, touchOnRead: slides.t, evictOnQuota: gens === 't', indexes: { byG: { keyPath: 'g' }, byU: { keyPath: 'u', unique: true } }, ...capsOf(cap).t, keepExpired: gracesOf(grace).t },
 })
 
 type Clock = ReturnType<typeof manualClock>
@@ -476,8 +479,9 @@ class World {
     readonly slides: Slides = NO_SLIDES,
     readonly cap: CapSetup = undefined,
     readonly gens: Gens = undefined,
+    readonly grace: GraceSetup = undefined,
   ) {
-    this.model = new DbModel(mode, declared, { s: false, t: keepTs }, slides, capsOf(cap))
+    this.model = new DbModel(mode, declared, { s: false, t: keepTs }, slides, capsOf(cap), gracesOf(grace))
     this.declared = declared
     this.handles = [
       { db: undefined, clock: manualClock(startMs), now: -Infinity, live: {} },
@@ -505,7 +509,7 @@ class World {
       // purgeExpired goes in the slices' batches too: a capped store's surplus may span several.
       purge: { mode: 'off', batchSize: this.sliceOptions.batchSize },
       ttlValues: this.mode,
-      stores: STORE_CONFIG(declared, this.keepTs, this.slides, this.cap, this.gens),
+      stores: STORE_CONFIG(declared, this.keepTs, this.slides, this.cap, this.gens, this.grace),
     })
     handle.now = handle.clock.now
     const other = this.handles[1 - i]
@@ -552,7 +556,7 @@ class World {
       ;(await this.slicer.conn).close()
     }
     const conn = openDB(this.name).then((db) => unwrap(db) as IDBDatabase)
-    const config = { name: this.name, stores: STORE_CONFIG(this.declared, this.keepTs, this.slides, this.cap, this.gens), ...this.sliceOptions }
+    const config = { name: this.name, stores: STORE_CONFIG(this.declared, this.keepTs, this.slides, this.cap, this.gens, this.grace), ...this.sliceOptions }
     this.slicer = { api: createPurgeApi(config, () => conn, () => {}, NO_COURTESY), conn, now }
   }
 
@@ -742,7 +746,9 @@ class World {
         let surplus = 0
         for (const name of names) {
           const store = model.stores[name]
-          dead += store.dead(now).length
+          // A store with a grace keeps what is dead until its grace ends (SPEC §15).
+          dead += store.purgeable(now).length
+          if (store.purgeable(now).length < store.dead(now).length) tally('purgeExpired kept stale items')
           surplus += store.surplus(now)
           if (store.cap && store.live(now).length > 0) tally('purgeExpired of a capped store')
           if (store.surplus(now) > this.sliceOptions.batchSize) tally('purgeExpired of a surplus beyond a batch')
@@ -758,7 +764,7 @@ class World {
           expect(store.evictionFault(evicted, now, true), `${what} evicted ${show(evicted)}`).toBeUndefined()
           if (store.tiedAtEdge(evicted.length, now)) tally('evictions choosing among tied items')
           if (store.secondSplitAtEdge(evicted.length, now)) tally('evictions within one second, by write order')
-          for (const rec of store.dead(now)) store.disk.delete(rec.id)
+          for (const rec of store.purgeable(now)) store.disk.delete(rec.id)
           for (const id of evicted) store.disk.delete(id)
         }
         expect(result, 'purgeExpired count (dead and evicted)').toEqual({ ok: true, value: dead + surplus })
@@ -781,8 +787,9 @@ class World {
           const store = model.stores[name]
           const report = reports.find((r) => r.store === name)
           const removed = [...before[name].keys()].filter((id) => !after[name].has(id))
-          const removedDead = removed.filter((id) => store.isDead(store.disk.get(id)!, now))
+          const removedDead = removed.filter((id) => store.isPurgeable(store.disk.get(id)!, now))
           const evicted = removed.filter((id) => !removedDead.includes(id))
+          if (store.dead(now).length > removedDead.length && removed.length > 0) tally('slices that kept stale items')
           const what = `slice at ${now} of "${name}" (default ${store.d}, cap ${show(store.cap)}) reported ${show(report)}`
           // Live items leave only by eviction, from a capped store, in its order (SPEC §9).
           if (!store.cap) expect(evicted, `${what}: removed items live at the slice's now`).toEqual([])
@@ -815,8 +822,8 @@ class World {
           }
           for (const id of removed) store.disk.delete(id)
           if (finished && store.d !== null) {
-            expect(store.dead(now).map((r) => r.id), `${what}: more: false while dead items remain on disk`).toEqual([])
-            expect(report!.nextExpiryMs, `${what}: nextExpiryMs later than the next death`).toBeLessThanOrEqual(store.nextDeathMs(now))
+            expect(store.purgeable(now).map((r) => r.id), `${what}: more: false while dead items (past any grace) remain on disk`).toEqual([])
+            expect(report!.nextExpiryMs, `${what}: nextExpiryMs later than the next death (or end of a grace)`).toBeLessThanOrEqual(store.nextPurgeMs(now))
           }
         }
         return []
@@ -913,6 +920,17 @@ class World {
   }
 
   /**
+   * What a stale read returned (or the model expects), comparable: on a sliding store a value's
+   * `_ts` on disk may lag behind a touch its read owed (see `checkDisk`), so it is left out there.
+   */
+  staleShape(name: StoreName, got: unknown): unknown {
+    if (!this.model.stores[name].slides || got === undefined) return got
+    const strip = ({ _ts: _, ...value }: Rec) => value
+    if (Array.isArray(got)) return got.map((e: { value: Rec }) => ({ ...e, value: strip(e.value) }))
+    return { ...(got as { value: Rec }), value: strip((got as { value: Rec }).value) }
+  }
+
+  /**
    * What a read of a sliding store returned, with PROP_AVOID=staleTs: a value showing a `_ts`
    * between its last write's and the model's (its touch) is taken as showing the model's.
    */
@@ -1003,6 +1021,22 @@ class World {
           expiredOnDisk: store.dead(now).length,
           nextExpiryMs: store.nextDeathMs(now),
         })
+        // SPEC §15: the stale reads return the dead items within their grace, and nothing else.
+        const stale = store.stale(now)
+        if (stale.length > 0) tally('checks with stale items')
+        expect(this.staleShape(name, await db.getAllStale(name)), `getAllStale ${at}`).toEqual(this.staleShape(name, stale))
+        // getStale of each dead item (within its grace or past it); getAllStale has shown the live ones are not stale.
+        for (const k of store.grace === undefined ? [] : store.dead(now).map((r) => r.id)) {
+          const entry = stale.find((e) => e.key === k)
+          const expected = entry && { value: entry.value, expiredAt: entry.expiredAt }
+          expect(this.staleShape(name, await db.getStale(name, k)), `getStale(${k}) ${at}`).toEqual(this.staleShape(name, expected))
+        }
+        if (store.grace !== undefined && !store.slides && this.gens !== name) {
+          // A transaction's reads judge as the handle's (SPEC §11): no stale item in them either.
+          tally('transaction reads with a grace')
+          const inTx = await db.transaction(name, 'readonly', async (tx) => [await tx.getAll(name), await tx.count(name), await tx.getAllKeysFromIndex(name, 'byU')])
+          expect(inTx, `transaction reads ${at}`).toEqual([live, live.length, store.liveByIndex('u', now).map((r) => r.id)])
+        }
         expect(this.fresh(name, await collect(db.iterate(name, undefined, pageSize))), `iterate(all, ${pageSize}) ${at}`).toEqual(store.read(store.live(now), now))
         const byG = store.read(store.liveByIndex('g', now), now)
         expect(this.fresh(name, await db.getAllFromIndex(name, 'byG')), `getAllFromIndex(byG) ${at}`).toEqual(byG)
@@ -1110,7 +1144,10 @@ test('random histories over two stores, two connections and purge slices agree w
         gens: fc.constantFrom<Gens>(undefined, undefined, 's', 't'),
         /** With Web Locks (a stand-in in Node) in half the runs: the connections hold copies of the settings. */
         heldCopies: fc.boolean(),
-      }).chain((setup) =>
+        /** One store keeps expired items for a grace of 1–20 s (SPEC §15) in half the runs; never the capped one. */
+        grace: fc.option(fc.record({ store: storeName, seconds: fc.integer({ min: 1, max: 20 }) }), { nil: undefined }),
+      }).map((setup) => (setup.grace && setup.grace.store === setup.cap?.store ? { ...setup, grace: { ...setup.grace, store: setup.grace.store === 's' ? 't' as const : 's' as const } } : setup))
+      .chain((setup) =>
         fc.tuple(
           fc.constant(setup),
           fc.array(stepFor(setup.cap?.store), { minLength: 1, maxLength: ENV.PROP_LEN ? Number(ENV.PROP_LEN) : 50, size: 'max' }),
@@ -1121,13 +1158,14 @@ test('random histories over two stores, two connections and purge slices agree w
         const world = new World(name, setup.mode, setup.declared, T0 + setup.startMs, setup.h1Offset, {
           batchSize: setup.batchSize,
           sliceMs: setup.sliceMs,
-        }, setup.keepTs, setup.slides, setup.cap, setup.gens)
+        }, setup.keepTs, setup.slides, setup.cap, setup.gens, setup.grace)
         const removeLocks = setup.heldCopies ? ensureLocks() : () => {}
         const quotaBack = setup.gens ? tinyQuota() : undefined
         const timers: LiveTimers = { expiry: captureExpiryTimers(), touchWrites: captureTimers('reads/touch') }
         try {
           if (setup.cap) tally(`capped runs (${setup.cap.evict})`)
           if (setup.gens) tally('runs keeping values in generations')
+          if (setup.grace) tally('runs with a grace')
           if (setup.heldCopies) tally('runs with Web Locks (held copies of the settings)')
           await world.start(setup.openH1)
           world.observeClocks()
@@ -1162,7 +1200,7 @@ test('random histories over two stores, two connections and purge slices agree w
   // Floors only where the runs are many enough for them to be certain (Chromium runs fewer).
   if (ENV.PROP_SEED || IN_BROWSER) return
   expect(steps).toBeGreaterThanOrEqual(RUNS * 10)
-  for (const what of ['declarations changed at open while live queries ran', 'reads that touched', 'quiet checks', 'disk checks of touched items', 'checks with dead on disk', 'slice more: true', 'rejected ConstraintError', 'put over a dead holder', 'purgeExpired deleted', 'slice deleted']) {
+  for (const what of ['checks with stale items', 'purgeExpired kept stale items', 'declarations changed at open while live queries ran', 'reads that touched', 'quiet checks', 'disk checks of touched items', 'checks with dead on disk', 'slice more: true', 'rejected ConstraintError', 'put over a dead holder', 'purgeExpired deleted', 'slice deleted']) {
     expect(stats[what] ?? 0, `histories never reached: ${what}`).toBeGreaterThan(0)
   }
   if (CAP_RUNS !== 'never') {

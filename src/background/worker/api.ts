@@ -31,8 +31,11 @@ export interface PurgeApi {
    * batch judged by `clock` when it runs (the page's clock, which a worker reads through the page).
    */
   slice(clock: PurgeClock): Promise<SliceReport[]>
-  /** Deletes everything dead at `nowMs` in `stores` (TTL off included: what is dead stays dead). */
-  purgeAll(stores: string[], nowMs: number): Promise<number>
+  /**
+   * Deletes everything dead at `nowMs` in `stores` (TTL off included: what is dead stays dead),
+   * past its store's grace (`keepExpired`) unless `stale`.
+   */
+  purgeAll(stores: string[], nowMs: number, stale?: boolean): Promise<number>
   /** Closes the purger's connection. */
   close(): Promise<void>
 }

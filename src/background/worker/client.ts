@@ -204,8 +204,8 @@ export class WorkerPurger implements PurgeApi {
     return this.call((remote) => remote.slice(typeof clock === 'number' ? clock : proxy(clock)))
   }
 
-  purgeAll(stores: string[], nowMs: number) {
-    return this.call((remote) => remote.purgeAll(stores, nowMs))
+  purgeAll(stores: string[], nowMs: number, stale?: boolean) {
+    return this.call((remote) => remote.purgeAll(stores, nowMs, stale))
   }
 
   /** Ends the worker at once; a batch it was running rolls back (each is one transaction). */

@@ -70,10 +70,10 @@ export function createPurgeApi(
         if (emptied.length > 0) await dropGenerationsOf(await connect(), emptied)
         return reports
       }),
-    purgeAll: (names, nowMs) =>
+    purgeAll: (names, nowMs, stale) =>
       purge(async (witness) => {
         let total = 0
-        for (const name of names) total += await purgeStore(connect, name, nowMs, config.batchSize, courtesy, witness)
+        for (const name of names) total += await purgeStore(connect, name, nowMs, config.batchSize, courtesy, witness, stale)
         if (total > 0) await dropGenerationsOf(await connect(), names)
         return total
       }),
