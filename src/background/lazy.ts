@@ -41,7 +41,7 @@ class LazyBackground implements Purging {
     this.cancelIdle = () => idle && cancel()
     this.purger = {
       slice: async (nowMs) => (await this.loaded()).purger.slice(nowMs),
-      purgeAll: async (stores, nowMs) => (await this.loaded()).purger.purgeAll(stores, nowMs),
+      purgeAll: async (stores, nowMs, stale) => (await this.loaded()).purger.purgeAll(stores, nowMs, stale),
       close: async () => this.close(),
       noteActivity: () => this.background?.purger.noteActivity?.(),
     }
