@@ -180,7 +180,7 @@ export default [
   },
   {
     // The same worker with TtlExpirationPlugin (test/workbox/weight/ttl-sw.js, dist/workbox.js).
-    // Issue #44's target: at most 6 kB above the row above (test/workbox/weight.test.ts checks the
+    // Issue #44's target: at most 6 kB above the row above (test/workbox/weight.node.test.ts checks the
     // difference in `npm test`). 36.2 kB on idb-ttl/service-worker; measured 7.78 kB (2.44 kB above it) on a store
     // of its own; the limit is that plus about 1%.
     name: "the same service worker with idb-ttl/workbox's TtlExpirationPlugin instead (target: the row above + 6 kB)",

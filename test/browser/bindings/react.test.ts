@@ -8,7 +8,7 @@ import { createRoot, type Root } from 'react-dom/client'
 import { afterEach, expect, test } from 'vitest'
 import type { TtlDB } from '../../../src/index.js'
 import { useLive, useLiveItem } from '../../../src/react.js'
-import { container, expireAt, recordDom, sessionsDB, shown, until, type Session } from './support.js'
+import { container, expireAt, recordDom, sessionsDB, shown, until, type Session, READING_MS } from './support.js'
 
 const g = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }
 /** Runs `work` in act() (rendering and unmounting flush at once); emissions arrive outside it, as in an app. */
@@ -50,7 +50,7 @@ test('an item leaves the rendered list at its expiry instant, with no write', as
   const { element } = await render(createElement(Sessions, { db }))
   await until(() => expect(shown(element)).toBe('a,b'))
   const late = await expireAt(setup, clock.now + 60_000, element, 'b')
-  expect(late).toBeLessThan(100)
+  expect(late).toBeLessThan(READING_MS)
 })
 
 test('a write in another tab re-renders', async () => {

@@ -105,6 +105,15 @@ export function container(): HTMLElement {
 }
 
 /**
+ * How late, in wall time, a list may change after its expiry timer fired. The timer itself is
+ * exact (`expireAt` checks its delay against the clock, and it is the only one pending), so the
+ * 100 ms of SPEC §15 is met by construction; what follows is one reading of the store and one
+ * render, which a loaded machine slows well past 100 ms (338 ms seen at a load average of 11). The
+ * bound only catches a list that waited for something else: a later timer, a poll, another write.
+ */
+export const READING_MS = 1000
+
+/**
  * Moves the clock to `instant`, fires the expiry timer the live query set for it, and resolves to
  * the milliseconds from then until the list shows `expected`. The timer is checked first: it is
  * the only pending one, and due at `instant` by the clock.

@@ -10,7 +10,7 @@ import { live } from '../../../src/svelte.js'
 import Runes from './Runes.svelte'
 import Sessions from './Sessions.svelte'
 import { reactiveProps } from './props.svelte.js'
-import { container, expireAt, recordDom, sessionsDB, shown, until } from './support.js'
+import { container, expireAt, recordDom, sessionsDB, shown, until, READING_MS } from './support.js'
 
 const mounted: Record<string, any>[] = []
 afterEach(() => mounted.splice(0).forEach((component) => unmount(component)))
@@ -29,7 +29,7 @@ test('with $store: an item leaves the rendered list at its expiry instant, with 
   const { element } = show(Sessions, { db })
   await until(() => expect(shown(element)).toBe('a,b'))
   const late = await expireAt(setup, clock.now + 60_000, element, 'b')
-  expect(late).toBeLessThan(100)
+  expect(late).toBeLessThan(READING_MS)
 })
 
 test('with runes (fromStore): an item leaves the rendered list at its expiry instant, with no write', async () => {
@@ -39,7 +39,7 @@ test('with runes (fromStore): an item leaves the rendered list at its expiry ins
   const { element } = show(Runes, { db })
   await until(() => expect(shown(element)).toBe('a,b'))
   const late = await expireAt(setup, clock.now + 60_000, element, 'b')
-  expect(late).toBeLessThan(100)
+  expect(late).toBeLessThan(READING_MS)
 })
 
 test('a write in another tab re-renders', async () => {
