@@ -31,12 +31,17 @@ export interface RoutesOptions<P extends CoreParts = CoreParts> {
   mode: TtlValues
   durability: IDBTransactionDurability | undefined
   parts: P
+  /** What Storage Buckets and `db.storage()` run (`storage-work.ts`), as the entry loads it. */
+  loadStorage: LoadStorage
   /**
    * How the handle reads and writes stores that keep their values in generations (`evictOnQuota`):
    * the full handle's. Without it (`idb-ttl/core`) every call on such a store is refused.
    */
   generations?: Generations
 }
+
+/** `storage-work.ts` as an entry gets it: with `import()` in the page entries, imported by the service worker's. */
+export type LoadStorage = () => Promise<typeof import('./storage-work.js')>
 
 /** The one-line change that gives an app of `idb-ttl/core` what only `idb-ttl` has. */
 export const USE_FULL_ENTRY = "import { openTtlDB } from 'idb-ttl' instead of 'idb-ttl/core'"
