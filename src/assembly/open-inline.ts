@@ -6,6 +6,7 @@
 import type { DBSchema } from 'idb'
 import { inlineBackground } from '../background/inline.js'
 import * as upgradeWork from '../layout/upgrade.js'
+import * as reliefSteps from '../purge/relief.js'
 import * as storageWatch from '../handle/storage-watch.js'
 import * as storageWork from '../handle/storage-work.js'
 import { deletingWith } from '../generations/delete-db.js'
@@ -26,7 +27,7 @@ const loadStorage = () => Promise.resolve(storageWork)
  * IndexedDB `VersionError`
  */
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
-  return openFull(name, options, inlineBackground, { upgrade: loadUpgrade, storage: loadStorage, watch: () => Promise.resolve(storageWatch) })
+  return openFull(name, options, inlineBackground, { upgrade: loadUpgrade, storage: loadStorage, relief: () => Promise.resolve(reliefSteps), watch: () => Promise.resolve(storageWatch) })
 }
 
 /**

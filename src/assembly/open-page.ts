@@ -35,7 +35,7 @@ const loadStorage = () => import('../handle/storage-work.js')
  * IndexedDB `VersionError`
  */
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
-  return openFull(name, options, background, { upgrade: loadUpgrade, storage: loadStorage, watch: () => import('../handle/storage-watch.js') })
+  return openFull(name, options, background, { upgrade: loadUpgrade, storage: loadStorage, relief: () => import('../purge/relief.js'), watch: () => import('../handle/storage-watch.js') })
 }
 
 /**

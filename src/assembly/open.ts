@@ -10,6 +10,7 @@
 import type { DBSchema } from 'idb'
 import type { PartsOptions } from '../handle/core-parts.js'
 import type { LoadStorage, RoutesOptions } from '../handle/core-routes.js'
+import type { LoadRelief } from '../purge/quota.js'
 import { Connection, type UpgradeWork } from '../layout/connection.js'
 import { applyDeclaredDefaults, checkSchema, checkStoreConfigs, type StoreConfigs, type Undeclarable } from '../layout/schema.js'
 import { forgetSettings, holdSettings } from '../layout/held-settings.js'
@@ -41,6 +42,8 @@ export type LoadUpgrade = () => Promise<UpgradeWork>
 export interface Loaders {
   upgrade: LoadUpgrade
   storage: LoadStorage
+  /** The steps of quota relief (`purge/relief.ts`), loaded at the first write refused for lack of space. */
+  relief: LoadRelief
 }
 
 /**
@@ -96,6 +99,6 @@ export async function openDatabase<S extends DBSchema | unknown, H>(
     connection.close()
     throw error
   }
-  return assemble({ name, stores, purge, clock, connection, mode, durability: options.durability, unfollow, redeclared, loadStorage: load.storage })
+  return assemble({ name, stores, purge, clock, connection, mode, durability: options.durability, unfollow, redeclared, loadStorage: load.storage, loadRelief: load.relief })
 }
 

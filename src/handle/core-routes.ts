@@ -13,7 +13,8 @@ import type { Connection } from '../layout/connection.js'
 import { usesGenerations } from '../layout/generation-index.js'
 import type { StoreConfigs } from '../layout/schema.js'
 import { storageUsage } from '../platform/storage.js'
-import { withQuotaRelief, type QuotaRelief, type Spare } from '../purge/quota.js'
+import { withQuotaRelief, type LoadRelief, type Spare } from '../purge/quota.js'
+import type { QuotaRelief } from '../purge/relief.js'
 import { ReadScope, type Reading } from '../reads/reads.js'
 import { META_STORE } from '../layout/expiry-index.js'
 import { heldSettings, settingsIn, settingsTicket } from '../layout/held-settings.js'
@@ -33,6 +34,8 @@ export interface RoutesOptions<P extends CoreParts = CoreParts> {
   parts: P
   /** What Storage Buckets and `db.storage()` run (`storage-work.ts`), as the entry loads it. */
   loadStorage: LoadStorage
+  /** The steps of quota relief (`purge/relief.ts`), as the entry loads them: at the first full disk. */
+  loadRelief: LoadRelief
   /**
    * How the handle reads and writes stores that keep their values in generations (`evictOnQuota`):
    * the full handle's. Without it (`idb-ttl/core`) every call on such a store is refused.
@@ -213,7 +216,7 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
 
   /** Runs `attempt` once more after each step of quota relief while the disk is full (SPEC §9). */
   spacious<T>(attempt: () => Promise<T>, spare?: Spare): Promise<T> {
-    return withQuotaRelief(attempt, { database: this.options.name, purgeExpired: () => this.purgeExpired(), usage: storageUsage, ...this.relief(spare) })
+    return withQuotaRelief(attempt, { database: this.options.name, purgeExpired: () => this.purgeExpired(), usage: storageUsage, ...this.relief(spare) }, this.options.loadRelief)
   }
 
   /**
