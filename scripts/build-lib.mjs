@@ -9,7 +9,11 @@
 // the scheduler, leader and page's own purger (`idb-ttl-purge-*.js`, which the service worker's
 // entry imports statically: service workers forbid `import()`) and what starts the purge worker by
 // its URL (`idb-ttl-page-*.js`, which only the page entries load: a service worker's bundler would
-// ship the worker file for the URL). idb, comlink and @azure/cosmos stay external. Library mode inserts no preload helper
+// ship the worker file for the URL); the schema work of an upgrade (`idb-ttl-upgrade-*.js`) and
+// Storage Buckets with `db.storage()` (`idb-ttl-storage-*.js`) and the full handle's watch of
+// `onLost` and `bucket.expiresAfterItems` (`idb-ttl-watch-*.js`), which the page entries load with
+// `import()` when first needed and the service worker's imports; so too the steps of quota relief
+// (`idb-ttl-relief-*.js`), at the first write refused for lack of space. idb, comlink and @azure/cosmos stay external. Library mode inserts no preload helper
 // for `import()` (Vite's build-import-analysis leaves it out for `build.lib`), and the build checks
 // that none is in dist/. Each Web Worker it starts is a file of its own beside them, all minified,
 // and the declarations of the public API (dist/index.d.ts and one .d.ts per other entry).
@@ -103,6 +107,10 @@ const STARTS_WORKER = /[\\/]src[\\/]background[\\/](page|worker[\\/](client|star
  * less what `idb-ttl` loads first: the service worker imports it, the page entries load it at idle.
  */
 const purge = new Set([...(await staticModules('src/background/inline.ts'))].filter((id) => !full.has(id)))
+/** Storage Buckets and `db.storage()` (`handle/storage-work.ts`), and the watch of `onLost` and `bucket.expiresAfterItems`. */
+const [storage, watch] = await Promise.all([staticModules('src/handle/storage-work.ts'), staticModules('src/handle/storage-watch.ts')])
+/** The steps of quota relief (`purge/relief.ts`), loaded at the first full disk. */
+const relief = await staticModules('src/purge/relief.ts')
 
 const common = { configFile: false, root, publicDir: false, logLevel: 'info' }
 /** Fully minified output that keeps pure annotations and licence comments (the worker bundles comlink and idb). */
@@ -143,17 +151,25 @@ await build({
             // Each group takes the modules its captured ones import, unless a group before it took
             // them: the background's comes after what the page entries load first, and the worker's
             // start last, so that no chunk a service worker imports holds it.
-            { name: 'core', priority: 7, test: (id) => core.has(id) && !OPENS.test(id) },
-            { name: 'shared', priority: 6, test: (id) => full.has(id) && !OPENS.test(id) },
+            { name: 'core', priority: 8, test: (id) => core.has(id) && !OPENS.test(id) },
+            { name: 'shared', priority: 7, test: (id) => full.has(id) && !OPENS.test(id) },
             // The background with the page's own purger, loaded at idle by the page entries,
             // imported by the service worker's.
-            { name: 'purge', priority: 4, test: (id) => purge.has(id) },
+            { name: 'purge', priority: 6, test: (id) => purge.has(id) },
             // What starts the purge worker by its URL, apart: the page entries load it at idle, the
             // service worker's never (a bundler that sees the URL ships the worker file with it).
-            { name: 'page', priority: 3, test: STARTS_WORKER },
+            { name: 'page', priority: 5, test: STARTS_WORKER },
             // The schema work of an open that creates or upgrades the database: the page entries load
             // it with `import()` when an open first needs it, the service worker's imports it.
-            { name: 'upgrade', priority: 2, test: /[\\/]src[\\/]layout[\\/]upgrade\.ts$/ },
+            { name: 'upgrade', priority: 4, test: /[\\/]src[\\/]layout[\\/]upgrade\.ts$/ },
+            // Storage Buckets and `db.storage()`, then the full handle's watch of its storage (`onLost`,
+            // `bucket.expiresAfterItems`), which idb-ttl/core never loads: the page entries load
+            // them with `import()` when an app first uses one, the service worker's imports them.
+            { name: 'storage', priority: 3, test: (id) => storage.has(id) },
+            { name: 'watch', priority: 2, test: (id) => watch.has(id) },
+            // The steps of quota relief: the page entries load them at the first write refused for
+            // lack of space, the service worker's imports them.
+            { name: 'relief', priority: 1, test: (id) => relief.has(id) },
           ],
         },
         // Whitespace too (Vite's library mode leaves it, for fear of losing the `@__PURE__`
@@ -308,8 +324,8 @@ writeFileSync(
   path.join(outDir, 'core.d.ts'),
   `import type { DBSchema, OpenTtlCoreDBOptions, TtlCoreDB } from 'idb-ttl'
 
-export { TtlCoreDB, TtlError, deleteTtlDB, checkDefaultTtl, effectiveTtl, expiresAt, isExpired, isValidTtl, itemTtl, MAX_TTL, ttlUntil } from 'idb-ttl'
-export type { AnyTtlDB, TtlErrorCode, DefaultTtl, ItemTtl, ResolveOptions, TtlValues, Changes, DBSchema, IndexConfig, OpenTtlCoreDBOptions, OpenTtlDBOptions, PurgeOptions, Query, Stamped, StoreConfig, TtlFields, Writable } from 'idb-ttl'
+export { TtlCoreDB, TtlError, deleteTtlDB, requestPersistence, checkDefaultTtl, effectiveTtl, expiresAt, isExpired, isValidTtl, itemTtl, MAX_TTL, ttlUntil } from 'idb-ttl'
+export type { AnyTtlDB, TtlErrorCode, BucketOptions, LostReport, PersistenceAnswer, StorageCall, StorageStatus, DefaultTtl, ItemTtl, ResolveOptions, TtlValues, Changes, DBSchema, IndexConfig, OpenTtlCoreDBOptions, OpenTtlDBOptions, PurgeOptions, Query, Stamped, StoreConfig, TtlFields, Writable } from 'idb-ttl'
 
 /**
  * Opens (creating or upgrading) a database whose declared stores have time to live, with the

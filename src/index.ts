@@ -1,2 +1,2 @@
 export * from './assembly/api.js'
-export { openTtlDB } from './assembly/open-page.js'
+export { deleteTtlDB, openTtlDB } from './assembly/open-page.js'

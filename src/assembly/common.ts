@@ -1,10 +1,10 @@
 // What every entry of the package exports (`idb-ttl`, `idb-ttl/service-worker` through `api.ts`,
-// and `idb-ttl/core`) but `openTtlDB`: the basic handle's class, `deleteTtlDB`, `TtlError`, the
+// and `idb-ttl/core`) but `openTtlDB` and `deleteTtlDB` (which load what they need as the entry does): the basic handle's class, `TtlError`, the
 // resolver, and the types of options and items.
 export { TtlCoreDB, type AnyTtlDB } from './core-db.js'
-export { deleteTtlDB } from '../generations/delete-db.js'
 export { TtlError, type TtlErrorCode } from '../rules/errors.js'
-export { requestPersistence, type PersistenceAnswer, type StorageCall, type StorageStatus } from '../platform/bucket.js'
+export { requestPersistence, type PersistenceAnswer } from '../platform/persistence.js'
+export type { StorageCall, StorageStatus } from '../platform/bucket.js'
 export type { BucketOptions } from '../rules/bucket-options.js'
 export {
   checkDefaultTtl,

@@ -10,7 +10,7 @@ import type { DefaultTtl } from '../rules/ttl.js'
 import type { Changes, Query, Stamped, StoreKey, StoreNames, StoreValue, TtlWriteTransaction, Writable } from '../rules/types.js'
 import type { CoreRoutes } from '../handle/core-routes.js'
 import * as writes from '../writes/writes.js'
-import { storageStatus, type StorageStatus } from '../platform/bucket.js'
+import type { StorageStatus } from '../platform/bucket.js'
 
 /**
  * Either handle of a database: `idb-ttl/core`'s {@link TtlCoreDB} or `idb-ttl`'s `TtlDB`, for code
@@ -162,8 +162,9 @@ export class TtlCoreDB<S extends DBSchema | unknown = unknown, Raw extends IDBDa
    * one), whether it is persisted, its usage and quota, and the calls the platform lacks for
    * them. Never throws (docs/storage.md).
    */
-  storage(): Promise<StorageStatus> {
-    return storageStatus(this.route.options.name)
+  async storage(): Promise<StorageStatus> {
+    const { loadStorage, name } = this.route.options
+    return (await loadStorage()).storageStatus(name)
   }
 
   /** Stops the background purge, ends the worker and closes the connection; later calls reject with TtlError `CLOSED`. */

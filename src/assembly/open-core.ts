@@ -13,6 +13,7 @@ import { CoreRoutes, USE_FULL_ENTRY } from '../handle/core-routes.js'
 import type { StoreConfigs } from '../layout/schema.js'
 import { openDatabase } from './open.js'
 import { TtlError } from '../rules/errors.js'
+import { deletingWith } from '../generations/delete-db.js'
 import type { OpenTtlCoreDBOptions, OpenTtlDBOptions, PurgeOptions } from '../rules/types.js'
 
 /** The background, loaded at the first idle callback: the purge worker's start and its client (`background/page.ts`). */
@@ -20,6 +21,9 @@ const background = lazyBackground(async () => ({ makeBackground: (await import('
 
 /** The schema work, loaded when an open first needs to create or upgrade the database. */
 const loadUpgrade = () => import('../layout/upgrade.js')
+
+/** Storage Buckets and `db.storage()`: loaded when an open, a `storage()` or a deletion first needs them. */
+const loadStorage = () => import('../handle/storage-work.js')
 
 /** Store options `idb-ttl/core` leaves out, each needing the full entry. */
 const FULL_ONLY = ['maxEntries', 'evict', 'evictOnQuota', 'touchOnRead', 'mirror'] as const
@@ -45,10 +49,19 @@ function refuseFullOnly(stores: StoreConfigs, purge: Required<PurgeOptions>): vo
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlCoreDBOptions<S>): Promise<TtlCoreDB<S>> {
   const { onLost, bucket } = (options ?? {}) as OpenTtlDBOptions
   if (onLost !== undefined || bucket?.expiresAfterItems) return Promise.reject(new TtlError('UNSUPPORTED', `${onLost === undefined ? 'bucket.expiresAfterItems' : 'onLost'} is not in idb-ttl/core; ${USE_FULL_ENTRY}`))
-  return openDatabase(name, options, loadUpgrade, (opened) => {
+  return openDatabase(name, options, { upgrade: loadUpgrade, storage: loadStorage, relief: () => import('../purge/relief.js') }, (opened) => {
     const parts = new CoreParts({ ...opened, background })
     const routes = new CoreRoutes({ ...opened, parts })
     routes.settingsChanged(opened.redeclared)
     return new TtlCoreDB<S>(routes, opened.unfollow)
   }, refuseFullOnly, ['capacity', 'mirror'])
 }
+
+/**
+ * Deletes the database `name` and the generation databases where its stores with `evictOnQuota`
+ * keep their values, which `indexedDB.deleteDatabase(name)` would leave behind; open handles
+ * step aside for it. A database in a Storage Bucket is deleted from the bucket this realm opened
+ * it in, or from `options.bucket` (docs/storage.md); `onLost` will not report it.
+ * @throws TtlError `UNSUPPORTED` where there is no IndexedDB (Node); `INVALID_OPTION` for a bad bucket name
+ */
+export const deleteTtlDB = deletingWith(loadStorage)

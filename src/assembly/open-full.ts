@@ -8,22 +8,36 @@ import type { MakeBackground } from '../background/background.js'
 import { TtlDB } from './db.js'
 import { Parts } from '../handle/parts.js'
 import { Routes } from '../handle/routes.js'
-import { openDatabase, type LoadUpgrade } from './open.js'
-import { checkOnLost, watchStorage } from '../handle/storage-watch.js'
-import type { OpenTtlCoreDBOptions, OpenTtlDBOptions } from '../rules/types.js'
+import type { watchStorage } from '../handle/storage-watch.js'
+import { openDatabase, type Loaders } from './open.js'
+import { kindOf, TtlError } from '../rules/errors.js'
+import type { LostReport, OpenTtlCoreDBOptions, OpenTtlDBOptions } from '../rules/types.js'
 
-/** Opens `name` with a full handle whose background (how its purge starts) `background` makes, and with the schema work `loadUpgrade` brings. */
-export async function openFull<S extends DBSchema | unknown>(name: string, options: OpenTtlDBOptions<S>, background: MakeBackground, loadUpgrade: LoadUpgrade): Promise<TtlDB<S>> {
-  checkOnLost((options as OpenTtlDBOptions<S> | null)?.onLost)
-  let lost: ReturnType<typeof watchStorage> | undefined
-  const db = await openDatabase(name, withIdbViews(options), loadUpgrade, (opened) => {
+/**
+ * Opens `name` with a full handle whose background (how its purge starts) `background` makes, and
+ * with the schema work, the storage work and the watch of the database's storage `load` brings
+ * (the watch only where `onLost` or `bucket.expiresAfterItems` asks for it).
+ */
+export async function openFull<S extends DBSchema | unknown>(name: string, options: OpenTtlDBOptions<S>, background: MakeBackground, load: FullLoaders): Promise<TtlDB<S>> {
+  const { onLost, bucket } = (options ?? {}) as OpenTtlDBOptions<S>
+  if (onLost !== undefined && typeof onLost !== 'function') throw new TtlError('INVALID_OPTION', `openTtlDB: onLost must be a function given the lost database's report; got ${kindOf(onLost)}`)
+  const watching = onLost || bucket?.expiresAfterItems ? load.watch() : undefined
+  // Loaded beside the open; a failure is the watch's to report, once the open has succeeded.
+  watching?.catch(() => {})
+  let lost: Promise<LostReport | undefined> | undefined
+  const db = await openDatabase(name, withIdbViews(options), load, (opened) => {
     const parts = new Parts({ ...opened, background })
     const routes = new Routes({ ...opened, parts })
     routes.settingsChanged(opened.redeclared)
-    lost = watchStorage({ ...opened, parts, bucket: options.bucket, onLost: options.onLost })
+    lost = watching?.then((work) => work.watchStorage({ ...opened, parts, bucket, onLost }))
     return new TtlDB<S>(routes, opened.unfollow)
   })
   return Object.assign(db, { lost: await lost })
+}
+
+/** What a full entry hands in: {@link Loaders}, and the watch of a handle's storage (`handle/storage-watch.ts`), as the entry loads it. */
+export interface FullLoaders extends Loaders {
+  watch: () => Promise<{ watchStorage: typeof watchStorage }>
 }
 
 /**

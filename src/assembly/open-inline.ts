@@ -6,12 +6,19 @@
 import type { DBSchema } from 'idb'
 import { inlineBackground } from '../background/inline.js'
 import * as upgradeWork from '../layout/upgrade.js'
+import * as reliefSteps from '../purge/relief.js'
+import * as storageWatch from '../handle/storage-watch.js'
+import * as storageWork from '../handle/storage-work.js'
+import { deletingWith } from '../generations/delete-db.js'
 import type { TtlDB } from './db.js'
 import { openFull } from './open-full.js'
 import type { OpenTtlDBOptions } from '../rules/types.js'
 
 /** The schema work, imported: service workers forbid `import()`. */
 const loadUpgrade = () => Promise.resolve(upgradeWork)
+
+/** Storage Buckets and `db.storage()`, and the watch of `onLost` and `bucket.expiresAfterItems`: imported as well. */
+const loadStorage = () => Promise.resolve(storageWork)
 
 /**
  * Opens (creating or upgrading) a database whose declared stores have time to live; its purge
@@ -20,5 +27,14 @@ const loadUpgrade = () => Promise.resolve(upgradeWork)
  * IndexedDB `VersionError`
  */
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
-  return openFull(name, options, inlineBackground, loadUpgrade)
+  return openFull(name, options, inlineBackground, { upgrade: loadUpgrade, storage: loadStorage, relief: () => Promise.resolve(reliefSteps), watch: () => Promise.resolve(storageWatch) })
 }
+
+/**
+ * Deletes the database `name` and the generation databases where its stores with `evictOnQuota`
+ * keep their values, which `indexedDB.deleteDatabase(name)` would leave behind; open handles
+ * step aside for it. A database in a Storage Bucket is deleted from the bucket this realm opened
+ * it in, or from `options.bucket` (docs/storage.md); `onLost` will not report it.
+ * @throws TtlError `UNSUPPORTED` where there is no IndexedDB (Node); `INVALID_OPTION` for a bad bucket name
+ */
+export const deleteTtlDB = deletingWith(loadStorage)

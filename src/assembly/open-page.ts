@@ -7,6 +7,7 @@ import type { DBSchema } from 'idb'
 import { lazyBackground } from '../background/lazy.js'
 import type { TtlDB } from './db.js'
 import { openFull } from './open-full.js'
+import { deletingWith } from '../generations/delete-db.js'
 import type { OpenTtlDBOptions } from '../rules/types.js'
 
 /**
@@ -23,10 +24,25 @@ const background = lazyBackground(async () => {
 const loadUpgrade = () => import('../layout/upgrade.js')
 
 /**
+ * Storage Buckets and `db.storage()`, loaded when an open, a `storage()` or a deletion first needs
+ * them; the watch of `onLost` and `bucket.expiresAfterItems` when an open asks for one.
+ */
+const loadStorage = () => import('../handle/storage-work.js')
+
+/**
  * Opens (creating or upgrading) a database whose declared stores have time to live.
  * @throws TtlError `INVALID_OPTION`, `INVALID_TTL`, `SCHEMA_MISMATCH`, `UNSUPPORTED` (no IndexedDB here);
  * IndexedDB `VersionError`
  */
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
-  return openFull(name, options, background, loadUpgrade)
+  return openFull(name, options, background, { upgrade: loadUpgrade, storage: loadStorage, relief: () => import('../purge/relief.js'), watch: () => import('../handle/storage-watch.js') })
 }
+
+/**
+ * Deletes the database `name` and the generation databases where its stores with `evictOnQuota`
+ * keep their values, which `indexedDB.deleteDatabase(name)` would leave behind; open handles
+ * step aside for it. A database in a Storage Bucket is deleted from the bucket this realm opened
+ * it in, or from `options.bucket` (docs/storage.md); `onLost` will not report it.
+ * @throws TtlError `UNSUPPORTED` where there is no IndexedDB (Node); `INVALID_OPTION` for a bad bucket name
+ */
+export const deleteTtlDB = deletingWith(loadStorage)

@@ -9,14 +9,14 @@
  */
 import type { DBSchema } from 'idb'
 import type { PartsOptions } from '../handle/core-parts.js'
-import type { RoutesOptions } from '../handle/core-routes.js'
+import type { LoadStorage, RoutesOptions } from '../handle/core-routes.js'
+import type { LoadRelief } from '../purge/quota.js'
 import { Connection, type UpgradeWork } from '../layout/connection.js'
 import { applyDeclaredDefaults, checkSchema, checkStoreConfigs, type StoreConfigs, type Undeclarable } from '../layout/schema.js'
 import { forgetSettings, holdSettings } from '../layout/held-settings.js'
 import { follow } from '../layout/watermarks.js'
 import { requireIndexedDB } from '../platform/available.js'
-import { openIn } from '../platform/bucket.js'
-import { checkBucketOptions } from '../rules/bucket-options.js'
+import { place } from '../platform/factory.js'
 import { checkClock, monotonic } from '../rules/clock.js'
 import { kindOf, TtlError } from '../rules/errors.js'
 import { checkPurgeOptions } from '../rules/purge-options.js'
@@ -38,16 +38,24 @@ export interface Opened extends Omit<PartsOptions, 'background'>, Omit<RoutesOpt
  */
 export type LoadUpgrade = () => Promise<UpgradeWork>
 
+/** What an entry hands in: the schema work, and what Storage Buckets, `onLost` and `db.storage()` run (`handle/storage-work.ts`). */
+export interface Loaders {
+  upgrade: LoadUpgrade
+  storage: LoadStorage
+  /** The steps of quota relief (`purge/relief.ts`), loaded at the first write refused for lack of space. */
+  relief: LoadRelief
+}
+
 /**
  * Opens `name` as {@link openTtlDB} does, running the app's `upgrade` as it is given (the full
- * entries hand in one that takes idb's views), with the schema work `loadUpgrade` brings; `refuse` throws for declarations the entry cannot
+ * entries hand in one that takes idb's views), with the schema work and the storage work `load` brings (the latter only when `bucket` is given); `refuse` throws for declarations the entry cannot
  * honour (before the database is touched), `assemble` makes the handle. The settings the entry
  * cannot declare (`undeclarable`) are left as the database has them.
  */
 export async function openDatabase<S extends DBSchema | unknown, H>(
   name: string,
   options: OpenTtlCoreDBOptions<S>,
-  loadUpgrade: LoadUpgrade,
+  load: Loaders,
   assemble: (opened: Opened) => H,
   refuse: (stores: StoreConfigs, purge: Required<PurgeOptions>) => void = () => {},
   undeclarable: Undeclarable = [],
@@ -68,11 +76,14 @@ export async function openDatabase<S extends DBSchema | unknown, H>(
     throw new TtlError('INVALID_OPTION', `openTtlDB: durability must be 'default', 'strict' or 'relaxed'; got ${typeof durability === 'string' ? `'${durability}'` : kindOf(durability)}`)
   }
   const purge = checkPurgeOptions(options.purge)
-  const bucket = checkBucketOptions(options.bucket)
+  // A database opened without a bucket waits on no import (issue #44).
+  const storage = options.bucket === undefined ? undefined : await load.storage()
+  const bucket = storage?.checkBucketOptions(options.bucket)
   refuse(stores, purge)
   const clock = monotonic(checkClock(options.clock))
-  await openIn(name, bucket)
-  const connection = new Connection({ name, version: options.version, stores, clock, upgrade: options.upgrade, schema: { checkSchema, upgrade: loadUpgrade }, onStepAside: () => forgetSettings(name) })
+  if (storage) await storage.openIn(name, bucket)
+  else place(name, undefined)
+  const connection = new Connection({ name, version: options.version, stores, clock, upgrade: options.upgrade, schema: { checkSchema, upgrade: load.upgrade }, onStepAside: () => forgetSettings(name) })
   const db = await connection.native()
   const unfollowMarks = follow(name)
   const letGo = holdSettings(name)
@@ -88,6 +99,6 @@ export async function openDatabase<S extends DBSchema | unknown, H>(
     connection.close()
     throw error
   }
-  return assemble({ name, stores, purge, clock, connection, mode, durability: options.durability, unfollow, redeclared })
+  return assemble({ name, stores, purge, clock, connection, mode, durability: options.durability, unfollow, redeclared, loadStorage: load.storage, loadRelief: load.relief })
 }
 

@@ -6,7 +6,7 @@
  */
 import { Background, type MakeBackground, type PagePurger } from './background.js'
 import { startCorePurgeWorker, startPurgeWorker } from './worker/start.js'
-import { bucketOf } from '../platform/bucket.js'
+import { bucketOf } from '../platform/factory.js'
 
 /** `idb-ttl`'s: the purge worker, with the page's own purger (`inline.ts`, loaded beside this) to fall back on. */
 export const fullBackground =

@@ -1,9 +1,9 @@
 /** Deleting a TTL database whole: the database and the generations its stores keep values in. */
 import { requireIndexedDB } from '../platform/available.js'
-import { bucketOf, openIn } from '../platform/bucket.js'
-import { factoryOf } from '../platform/factory.js'
-import { forgetSeen } from '../platform/seen.js'
-import { checkBucketOptions } from '../rules/bucket-options.js'
+import type { openIn } from '../platform/bucket.js'
+import { bucketOf, factoryOf } from '../platform/factory.js'
+import type { forgetSeen } from '../platform/seen.js'
+import type { checkBucketOptions } from '../rules/bucket-options.js'
 import { generationPrefix } from './values.js'
 
 function deleteDatabase(factory: IDBFactory, name: string): Promise<void> {
@@ -13,6 +13,12 @@ function deleteDatabase(factory: IDBFactory, name: string): Promise<void> {
     request.onerror = () => reject(request.error)
   })
 }
+
+/** What a deletion needs of the storage work (`handle/storage-work.ts`), as the entry loads it. */
+type LoadStorage = () => Promise<{ checkBucketOptions: typeof checkBucketOptions; openIn: typeof openIn; forgetSeen: typeof forgetSeen }>
+
+/** `deleteTtlDB` of an entry: {@link deleteTtlDB}, with the storage work (buckets, the registry of databases seen) as the entry loads it. */
+export const deletingWith = (loadStorage: LoadStorage) => (name: string, options?: { bucket?: string }) => deleteTtlDB(name, options, loadStorage)
 
 /**
  * Deletes the database `name` and the generation databases (`<name>~gen~…`) where its stores
@@ -29,8 +35,9 @@ function deleteDatabase(factory: IDBFactory, name: string): Promise<void> {
  * unreferenced, for the sweep of strays.
  * @throws TtlError `UNSUPPORTED` where there is no IndexedDB (Node); `INVALID_OPTION` for a bad bucket name
  */
-export async function deleteTtlDB(name: string, options?: { bucket?: string }): Promise<void> {
+export async function deleteTtlDB(name: string, options: { bucket?: string } | undefined, loadStorage: LoadStorage): Promise<void> {
   requireIndexedDB(`deleteTtlDB(${JSON.stringify(name)})`)
+  const { checkBucketOptions, forgetSeen, openIn } = await loadStorage()
   const bucket = options?.bucket === undefined ? undefined : checkBucketOptions({ name: options.bucket })
   if (bucket) await openIn(name, bucket)
   const factory = factoryOf(name)

@@ -6,7 +6,7 @@
  */
 import type { Connection } from '../layout/connection.js'
 import { latestExpiry } from '../layout/latest-expiry.js'
-import type { StorageBucket } from '../platform/bucket.js'
+import type { StorageBucket } from '../platform/factory.js'
 
 /**
  * The expiry of a bucket that holds an item that never expires: 8.64e15 ms, the last time a

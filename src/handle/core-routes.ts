@@ -13,7 +13,8 @@ import type { Connection } from '../layout/connection.js'
 import { usesGenerations } from '../layout/generation-index.js'
 import type { StoreConfigs } from '../layout/schema.js'
 import { storageUsage } from '../platform/storage.js'
-import { withQuotaRelief, type QuotaRelief, type Spare } from '../purge/quota.js'
+import { withQuotaRelief, type LoadRelief, type Spare } from '../purge/quota.js'
+import type { QuotaRelief } from '../purge/relief.js'
 import { ReadScope, type Reading } from '../reads/reads.js'
 import { META_STORE } from '../layout/expiry-index.js'
 import { heldSettings, settingsIn, settingsTicket } from '../layout/held-settings.js'
@@ -31,12 +32,19 @@ export interface RoutesOptions<P extends CoreParts = CoreParts> {
   mode: TtlValues
   durability: IDBTransactionDurability | undefined
   parts: P
+  /** What Storage Buckets and `db.storage()` run (`storage-work.ts`), as the entry loads it. */
+  loadStorage: LoadStorage
+  /** The steps of quota relief (`purge/relief.ts`), as the entry loads them: at the first full disk. */
+  loadRelief: LoadRelief
   /**
    * How the handle reads and writes stores that keep their values in generations (`evictOnQuota`):
    * the full handle's. Without it (`idb-ttl/core`) every call on such a store is refused.
    */
   generations?: Generations
 }
+
+/** `storage-work.ts` as an entry gets it: with `import()` in the page entries, imported by the service worker's. */
+export type LoadStorage = () => Promise<typeof import('./storage-work.js')>
 
 /** The one-line change that gives an app of `idb-ttl/core` what only `idb-ttl` has. */
 export const USE_FULL_ENTRY = "import { openTtlDB } from 'idb-ttl' instead of 'idb-ttl/core'"
@@ -208,7 +216,7 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
 
   /** Runs `attempt` once more after each step of quota relief while the disk is full (SPEC §9). */
   spacious<T>(attempt: () => Promise<T>, spare?: Spare): Promise<T> {
-    return withQuotaRelief(attempt, { database: this.options.name, purgeExpired: () => this.purgeExpired(undefined, true), usage: storageUsage, ...this.relief(spare) })
+    return withQuotaRelief(attempt, { database: this.options.name, purgeExpired: () => this.purgeExpired(undefined, true), usage: storageUsage, ...this.relief(spare) }, this.options.loadRelief)
   }
 
   /**

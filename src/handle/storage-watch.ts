@@ -9,9 +9,8 @@ import type { CoreParts } from './core-parts.js'
 import { checkLost } from './lost.js'
 import type { Connection } from '../layout/connection.js'
 import type { StoreConfigs } from '../layout/schema.js'
-import { bucketOf } from '../platform/bucket.js'
+import { bucketOf } from '../platform/factory.js'
 import type { BucketOptions } from '../rules/bucket-options.js'
-import { kindOf, TtlError } from '../rules/errors.js'
 import type { LostReport } from '../rules/types.js'
 
 export interface WatchOptions {
@@ -22,11 +21,6 @@ export interface WatchOptions {
   parts: CoreParts
   bucket: BucketOptions | undefined
   onLost: ((report: LostReport) => void) | undefined
-}
-
-/** @throws TtlError `INVALID_OPTION` for an `onLost` that is no function */
-export function checkOnLost(onLost: unknown): void {
-  if (onLost !== undefined && typeof onLost !== 'function') throw new TtlError('INVALID_OPTION', `openTtlDB: onLost must be a function given the lost database's report; got ${kindOf(onLost)}`)
 }
 
 /**

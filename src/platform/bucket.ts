@@ -5,17 +5,7 @@
  * nothing throws (docs/storage.md).
  */
 import type { BucketOptions } from '../rules/bucket-options.js'
-import { place } from './factory.js'
-
-/** The parts of a `StorageBucket` the library uses (not in TypeScript's DOM types yet). */
-export interface StorageBucket {
-  readonly name: string
-  readonly indexedDB: IDBFactory
-  persisted(): Promise<boolean>
-  estimate(): Promise<StorageEstimate>
-  expires(): Promise<number | null>
-  setExpires(expires: number): Promise<void>
-}
+import { place, placement, type StorageBucket } from './factory.js'
 
 interface StorageBucketManager {
   keys(): Promise<string[]>
@@ -41,11 +31,8 @@ export interface StorageStatus {
   missing: StorageCall[]
 }
 
-/** A call of the platform `db.storage()` and {@link requestPersistence} may find missing. */
+/** A call of the platform `db.storage()` and `requestPersistence()` may find missing. */
 export type StorageCall = 'storageBuckets' | 'persisted' | 'persist' | 'estimate'
-
-/** The bucket each database of this realm was opened in: `null` where one was asked for and the platform has none. */
-const buckets = new Map<string, StorageBucket | null>()
 
 /** `navigator.storageBuckets`, where the platform has Storage Buckets. */
 export function storageBuckets(): StorageBucketManager | undefined {
@@ -60,29 +47,18 @@ export function storageBuckets(): StorageBucketManager | undefined {
 export async function openIn(name: string, options: Pick<BucketOptions, 'name'> & Partial<BucketOptions> | undefined): Promise<StorageBucket | undefined> {
   const buckets = storageBuckets()
   if (!options || !buckets) {
-    setBucket(name, options ? null : undefined)
+    place(name, options ? null : undefined)
     return undefined
   }
   const { name: bucketName, expiresAfterItems: _, ...settings } = options
   const bucket = await buckets.open(bucketName, settings)
-  setBucket(name, bucket)
+  place(name, bucket)
   return bucket
-}
-
-function setBucket(name: string, bucket: StorageBucket | null | undefined): void {
-  if (bucket === undefined) buckets.delete(name)
-  else buckets.set(name, bucket)
-  place(name, bucket?.indexedDB)
-}
-
-/** The bucket database `name` was opened in, in this realm; `undefined` for the default one. */
-export function bucketOf(name: string): StorageBucket | undefined {
-  return buckets.get(name) ?? undefined
 }
 
 /** Where the storage of database `name` stands (see {@link StorageStatus}). */
 export async function storageStatus(name: string): Promise<StorageStatus> {
-  const bucket = buckets.get(name)
+  const bucket = placement(name)
   const storage = globalThis.navigator?.storage
   const missing: StorageCall[] = bucket === null ? ['storageBuckets'] : []
   const persisted = bucket ? bucket.persisted() : storage?.persisted?.()
@@ -95,26 +71,4 @@ export async function storageStatus(name: string): Promise<StorageStatus> {
     bucket?.expires().catch(() => null) ?? null,
   ])
   return { bucket: bucket?.name ?? null, persisted: known, usage: figures?.usage, quota: figures?.quota, expires, missing }
-}
-
-/** What {@link requestPersistence} answers. */
-export interface PersistenceAnswer {
-  /** Whether the origin's storage is persisted now (`false` where the platform cannot say). */
-  persisted: boolean
-  /** Whether this global can ask (`navigator.storage.persist`: windows only). */
-  supported: boolean
-}
-
-/**
- * Asks the browser to keep the origin's default bucket under storage pressure
- * (`navigator.storage.persist()`; call it from a user gesture in a window: Firefox asks the user,
- * Chromium and Safari decide by engagement or installation). In a worker, or where the platform
- * has no such call, it asks nothing and reports what it can. Never throws. A bucket is
- * persisted by its own `persisted` option instead.
- */
-export async function requestPersistence(): Promise<PersistenceAnswer> {
-  const storage = globalThis.navigator?.storage
-  const persist = typeof storage?.persist === 'function'
-  const persisted = await (persist ? storage.persist() : storage?.persisted?.())?.catch(() => false)
-  return { persisted: persisted ?? false, supported: persist }
 }

@@ -11,71 +11,35 @@
  * stores whose rows hold their values themselves, evicting goes on only while it gives room back:
  * where the browser reports its usage (`navigator.storage.estimate()`), a round after which the
  * usage did not drop is the last, so that one full disk does not empty them for nothing.
+ *
+ * Here the write's first attempt and the wait on another write's relief; the steps of relief are
+ * `relief.ts`, which the page entries load with `import()` at the first full disk (issue #44).
  */
+import type { QuotaRelief } from './relief.js'
 import { evict, liveCount } from './eviction.js'
-import { listeningStores, listensTo, publish } from '../events/listeners.js'
+import { listeningStores, listensTo, publish, type DeletedItem } from '../events/listeners.js'
+import type { PurgeReport } from '../events/reports.js'
 import { generationValues } from '../generations/values.js'
 import { EXPIRY_INDEX, META_STORE } from '../layout/expiry-index.js'
 import { cutoffs, type StoreState } from '../rules/policy.js'
-import type { DeletedItem } from '../events/listeners.js'
 import { done, req } from '../platform/request.js'
 import { markOfStored, writeOfStored } from '../layout/stamp.js'
-import type { PurgeReport } from '../events/reports.js'
 import { isQuotaError } from '../platform/storage.js'
 
-/** Rounds of eviction before a write is given up. */
-export const EVICTION_ROUNDS = 8
-/** The share of an opted-in store's live items given up in one round (at least one item). */
-export const EVICTION_SHARE = 1 / 4
-
-/** What can make room. Each may fail (the disk is full): a failure counts as no room made. */
-export interface QuotaRelief {
-  /** The database's name: a realm makes room in it for one write at a time. */
-  database: string
-  /** Purges every expired item of the database; resolves to how many went. */
-  purgeExpired(): Promise<number>
-  /** One round of eviction from the opted-in stores; resolves to how many items went. */
-  evictShare(): Promise<number>
-  /**
-   * Deletes the generations no row refers to any more (`generations/values.ts`); resolves to how many
-   * went, `undefined` when no store keeps its values in generations.
-   */
-  dropGenerations(): Promise<number | undefined>
-  /** The origin's storage usage in bytes, where the browser reports it. */
-  usage(): Promise<number | undefined>
-}
-
-/**
- * After generations were deleted, the write is tried again after waits that double from
- * {@link ROOM_WAIT_MS}: for up to {@link ROUND_WAIT_MS} before the next round of eviction, and
- * once eviction is over, for what is left of {@link ROOM_WAIT_BUDGET_MS}. Chromium 156 gives a
- * deleted database's room back after anything from no time to more than a second (measured at
- * a 10 MB quota: a write that made room took 55 ms at the median, 1.7 s at worst); evicting more
- * meanwhile would be for nothing.
- */
-export const ROOM_WAIT_MS = 25
-export const ROUND_WAIT_MS = 400
-/** The most a write waits for the room of deleted generations to come back, in all. */
-export const ROOM_WAIT_BUDGET_MS = 2_000
-
-/**
- * A step of relief, run again if it fails: Firefox, after a write refused at its quota, refuses
- * the next write transaction of another database too (even one that only deletes), and the next
- * request of the refused one's connection; the one after goes through.
- */
-const twice = <T>(step: () => Promise<T>): Promise<T> => step().catch(() => step())
+/** `relief.ts` as an entry gets it: with `import()` in the page entries, at the first full disk; imported by the service worker's. */
+export type LoadRelief = () => Promise<typeof import('./relief.js')>
 
 /** Per database, the quota relief under way in this realm (settled once it ends, however). */
 const relieving = new Map<string, Promise<void>>()
 
 /**
- * Runs `attempt`, and again after each step of `relief` while it fails for lack of space. One
+ * Runs `attempt`, and again after each step of `relief` (its steps loaded by `load`) while it fails for lack of space. One
  * write at a time makes room in a database: side by side, a write whose rounds find every item
  * already given up and every generation already deleted by another's would give up at once,
  * without waiting for the room those deletions give back. A write refused while another makes
  * room tries again once that one is over, and makes room itself only if it still does not fit.
  */
-export async function withQuotaRelief<T>(attempt: () => Promise<T>, relief: QuotaRelief): Promise<T> {
+export async function withQuotaRelief<T>(attempt: () => Promise<T>, relief: QuotaRelief, load: LoadRelief): Promise<T> {
   try {
     return await attempt()
   } catch (error) {
@@ -88,7 +52,7 @@ export async function withQuotaRelief<T>(attempt: () => Promise<T>, relief: Quot
         if (!isQuotaError(retryError)) throw retryError
       }
     }
-    const mine = relieve(attempt, relief, error)
+    const mine = load().then(({ relieve }) => relieve(attempt, relief, error))
     const over = mine.then(
       () => {},
       () => {},
@@ -99,49 +63,8 @@ export async function withQuotaRelief<T>(attempt: () => Promise<T>, relief: Quot
   }
 }
 
-/** The steps of {@link withQuotaRelief} after `attempt` failed with `error` for lack of space. */
-async function relieve<T>(attempt: () => Promise<T>, relief: QuotaRelief, error: unknown): Promise<T> {
-  let budget = ROOM_WAIT_BUDGET_MS
-  /** Tries the write again, and while it does not fit, waits and tries again for up to `patience` ms. */
-  const retry = async (patience: number): Promise<{ value: T } | undefined> => {
-    for (let wait = 0, waited = 0; ; waited += wait) {
-      try {
-        return { value: await attempt() }
-      } catch (retryError) {
-        if (!isQuotaError(retryError)) throw retryError
-      }
-      wait = Math.max(ROOM_WAIT_MS, 2 * wait)
-      if (waited + wait > patience || wait > budget) return undefined
-      budget -= wait
-      await new Promise((resolve) => setTimeout(resolve, wait))
-    }
-  }
-  let droppedAny = false
-  const dropGenerations = async () => {
-    const dropped = await twice(() => relief.dropGenerations()).catch(() => 0)
-    droppedAny ||= (dropped ?? 0) > 0
-    return dropped
-  }
-  const purged = await twice(() => relief.purgeExpired()).catch(() => 0)
-  const dropped = (await dropGenerations()) ?? 0
-  const afterPurge = purged + dropped > 0 ? await retry(dropped > 0 ? ROUND_WAIT_MS : 0) : undefined
-  if (afterPurge) return afterPurge.value
-  let usage = await relief.usage()
-  for (let round = 0; round < EVICTION_ROUNDS; round++) {
-    if ((await twice(() => relief.evictShare()).catch(() => 0)) === 0) break // nothing left to give up
-    const droppedNow = await dropGenerations()
-    const afterEviction = await retry((droppedNow ?? 0) > 0 ? ROUND_WAIT_MS : 0)
-    if (afterEviction) return afterEviction.value
-    const usageNow = await relief.usage()
-    // Deleting records may give no room back (Chromium): stop before emptying the stores for
-    // nothing. Not where values are kept in generations: room comes back as each is emptied.
-    if (droppedNow === undefined && usage !== undefined && usageNow !== undefined && usageNow >= usage) break
-    usage = usageNow
-  }
-  const atLast = droppedAny ? await retry(budget) : undefined
-  if (atLast) return atLast.value
-  throw error
-}
+/** The share of an opted-in store's live items given up in one round (at least one item). */
+export const EVICTION_SHARE = 1 / 4
 
 /**
  * Evicts `EVICTION_SHARE` of the store's live items (at least one) in its `evict` order, in one
@@ -166,12 +89,6 @@ export async function evictShare(
   const items = live > 0 ? await evict(store, state, cut, Math.max(1, Math.ceil(live * EVICTION_SHARE)), withValues, spare) : []
   await committed
   return items
-}
-
-/** The item a write at a full disk rewrites, which quota relief must not give up. */
-export interface Spare {
-  store: string
-  key: IDBValidKey
 }
 
 /**
@@ -200,6 +117,12 @@ export async function evictRound(
     if (withValues) publish(dbName, { store, reason: 'evicted', items }, generationValues)
   }
   return total
+}
+
+/** The item a write at a full disk rewrites, which quota relief must not give up. */
+export interface Spare {
+  store: string
+  key: IDBValidKey
 }
 
 /** Keys deleted per transaction when undoing: at its quota, Firefox refuses a large delete transaction. */
