@@ -64,7 +64,7 @@ const RUNTIME = /^dist\/idb-ttl-rolldown-runtime-[\w-]+\.js$/
 /** issue #33: the bytes (min+gzip) of an app that uses only `idb-ttl/core`, .size-limit.js's limit for it. The target is 10 kB. */
 const { CORE_APP_BUDGET, FIRST_LOAD_BUDGET } = scratch
 
-test('the tarball holds the ten entries (idb-ttl, idb-ttl/core, idb-ttl/service-worker, idb-ttl/cosmos, idb-ttl/tanstack, idb-ttl/workbox, idb-ttl/keyval, idb-ttl/react, idb-ttl/vue, idb-ttl/svelte), the chunks they share (the core, the rest of the full entry, the background purge, what starts the purge worker, the schema work of an upgrade, Storage Buckets, the watch of onLost, quota relief, the bundler\'s helper), the worker, one .d.ts per entry and the framework bindings\' shared types, the docs on using the library (not the four about the repository), README, LICENSE and package.json, nothing else; under 450 kB unpacked', async () => {
+test('the tarball holds the ten entries (idb-ttl, idb-ttl/core, idb-ttl/service-worker, idb-ttl/cosmos, idb-ttl/tanstack, idb-ttl/workbox, idb-ttl/keyval, idb-ttl/react, idb-ttl/vue, idb-ttl/svelte), the chunks they share (the core, the rest of the full entry, the background purge, what starts the purge worker, the schema work of an upgrade, Storage Buckets, the watch of onLost, quota relief, the bundler\'s helper), the worker, one .d.ts per entry and the framework bindings\' shared types, the docs on using the library (not the four about the repository), README, LICENSE and package.json, nothing else; under 520 kB unpacked', async () => {
   const allowed = /^(dist\/(idb-ttl|core|service-worker|cosmos|tanstack|workbox|keyval|react|vue|svelte|purge-worker|idb-ttl-(shared|core|page|purge|upgrade|storage|watch|relief|rolldown-runtime)-[\w-]+)\.js|dist\/(index|core|service-worker|cosmos|tanstack|workbox|keyval|react|vue|svelte|bindings)\.d\.ts|docs\/[\w-]+\.md|README\.md|LICENSE|package\.json)$/
   expect(packed.files.filter((file) => !allowed.test(file))).toEqual([])
   expect(packed.files).toEqual(
@@ -106,7 +106,9 @@ test('the tarball holds the ten entries (idb-ttl, idb-ttl/core, idb-ttl/service-
   // 347 kB with five entries and fifteen pages of docs (the four left out are 73 kB, benchmarks.md 44 kB of them); #35's budget
   // was 400 kB. 414 kB with seven entries (keyval) and sixteen pages (keyval.md; cosmos.md grew
   // with #43): 188 kB of docs, about 160 kB of JS, 53 kB of types.
-  expect(packed.unpackedSize).toBeLessThan(450_000)
+  // 472 kB with ten entries (the framework bindings), the chunks the page entries load later (#44)
+  // and three pages more (frameworks.md, stale.md, storage.md); the budget 520 kB.
+  expect(packed.unpackedSize).toBeLessThan(520_000)
   const { copied } = await scratch.installed(app)
   expect(copied).toBe(true)
 })
