@@ -12,7 +12,9 @@ async function expiredOnDisk(count: number, purge: Record<string, number>) {
   // A long sleep between slices: only purgeDuring can purge within the test.
   const db = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 3600 } }, purge: { mode: 'inline', maxIntervalMs: HOUR, idleTimeoutMs: HOUR, ...purge } })
   await db.putAll('s', [...Array.from({ length: count }, (_, id) => ({ id })), { id: 'live', ttl: -1 }])
-  await expect.poll(() => db.isPurger).toBe(true)
+  // The page entries load their background at the first idle callback and then elect: a wait for
+  // an event that comes (10 s, as the other purge tests wait for it), not expect.poll's 1 s.
+  await vi.waitFor(() => expect(db.isPurger).toBe(true), { timeout: 10_000, interval: 10 })
   // Nothing is due yet: this returns once any slice the writes started has ended. Otherwise a
   // tight budget can be spent waiting for that slice, which began before the clock moved and so
   // purges nothing (seen in WebKit on disk, where the slice was still running).
