@@ -2,7 +2,7 @@
 // expiry instant with no write, a write in another tab re-renders, a changed parameter shows the
 // new query's items and never the old one's, a handle given as a promise, an inline options
 // literal that does not resubscribe, StrictMode's double mount, and an unmount that leaves no
-// subscription, lock or timer.
+// subscription, lock or timer; useStale, whose stale list an item joins as it leaves the live one.
 import { act, createElement, StrictMode, type ReactNode } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
 import { afterEach, expect, test } from 'vitest'
