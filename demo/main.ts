@@ -2,7 +2,7 @@
  * The demo page: wires the first screen's tour (the life of one item), the live stores, the expiry
  * event logs of two frames, the purge log, the chart and the load tools, and the rules
  * playground, the service worker's panel, a Cosmos DB container beside its offline mirror, and
- * TanStack Query's persisted queries. With
+ * TanStack Query's persisted queries, and a React island over a cache in a Storage Bucket. With
  * `?view=second` it is the compact second frame instead.
  */
 import { bulkControl } from './bulk.js'
@@ -12,12 +12,14 @@ import { DB_VERSION, openDemoDB, readParams, resetDemo, STORES, TOUR_STORE, TOUR
 import { h, setText } from './dom.js'
 import { ExpireLog } from './expire-log.js'
 import { fillControl } from './fill.js'
+import { mountHeadlines, openHeadlinesDB } from './headlines.js'
 import { mountFrameMeter, type FrameMeter } from './frame-meter.js'
 import { mountOffline } from './offline.js'
 import { mountPlayground } from './playground.js'
 import { PurgeLog } from './purge-log.js'
 import { mountQueries, openQueriesDB } from './queries-panel.js'
 import { mountSecondFrame } from './second-frame.js'
+import { mountStorage } from './storage-panel.js'
 import { StorePanel } from './store-panel.js'
 import { Tour } from './tour.js'
 
@@ -74,6 +76,16 @@ function start(db: DemoDB, tour: Tour, meter: FrameMeter): void {
   $('purge').replaceChildren(log.el, chart.el)
   tour.start(db)
   const cosmos = mountCosmos($('cosmos'), db)
+  openHeadlinesDB(params.dbName).then(
+    (headlines) => {
+      mountHeadlines($('headlines'), headlines)
+      mountStorage($('storage'), [
+        { label: 'headlines (cache, evictable)', db: headlines },
+        { label: `${params.dbName} (the mirror of section 7)`, db },
+      ])
+    },
+    (error: Error) => setText($('headlines'), `Could not open the headlines database: ${error.name}: ${error.message}`),
+  )
 
   const expired = new ExpireLog('This page: db.onExpire')
   db.onExpire((event) => {

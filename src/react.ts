@@ -8,9 +8,9 @@ import type { IndexNames, StoreKey, StoreNames, StoreValue } from 'idb'
 import type { DBSchema, Stamped } from './index.js'
 import { follow } from './bindings/follow.js'
 import { sameOptions } from './bindings/same.js'
-import type { LiveHandle, LiveItems, LiveQueryOptions } from './bindings/types.js'
+import type { LiveHandle, LiveItems, LiveQueryOptions, StaleItems, StaleQueryOptions } from './bindings/types.js'
 
-export type { LiveHandle, LiveItems, LiveQueryOptions } from './bindings/types.js'
+export type { LiveHandle, LiveItems, LiveQueryOptions, StaleItems, StaleQueryOptions } from './bindings/types.js'
 
 /**
  * The live items of `store` (as `db.live(store, options)` emits them), `undefined` before the first
@@ -24,11 +24,26 @@ export function useLive<S extends DBSchema | unknown, N extends StoreNames<S>, I
   store: N,
   options?: LiveQueryOptions<S, N, I>,
 ): LiveItems<S, N> | undefined {
+  return useFollow(db, store, options) as LiveItems<S, N> | undefined
+}
+
+/**
+ * The stale items of `store` (a store with `keepExpired`, docs/stale.md), as
+ * `db.getAllStale(store, options?.query)` gives them (`{ key, value, expiredAt }`), read again each
+ * time `useLive` on the same store and query would render: an item expiring leaves one list and
+ * joins this one at that instant. `undefined` before the first result and in a server render;
+ * parameters, unmounting and errors as `useLive`'s.
+ */
+export function useStale<S extends DBSchema | unknown, N extends StoreNames<S>>(db: LiveHandle<S>, store: N, options?: StaleQueryOptions<S, N>): StaleItems<S, N> | undefined {
+  return useFollow(db, store, options, true) as StaleItems<S, N> | undefined
+}
+
+function useFollow(db: LiveHandle<any>, store: string, options: object | undefined, stale?: boolean): unknown[] | undefined {
   // The options kept while equal by value, so that a literal written inline keeps the source, and the subscription.
   const kept = useRef(options)
   if (!sameOptions(kept.current, options)) kept.current = options
   const query = kept.current
-  const source = useMemo(() => liveSource<LiveItems<S, N>[number]>(db, store, query), [db, store, query])
+  const source = useMemo(() => liveSource(db, store, query, stale), [db, store, query, stale])
   return useSyncExternalStore(source.subscribe, source.get, serverSnapshot)
 }
 
@@ -45,8 +60,8 @@ export function useLiveItem<S extends DBSchema | unknown, N extends StoreNames<S
 const serverSnapshot = () => undefined
 
 /** What `useSyncExternalStore` takes for one query: its subscribe, and the latest result (or the failure, thrown). */
-function liveSource<T>(db: LiveHandle<any>, store: string, options: object | undefined) {
-  let items: T[] | undefined
+function liveSource(db: LiveHandle<any>, store: string, options: object | undefined, stale?: boolean) {
+  let items: unknown[] | undefined
   let failure: { error: unknown } | undefined
   return {
     subscribe(changed: () => void): () => void {
@@ -55,13 +70,13 @@ function liveSource<T>(db: LiveHandle<any>, store: string, options: object | und
         changed()
       }
       try {
-        return follow<T>(db, store, options, (next) => ((items = next), changed()), fail)
+        return follow(db, store, options, (next) => ((items = next), changed()), fail, stale)
       } catch (error) {
         fail(error)
         return () => {}
       }
     },
-    get(): T[] | undefined {
+    get(): unknown[] | undefined {
       if (failure) throw failure.error
       return items
     },

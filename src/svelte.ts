@@ -7,9 +7,9 @@ import { readable, type Readable } from 'svelte/store'
 import type { IndexNames, StoreNames } from 'idb'
 import type { DBSchema } from './index.js'
 import { follow, report } from './bindings/follow.js'
-import type { LiveHandle, LiveItems, LiveQueryOptions } from './bindings/types.js'
+import type { LiveHandle, LiveItems, LiveQueryOptions, StaleItems, StaleQueryOptions } from './bindings/types.js'
 
-export type { LiveHandle, LiveItems, LiveQueryOptions } from './bindings/types.js'
+export type { LiveHandle, LiveItems, LiveQueryOptions, StaleItems, StaleQueryOptions } from './bindings/types.js'
 
 /**
  * A readable store of the live items of `store` (as `db.live(store, options)` emits them),
@@ -24,9 +24,23 @@ export function live<S extends DBSchema | unknown, N extends StoreNames<S>, I ex
   store: N,
   options?: LiveQueryOptions<S, N, I>,
 ): Readable<LiveItems<S, N> | undefined> {
-  return readable<LiveItems<S, N> | undefined>(undefined, (set) => {
+  return following(db, store, options) as Readable<LiveItems<S, N> | undefined>
+}
+
+/**
+ * A readable store of the stale items of `store` (a store with `keepExpired`, docs/stale.md), as
+ * `db.getAllStale(store, options?.query)` gives them (`{ key, value, expiredAt }`), read again each
+ * time `live(db, store, options)` would change: an item expiring leaves one list and joins this
+ * one at that instant. Subscriptions and errors as `live`'s.
+ */
+export function stale<S extends DBSchema | unknown, N extends StoreNames<S>>(db: LiveHandle<S>, store: N, options?: StaleQueryOptions<S, N>): Readable<StaleItems<S, N> | undefined> {
+  return following(db, store, options, true) as Readable<StaleItems<S, N> | undefined>
+}
+
+function following(db: LiveHandle<any>, store: string, options: object | undefined, stale?: boolean): Readable<unknown[] | undefined> {
+  return readable<unknown[] | undefined>(undefined, (set) => {
     // A store that stopped keeps its last value: items that may have expired since.
     set(undefined)
-    return follow(db, store, options, set, report)
+    return follow(db, store, options, set, report, stale)
   })
 }

@@ -7,9 +7,9 @@ import type { IndexNames, StoreNames } from 'idb'
 import type { DBSchema } from './index.js'
 import { follow, report } from './bindings/follow.js'
 import { sameOptions } from './bindings/same.js'
-import type { LiveHandle, LiveItems, LiveQueryOptions } from './bindings/types.js'
+import type { LiveHandle, LiveItems, LiveQueryOptions, StaleItems, StaleQueryOptions } from './bindings/types.js'
 
-export type { LiveHandle, LiveItems, LiveQueryOptions } from './bindings/types.js'
+export type { LiveHandle, LiveItems, LiveQueryOptions, StaleItems, StaleQueryOptions } from './bindings/types.js'
 
 type Params = readonly [LiveHandle<any>, string, object | undefined]
 
@@ -26,7 +26,25 @@ export function useLive<S extends DBSchema | unknown, N extends StoreNames<S>, I
   store: MaybeRefOrGetter<N>,
   options?: MaybeRefOrGetter<LiveQueryOptions<S, N, I> | undefined>,
 ): Readonly<Ref<LiveItems<S, N> | undefined>> {
-  const items = shallowRef<LiveItems<S, N>>()
+  return useFollow(db, store, options) as Ref<LiveItems<S, N> | undefined>
+}
+
+/**
+ * A ref of the stale items of `store` (a store with `keepExpired`, docs/stale.md), as
+ * `db.getAllStale(store, options?.query)` gives them (`{ key, value, expiredAt }`), read again each
+ * time `useLive` on the same store and query would change: an item expiring leaves one list and
+ * joins this one at that instant. Parameters (refs or getters), scope and errors as `useLive`'s.
+ */
+export function useStale<S extends DBSchema | unknown, N extends StoreNames<S>>(
+  db: MaybeRefOrGetter<LiveHandle<S>>,
+  store: MaybeRefOrGetter<N>,
+  options?: MaybeRefOrGetter<StaleQueryOptions<S, N> | undefined>,
+): Readonly<Ref<StaleItems<S, N> | undefined>> {
+  return useFollow(db, store, options, true) as Ref<StaleItems<S, N> | undefined>
+}
+
+function useFollow(db: MaybeRefOrGetter<LiveHandle<any>>, store: MaybeRefOrGetter<string>, options: MaybeRefOrGetter<object | undefined>, stale?: boolean): Ref<unknown[] | undefined> {
+  const items = shallowRef<unknown[]>()
   // A server render runs an immediate watcher once: it would start a reading only to stop it.
   if (getCurrentInstance() && inject(ssrContextKey, null)) return items
   const params = computed<Params>((previous) => {
@@ -37,7 +55,7 @@ export function useLive<S extends DBSchema | unknown, N extends StoreNames<S>, I
     params,
     ([handle, name, query], _, onCleanup) => {
       items.value = undefined
-      onCleanup(follow<LiveItems<S, N>[number]>(handle, name, query, (next) => (items.value = next), report))
+      onCleanup(follow(handle, name, query, (next) => (items.value = next), report, stale))
     },
     { immediate: true },
   )

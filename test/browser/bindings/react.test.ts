@@ -2,12 +2,12 @@
 // expiry instant with no write, a write in another tab re-renders, a changed parameter shows the
 // new query's items and never the old one's, a handle given as a promise, an inline options
 // literal that does not resubscribe, StrictMode's double mount, and an unmount that leaves no
-// subscription, lock or timer.
+// subscription, lock or timer; useStale, whose stale list an item joins as it leaves the live one.
 import { act, createElement, StrictMode, type ReactNode } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
 import { afterEach, expect, test } from 'vitest'
 import type { TtlDB } from '../../../src/index.js'
-import { useLive, useLiveItem } from '../../../src/react.js'
+import { useLive, useLiveItem, useStale } from '../../../src/react.js'
 import { container, expireAt, recordDom, sessionsDB, shown, until, type Session, READING_MS } from './support.js'
 
 const g = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }
@@ -116,6 +116,35 @@ test("StrictMode's double mount leaves one subscription, and unmounting leaves n
   expect(subscriptions.open).toBe(0)
   expect(timers.pending).toEqual([])
   await until(async () => expect(await setup.holdsLiveLock()).toBe(false))
+})
+
+test('useStale: an item leaves the live list and joins the stale one at its expiry instant, with its expiredAt', async () => {
+  const setup = await sessionsDB(86_400)
+  const { db, clock } = setup
+  await db.putAll('sessions', [{ id: 'a', user: 'u1', ttl: 60 }, { id: 'b', user: 'u1' }])
+  const expiry = clock.now + 60_000
+  const seen: { key: string; expiredAt: number; id: string }[][] = []
+  function Both() {
+    const stale = useStale(db, 'sessions', { query: IDBKeyRange.lowerBound('a') })
+    if (stale) seen.push(stale.map((entry) => ({ key: entry.key as string, expiredAt: entry.expiredAt, id: (entry.value as Session).id })))
+    return createElement('div', null, list(useLive(db, 'sessions') as Session[] | undefined), createElement('ol', null, stale?.map((entry) => createElement('b', { key: String(entry.key) }, String(entry.key)))))
+  }
+  const { element } = await render(createElement(Both))
+  const staleShown = () => [...element.querySelectorAll('ol b')].map((b) => b.textContent).join(',')
+  await until(() => expect(shown(element.firstElementChild!)).toBe('a,b'))
+  await until(() => expect(seen.at(-1)).toEqual([]))
+  // Each list's live query set its expiry timer for that instant: firing them moves both lists, with no write.
+  await until(() => expect(setup.timers.pending.map((timer) => timer.delay)).toEqual([60_000, 60_000]))
+  clock.set(expiry)
+  const fired = performance.now()
+  setup.timers.fire()
+  await until(() => expect([shown(element.firstElementChild!), staleShown()]).toEqual(['b', 'a']))
+  expect(performance.now() - fired).toBeLessThan(READING_MS)
+  expect(seen.at(-1)).toEqual([{ key: 'a', expiredAt: expiry, id: 'a' }])
+  // A write that brings the key back live takes it off the stale list.
+  await db.put('sessions', { id: 'a', user: 'u1' })
+  await until(() => expect(shown(element.firstElementChild!)).toBe('a,b'))
+  await until(() => expect(staleShown()).toBe(''))
 })
 
 test('useLiveItem: one item by key, null once it expired', async () => {

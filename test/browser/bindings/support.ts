@@ -27,12 +27,14 @@ afterEach(() => cleanups.splice(0).reverse().forEach((cleanup) => cleanup()))
 
 /**
  * A fresh database of sessions on a manual clock, its live queries' expiry timers taken (moved by
- * the test), and the subscriptions to its live queries counted.
+ * the test), and the subscriptions to its live queries counted. With `keepExpired`, the sessions
+ * store keeps an expired item that many seconds (for the stale bindings).
  */
-export async function sessionsDB() {
+export async function sessionsDB(keepExpired?: number) {
   const clock = manualClock()
   const name = uniqueName('bindings')
-  const db = (await freshDB({ clock, stores }, name)) as TtlDB<any>
+  const kept = keepExpired === undefined ? stores : { sessions: { ...stores.sessions, keepExpired } }
+  const db = (await freshDB({ clock, stores: kept }, name)) as TtlDB<any>
   const timers = captureExpiryTimers()
   cleanups.push(() => timers.restore())
   const subscriptions = countSubscriptions(db)
@@ -47,7 +49,7 @@ export async function sessionsDB() {
     /** A handle of the database in another page (another tab of the app, its own copy of the library). */
     async otherTab() {
       const page = await openPage()
-      const other = await page.lib.openTtlDB(name, { version: 1, clock, purge: { mode: 'off' }, stores })
+      const other = await page.lib.openTtlDB(name, { version: 1, clock, purge: { mode: 'off' }, stores: kept })
       cleanups.push(() => other.close())
       return other as TtlDB<any>
     },

@@ -6,7 +6,7 @@
 import { flushSync, mount, unmount } from 'svelte'
 import { afterEach, expect, test } from 'vitest'
 import type { TtlDB } from '../../../src/index.js'
-import { live } from '../../../src/svelte.js'
+import { live, stale } from '../../../src/svelte.js'
 import Runes from './Runes.svelte'
 import Sessions from './Sessions.svelte'
 import { reactiveProps } from './props.svelte.js'
@@ -107,4 +107,20 @@ test('a store started again begins from undefined, not from items that may have 
   await until(() => expect(seen.at(-1)).toEqual(['a']))
   expect(seen[0]).toBeUndefined()
   off()
+})
+
+test('stale: the store gives an item once it expired, with its expiredAt, and unsubscribing ends its live query', async () => {
+  const setup = await sessionsDB(86_400)
+  const { db, clock, subscriptions, timers } = setup
+  await db.putAll('sessions', [{ id: 'a', user: 'u1', ttl: 60 }, { id: 'b', user: 'u1' }])
+  const values: unknown[] = []
+  const off = stale(db, 'sessions').subscribe((value) => values.push(value))
+  await until(() => expect(values.at(-1)).toEqual([]))
+  await until(() => expect(timers.pending.map((timer) => timer.delay)).toEqual([60_000]))
+  const expiry = clock.now + 60_000
+  clock.set(expiry)
+  timers.fire()
+  await until(() => expect(values.at(-1)).toEqual([{ key: 'a', value: expect.objectContaining({ id: 'a' }), expiredAt: expiry }]))
+  off()
+  expect(subscriptions).toEqual({ made: 1, open: 0 })
 })

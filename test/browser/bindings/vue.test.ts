@@ -6,7 +6,7 @@
 import { createApp, effectScope, h, nextTick, reactive, ref, type App, type Ref } from 'vue'
 import { afterEach, expect, test } from 'vitest'
 import type { TtlDB } from '../../../src/index.js'
-import { useLive } from '../../../src/vue.js'
+import { useLive, useStale } from '../../../src/vue.js'
 import { container, expireAt, recordDom, sessionsDB, shown, until, type Session, READING_MS } from './support.js'
 
 const apps: App[] = []
@@ -115,4 +115,23 @@ test('a disposed effect scope ends the subscription', async () => {
   expect(subscriptions.open).toBe(1)
   scope.stop()
   expect(subscriptions).toEqual({ made: 1, open: 0 })
+})
+
+test('useStale: an item once it expired, with its expiredAt; a query given as a getter follows its changes', async () => {
+  const setup = await sessionsDB(86_400)
+  const { db, clock, timers, subscriptions } = setup
+  await db.putAll('sessions', [{ id: 'a', user: 'u1', ttl: 60 }, { id: 'b', user: 'u1', ttl: 60 }])
+  const key = ref('a')
+  const scope = effectScope()
+  const items = scope.run(() => useStale(db, 'sessions', () => ({ query: key.value })))!
+  await until(() => expect(items.value).toEqual([]))
+  await until(() => expect(timers.pending.map((timer) => timer.delay)).toEqual([60_000]))
+  const expiry = clock.now + 60_000
+  clock.set(expiry)
+  timers.fire()
+  await until(() => expect(items.value?.map((entry) => [entry.key, entry.expiredAt])).toEqual([['a', expiry]]))
+  key.value = 'b'
+  await until(() => expect(items.value?.map((entry) => entry.key)).toEqual(['b']))
+  scope.stop()
+  expect(subscriptions).toEqual({ made: 2, open: 0 })
 })
