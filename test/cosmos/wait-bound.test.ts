@@ -36,8 +36,10 @@ describe('maxWaitMs with the SDK retrying on its own', () => {
     await expect(sync[kind]()).rejects.toThrow()
     const took = performance.now() - started
     const { faults } = await servers.proxy.log()
-    // The budget (or a request's own second, the least a call is given), and a request or two past it.
-    expect(took, 'the round').toBeLessThan(1300)
+    // The budget (or a request's own second, the least a call is given), and a request or two past
+    // it: about 1.1 s unloaded, 1.4 s seen in Firefox at a load average of 11. Unbounded, the SDK's
+    // own retries made this round about 4.1 s (issue #43, item 9), which this still tells apart.
+    expect(took, 'the round').toBeLessThan(2500)
     expect(faults.length, 'requests throttled').toBeLessThanOrEqual(12)
     expect(sync.status.state).toBe('error')
     expect(await outbox(db)).toHaveLength(1)
