@@ -40,8 +40,9 @@ class LazyBackground implements Purging {
     }, Math.min(options.purge.idleTimeoutMs, LOAD_WITHIN_MS))
     this.cancelIdle = () => idle && cancel()
     this.purger = {
-      slice: async (nowMs) => (await this.loaded()).purger.slice(nowMs),
-      purgeAll: async (stores, nowMs, stale) => (await this.loaded()).purger.purgeAll(stores, nowMs, stale),
+      // Every argument passed on as given: a parameter the purger gains is never dropped here.
+      slice: async (...args) => (await this.loaded()).purger.slice(...args),
+      purgeAll: async (...args) => (await this.loaded()).purger.purgeAll(...args),
       close: async () => this.close(),
       noteActivity: () => this.background?.purger.noteActivity?.(),
     }
