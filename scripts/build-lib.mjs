@@ -9,7 +9,9 @@
 // the scheduler, leader and page's own purger (`idb-ttl-purge-*.js`, which the service worker's
 // entry imports statically: service workers forbid `import()`) and what starts the purge worker by
 // its URL (`idb-ttl-page-*.js`, which only the page entries load: a service worker's bundler would
-// ship the worker file for the URL). idb, comlink and @azure/cosmos stay external. Library mode inserts no preload helper
+// ship the worker file for the URL); what runs `db.transaction` (`idb-ttl-transaction-*.js`), which
+// `idb-ttl` loads at a handle's first transaction and the service worker imports. idb, comlink and
+// @azure/cosmos stay external. Library mode inserts no preload helper
 // for `import()` (Vite's build-import-analysis leaves it out for `build.lib`), and the build checks
 // that none is in dist/. Each Web Worker it starts is a file of its own beside them, all minified,
 // and the declarations of the public API (dist/index.d.ts and one .d.ts per other entry).
@@ -103,6 +105,8 @@ const STARTS_WORKER = /[\\/]src[\\/]background[\\/](page|worker[\\/](client|star
  * less what `idb-ttl` loads first: the service worker imports it, the page entries load it at idle.
  */
 const purge = new Set([...(await staticModules('src/background/inline.ts'))].filter((id) => !full.has(id)))
+/** What runs `db.transaction`, less what `idb-ttl` loads first: the page entries load it at a handle's first transaction. */
+const transactions = new Set([...(await staticModules('src/transaction/run.ts'))].filter((id) => !full.has(id)))
 
 const common = { configFile: false, root, publicDir: false, logLevel: 'info' }
 /** Fully minified output that keeps pure annotations and licence comments (the worker bundles comlink and idb). */
@@ -154,6 +158,8 @@ await build({
             // The schema work of an open that creates or upgrades the database: the page entries load
             // it with `import()` when an open first needs it, the service worker's imports it.
             { name: 'upgrade', priority: 2, test: /[\\/]src[\\/]layout[\\/]upgrade\.ts$/ },
+            // What runs transactions: loaded by the page entries at a handle's first, imported by the service worker's.
+            { name: 'transaction', priority: 1, test: (id) => transactions.has(id) },
           ],
         },
         // Whitespace too (Vite's library mode leaves it, for fear of losing the `@__PURE__`

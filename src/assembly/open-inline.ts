@@ -6,12 +6,16 @@
 import type { DBSchema } from 'idb'
 import { inlineBackground } from '../background/inline.js'
 import * as upgradeWork from '../layout/upgrade.js'
+import * as transactions from '../transaction/run.js'
 import type { TtlDB } from './db.js'
 import { openFull } from './open-full.js'
 import type { OpenTtlDBOptions } from '../rules/types.js'
 
 /** The schema work, imported: service workers forbid `import()`. */
 const loadUpgrade = () => Promise.resolve(upgradeWork)
+
+/** What runs transactions, imported likewise. */
+const loadTransactions = () => Promise.resolve(transactions)
 
 /**
  * Opens (creating or upgrading) a database whose declared stores have time to live; its purge
@@ -20,5 +24,5 @@ const loadUpgrade = () => Promise.resolve(upgradeWork)
  * IndexedDB `VersionError`
  */
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
-  return openFull(name, options, inlineBackground, loadUpgrade)
+  return openFull(name, options, inlineBackground, loadUpgrade, loadTransactions)
 }

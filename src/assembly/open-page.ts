@@ -1,7 +1,7 @@
 /**
  * `openTtlDB` of the main entry, `idb-ttl`: the background purge runs in a Web Worker where it can,
  * and is loaded with `import()` at the first idle callback (`background/lazy.ts`); the schema work
- * when an open first needs it.
+ * when an open first needs it; what runs transactions at the first `db.transaction`.
  */
 import type { DBSchema } from 'idb'
 import { lazyBackground } from '../background/lazy.js'
@@ -22,11 +22,14 @@ const background = lazyBackground(async () => {
 /** The schema work, loaded when an open first needs to create or upgrade the database. */
 const loadUpgrade = () => import('../layout/upgrade.js')
 
+/** What runs `db.transaction` (SPEC §11), loaded at a handle's first transaction. */
+const loadTransactions = () => import('../transaction/run.js')
+
 /**
  * Opens (creating or upgrading) a database whose declared stores have time to live.
  * @throws TtlError `INVALID_OPTION`, `INVALID_TTL`, `SCHEMA_MISMATCH`, `UNSUPPORTED` (no IndexedDB here);
  * IndexedDB `VersionError`
  */
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
-  return openFull(name, options, background, loadUpgrade)
+  return openFull(name, options, background, loadUpgrade, loadTransactions)
 }

@@ -15,7 +15,7 @@ import { CoreRoutes, type RoutesOptions } from './core-routes.js'
 import { generations } from '../writes/writes.js'
 import { queueObserver } from '../transaction/mirror-queue.js'
 import { Observers } from '../transaction/observers.js'
-import { runTransaction } from '../transaction/run.js'
+import type { runTransaction } from '../transaction/run.js'
 import type { Transaction } from '../transaction/transaction.js'
 
 /** What the library's own mechanisms (the Cosmos DB mirror) ask of a transaction. */
@@ -26,12 +26,22 @@ export interface Internal {
   extra?: readonly string[]
 }
 
+/**
+ * `transaction/run.ts` as an entry gets it: the page entries load it with `import()` at a handle's
+ * first transaction, so that a page that never runs one loads none of it; `idb-ttl/service-worker`
+ * imports it (service workers forbid `import()`).
+ */
+export type LoadTransactions = () => Promise<{ runTransaction: typeof runTransaction }>
+
 export class Routes extends CoreRoutes<Parts> {
   /** Who hears every write of a store inside its transaction (`transaction/observers.ts`). */
   readonly observers = new Observers()
 
   /** `options` with the full handle's reads and writes of stores that keep values in generations. */
-  constructor(options: Omit<RoutesOptions<Parts>, 'generations'>) {
+  constructor(
+    options: Omit<RoutesOptions<Parts>, 'generations'>,
+    private readonly loadTransactions: LoadTransactions,
+  ) {
     super({ ...options, generations })
     // A mirrored store's writes are queued by every handle from open (SPEC §12b).
     for (const [store, config] of Object.entries(options.stores)) {
@@ -90,6 +100,7 @@ export class Routes extends CoreRoutes<Parts> {
     await Promise.all(stores.map((store) => settleTouches(name, store)))
     // The library's own transactions (the change a gate waits for among them) never wait.
     if (internal.observed !== false) await Promise.all(stores.map((store) => this.gates.get(store)))
+    const { runTransaction } = await this.loadTransactions()
     requestStarting()
     const db = await connection.native()
     // A store declared plainly here that another handle (another app version) gave generations.

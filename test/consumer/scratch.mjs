@@ -276,10 +276,11 @@ export const CORE_APP_BUDGET = (() => {
  * The budgets of the first load of the minimal apps (core.ts, full.ts) in a Vite build, in bytes
  * min+gzip: what they measured when last set (15.46 and 27.32 kB, the preload helper Vite wraps
  * around an app's `import()`s included; 16.28 and 29.14 kB with Storage Buckets, db.storage() and
- * onLost, issue #47, still in the first load), plus about 1%, a budget against growth. Issue #44's
- * targets are 9 and 14 kB; .size-limit.js's first-load rows weigh the entries alone (15.09 and 27.88 kB).
+ * onLost, issue #47, still in the first load; 27.49 kB for full.ts with what runs `db.transaction`
+ * loaded at a handle's first), plus about 1%, a budget against growth. Issue #44's targets are 9
+ * and 14 kB; .size-limit.js's first-load rows weigh the entries alone (15.09 and 26.06 kB).
  */
-export const FIRST_LOAD_BUDGET = { core: 16_450, full: 29_450 }
+export const FIRST_LOAD_BUDGET = { core: 16_450, full: 27_770 }
 
 /**
  * `esbuild core.ts --bundle --format=esm --minify`: the app that uses only `idb-ttl/core`, as its
