@@ -10,9 +10,10 @@ const esm = (config) => ({ ...config, format: 'esm' })
 /**
  * The chunks the page entries load with `import()` (issue #44): the background purge at the first
  * idle callback, the schema work when an open must create or upgrade the database, what runs
- * `db.transaction` at a handle's first transaction (`idb-ttl` only).
+ * `db.transaction` at a handle's first transaction and the writes of stores kept in generations at
+ * the first such write (`idb-ttl` only).
  */
-const LATER = ['./idb-ttl-page-*', './idb-ttl-purge-*', './idb-ttl-upgrade-*', './idb-ttl-transaction-*']
+const LATER = ['./idb-ttl-page-*', './idb-ttl-purge-*', './idb-ttl-upgrade-*', './idb-ttl-transaction-*', './idb-ttl-generations-*']
 /** A service worker as an app builds it: Workbox's production build (no development logging). */
 const serviceWorker = (config) => ({ ...esm(config), define: { ...config.define, 'process.env.NODE_ENV': '"production"' } })
 const peer = (name, file) => ({ name: `peer: ${name} (whole package)`, path: file, import: { [file]: '*' }, gzip: true, modifyEsbuildConfig: esm })
@@ -46,8 +47,9 @@ export default [
     // namespaces): 35.08 kB, 0.88 kB over; with the schema work of an upgrade loaded only when an
     // open needs it (the open without a version first, the namespace the service worker imports): 35.33 kB;
     // with transactions loaded at a handle's first (their chunk's namespace and loader): 37.4 kB
-    // measured against 37.3 before it.
-    limit: '37.7 kB',
+    // measured against 37.3 before it; with the writes of stores kept in generations loaded at the
+    // first (the loaders, the namespaces, the handle's wrappers): 37.7 kB, which the limit is plus 1%.
+    limit: '38.1 kB',
     modifyEsbuildConfig: esm,
   },
   {
@@ -97,7 +99,7 @@ export default [
     gzip: true,
     // 30.77 with each outbox record naming its connection (issue #43); 32.77 with Storage Buckets,
     // db.storage(), requestPersistence(), onLost and a bucket's expiry after its items (issue #47).
-    // 30.84 with the background behind the type the page entries' stand-in shares (issue #44); 31.09 with the schema work imported as a namespace and the open without a version first; 33.13 with transactions imported as a namespace (33.08 before).
+    // 30.84 with the background behind the type the page entries' stand-in shares (issue #44); 31.09 with the schema work imported as a namespace and the open without a version first; 33.13 with transactions imported as a namespace (33.08 before); 33.24 with the writes of generations handed in likewise.
     limit: '33.4 kB',
     modifyEsbuildConfig: esm,
   },
@@ -122,13 +124,15 @@ export default [
     // that build before #44; 26.76 kB here and 27.72 kB there with the background purge loaded at
     // idle; 26.06 and 27.32 kB with the schema work of an upgrade loaded when an open needs it;
     // 27.88 and 29.14 kB after the merges of Storage Buckets and the Workbox plugin; 26.06 kB here
-    // with what runs `db.transaction` loaded at a handle's first transaction (src/transaction/).
+    // with what runs `db.transaction` loaded at a handle's first transaction (src/transaction/);
+    // 24.16 and 25.78 kB with the writes of stores kept in generations (writes/stashed-writes.ts)
+    // loaded at the first such write, and the drop of generations with the background's chunk.
     name: 'idb-ttl, first load: what a page loads before openTtlDB resolves (the background purge loaded at idle; target 14 kB)',
     path: 'dist/idb-ttl.js',
     import: { 'dist/idb-ttl.js': '{ openTtlDB }' },
     ignore: LATER,
     gzip: true,
-    limit: '26.35 kB',
+    limit: '24.4 kB',
     modifyEsbuildConfig: esm,
   },
   {

@@ -10,7 +10,8 @@
 // entry imports statically: service workers forbid `import()`) and what starts the purge worker by
 // its URL (`idb-ttl-page-*.js`, which only the page entries load: a service worker's bundler would
 // ship the worker file for the URL); what runs `db.transaction` (`idb-ttl-transaction-*.js`), which
-// `idb-ttl` loads at a handle's first transaction and the service worker imports. idb, comlink and
+// `idb-ttl` loads at a handle's first transaction and the service worker imports, and likewise the
+// writes of stores kept in generations (`idb-ttl-generations-*.js`). idb, comlink and
 // @azure/cosmos stay external. Library mode inserts no preload helper
 // for `import()` (Vite's build-import-analysis leaves it out for `build.lib`), and the build checks
 // that none is in dist/. Each Web Worker it starts is a file of its own beside them, all minified,
@@ -107,6 +108,8 @@ const STARTS_WORKER = /[\\/]src[\\/]background[\\/](page|worker[\\/](client|star
 const purge = new Set([...(await staticModules('src/background/inline.ts'))].filter((id) => !full.has(id)))
 /** What runs `db.transaction`, less what `idb-ttl` loads first: the page entries load it at a handle's first transaction. */
 const transactions = new Set([...(await staticModules('src/transaction/run.ts'))].filter((id) => !full.has(id)))
+/** The writes of stores kept in generations and the drop of unreferenced ones, less what `idb-ttl` loads first: loaded on first use likewise. */
+const stashWork = new Set([...(await staticModules('src/writes/stashed-writes.ts')), ...(await staticModules('src/generations/stash.ts'))].filter((id) => !full.has(id)))
 
 const common = { configFile: false, root, publicDir: false, logLevel: 'info' }
 /** Fully minified output that keeps pure annotations and licence comments (the worker bundles comlink and idb). */
@@ -160,6 +163,8 @@ await build({
             { name: 'upgrade', priority: 2, test: /[\\/]src[\\/]layout[\\/]upgrade\.ts$/ },
             // What runs transactions: loaded by the page entries at a handle's first, imported by the service worker's.
             { name: 'transaction', priority: 1, test: (id) => transactions.has(id) },
+            // The writes of stores kept in generations (`evictOnQuota`): loaded likewise at the first.
+            { name: 'generations', priority: 0, test: (id) => stashWork.has(id) && !transactions.has(id) },
           ],
         },
         // Whitespace too (Vite's library mode leaves it, for fear of losing the `@__PURE__`

@@ -7,27 +7,27 @@ import { wrap, type DBSchema, type IDBPDatabase } from 'idb'
 import type { MakeBackground } from '../background/background.js'
 import { TtlDB } from './db.js'
 import { Parts } from '../handle/parts.js'
-import { Routes, type LoadTransactions } from '../handle/routes.js'
+import { Routes, type FullLoads } from '../handle/routes.js'
 import { openDatabase, type LoadUpgrade } from './open.js'
 import { checkOnLost, watchStorage } from '../handle/storage-watch.js'
 import type { OpenTtlCoreDBOptions, OpenTtlDBOptions } from '../rules/types.js'
 
 /**
  * Opens `name` with a full handle whose background (how its purge starts) `background` makes, with
- * the schema work `loadUpgrade` brings, and whose transactions run with what `loadTransactions` brings.
+ * the schema work `loadUpgrade` brings, and with what its routes load on first use (`loads`).
  */
 export async function openFull<S extends DBSchema | unknown>(
   name: string,
   options: OpenTtlDBOptions<S>,
   background: MakeBackground,
   loadUpgrade: LoadUpgrade,
-  loadTransactions: LoadTransactions,
+  loads: FullLoads,
 ): Promise<TtlDB<S>> {
   checkOnLost((options as OpenTtlDBOptions<S> | null)?.onLost)
   let lost: ReturnType<typeof watchStorage> | undefined
   const db = await openDatabase(name, withIdbViews(options), loadUpgrade, (opened) => {
     const parts = new Parts({ ...opened, background })
-    const routes = new Routes({ ...opened, parts }, loadTransactions)
+    const routes = new Routes({ ...opened, parts }, loads)
     routes.settingsChanged(opened.redeclared)
     lost = watchStorage({ ...opened, parts, bucket: options.bucket, onLost: options.onLost })
     return new TtlDB<S>(routes, opened.unfollow)

@@ -7,6 +7,9 @@ import type { DBSchema } from 'idb'
 import { inlineBackground } from '../background/inline.js'
 import * as upgradeWork from '../layout/upgrade.js'
 import * as transactions from '../transaction/run.js'
+import { updateStashed, writeStashed } from '../writes/stashed-writes.js'
+import { dropGenerationsOf } from '../generations/stash.js'
+import type { FullLoads } from '../handle/routes.js'
 import type { TtlDB } from './db.js'
 import { openFull } from './open-full.js'
 import type { OpenTtlDBOptions } from '../rules/types.js'
@@ -14,8 +17,11 @@ import type { OpenTtlDBOptions } from '../rules/types.js'
 /** The schema work, imported: service workers forbid `import()`. */
 const loadUpgrade = () => Promise.resolve(upgradeWork)
 
-/** What runs transactions, imported likewise. */
-const loadTransactions = () => Promise.resolve(transactions)
+/** What runs transactions and the writes of stores kept in generations, imported likewise. */
+const loads: FullLoads = {
+  transactions: () => Promise.resolve(transactions),
+  stashWork: () => Promise.resolve({ writeStashed, updateStashed, dropGenerationsOf }),
+}
 
 /**
  * Opens (creating or upgrading) a database whose declared stores have time to live; its purge
@@ -24,5 +30,5 @@ const loadTransactions = () => Promise.resolve(transactions)
  * IndexedDB `VersionError`
  */
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
-  return openFull(name, options, inlineBackground, loadUpgrade, loadTransactions)
+  return openFull(name, options, inlineBackground, loadUpgrade, loads)
 }

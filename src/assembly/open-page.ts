@@ -1,12 +1,14 @@
 /**
  * `openTtlDB` of the main entry, `idb-ttl`: the background purge runs in a Web Worker where it can,
  * and is loaded with `import()` at the first idle callback (`background/lazy.ts`); the schema work
- * when an open first needs it; what runs transactions at the first `db.transaction`.
+ * when an open first needs it; what runs transactions at the first `db.transaction`, and the writes of stores kept in generations
+ * at the first.
  */
 import type { DBSchema } from 'idb'
 import { lazyBackground } from '../background/lazy.js'
 import type { TtlDB } from './db.js'
 import { openFull } from './open-full.js'
+import type { FullLoads } from '../handle/routes.js'
 import type { OpenTtlDBOptions } from '../rules/types.js'
 
 /**
@@ -22,8 +24,17 @@ const background = lazyBackground(async () => {
 /** The schema work, loaded when an open first needs to create or upgrade the database. */
 const loadUpgrade = () => import('../layout/upgrade.js')
 
-/** What runs `db.transaction` (SPEC §11), loaded at a handle's first transaction. */
-const loadTransactions = () => import('../transaction/run.js')
+/**
+ * What runs `db.transaction` (SPEC §11), loaded at a handle's first transaction; the writes of
+ * stores kept in generations (`evictOnQuota`), at the first such write or drop of generations.
+ */
+const loads: FullLoads = {
+  transactions: () => import('../transaction/run.js'),
+  stashWork: async () => {
+    const [writes, { dropGenerationsOf }] = await Promise.all([import('../writes/stashed-writes.js'), import('../generations/stash.js')])
+    return { ...writes, dropGenerationsOf }
+  },
+}
 
 /**
  * Opens (creating or upgrading) a database whose declared stores have time to live.
@@ -31,5 +42,5 @@ const loadTransactions = () => import('../transaction/run.js')
  * IndexedDB `VersionError`
  */
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
-  return openFull(name, options, background, loadUpgrade, loadTransactions)
+  return openFull(name, options, background, loadUpgrade, loads)
 }
