@@ -13,7 +13,10 @@
 // Storage Buckets with `db.storage()` (`idb-ttl-storage-*.js`) and the full handle's watch of
 // `onLost` and `bucket.expiresAfterItems` (`idb-ttl-watch-*.js`), which the page entries load with
 // `import()` when first needed and the service worker's imports; so too the steps of quota relief
-// (`idb-ttl-relief-*.js`), at the first write refused for lack of space. idb, comlink and @azure/cosmos stay external. Library mode inserts no preload helper
+// (`idb-ttl-relief-*.js`), at the first write refused for lack of space; what runs `db.transaction`
+// (`idb-ttl-transaction-*.js`), at a handle's first transaction, and the writes of stores kept in
+// generations (`idb-ttl-generations-*.js`), at the first such write. idb, comlink and
+// @azure/cosmos stay external. Library mode inserts no preload helper
 // for `import()` (Vite's build-import-analysis leaves it out for `build.lib`), and the build checks
 // that none is in dist/. Each Web Worker it starts is a file of its own beside them, all minified,
 // and the declarations of the public API (dist/index.d.ts and one .d.ts per other entry).
@@ -111,6 +114,10 @@ const purge = new Set([...(await staticModules('src/background/inline.ts'))].fil
 const [storage, watch] = await Promise.all([staticModules('src/handle/storage-work.ts'), staticModules('src/handle/storage-watch.ts')])
 /** The steps of quota relief (`purge/relief.ts`), loaded at the first full disk. */
 const relief = await staticModules('src/purge/relief.ts')
+/** What runs `db.transaction`, less what `idb-ttl` loads first: the page entries load it at a handle's first transaction. */
+const transactions = new Set([...(await staticModules('src/transaction/run.ts'))].filter((id) => !full.has(id)))
+/** The writes of stores kept in generations and the drop of unreferenced ones, less what `idb-ttl` loads first: loaded on first use likewise. */
+const stashWork = new Set([...(await staticModules('src/writes/stashed-writes.ts')), ...(await staticModules('src/generations/stash.ts'))].filter((id) => !full.has(id)))
 
 const common = { configFile: false, root, publicDir: false, logLevel: 'info' }
 /** Fully minified output that keeps pure annotations and licence comments (the worker bundles comlink and idb). */
@@ -151,25 +158,29 @@ await build({
             // Each group takes the modules its captured ones import, unless a group before it took
             // them: the background's comes after what the page entries load first, and the worker's
             // start last, so that no chunk a service worker imports holds it.
-            { name: 'core', priority: 8, test: (id) => core.has(id) && !OPENS.test(id) },
-            { name: 'shared', priority: 7, test: (id) => full.has(id) && !OPENS.test(id) },
+            { name: 'core', priority: 10, test: (id) => core.has(id) && !OPENS.test(id) },
+            { name: 'shared', priority: 9, test: (id) => full.has(id) && !OPENS.test(id) },
             // The background with the page's own purger, loaded at idle by the page entries,
             // imported by the service worker's.
-            { name: 'purge', priority: 6, test: (id) => purge.has(id) },
+            { name: 'purge', priority: 8, test: (id) => purge.has(id) },
             // What starts the purge worker by its URL, apart: the page entries load it at idle, the
             // service worker's never (a bundler that sees the URL ships the worker file with it).
-            { name: 'page', priority: 5, test: STARTS_WORKER },
+            { name: 'page', priority: 7, test: STARTS_WORKER },
             // The schema work of an open that creates or upgrades the database: the page entries load
             // it with `import()` when an open first needs it, the service worker's imports it.
-            { name: 'upgrade', priority: 4, test: /[\\/]src[\\/]layout[\\/]upgrade\.ts$/ },
+            { name: 'upgrade', priority: 6, test: /[\\/]src[\\/]layout[\\/]upgrade\.ts$/ },
             // Storage Buckets and `db.storage()`, then the full handle's watch of its storage (`onLost`,
             // `bucket.expiresAfterItems`), which idb-ttl/core never loads: the page entries load
             // them with `import()` when an app first uses one, the service worker's imports them.
-            { name: 'storage', priority: 3, test: (id) => storage.has(id) },
-            { name: 'watch', priority: 2, test: (id) => watch.has(id) },
+            { name: 'storage', priority: 5, test: (id) => storage.has(id) },
+            { name: 'watch', priority: 4, test: (id) => watch.has(id) },
             // The steps of quota relief: the page entries load them at the first write refused for
             // lack of space, the service worker's imports them.
-            { name: 'relief', priority: 1, test: (id) => relief.has(id) },
+            { name: 'relief', priority: 3, test: (id) => relief.has(id) },
+            // What runs transactions: loaded by the page entries at a handle's first, imported by the service worker's.
+            { name: 'transaction', priority: 2, test: (id) => transactions.has(id) },
+            // The writes of stores kept in generations (`evictOnQuota`): loaded likewise at the first.
+            { name: 'generations', priority: 1, test: (id) => stashWork.has(id) && !transactions.has(id) },
           ],
         },
         // Whitespace too (Vite's library mode leaves it, for fear of losing the `@__PURE__`

@@ -7,7 +7,7 @@ import { wrap, type DBSchema, type IDBPDatabase } from 'idb'
 import type { MakeBackground } from '../background/background.js'
 import { TtlDB } from './db.js'
 import { Parts } from '../handle/parts.js'
-import { Routes } from '../handle/routes.js'
+import { Routes, type FullLoads } from '../handle/routes.js'
 import type { watchStorage } from '../handle/storage-watch.js'
 import { openDatabase, type Loaders } from './open.js'
 import { kindOf, TtlError } from '../rules/errors.js'
@@ -15,8 +15,8 @@ import type { LostReport, OpenTtlCoreDBOptions, OpenTtlDBOptions } from '../rule
 
 /**
  * Opens `name` with a full handle whose background (how its purge starts) `background` makes, and
- * with the schema work, the storage work and the watch of the database's storage `load` brings
- * (the watch only where `onLost` or `bucket.expiresAfterItems` asks for it).
+ * with the schema work, the storage work, the watch of the database's storage (only where `onLost`
+ * or `bucket.expiresAfterItems` asks for it) and what its routes load on first use, as `load` brings them.
  */
 export async function openFull<S extends DBSchema | unknown>(name: string, options: OpenTtlDBOptions<S>, background: MakeBackground, load: FullLoaders): Promise<TtlDB<S>> {
   const { onLost, bucket } = (options ?? {}) as OpenTtlDBOptions<S>
@@ -27,7 +27,7 @@ export async function openFull<S extends DBSchema | unknown>(name: string, optio
   let lost: Promise<LostReport | undefined> | undefined
   const db = await openDatabase(name, withIdbViews(options), load, (opened) => {
     const parts = new Parts({ ...opened, background })
-    const routes = new Routes({ ...opened, parts })
+    const routes = new Routes({ ...opened, parts }, load)
     routes.settingsChanged(opened.redeclared)
     lost = watching?.then((work) => work.watchStorage({ ...opened, parts, bucket, onLost }))
     return new TtlDB<S>(routes, opened.unfollow)
@@ -35,8 +35,8 @@ export async function openFull<S extends DBSchema | unknown>(name: string, optio
   return Object.assign(db, { lost: await lost })
 }
 
-/** What a full entry hands in: {@link Loaders}, and the watch of a handle's storage (`handle/storage-watch.ts`), as the entry loads it. */
-export interface FullLoaders extends Loaders {
+/** What a full entry hands in: {@link Loaders}, {@link FullLoads}, and the watch of a handle's storage (`handle/storage-watch.ts`), as the entry loads it. */
+export interface FullLoaders extends Loaders, FullLoads {
   watch: () => Promise<{ watchStorage: typeof watchStorage }>
 }
 

@@ -10,6 +10,9 @@ import * as reliefSteps from '../purge/relief.js'
 import * as storageWatch from '../handle/storage-watch.js'
 import * as storageWork from '../handle/storage-work.js'
 import { deletingWith } from '../generations/delete-db.js'
+import * as transactions from '../transaction/run.js'
+import { updateStashed, writeStashed } from '../writes/stashed-writes.js'
+import { dropGenerationsOf } from '../generations/stash.js'
 import type { TtlDB } from './db.js'
 import { openFull } from './open-full.js'
 import type { OpenTtlDBOptions } from '../rules/types.js'
@@ -20,6 +23,12 @@ const loadUpgrade = () => Promise.resolve(upgradeWork)
 /** Storage Buckets and `db.storage()`, and the watch of `onLost` and `bucket.expiresAfterItems`: imported as well. */
 const loadStorage = () => Promise.resolve(storageWork)
 
+/** What runs transactions and the writes of stores kept in generations, imported likewise. */
+const transactionsAndStash = {
+  transactions: () => Promise.resolve(transactions),
+  stashWork: () => Promise.resolve({ writeStashed, updateStashed, dropGenerationsOf }),
+}
+
 /**
  * Opens (creating or upgrading) a database whose declared stores have time to live; its purge
  * runs inline whatever `purge.mode` says but `'off'`.
@@ -27,7 +36,7 @@ const loadStorage = () => Promise.resolve(storageWork)
  * IndexedDB `VersionError`
  */
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
-  return openFull(name, options, inlineBackground, { upgrade: loadUpgrade, storage: loadStorage, relief: () => Promise.resolve(reliefSteps), watch: () => Promise.resolve(storageWatch) })
+  return openFull(name, options, inlineBackground, { upgrade: loadUpgrade, storage: loadStorage, relief: () => Promise.resolve(reliefSteps), watch: () => Promise.resolve(storageWatch), ...transactionsAndStash })
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * `openTtlDB` of the main entry, `idb-ttl`: the background purge runs in a Web Worker where it can,
  * and is loaded with `import()` at the first idle callback (`background/lazy.ts`); the schema work
- * when an open first needs it.
+ * when an open first needs it; what runs transactions at the first `db.transaction`, and the writes of stores kept in generations
+ * at the first.
  */
 import type { DBSchema } from 'idb'
 import { lazyBackground } from '../background/lazy.js'
@@ -30,12 +31,24 @@ const loadUpgrade = () => import('../layout/upgrade.js')
 const loadStorage = () => import('../handle/storage-work.js')
 
 /**
+ * What runs `db.transaction` (SPEC §11), loaded at a handle's first transaction; the writes of
+ * stores kept in generations (`evictOnQuota`), at the first such write or drop of generations.
+ */
+const transactionsAndStash = {
+  transactions: () => import('../transaction/run.js'),
+  stashWork: async () => {
+    const [writes, { dropGenerationsOf }] = await Promise.all([import('../writes/stashed-writes.js'), import('../generations/stash.js')])
+    return { ...writes, dropGenerationsOf }
+  },
+}
+
+/**
  * Opens (creating or upgrading) a database whose declared stores have time to live.
  * @throws TtlError `INVALID_OPTION`, `INVALID_TTL`, `SCHEMA_MISMATCH`, `UNSUPPORTED` (no IndexedDB here);
  * IndexedDB `VersionError`
  */
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
-  return openFull(name, options, background, { upgrade: loadUpgrade, storage: loadStorage, relief: () => import('../purge/relief.js'), watch: () => import('../handle/storage-watch.js') })
+  return openFull(name, options, background, { upgrade: loadUpgrade, storage: loadStorage, relief: () => import('../purge/relief.js'), watch: () => import('../handle/storage-watch.js'), ...transactionsAndStash })
 }
 
 /**

@@ -7,7 +7,7 @@ import { ExpiryListeners } from '../events/listeners.js'
 import { LiveHub } from '../live/hub.js'
 import { tellRealm } from '../live/notices.js'
 import { Touches } from '../reads/touch.js'
-import { generations } from '../writes/writes.js'
+import { generationValues } from '../generations/values.js'
 import { CoreParts, type PartsOptions } from './core-parts.js'
 
 export class Parts extends CoreParts {
@@ -25,7 +25,7 @@ export class Parts extends CoreParts {
     const touched = (store: string, written: boolean) => (written ? this.changed([store]) : tellRealm(name, [store]))
     this.touches = new Touches(name, () => connection.native(), clock, keyPaths, (error) => this.reports.failure(error), touched)
     this.expiry = new ExpiryListeners(name)
-    this.live = new LiveHub(name, clock, { touches: this.touches, generations })
+    this.live = new LiveHub(name, clock, { touches: this.touches, generations: generationValues })
   }
 
   /**

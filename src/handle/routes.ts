@@ -5,7 +5,6 @@
  */
 import { requestStarting } from '../background/activity.js'
 import type { PurgeReport } from '../events/reports.js'
-import { dropGenerationsOf } from '../generations/stash.js'
 import { evictRound, type Spare } from '../purge/quota.js'
 import type { QuotaRelief } from '../purge/relief.js'
 import { settleTouches } from '../reads/owed-touches.js'
@@ -13,10 +12,10 @@ import { TtlError } from '../rules/errors.js'
 import { usesGenerations } from '../layout/generation-index.js'
 import type { Parts } from './parts.js'
 import { CoreRoutes, type RoutesOptions } from './core-routes.js'
-import { generations } from '../writes/writes.js'
+import { generationsWith, type StashWork } from '../writes/writes.js'
 import { queueObserver } from '../transaction/mirror-queue.js'
 import { Observers } from '../transaction/observers.js'
-import { runTransaction } from '../transaction/run.js'
+import type { runTransaction } from '../transaction/run.js'
 import type { Transaction } from '../transaction/transaction.js'
 
 /** What the library's own mechanisms (the Cosmos DB mirror) ask of a transaction. */
@@ -27,13 +26,27 @@ export interface Internal {
   extra?: readonly string[]
 }
 
+/**
+ * What a full handle's entry hands its routes, loaded on first use: `transaction/run.ts` at its
+ * first transaction, the writes of stores kept in generations ({@link StashWork}) at the first
+ * such write or drop. The page entries load them with `import()`, so that a page that never uses
+ * them loads none of it; `idb-ttl/service-worker` imports them (service workers forbid `import()`).
+ */
+export interface FullLoads {
+  transactions: () => Promise<{ runTransaction: typeof runTransaction }>
+  stashWork: () => Promise<StashWork>
+}
+
 export class Routes extends CoreRoutes<Parts> {
   /** Who hears every write of a store inside its transaction (`transaction/observers.ts`). */
   readonly observers = new Observers()
 
   /** `options` with the full handle's reads and writes of stores that keep values in generations. */
-  constructor(options: Omit<RoutesOptions<Parts>, 'generations'>) {
-    super({ ...options, generations })
+  constructor(
+    options: Omit<RoutesOptions<Parts>, 'generations'>,
+    private readonly loads: FullLoads,
+  ) {
+    super({ ...options, generations: generationsWith(loads.stashWork) })
     // A mirrored store's writes are queued by every handle from open (SPEC §12b).
     for (const [store, config] of Object.entries(options.stores)) {
       if (config.mirror === true) this.observers.add(store, queueObserver(store, options.clock))
@@ -74,7 +87,7 @@ export class Routes extends CoreRoutes<Parts> {
         const onReport = (report: PurgeReport) => (parts.reports.emit(report), this.changed([report.store]))
         return evictRound(name, opted, (store) => this.settled(store), clock(), onReport, spare)
       },
-      dropGenerations: async () => dropGenerationsOf(await connection.native(), Object.keys(stores)),
+      dropGenerations: async () => (await this.loads.stashWork()).dropGenerationsOf(await connection.native(), Object.keys(stores)),
     }
   }
 
@@ -91,6 +104,7 @@ export class Routes extends CoreRoutes<Parts> {
     await Promise.all(stores.map((store) => settleTouches(name, store)))
     // The library's own transactions (the change a gate waits for among them) never wait.
     if (internal.observed !== false) await Promise.all(stores.map((store) => this.gates.get(store)))
+    const { runTransaction } = await this.loads.transactions()
     requestStarting()
     const db = await connection.native()
     // A store declared plainly here that another handle (another app version) gave generations.

@@ -8,7 +8,8 @@ import type { DeletedItem } from '../events/listeners.js'
 import { META_STORE } from '../layout/expiry-index.js'
 import { usesGenerations } from '../layout/generation-index.js'
 import { resolveRows } from '../generations/values.js'
-import { updateStashed, writeStashed } from './stashed-writes.js'
+import type { dropGenerationsOf } from '../generations/stash.js'
+import type { updateStashed, writeStashed } from './stashed-writes.js'
 import { changeDefault, cutoffs, followDefault, type StoreState } from '../rules/policy.js'
 import { abortQuietly, req } from '../platform/request.js'
 import { check, stampAt, unstamp, writeOrder, type Checked } from '../layout/stamp.js'
@@ -22,11 +23,29 @@ import { kindOf, TtlError } from '../rules/errors.js'
 export type { WriteContext, Written } from './write-steps.js'
 
 /**
- * A full handle's reads and writes of stores that keep their values in generations
- * (`stashed-writes.ts`), which it hands the writes below as `WriteContext.generations`. A handle
- * without them, `idb-ttl/core`'s, refuses such stores, and its bundle carries none of this.
+ * The writes of stores that keep their values in generations (`stashed-writes.ts`) and the drop of
+ * the generations no row refers to (`generations/stash.ts`), as an entry gets them: the page
+ * entries load them with `import()` when a handle first needs them, so that a page without such
+ * stores loads none of it (issue #44); `idb-ttl/service-worker` imports them.
  */
-export const generations: Generations = { resolve: resolveRows, writeAll: writeStashed, update: updateStashed }
+export interface StashWork {
+  writeStashed: typeof writeStashed
+  updateStashed: typeof updateStashed
+  dropGenerationsOf: typeof dropGenerationsOf
+}
+
+/**
+ * A full handle's reads and writes of stores that keep their values in generations, the writes
+ * with what `load` brings; the handle hands them the writes below as `WriteContext.generations`.
+ * A handle without them, `idb-ttl/core`'s, refuses such stores, and its bundle carries none of this.
+ */
+export function generationsWith(load: () => Promise<StashWork>): Generations {
+  return {
+    resolve: resolveRows,
+    writeAll: async (...args) => (await load()).writeStashed(...args),
+    update: async (...args) => (await load()).updateStashed(...args),
+  }
+}
 
 /**
  * Stores every value in one transaction: all or nothing. `method` is `put` or `add`; `keys`

@@ -9,6 +9,9 @@ import * as storageWatch from '../../src/handle/storage-watch.js'
 import * as storageWork from '../../src/handle/storage-work.js'
 import * as upgradeWork from '../../src/layout/upgrade.js'
 import * as reliefSteps from '../../src/purge/relief.js'
+import * as transactions from '../../src/transaction/run.js'
+import * as stashedWrites from '../../src/writes/stashed-writes.js'
+import { dropGenerationsOf } from '../../src/generations/stash.js'
 import { openFull } from '../../src/assembly/open-full.js'
 import type { OpenTtlDBOptions } from '../../src/rules/types.js'
 import { smallDisk } from '../capacity/disk.js'
@@ -21,6 +24,8 @@ function counted() {
     storage: () => (loads.storage++, Promise.resolve(storageWork)),
     watch: () => (loads.watch++, Promise.resolve(storageWatch)),
     relief: () => (loads.relief++, Promise.resolve(reliefSteps)),
+    transactions: () => Promise.resolve(transactions),
+    stashWork: () => Promise.resolve({ ...stashedWrites, dropGenerationsOf }),
   }
   const open = (name: string, options: Partial<OpenTtlDBOptions> = {}) => openFull(name, { version: 1, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 60 } }, ...options }, inlineBackground, load)
   return { loads, open, deleteTtlDB: deletingWith(load.storage) }
