@@ -14,7 +14,7 @@ declare const ServiceWorkerGlobalScope: abstract new () => unknown
 export function load<T>(module: Promise<T>): Promise<T> {
   return module.catch((reason: unknown) => {
     throw typeof ServiceWorkerGlobalScope !== 'undefined' && globalThis instanceof ServiceWorkerGlobalScope
-      ? new TtlError('UNSUPPORTED', `idb-ttl loads parts of itself with import(), which service workers forbid (${String(reason)}): in a service worker import idb-ttl/service-worker`)
+      ? new TtlError('UNSUPPORTED', `idb-ttl loads its parts on first use (${reason}): in a service worker import idb-ttl/service-worker`)
       : reason
   })
 }
