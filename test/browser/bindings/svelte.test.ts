@@ -9,50 +9,38 @@ import { live, stale } from '../../../src/svelte.js'
 import Runes from './Runes.svelte'
 import Sessions from './Sessions.svelte'
 import { reactiveProps } from './props.svelte.js'
-import { testScenarios, type Binding } from './scenarios.js'
+import { testScenarios, type Binding, type Rendered } from './scenarios.js'
 import { container, sessionsDB, until } from './support.js'
 
 const mounted: Record<string, any>[] = []
 afterEach(() => mounted.splice(0).forEach((component) => unmount(component)))
 
-function show<P extends Record<string, any>>(Component: Parameters<typeof mount<P, any>>[0], props: P) {
+/** Mounts `Component` with `props` in a new container; `update` sets its props. */
+function show<P extends Record<string, any>>(Component: Parameters<typeof mount<P, any>>[0], props: P, update: Rendered['update']): Rendered {
   const element = container()
   const component = mount(Component, { target: element, props })
   mounted.push(component)
-  return { element, component }
+  return {
+    element,
+    update,
+    async unmount() {
+      mounted.splice(mounted.indexOf(component), 1)
+      unmount(component)
+    },
+  }
 }
 
 /** The sessions list in Svelte, read as `$sessions` (Sessions.svelte); its props a `$state` proxy that `update` sets. */
 const storeBinding: Binding = {
   async render(initial) {
     const props = reactiveProps({ ...initial })
-    const { element, component } = show(Sessions, props)
-    return {
-      element,
-      async update(next) {
-        flushSync(() => Object.assign(props, next))
-      },
-      async unmount() {
-        mounted.splice(mounted.indexOf(component), 1)
-        unmount(component)
-      },
-    }
+    return show(Sessions, props, async (next) => void flushSync(() => Object.assign(props, next)))
   },
 }
 
 /** The sessions list in Svelte, read through `fromStore` (Runes.svelte): all of a database's, no other props. */
 const runesBinding: Binding = {
-  async render({ db }) {
-    const { element, component } = show(Runes, { db: db as TtlDB<any> })
-    return {
-      element,
-      update: () => Promise.reject(new Error('Runes.svelte takes no other props')),
-      async unmount() {
-        mounted.splice(mounted.indexOf(component), 1)
-        unmount(component)
-      },
-    }
-  },
+  render: async ({ db }) => show(Runes, { db: db as TtlDB<any> }, () => Promise.reject(new Error('Runes.svelte takes no other props'))),
 }
 
 testScenarios(storeBinding, undefined, 'with $store: ')
