@@ -7,6 +7,7 @@
  */
 import type { DBSchema } from 'idb'
 import { lazyBackground } from '../background/lazy.js'
+import { load } from '../platform/load.js'
 import { TtlCoreDB } from './core-db.js'
 import { CoreParts } from '../handle/core-parts.js'
 import { CoreRoutes, USE_FULL_ENTRY } from '../handle/core-routes.js'
@@ -17,13 +18,13 @@ import { deletingWith } from '../generations/delete-db.js'
 import type { OpenTtlCoreDBOptions, OpenTtlDBOptions, PurgeOptions } from '../rules/types.js'
 
 /** The background, loaded at the first idle callback: the purge worker's start and its client (`background/page.ts`). */
-const background = lazyBackground(async () => ({ makeBackground: (await import('../background/page.js')).coreBackground }))
+const background = lazyBackground(async () => ({ makeBackground: (await load(import('../background/page.js'))).coreBackground }))
 
 /** The schema work, loaded when an open first needs to create or upgrade the database. */
-const loadUpgrade = () => import('../layout/upgrade.js')
+const loadUpgrade = () => load(import('../layout/upgrade.js'))
 
 /** Storage Buckets and `db.storage()`: loaded when an open, a `storage()` or a deletion first needs them. */
-const loadStorage = () => import('../handle/storage-work.js')
+const loadStorage = () => load(import('../handle/storage-work.js'))
 
 /** Store options `idb-ttl/core` leaves out, each needing the full entry. */
 const FULL_ONLY = ['maxEntries', 'evict', 'evictOnQuota', 'touchOnRead', 'mirror'] as const
@@ -49,7 +50,7 @@ function refuseFullOnly(stores: StoreConfigs, purge: Required<PurgeOptions>): vo
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlCoreDBOptions<S>): Promise<TtlCoreDB<S>> {
   const { onLost, bucket } = (options ?? {}) as OpenTtlDBOptions
   if (onLost !== undefined || bucket?.expiresAfterItems) return Promise.reject(new TtlError('UNSUPPORTED', `${onLost === undefined ? 'bucket.expiresAfterItems' : 'onLost'} is not in idb-ttl/core; ${USE_FULL_ENTRY}`))
-  return openDatabase(name, options, { upgrade: loadUpgrade, storage: loadStorage, relief: () => import('../purge/relief.js') }, (opened) => {
+  return openDatabase(name, options, { upgrade: loadUpgrade, storage: loadStorage, relief: () => load(import('../purge/relief.js')) }, (opened) => {
     const parts = new CoreParts({ ...opened, background })
     const routes = new CoreRoutes({ ...opened, parts })
     routes.settingsChanged(opened.redeclared)

@@ -6,6 +6,7 @@
  */
 import type { DBSchema } from 'idb'
 import { lazyBackground } from '../background/lazy.js'
+import { load } from '../platform/load.js'
 import type { TtlDB } from './db.js'
 import { openFull } from './open-full.js'
 import { deletingWith } from '../generations/delete-db.js'
@@ -17,27 +18,27 @@ import type { OpenTtlDBOptions } from '../rules/types.js'
  * which `idb-ttl/service-worker` imports).
  */
 const background = lazyBackground(async () => {
-  const [{ fullBackground }, { inlinePurger }] = await Promise.all([import('../background/page.js'), import('../background/inline.js')])
+  const [{ fullBackground }, { inlinePurger }] = await load(Promise.all([import('../background/page.js'), import('../background/inline.js')]))
   return { makeBackground: fullBackground(inlinePurger) }
 })
 
 /** The schema work, loaded when an open first needs to create or upgrade the database. */
-const loadUpgrade = () => import('../layout/upgrade.js')
+const loadUpgrade = () => load(import('../layout/upgrade.js'))
 
 /**
  * Storage Buckets and `db.storage()`, loaded when an open, a `storage()` or a deletion first needs
  * them; the watch of `onLost` and `bucket.expiresAfterItems` when an open asks for one.
  */
-const loadStorage = () => import('../handle/storage-work.js')
+const loadStorage = () => load(import('../handle/storage-work.js'))
 
 /**
  * What runs `db.transaction` (SPEC §11), loaded at a handle's first transaction; the writes of
  * stores kept in generations (`evictOnQuota`), at the first such write or drop of generations.
  */
 const transactionsAndStash = {
-  transactions: () => import('../transaction/run.js'),
+  transactions: () => load(import('../transaction/run.js')),
   stashWork: async () => {
-    const [writes, { dropGenerationsOf }] = await Promise.all([import('../writes/stashed-writes.js'), import('../generations/stash.js')])
+    const [writes, { dropGenerationsOf }] = await load(Promise.all([import('../writes/stashed-writes.js'), import('../generations/stash.js')]))
     return { ...writes, dropGenerationsOf }
   },
 }
@@ -48,7 +49,7 @@ const transactionsAndStash = {
  * IndexedDB `VersionError`
  */
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
-  return openFull(name, options, background, { upgrade: loadUpgrade, storage: loadStorage, relief: () => import('../purge/relief.js'), watch: () => import('../handle/storage-watch.js'), ...transactionsAndStash })
+  return openFull(name, options, background, { upgrade: loadUpgrade, storage: loadStorage, relief: () => load(import('../purge/relief.js')), watch: () => load(import('../handle/storage-watch.js')), ...transactionsAndStash })
 }
 
 /**

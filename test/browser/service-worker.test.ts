@@ -1,5 +1,6 @@
 // idb-ttl/service-worker inside a module service worker (realms/store-sw.ts; the page entry, which
-// loads parts of itself with import(), runs there only bundled: test/consumer), registered with a scope of its own
+// loads parts of itself with import(), runs there only bundled: test/consumer; unbundled it is refused
+// with a TtlError that names the import to use, realms/page-entry-sw.ts), registered with a scope of its own
 // that controls no page, and driven from the page with postMessage and a MessageChannel: every
 // method under the worker's own clock (default purge mode), db.purgeDuring(event) on a message
 // event, purge: { mode: 'worker' } where there is no Worker, and onExpire across the page and it.
@@ -119,4 +120,12 @@ test.skipIf(unavailable)('a service worker that never imports idb-ttl/cosmos que
   } finally {
     page.close()
   }
+})
+
+test.skipIf(unavailable)("a module service worker that imports idb-ttl (not idb-ttl/service-worker) unbundled is told, when the entry's import() fails, what to import there", async () => {
+  const sw = await registerServiceWorker(new URL('./realms/page-entry-sw.ts', import.meta.url))
+  const name = deleteAfterTest(uniqueName('sw-page-entry'))
+  // A new database: the open must create it, with the schema work the entry loads with import().
+  const opening = sw.ask({ op: 'open', name, options: { version: 1, stores: { s: { keyPath: 'id', defaultTtl: 60 } } } })
+  await expect(opening).rejects.toMatchObject({ name: 'TtlError', code: 'UNSUPPORTED', message: expect.stringContaining('in a service worker import idb-ttl/service-worker') })
 })

@@ -10,29 +10,24 @@
  * is the SDK's own.
  */
 import { HTTPMethod, ResourceType } from '@azure/cosmos'
-import type { Locator, Page } from 'playwright-core'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import type { Locator } from 'playwright-core'
+import { expect, test } from 'vitest'
 import { sign } from '../../demo/cosmos-server.js'
-import { openDemo, type DemoPage } from './demo-page.js'
+import { demoForFile, POLL } from './demo-page.js'
 // The SDK's own signing, not part of its public API.
 import { generateHeaders } from '../../node_modules/@azure/cosmos/dist/esm/utils/headers.js'
 
-const DB = `e2e-cosmos-${Date.now()}`
-const POLL = { timeout: 30_000, interval: 100 }
-
-let demo: DemoPage | undefined
-let page: Page
-let url: string
+const demo = demoForFile('cosmos', { ready: (page) => page.locator('[data-testid="status"][data-state="ready"]').waitFor() })
 
 /** A row of a side whose item is there (not lingering as "gone"). */
 function row(side: 'server' | 'mirror', id: string): Locator {
-  return page.locator(`[data-testid="rows-cosmos-${side}"] [data-key="${id}"]:not([data-state="gone"])`)
+  return demo.page.locator(`[data-testid="rows-cosmos-${side}"] [data-key="${id}"]:not([data-state="gone"])`)
 }
 
 async function write(side: 'server' | 'mirror', id: string, note: string): Promise<void> {
-  await page.getByTestId(`key-cosmos-${side}`).fill(id)
-  await page.getByTestId(`note-cosmos-${side}`).fill(note)
-  await page.getByTestId(`add-cosmos-${side}`).click()
+  await demo.page.getByTestId(`key-cosmos-${side}`).fill(id)
+  await demo.page.getByTestId(`note-cosmos-${side}`).fill(note)
+  await demo.page.getByTestId(`add-cosmos-${side}`).click()
 }
 
 /** When a side's row says its item expires, epoch ms. */
@@ -40,24 +35,12 @@ async function expiry(side: 'server' | 'mirror', id: string): Promise<number> {
   return Number(await row(side, id).getByTestId('countdown').getAttribute('data-expires-at'))
 }
 
-const sync = () => page.getByTestId('cosmos-sync')
-
-beforeAll(async () => {
-  demo = await openDemo()
-  ;({ page, url } = demo)
-  await page.goto(`${url}?db=${DB}`)
-  await page.locator('[data-testid="status"][data-state="ready"]').waitFor()
-})
-
-afterAll(async () => {
-  await page?.evaluate((name) => indexedDB.deleteDatabase(name), DB).catch(() => {})
-  await demo?.close()
-})
+const sync = () => demo.page.getByTestId('cosmos-sync')
 
 test('the page shows the container and its mirror; a write on the server reaches the mirror, expiring at the same instant on both sides', async () => {
-  await page.getByTestId('cosmos-server').waitFor()
-  await page.getByTestId('cosmos-mirror').waitFor()
-  await expect.poll(() => page.getByTestId('cosmos-server-note').textContent()).toContain('never deletes an item')
+  await demo.page.getByTestId('cosmos-server').waitFor()
+  await demo.page.getByTestId('cosmos-mirror').waitFor()
+  await expect.poll(() => demo.page.getByTestId('cosmos-server-note').textContent()).toContain('never deletes an item')
   await write('server', 'from-server', 'written on the server')
   await row('server', 'from-server').waitFor()
   await row('mirror', 'from-server').waitFor()
@@ -68,23 +51,23 @@ test('the page shows the container and its mirror; a write on the server reaches
 })
 
 test('the server side applies TTL itself: an item leaves it at its expiry while the embedded server still holds it', async () => {
-  await page.getByTestId('ttl-cosmos-server').fill('3')
+  await demo.page.getByTestId('ttl-cosmos-server').fill('3')
   await write('server', 'short-lived', 'ttl 3')
-  await page.getByTestId('ttl-cosmos-server').fill('')
+  await demo.page.getByTestId('ttl-cosmos-server').fill('')
   await row('server', 'short-lived').waitFor()
   const at = await expiry('server', 'short-lived')
   await expect.poll(() => row('server', 'short-lived').count(), POLL).toBe(0)
   expect(Date.now()).toBeGreaterThanOrEqual(at)
   // The mirror's copy, if a pull brought it in time, went at the same instant.
   await expect.poll(() => row('mirror', 'short-lived').count(), POLL).toBe(0)
-  const stored = await page.request.get(`${url}__cosmos/server/dbs/idb-ttl-demo/colls/mirror/docs/short-lived`, { headers: { 'x-ms-documentdb-partitionkey': '["demo"]' } })
+  const stored = await demo.page.request.get(`${demo.url}__cosmos/server/dbs/idb-ttl-demo/colls/mirror/docs/short-lived`, { headers: { 'x-ms-documentdb-partitionkey': '["demo"]' } })
   expect(stored.status()).toBe(200)
   expect(await stored.json()).toMatchObject({ id: 'short-lived', ttl: 3 })
 })
 
 test('cut off, the mirror reports offline and keeps its local write queued; restored, the write reaches the server with the same expiry', async () => {
-  await page.getByTestId('cosmos-network').click()
-  await page.locator('[data-testid="cosmos-network"][data-online="false"]').waitFor()
+  await demo.page.getByTestId('cosmos-network').click()
+  await demo.page.locator('[data-testid="cosmos-network"][data-online="false"]').waitFor()
   await write('mirror', 'from-mirror', 'written offline')
   await row('mirror', 'from-mirror').waitFor()
   // A round ran after the write and could not reach the server: the write is still owed.
@@ -93,16 +76,16 @@ test('cut off, the mirror reports offline and keeps its local write queued; rest
   await row('server', 'from-server').waitFor()
   expect(await row('server', 'from-mirror').count()).toBe(0)
 
-  await page.getByTestId('cosmos-network').click()
-  await page.locator('[data-testid="cosmos-network"][data-online="true"]').waitFor()
+  await demo.page.getByTestId('cosmos-network').click()
+  await demo.page.locator('[data-testid="cosmos-network"][data-online="true"]').waitFor()
   await row('server', 'from-mirror').waitFor()
   await expect(row('server', 'from-mirror').locator('.note').textContent()).resolves.toBe('written offline')
   await expect.poll(async () => [await sync().getAttribute('data-state'), await sync().getAttribute('data-pending')], POLL).toEqual(['idle', '0'])
   // After the push the mirror's copy carries the server's _ts: one expiry on both sides.
   await expect.poll(async () => (await expiry('mirror', 'from-mirror')) === (await expiry('server', 'from-mirror')), POLL).toBe(true)
-  expect(demo!.pageErrors).toEqual([])
+  expect(demo.pageErrors).toEqual([])
   // The only console errors expected: the requests the cut network left unanswered.
-  expect(demo!.consoleErrors.filter((text) => !text.includes('net::ERR_EMPTY_RESPONSE'))).toEqual([])
+  expect(demo.consoleErrors.filter((text) => !text.includes('net::ERR_EMPTY_RESPONSE'))).toEqual([])
 })
 
 test('a delete on either side reaches the other (as a tombstone, which neither side shows)', async () => {
@@ -115,10 +98,10 @@ test('a delete on either side reaches the other (as a tombstone, which neither s
 })
 
 /** A write the server refused, as the panel lists it from `sync.rejected()`. */
-const setAside = (id: string) => page.locator(`[data-testid="cosmos-rejected-list"] li[data-key="${id}"]`)
+const setAside = (id: string) => demo.page.locator(`[data-testid="cosmos-rejected-list"] li[data-key="${id}"]`)
 
 test('a write the server refuses (an item over 2 MB: 413) is set aside, listed from sync.rejected() with the answer, and blocks nothing; Retry meets the same answer; Discard gives it up: the server has no copy, so the local item goes', async () => {
-  await page.getByTestId('cosmos-too-big').click()
+  await demo.page.getByTestId('cosmos-too-big').click()
   await row('mirror', 'too-big-1').waitFor()
   await write('mirror', 'after-big', 'queued after it')
   await expect.poll(() => setAside('too-big-1').getAttribute('data-status'), POLL).toBe('413')
@@ -134,37 +117,37 @@ test('a write the server refuses (an item over 2 MB: 413) is set aside, listed f
   // Queued again as it was, and refused again at the next push: one record for the key.
   await expect.poll(() => sync().getAttribute('data-pending'), POLL).toBe('0')
   await expect.poll(() => setAside('too-big-1').count(), POLL).toBe(1)
-  expect(await page.locator('[data-testid="cosmos-rejected-list"] li').count()).toBe(1)
+  expect(await demo.page.locator('[data-testid="cosmos-rejected-list"] li').count()).toBe(1)
 
   // On a phone the list and its buttons fit the screen.
-  await page.setViewportSize({ width: 390, height: 844 })
-  await page.getByTestId('cosmos-rejected').scrollIntoViewIfNeeded()
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+  await demo.page.setViewportSize({ width: 390, height: 844 })
+  await demo.page.getByTestId('cosmos-rejected').scrollIntoViewIfNeeded()
+  expect(await demo.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
   for (const target of [setAside('too-big-1'), setAside('too-big-1').getByTestId('rejected-discard')]) {
     const box = (await target.boundingBox())!
     expect([box.x >= 0, box.x + box.width <= 390]).toEqual([true, true])
   }
-  await page.setViewportSize({ width: 1300, height: 1000 })
+  await demo.page.setViewportSize({ width: 1300, height: 1000 })
 
   await setAside('too-big-1').getByTestId('rejected-discard').click()
   await expect.poll(() => setAside('too-big-1').count(), POLL).toBe(0)
   await expect.poll(() => row('mirror', 'too-big-1').count(), POLL).toBe(0)
   expect(await row('server', 'too-big-1').count()).toBe(0)
   await expect.poll(() => sync().textContent(), POLL).not.toContain('set aside')
-  expect(demo!.pageErrors).toEqual([])
+  expect(demo.pageErrors).toEqual([])
 })
 
 /** Chooses a tenant in the panel's selector and waits until the switch is done. */
 async function chooseTenant(tenant: string): Promise<void> {
-  await page.getByTestId('cosmos-tenant').selectOption(tenant)
-  await page.locator(`[data-testid="cosmos-tenant"][data-tenant="${tenant}"]:not([disabled])`).waitFor()
+  await demo.page.getByTestId('cosmos-tenant').selectOption(tenant)
+  await demo.page.locator(`[data-testid="cosmos-tenant"][data-tenant="${tenant}"]:not([disabled])`).waitFor()
 }
 
 test('switching the tenant (sync.stop(), then syncCosmos with the new partitionKey, then a pull): both sides show only that tenant\'s items; a write still owed to the last tenant is not pushed into the next, and comes back with its tenant', async () => {
-  const errorsBefore = demo!.consoleErrors.length
+  const errorsBefore = demo.consoleErrors.length
   await row('mirror', 'after-big').waitFor()
   await chooseTenant('acme')
-  await expect(page.locator('.call').filter({ hasText: 'syncCosmos(' }).textContent()).resolves.toContain("partitionKey: 'acme'")
+  await expect(demo.page.locator('.call').filter({ hasText: 'syncCosmos(' }).textContent()).resolves.toContain("partitionKey: 'acme'")
   await expect.poll(() => row('mirror', 'after-big').count(), POLL).toBe(0)
   await expect.poll(() => row('server', 'after-big').count(), POLL).toBe(0)
   await write('server', 'acme-1', 'for acme')
@@ -173,22 +156,22 @@ test('switching the tenant (sync.stop(), then syncCosmos with the new partitionK
   await row('server', 'acme-2').waitFor()
 
   // On a phone the selector fits the screen.
-  await page.setViewportSize({ width: 390, height: 844 })
-  await page.getByTestId('cosmos-tenant').scrollIntoViewIfNeeded()
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
-  const box = (await page.getByTestId('cosmos-tenant').boundingBox())!
+  await demo.page.setViewportSize({ width: 390, height: 844 })
+  await demo.page.getByTestId('cosmos-tenant').scrollIntoViewIfNeeded()
+  expect(await demo.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+  const box = (await demo.page.getByTestId('cosmos-tenant').boundingBox())!
   expect([box.x >= 0, box.x + box.width <= 390]).toEqual([true, true])
-  await page.setViewportSize({ width: 1300, height: 1000 })
+  await demo.page.setViewportSize({ width: 1300, height: 1000 })
 
   // Cut off, a write of acme's stays owed; the switch to demo takes acme's items off the device.
-  await page.getByTestId('cosmos-network').click()
-  await page.locator('[data-testid="cosmos-network"][data-online="false"]').waitFor()
+  await demo.page.getByTestId('cosmos-network').click()
+  await demo.page.locator('[data-testid="cosmos-network"][data-online="false"]').waitFor()
   await write('mirror', 'acme-owed', 'written offline for acme')
   await expect.poll(() => sync().getAttribute('data-pending'), POLL).toBe('1')
   await chooseTenant('demo')
   for (const id of ['acme-1', 'acme-2', 'acme-owed']) await expect.poll(() => row('mirror', id).count(), POLL).toBe(0)
-  await page.getByTestId('cosmos-network').click()
-  await page.locator('[data-testid="cosmos-network"][data-online="true"]').waitFor()
+  await demo.page.getByTestId('cosmos-network').click()
+  await demo.page.locator('[data-testid="cosmos-network"][data-online="true"]').waitFor()
   await row('mirror', 'after-big').waitFor()
   await row('server', 'after-big').waitFor()
   await expect.poll(() => sync().getAttribute('data-state'), POLL).toBe('idle')
@@ -201,17 +184,17 @@ test('switching the tenant (sync.stop(), then syncCosmos with the new partitionK
   await row('server', 'acme-owed').waitFor()
   await expect(row('server', 'acme-owed').locator('.note').textContent()).resolves.toBe('written offline for acme')
   expect(await row('mirror', 'after-big').count()).toBe(0)
-  expect(demo!.pageErrors).toEqual([])
+  expect(demo.pageErrors).toEqual([])
   // The only console errors expected: the requests the cut network left unanswered.
-  expect(demo!.consoleErrors.slice(errorsBefore).filter((text) => !text.includes('net::ERR_EMPTY_RESPONSE'))).toEqual([])
+  expect(demo.consoleErrors.slice(errorsBefore).filter((text) => !text.includes('net::ERR_EMPTY_RESPONSE'))).toEqual([])
 })
 
 test("the proxy passes on the demo's container only: the key signs for nothing else of an account", async () => {
   for (const path of ['dbs', 'dbs/idb-ttl-demo', 'dbs/idb-ttl-demo/colls/other/docs']) {
-    const response = await page.request.get(`${url}__cosmos/server/${path}`)
+    const response = await demo.page.request.get(`${demo.url}__cosmos/server/${path}`)
     expect(response.status(), path).toBe(403)
   }
-  expect((await page.request.get(`${url}__cosmos/server/dbs/idb-ttl-demo/colls/mirror`)).status()).toBe(200)
+  expect((await demo.page.request.get(`${demo.url}__cosmos/server/dbs/idb-ttl-demo/colls/mirror`)).status()).toBe(200)
 })
 
 test("the proxy signs a request as the SDK signs it with the account's key", async () => {

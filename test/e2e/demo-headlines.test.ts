@@ -4,46 +4,31 @@
  * clock to move, and headlines live 8 s); offline, `useStale` shows them, marked stale; and
  * `db.storage()` says the cache lives in its Storage Bucket, the demo's database in the default one.
  */
-import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { openDemo, type DemoPage } from './demo-page.js'
+import { expect, test } from 'vitest'
+import { demoForFile, POLL } from './demo-page.js'
 
-const DB = `e2e-headlines-${Date.now()}`
-const POLL = { timeout: 30_000, interval: 100 }
+const demo = demoForFile('headlines')
 
-let demo: DemoPage | undefined
-let page: Page
-
-beforeAll(async () => {
-  demo = await openDemo()
-  page = demo.page
-  await page.goto(`${demo.url}?db=${DB}`)
-})
-
-afterAll(async () => {
-  await demo?.close()
-})
-
-const ids = (testId: string) => page.getByTestId(testId).locator('li').evaluateAll((items) => items.map((li) => li.getAttribute('data-id')))
+const ids = (testId: string) => demo.page.getByTestId(testId).locator('li').evaluateAll((items) => items.map((li) => li.getAttribute('data-id')))
 
 test('useLive renders fetched headlines and removes each at its expiry; offline, useStale shows them marked stale', async () => {
-  await page.getByTestId('headlines-live').waitFor({ state: 'attached' })
-  await page.getByTestId('headlines-fetch').click()
+  await demo.page.getByTestId('headlines-live').waitFor({ state: 'attached' })
+  await demo.page.getByTestId('headlines-fetch').click()
   await expect.poll(() => ids('headlines-live'), POLL).toHaveLength(3)
   const fetched = await ids('headlines-live')
   // Expired (8 s): gone from the live list with no write, kept for the stale one.
   await expect.poll(() => ids('headlines-live'), POLL).toEqual([])
-  await expect.poll(() => page.getByTestId('headlines-stale-hint').textContent(), POLL).toContain('(3 kept now)')
+  await expect.poll(() => demo.page.getByTestId('headlines-stale-hint').textContent(), POLL).toContain('(3 kept now)')
 
-  await page.context().setOffline(true)
+  await demo.page.context().setOffline(true)
   await expect.poll(() => ids('headlines-stale'), POLL).toEqual(fetched)
-  const marks = await page.getByTestId('headlines-stale').locator('li mark').allTextContents()
+  const marks = await demo.page.getByTestId('headlines-stale').locator('li mark').allTextContents()
   expect(marks).toEqual(['stale', 'stale', 'stale'])
-  expect(demo!.pageErrors).toEqual([])
+  expect(demo.pageErrors).toEqual([])
 })
 
 test("db.storage() shows the cache in its evictable Storage Bucket and the demo's database in the default bucket", async () => {
-  const rows = page.getByTestId('storage').locator('li')
+  const rows = demo.page.getByTestId('storage').locator('li')
   await expect.poll(() => rows.evaluateAll((items) => items.map((li) => li.getAttribute('data-bucket'))), POLL).toEqual(['idb-ttl-demo-cache', 'default'])
   expect(await rows.first().textContent()).toContain('Storage Bucket "idb-ttl-demo-cache"')
   expect(await rows.last().textContent()).toContain('the default bucket')

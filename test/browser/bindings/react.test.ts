@@ -1,14 +1,14 @@
-// idb-ttl/react in a real browser, rendered by react-dom/client: an item leaves the list at its
-// expiry instant with no write, a write in another tab re-renders, a changed parameter shows the
-// new query's items and never the old one's, a handle given as a promise, an inline options
-// literal that does not resubscribe, StrictMode's double mount, and an unmount that leaves no
-// subscription, lock or timer; useStale, whose stale list an item joins as it leaves the live one.
+// idb-ttl/react in a real browser, rendered by react-dom/client: the scenarios of every binding
+// (scenarios.ts), the unmount one also under StrictMode's double mount; an inline options literal
+// that does not resubscribe; useStale, whose stale list an item joins as it leaves the live one;
+// useLiveItem; and a refused query thrown to the error boundary.
 import { act, createElement, StrictMode, type ReactNode } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
 import { afterEach, expect, test } from 'vitest'
 import type { TtlDB } from '../../../src/index.js'
 import { useLive, useLiveItem, useStale } from '../../../src/react.js'
-import { container, expireAt, recordDom, sessionsDB, shown, until, type Session, READING_MS } from './support.js'
+import { testScenarios, type Binding } from './scenarios.js'
+import { container, expireAt, sessionsDB, shown, until, type Session, READING_MS } from './support.js'
 
 const g = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }
 /** Runs `work` in act() (rendering and unmounting flush at once); emissions arrive outside it, as in an app. */
@@ -43,41 +43,26 @@ async function render(node: ReactNode) {
   return { element, root }
 }
 
-test('an item leaves the rendered list at its expiry instant, with no write', async () => {
-  const setup = await sessionsDB()
-  const { db, clock } = setup
-  await db.putAll('sessions', [{ id: 'a', user: 'u1', ttl: 60 }, { id: 'b', user: 'u1' }])
-  const { element } = await render(createElement(Sessions, { db }))
-  await until(() => expect(shown(element)).toBe('a,b'))
-  const late = await expireAt(setup, clock.now + 60_000, element, 'b')
-  expect(late).toBeLessThan(READING_MS)
-})
+/** The sessions list in React, wrapped by `wrap` (StrictMode). */
+function reactBinding(wrap: (node: ReactNode) => ReactNode = (node) => node): Binding {
+  return {
+    async render(props) {
+      const { element, root } = await render(wrap(createElement(Sessions, props)))
+      return {
+        element,
+        update: (next) => inAct(() => root.render(wrap(createElement(Sessions, next)))),
+        async unmount() {
+          roots.splice(roots.indexOf(root), 1)
+          await inAct(() => root.unmount())
+        },
+      }
+    },
+  }
+}
 
-test('a write in another tab re-renders', async () => {
-  const setup = await sessionsDB()
-  const { element } = await render(createElement(Sessions, { db: setup.db }))
-  await until(() => expect(shown(element)).toBe(''))
-  const other = await setup.otherTab()
-  await other.put('sessions', { id: 'x', user: 'u2' })
-  await until(() => expect(shown(element)).toBe('x'))
-  await other.delete('sessions', 'x')
-  await until(() => expect(shown(element)).toBe(''))
-})
-
-test("a changed parameter shows the new query's items, never the old one's, on one subscription at a time", async () => {
-  const { db, subscriptions } = await sessionsDB()
-  await db.putAll('sessions', [{ id: 'a', user: 'u1' }, { id: 'b', user: 'u2' }, { id: 'c', user: 'u2' }])
-  const { element, root } = await render(createElement(Sessions, { db, user: 'u1' }))
-  await until(() => expect(shown(element)).toBe('a'))
-  const states = recordDom(element)
-  await inAct(() => root.render(createElement(Sessions, { db, user: 'u2' })))
-  // Rendered at once: the old query's items are gone before the new query's first result.
-  expect(['loading', 'b,c']).toContain(shown(element))
-  await until(() => expect(shown(element)).toBe('b,c'))
-  expect(states.filter((state) => state.split(',').includes('a'))).toEqual(['a'])
-  expect(states.slice(1).every((state) => state === 'loading' || state === 'b,c')).toBe(true)
-  expect(subscriptions).toEqual({ made: 2, open: 1 })
-})
+testScenarios(reactBinding())
+// StrictMode subscribes, unsubscribes and subscribes again.
+testScenarios({ ...reactBinding((node) => createElement(StrictMode, null, node)), subscriptionsOnMount: 2 }, ['unmounting leaves no subscription, lock or timer'], "StrictMode's double mount leaves one subscription; ")
 
 test('an inline options literal equal to the last one keeps the subscription', async () => {
   const { db, subscriptions } = await sessionsDB()
@@ -87,35 +72,6 @@ test('an inline options literal equal to the last one keeps the subscription', a
   for (let i = 0; i < 3; i++) await inAct(() => root.render(createElement(Sessions, { db, user: 'u1' })))
   expect(shown(element)).toBe('a')
   expect(subscriptions).toEqual({ made: 1, open: 1 })
-})
-
-test('a handle given as the promise openTtlDB returned', async () => {
-  const { db } = await sessionsDB()
-  await db.put('sessions', { id: 'a', user: 'u1' })
-  let resolve!: (db: TtlDB<any>) => void
-  const promised = new Promise<TtlDB<any>>((r) => (resolve = r))
-  const { element } = await render(createElement(Sessions, { db: promised }))
-  expect(shown(element)).toBe('loading')
-  resolve(db)
-  await until(() => expect(shown(element)).toBe('a'))
-})
-
-test("StrictMode's double mount leaves one subscription, and unmounting leaves no subscription, lock or timer", async () => {
-  const setup = await sessionsDB()
-  const { db, subscriptions, timers } = setup
-  await db.put('sessions', { id: 'a', user: 'u1', ttl: 60 })
-  const { element, root } = await render(createElement(StrictMode, null, createElement(Sessions, { db })))
-  await until(() => expect(shown(element)).toBe('a'))
-  // StrictMode subscribed, unsubscribed and subscribed again: one stays.
-  expect(subscriptions.made).toBe(2)
-  expect(subscriptions.open).toBe(1)
-  await until(() => expect(timers.pending).toHaveLength(1))
-  expect(await setup.holdsLiveLock()).toBe(true)
-  await inAct(() => root.unmount())
-  roots.length = 0
-  expect(subscriptions.open).toBe(0)
-  expect(timers.pending).toEqual([])
-  await until(async () => expect(await setup.holdsLiveLock()).toBe(false))
 })
 
 test('useStale: an item leaves the live list and joins the stale one at its expiry instant, with its expiredAt', async () => {
