@@ -1,0 +1,82 @@
+// Issue #44: the page entries' background purge is loaded with `import()` at the first idle callback
+// (background/lazy.ts). Its chunk failing to load (an offline PWA that never cached it) must cost
+// the purge only, never the handle's reads and writes, and never for good; a handle closed while
+// it loads gets what any closed handle gets.
+import { deleteDB } from 'idb'
+import { expect, test, vi } from 'vitest'
+import type { MakeBackground, Purging } from '../../src/background/background.js'
+import { lazyBackground } from '../../src/background/lazy.js'
+import { manualClock, uniqueName } from '../helpers.js'
+import { chunks } from './loaders.js'
+
+const until = (check: () => void) => vi.waitFor(check, { timeout: 5_000, interval: 5 })
+
+test('a background whose chunk failed to load is loaded again by the next purgeExpired, which purges; reads and writes went on meanwhile', async () => {
+  const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+  try {
+    const { open, background } = chunks()
+    const clock = manualClock()
+    const name = uniqueName()
+    background.failNext(new TypeError('Failed to fetch dynamically imported module'))
+    const db = await open(name, { clock })
+    // The idle callback's load fails, and says so.
+    await until(() => expect(warn).toHaveBeenCalledTimes(1))
+    await db.putAll('s', [{ id: 'gone', ttl: 1 }, { id: 'kept' }])
+    clock.advance(5_000)
+    expect(await db.getAllKeys('s')).toEqual(['kept'])
+    expect(await db.purgeExpired()).toBe(1)
+    expect(background.loads).toBe(2)
+    db.close()
+    await deleteDB(name)
+  } finally {
+    warn.mockRestore()
+  }
+})
+
+test('purgeExpired, then close() while the background loads: the purge rejects with TtlError CLOSED, as after close()', async () => {
+  const { open, background } = chunks()
+  const name = uniqueName()
+  background.hold()
+  const db = await open(name, {})
+  const purged = db.purgeExpired()
+  // The purge reaches the background, which waits for its chunk; the handle closes meanwhile.
+  await until(() => expect(background.loads).toBe(1))
+  db.close()
+  background.release()
+  await expect(purged).rejects.toMatchObject({ name: 'TtlError', code: 'CLOSED' })
+  await deleteDB(name)
+})
+
+test('the values a handle writes while its background cannot be loaded are not held for it (an offline page writes on); a background loaded later hears what comes after', async () => {
+  const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+  try {
+    const told: unknown[][] = []
+    const makeBackground: MakeBackground = () =>
+      ({
+        purger: { slice: async () => [], purgeAll: async () => 0, close: async () => {} },
+        isPurger: true,
+        wrote: (...args) => void told.push(['wrote', ...args]),
+        due: (...args) => void told.push(['due', ...args]),
+        purgeFor: async () => {},
+        close: () => {},
+      }) satisfies Purging
+    let reachable = false
+    const failure = new TypeError('Failed to fetch dynamically imported module')
+    const options = { name: 'offline', stores: {}, purge: { mode: 'worker', batchSize: 300, sliceMs: 30, maxIntervalMs: 60_000, idleTimeoutMs: 2_000 }, clock: () => 0, connect: () => Promise.reject(new Error('not used')), activity: { note() {} }, onReport: () => {} } as const
+    const background = lazyBackground(async () => {
+      if (!reachable) throw failure
+      return { makeBackground }
+    })(options as never)
+    await expect(background.purger.purgeAll(['s'], 0)).rejects.toBe(failure)
+    background.wrote('s', [{ id: 'written offline' }])
+    background.due('s')
+    reachable = true
+    await background.purger.purgeAll(['s'], 0)
+    background.wrote('s', [{ id: 'written since' }])
+    expect(told).toEqual([['wrote', 's', [{ id: 'written since' }], 0]])
+    expect(warn).toHaveBeenCalledTimes(1)
+    background.close()
+  } finally {
+    warn.mockRestore()
+  }
+})
