@@ -115,6 +115,8 @@ export class Connection {
       const asDeclared = await this.openAsDeclared()
       if (asDeclared) return this.settle(asDeclared)
       this.upgradeWork = await schema.upgrade()
+      // Closed while it loaded: the database is not created again for a handle no one holds.
+      if (this.closed) throw new TtlError('CLOSED', 'the database handle was closed')
     }
     const work = this.upgradeWork
     const reopening = this.steppedAside

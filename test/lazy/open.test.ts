@@ -36,3 +36,87 @@ test('an open with onLost whose watch cannot be loaded rejects with why and leav
   db.close()
   await deleteDB(name)
 })
+
+/** The names of the databases there are now. */
+const existing = async () => (await indexedDB.databases()).map((db) => db.name)
+
+test('a first open of a database that does not exist (its open without a version aborted) creates it at the declared version, with its stores', async () => {
+  const { open, upgrade } = chunks()
+  const name = uniqueName()
+  const db = await open(name, { version: 3 })
+  await db.put('s', { id: 1 })
+  expect(upgrade.loads).toBe(1)
+  expect(db.raw.version).toBe(3)
+  expect([...db.raw.objectStoreNames]).toContain('s')
+  db.close()
+  await deleteDB(name)
+})
+
+test('an open whose schema work cannot be loaded rejects with why and leaves no database behind; the next open loads it and creates the database', async () => {
+  const { open, upgrade } = chunks()
+  const name = uniqueName()
+  const offline = new TypeError('Failed to fetch dynamically imported module')
+  upgrade.failNext(offline)
+  await expect(open(name, { version: 2 })).rejects.toBe(offline)
+  expect(await existing()).not.toContain(name)
+  const db = await open(name, { version: 2 })
+  expect(db.raw.version).toBe(2)
+  db.close()
+  await deleteDB(name)
+})
+
+test('a database at a lower version, held open by another connection that steps aside, is upgraded by an open whose schema work loads meanwhile', async () => {
+  const { open, upgrade } = chunks()
+  const name = uniqueName()
+  const older = await open(name, { version: 1 })
+  await older.put('s', { id: 1 })
+  const other = await openDB(name, undefined, { blocking: () => other.close() })
+  upgrade.hold()
+  const opening = open(name, { version: 2, stores: { s: { keyPath: 'id', defaultTtl: 60 }, t: { keyPath: 'id' } } })
+  await expect.poll(() => upgrade.loads).toBe(2)
+  upgrade.release()
+  const db = await opening
+  expect(db.raw.version).toBe(2)
+  expect(await db.get('s', 1)).toMatchObject({ id: 1 })
+  // The older handle steps aside and reopens at the version there is.
+  expect(await older.get('s', 1)).toMatchObject({ id: 1 })
+  older.close()
+  db.close()
+  await deleteDB(name)
+})
+
+test('a database deleted while an open loads its schema work is created by that open as declared', async () => {
+  const { open, upgrade } = chunks()
+  const name = uniqueName()
+  const older = await open(name, { version: 1 })
+  await older.put('s', { id: 1 })
+  older.close()
+  upgrade.hold()
+  const opening = open(name, { version: 2 })
+  await expect.poll(() => upgrade.loads).toBe(2)
+  await deleteDB(name)
+  upgrade.release()
+  const db = await opening
+  expect(db.raw.version).toBe(2)
+  expect(await db.getAll('s')).toEqual([])
+  db.close()
+  await deleteDB(name)
+})
+
+test('a handle closed while a call reopening its deleted database loads the schema work does not create the database again', async () => {
+  const { open, upgrade } = chunks()
+  const name = uniqueName()
+  // Created by a first handle, so that the second opens it as declared and has no schema work yet.
+  const first = await open(name, {})
+  first.close()
+  const db = await open(name, {})
+  expect(upgrade.loads).toBe(1)
+  await deleteDB(name)
+  upgrade.hold()
+  const read = db.get('s', 1)
+  await expect.poll(() => upgrade.loads).toBe(2)
+  db.close()
+  upgrade.release()
+  await expect(read).rejects.toMatchObject({ code: 'CLOSED' })
+  expect(await existing()).not.toContain(name)
+})
