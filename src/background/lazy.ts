@@ -58,7 +58,12 @@ class LazyBackground implements Purging {
 
   wrote(store: string, values: readonly unknown[], nowMs = this.options.clock()): void {
     if (this.background) this.background.wrote(store, values, nowMs)
-    else if (!this.failed) this.told.push((background) => background.wrote(store, values, nowMs, true))
+    else if (!this.failed) {
+      // What `Background.wrote` reads of each value, read now as it would read it: the app may
+      // reuse its objects before the background is loaded, and their values need not be held.
+      const marks = values.map((value) => ({ ttl: (value as { ttl?: unknown } | null)?.ttl, _ts: (value as { _ts?: unknown } | null)?._ts }))
+      this.told.push((background) => background.wrote(store, marks, nowMs, true))
+    }
   }
 
   due(store: string): void {

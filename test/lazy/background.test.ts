@@ -80,3 +80,29 @@ test('the values a handle writes while its background cannot be loaded are not h
     warn.mockRestore()
   }
 })
+
+test('a wake-up told before the background is loaded carries the ttl and _ts the values had when written, not what the app changed in them since', async () => {
+  const told: unknown[] = []
+  const makeBackground: MakeBackground = () =>
+    ({
+      purger: { slice: async () => [], purgeAll: async () => 0, close: async () => {} },
+      isPurger: true,
+      // What a Background reads of the values, read when it is told, as it reads it.
+      wrote: (_store, values) => void told.push(values.map((value) => ({ ...(value as object) }))),
+      due: () => {},
+      purgeFor: async () => {},
+      close: () => {},
+    }) satisfies Purging
+  const options = { name: 'reused', stores: {}, purge: { mode: 'worker', batchSize: 300, sliceMs: 30, maxIntervalMs: 60_000, idleTimeoutMs: 2_000 }, clock: () => 0, connect: () => Promise.reject(new Error('not used')), activity: { note() {} }, onReport: () => {} } as const
+  let load!: () => void
+  const loading = new Promise<void>((resolve) => (load = resolve))
+  const background = lazyBackground(async () => (await loading, { makeBackground }))(options as never)
+  // An app that reuses one object for its writes.
+  const value = { id: 1, ttl: 1, _ts: 100 }
+  background.wrote('s', [value])
+  Object.assign(value, { ttl: -1, _ts: 200 })
+  load()
+  await background.purger.purgeAll([], 0)
+  expect(told).toEqual([[{ ttl: 1, _ts: 100 }]])
+  background.close()
+})
