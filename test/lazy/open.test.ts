@@ -120,3 +120,38 @@ test('a handle closed while a call reopening its deleted database loads the sche
   await expect(read).rejects.toMatchObject({ code: 'CLOSED' })
   expect(await existing()).not.toContain(name)
 })
+
+test('an upgrade blocked by a connection that does not step aside waits for it, and completes once it closes', async () => {
+  const { open } = chunks()
+  const name = uniqueName()
+  const older = await open(name, { version: 1 })
+  older.close()
+  // An app's own connection, with no versionchange handler.
+  const other = await openDB(name)
+  let asked = false
+  const opening = open(name, { version: 2 })
+  other.addEventListener('versionchange', () => (asked = true))
+  await expect.poll(() => asked).toBe(true)
+  other.close()
+  const db = await opening
+  expect(db.raw.version).toBe(2)
+  db.close()
+  await deleteDB(name)
+})
+
+test('two opens at once with different versions: the one whose schema work loads last meets the higher version, and is told so', async () => {
+  const slow = chunks()
+  const fast = chunks()
+  const name = uniqueName()
+  const first = await fast.open(name, { version: 1 })
+  first.close()
+  slow.upgrade.hold()
+  const older = slow.open(name, { version: 2 })
+  await expect.poll(() => slow.upgrade.loads).toBe(1)
+  const newer = await fast.open(name, { version: 3 })
+  slow.upgrade.release()
+  await expect(older).rejects.toMatchObject({ name: 'VersionError', message: expect.stringContaining('version: 2') })
+  expect(newer.raw.version).toBe(3)
+  newer.close()
+  await deleteDB(name)
+})

@@ -40,3 +40,18 @@ test('a transaction whose chunk cannot be loaded rejects with why, writes nothin
   db.close()
   await deleteDB(name)
 })
+
+test('a transaction left waiting for its chunk by close() rejects with TtlError CLOSED, its callback never run', async () => {
+  const { open, transactions } = chunks()
+  const name = uniqueName()
+  const db = await open(name, {})
+  transactions.hold()
+  let ran = false
+  const tx = db.transaction(['s'], 'readwrite', () => void (ran = true))
+  await expect.poll(() => transactions.loads).toBe(1)
+  db.close()
+  transactions.release()
+  await expect(tx).rejects.toMatchObject({ code: 'CLOSED' })
+  expect(ran).toBe(false)
+  await deleteDB(name)
+})
