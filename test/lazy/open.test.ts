@@ -155,3 +155,13 @@ test('two opens at once with different versions: the one whose schema work loads
   newer.close()
   await deleteDB(name)
 })
+
+test('an older app opening a database a newer one upgraded gets VersionError even where its schema work cannot be loaded', async () => {
+  const { open, upgrade } = chunks()
+  const name = uniqueName()
+  const newer = await open(name, { version: 3 })
+  newer.close()
+  upgrade.failNext(new TypeError('Failed to fetch dynamically imported module'))
+  await expect(open(name, { version: 2 })).rejects.toMatchObject({ name: 'VersionError' })
+  await deleteDB(name)
+})
