@@ -47,26 +47,34 @@ test('purgeExpired, then close() while the background loads: the purge rejects w
   await deleteDB(name)
 })
 
+/**
+ * The stand-in alone, over a background that records what it is told (each value as it is when
+ * told, as a Background reads it), made by the module `load` brings.
+ */
+function standIn(load: (makeBackground: MakeBackground) => Promise<{ makeBackground: MakeBackground }>) {
+  const told: unknown[][] = []
+  const makeBackground: MakeBackground = () =>
+    ({
+      purger: { slice: async () => [], purgeAll: async () => 0, close: async () => {} },
+      isPurger: true,
+      wrote: (store, values, ...rest) => void told.push(['wrote', store, values.map((value) => ({ ...(value as object) })), ...rest]),
+      due: (...args) => void told.push(['due', ...args]),
+      purgeFor: async () => {},
+      close: () => {},
+    }) satisfies Purging
+  const options = { name: 'stand-in', stores: {}, purge: { mode: 'worker', batchSize: 300, sliceMs: 30, maxIntervalMs: 60_000, idleTimeoutMs: 2_000 }, clock: () => 0, connect: () => Promise.reject(new Error('not used')), activity: { note() {} }, onReport: () => {} }
+  return { told, background: lazyBackground(() => load(makeBackground))(options as never) }
+}
+
 test('the values a handle writes while its background cannot be loaded are not held for it (an offline page writes on); a background loaded later hears what comes after', async () => {
   const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
   try {
-    const told: unknown[][] = []
-    const makeBackground: MakeBackground = () =>
-      ({
-        purger: { slice: async () => [], purgeAll: async () => 0, close: async () => {} },
-        isPurger: true,
-        wrote: (...args) => void told.push(['wrote', ...args]),
-        due: (...args) => void told.push(['due', ...args]),
-        purgeFor: async () => {},
-        close: () => {},
-      }) satisfies Purging
     let reachable = false
     const failure = new TypeError('Failed to fetch dynamically imported module')
-    const options = { name: 'offline', stores: {}, purge: { mode: 'worker', batchSize: 300, sliceMs: 30, maxIntervalMs: 60_000, idleTimeoutMs: 2_000 }, clock: () => 0, connect: () => Promise.reject(new Error('not used')), activity: { note() {} }, onReport: () => {} } as const
-    const background = lazyBackground(async () => {
+    const { told, background } = standIn(async (makeBackground) => {
       if (!reachable) throw failure
       return { makeBackground }
-    })(options as never)
+    })
     await expect(background.purger.purgeAll(['s'], 0)).rejects.toBe(failure)
     background.wrote('s', [{ id: 'written offline' }])
     background.due('s')
@@ -82,27 +90,15 @@ test('the values a handle writes while its background cannot be loaded are not h
 })
 
 test('a wake-up told before the background is loaded carries the ttl and _ts the values had when written, not what the app changed in them since', async () => {
-  const told: unknown[] = []
-  const makeBackground: MakeBackground = () =>
-    ({
-      purger: { slice: async () => [], purgeAll: async () => 0, close: async () => {} },
-      isPurger: true,
-      // What a Background reads of the values, read when it is told, as it reads it.
-      wrote: (_store, values) => void told.push(values.map((value) => ({ ...(value as object) }))),
-      due: () => {},
-      purgeFor: async () => {},
-      close: () => {},
-    }) satisfies Purging
-  const options = { name: 'reused', stores: {}, purge: { mode: 'worker', batchSize: 300, sliceMs: 30, maxIntervalMs: 60_000, idleTimeoutMs: 2_000 }, clock: () => 0, connect: () => Promise.reject(new Error('not used')), activity: { note() {} }, onReport: () => {} } as const
   let load!: () => void
   const loading = new Promise<void>((resolve) => (load = resolve))
-  const background = lazyBackground(async () => (await loading, { makeBackground }))(options as never)
+  const { told, background } = standIn(async (makeBackground) => (await loading, { makeBackground }))
   // An app that reuses one object for its writes.
   const value = { id: 1, ttl: 1, _ts: 100 }
   background.wrote('s', [value])
   Object.assign(value, { ttl: -1, _ts: 200 })
   load()
   await background.purger.purgeAll([], 0)
-  expect(told).toEqual([[{ ttl: 1, _ts: 100 }]])
+  expect(told).toEqual([['wrote', 's', [{ ttl: 1, _ts: 100 }], 0, true]])
   background.close()
 })
