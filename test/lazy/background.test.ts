@@ -33,20 +33,6 @@ test('a background whose chunk failed to load is loaded again by the next purgeE
   }
 })
 
-test('purgeExpired, then close() while the background loads: the purge rejects with TtlError CLOSED, as after close()', async () => {
-  const { open, background } = chunks()
-  const name = uniqueName()
-  background.hold()
-  const db = await open(name, {})
-  const purged = db.purgeExpired()
-  // The purge reaches the background, which waits for its chunk; the handle closes meanwhile.
-  await until(() => expect(background.loads).toBe(1))
-  db.close()
-  background.release()
-  await expect(purged).rejects.toMatchObject({ name: 'TtlError', code: 'CLOSED' })
-  await deleteDB(name)
-})
-
 /**
  * The stand-in alone, over a background that records what it is told (each value as it is when
  * told, as a Background reads it), made by the module `load` brings.
@@ -101,4 +87,16 @@ test('a wake-up told before the background is loaded carries the ttl and _ts the
   await background.purger.purgeAll([], 0)
   expect(told).toEqual([['wrote', 's', [{ ttl: 1, _ts: 100 }], 0, true]])
   background.close()
+})
+
+test('purgeExpired, then close() while the background loads: the purge rejects with TtlError CLOSED, as after close(), and no background is made', async () => {
+  let load!: () => void
+  const loading = new Promise<void>((resolve) => (load = resolve))
+  let made = 0
+  const { background } = standIn(async (makeBackground) => (await loading, { makeBackground: (options) => (made++, makeBackground(options)) }))
+  const purged = background.purger.purgeAll(['s'], 0)
+  background.close()
+  load()
+  await expect(purged).rejects.toMatchObject({ name: 'TtlError', code: 'CLOSED' })
+  expect(made).toBe(0)
 })

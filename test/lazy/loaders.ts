@@ -15,6 +15,9 @@ import type { OpenTtlDBOptions } from '../../src/rules/types.js'
 import * as transactions from '../../src/transaction/run.js'
 import * as stashedWrites from '../../src/writes/stashed-writes.js'
 
+/** How long a test waits for what a loaded machine (a browser project under load) may take a while to reach. */
+export const SOON = { timeout: 10_000, interval: 5 }
+
 /** One chunk: `hold()` makes its next loads wait for `release()`; `failNext(error)` makes the next one reject. */
 export class Chunk<T> {
   loads = 0

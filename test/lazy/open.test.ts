@@ -7,7 +7,7 @@ import { expect, test } from 'vitest'
 import type { MakeBackground } from '../../src/background/background.js'
 import { inlineBackground } from '../../src/background/inline.js'
 import { uniqueName } from '../helpers.js'
-import { chunks } from './loaders.js'
+import { chunks, SOON } from './loaders.js'
 
 /** The inline background, counting the handles made and closed. */
 function counted() {
@@ -73,7 +73,7 @@ test('a database at a lower version, held open by another connection that steps 
   const other = await openDB(name, undefined, { blocking: () => other.close() })
   upgrade.hold()
   const opening = open(name, { version: 2, stores: { s: { keyPath: 'id', defaultTtl: 60 }, t: { keyPath: 'id' } } })
-  await expect.poll(() => upgrade.loads).toBe(2)
+  await expect.poll(() => upgrade.loads, SOON).toBe(2)
   upgrade.release()
   const db = await opening
   expect(db.raw.version).toBe(2)
@@ -93,7 +93,7 @@ test('a database deleted while an open loads its schema work is created by that 
   older.close()
   upgrade.hold()
   const opening = open(name, { version: 2 })
-  await expect.poll(() => upgrade.loads).toBe(2)
+  await expect.poll(() => upgrade.loads, SOON).toBe(2)
   await deleteDB(name)
   upgrade.release()
   const db = await opening
@@ -114,7 +114,7 @@ test('a handle closed while a call reopening its deleted database loads the sche
   await deleteDB(name)
   upgrade.hold()
   const read = db.get('s', 1)
-  await expect.poll(() => upgrade.loads).toBe(2)
+  await expect.poll(() => upgrade.loads, SOON).toBe(2)
   db.close()
   upgrade.release()
   await expect(read).rejects.toMatchObject({ code: 'CLOSED' })
@@ -131,7 +131,7 @@ test('an upgrade blocked by a connection that does not step aside waits for it, 
   let asked = false
   const opening = open(name, { version: 2 })
   other.addEventListener('versionchange', () => (asked = true))
-  await expect.poll(() => asked).toBe(true)
+  await expect.poll(() => asked, SOON).toBe(true)
   other.close()
   const db = await opening
   expect(db.raw.version).toBe(2)
@@ -147,7 +147,7 @@ test('two opens at once with different versions: the one whose schema work loads
   first.close()
   slow.upgrade.hold()
   const older = slow.open(name, { version: 2 })
-  await expect.poll(() => slow.upgrade.loads).toBe(1)
+  await expect.poll(() => slow.upgrade.loads, SOON).toBe(1)
   const newer = await fast.open(name, { version: 3 })
   slow.upgrade.release()
   await expect(older).rejects.toMatchObject({ name: 'VersionError', message: expect.stringContaining('version: 2') })

@@ -5,7 +5,7 @@
 import { deleteDB } from 'idb'
 import { expect, test } from 'vitest'
 import { uniqueName } from '../helpers.js'
-import { chunks } from './loaders.js'
+import { chunks, SOON } from './loaders.js'
 
 const kept = { s: { keyPath: 'id', defaultTtl: 60, evictOnQuota: true } }
 
@@ -33,7 +33,7 @@ test('a write left waiting for its chunk by close() rejects with TtlError CLOSED
   const db = await open(name, { stores: kept })
   stashWork.hold()
   const put = db.put('s', { id: 1 })
-  await expect.poll(() => stashWork.loads).toBe(1)
+  await expect.poll(() => stashWork.loads, SOON).toBe(1)
   db.close()
   stashWork.release()
   await expect(put).rejects.toMatchObject({ code: 'CLOSED' })

@@ -6,7 +6,7 @@
 import { deleteDB } from 'idb'
 import { expect, test } from 'vitest'
 import { uniqueName } from '../helpers.js'
-import { chunks } from './loaders.js'
+import { chunks, SOON } from './loaders.js'
 
 test('two transactions called in one tick while the chunk loads run in order, the second seeing the first one\'s write', async () => {
   const { open, transactions } = chunks()
@@ -48,7 +48,7 @@ test('a transaction left waiting for its chunk by close() rejects with TtlError 
   transactions.hold()
   let ran = false
   const tx = db.transaction(['s'], 'readwrite', () => void (ran = true))
-  await expect.poll(() => transactions.loads).toBe(1)
+  await expect.poll(() => transactions.loads, SOON).toBe(1)
   db.close()
   transactions.release()
   await expect(tx).rejects.toMatchObject({ code: 'CLOSED' })
