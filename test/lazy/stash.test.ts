@@ -9,10 +9,13 @@ import { chunks, SOON } from './loaders.js'
 
 const kept = { s: { keyPath: 'id', defaultTtl: 60, evictOnQuota: true } }
 
+/** Firefox keeps these stores' values in their rows (layout/generation-index.ts): no chunk to load there. */
+const IN_FIREFOX = /\bFirefox\//.test(globalThis.navigator?.userAgent ?? '')
+
 /** The generation databases of `name` there are now. */
 const generations = async (name: string) => (await indexedDB.databases()).map((db) => db.name).filter((other) => other?.startsWith(`${name}~`))
 
-test('a write whose chunk cannot be loaded rejects with why and writes nothing; the next loads it and writes', async () => {
+test.skipIf(IN_FIREFOX)('a write whose chunk cannot be loaded rejects with why and writes nothing; the next loads it and writes', async () => {
   const { open, stashWork } = chunks()
   const name = uniqueName()
   const db = await open(name, { stores: kept })
@@ -27,7 +30,7 @@ test('a write whose chunk cannot be loaded rejects with why and writes nothing; 
   await deleteDB(name)
 })
 
-test('a write left waiting for its chunk by close() rejects with TtlError CLOSED and leaves no generation behind', async () => {
+test.skipIf(IN_FIREFOX)('a write left waiting for its chunk by close() rejects with TtlError CLOSED and leaves no generation behind', async () => {
   const { open, stashWork } = chunks()
   const name = uniqueName()
   const db = await open(name, { stores: kept })
@@ -41,7 +44,7 @@ test('a write left waiting for its chunk by close() rejects with TtlError CLOSED
   await deleteDB(name)
 })
 
-test('two writes of one key called in one tick while the chunk loads land in the order called', async () => {
+test.skipIf(IN_FIREFOX)('two writes of one key called in one tick while the chunk loads land in the order called', async () => {
   const { open, stashWork } = chunks()
   const name = uniqueName()
   const db = await open(name, { stores: kept })
