@@ -2,7 +2,7 @@
 // writes/stashed-writes.ts, generations/stash.ts) are loaded by `idb-ttl` with `import()` at the
 // first such write. A chunk that cannot be loaded fails that write only, writing nothing; a handle
 // closed while it loads writes nothing either.
-import { deleteDB } from 'idb'
+import { deleteDB, openDB } from 'idb'
 import { expect, test } from 'vitest'
 import { uniqueName } from '../helpers.js'
 import { chunks, SOON } from './loaders.js'
@@ -54,6 +54,23 @@ test.skipIf(IN_FIREFOX)('two writes of one key called in one tick while the chun
   stashWork.release()
   await Promise.all([first, second])
   expect(await db.get('s', 1)).toMatchObject({ n: 2 })
+  db.close()
+  await deleteDB(name)
+})
+
+test.skipIf(IN_FIREFOX)('a write whose chunk loads while another tab upgrades the database lands, on the connection reopened after it', async () => {
+  const { open, stashWork } = chunks()
+  const name = uniqueName()
+  const db = await open(name, { stores: kept })
+  stashWork.hold()
+  const put = db.put('s', { id: 1 })
+  await expect.poll(() => stashWork.loads, SOON).toBe(1)
+  // Another tab's upgrade: the handle's connection steps aside for it.
+  const other = await openDB(name, 2)
+  other.close()
+  stashWork.release()
+  await put
+  expect(await db.get('s', 1)).toMatchObject({ id: 1 })
   db.close()
   await deleteDB(name)
 })
