@@ -32,7 +32,13 @@ export async function openFull<S extends DBSchema | unknown>(name: string, optio
     lost = watching?.then((work) => work.watchStorage({ ...opened, parts, bucket, onLost }))
     return new TtlDB<S>(routes, opened.unfollow)
   })
-  return Object.assign(db, { lost: await lost })
+  try {
+    return Object.assign(db, { lost: await lost })
+  } catch (error) {
+    // The open fails (the watch's chunk not loaded, say): the handle no one will hold closes.
+    db.close()
+    throw error
+  }
 }
 
 /** What a full entry hands in: {@link Loaders}, {@link FullLoads}, and the watch of a handle's storage (`handle/storage-watch.ts`), as the entry loads it. */

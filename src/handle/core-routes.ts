@@ -152,7 +152,18 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
     stored: (result: T) => unknown[],
     spare?: Spare,
   ): Promise<T> {
-    const run = async () => attempt(await this.writer(store, true))
+    const run = async () => {
+      const ctx = await this.writer(store, true)
+      try {
+        return await attempt(ctx)
+      } catch (error) {
+        // Its connection stepped aside (an upgrade or a deletion elsewhere) while the write waited
+        // (for the chunk of the writes of generations, say), before its rows' transaction began:
+        // once more, on the connection reopened.
+        if ((error as DOMException | null)?.name !== 'InvalidStateError' || this.options.connection.openNow === ctx.db) throw error
+        return attempt(await this.writer(store, true))
+      }
+    }
     const written = this.claimed(store, await this.spacious(run, spare))
     this.changed([store])
     this.options.parts.background.wrote(store, stored(written))

@@ -81,6 +81,8 @@ export class Connection {
   created = false
   /** The schema work, once an open needed an upgrade (see {@link openAsDeclared}). */
   private upgradeWork: UpgradeWork | undefined
+  /** The open without a version found the database at a higher version than declared. */
+  private newerOnDisk = false
 
   constructor(private readonly options: ConnectionOptions) {}
 
@@ -114,7 +116,14 @@ export class Connection {
     if (schema && !this.steppedAside && !this.upgradeWork) {
       const asDeclared = await this.openAsDeclared()
       if (asDeclared) return this.settle(asDeclared)
-      this.upgradeWork = await schema.upgrade()
+      // Found newer (another app version upgraded it), the open fails with VersionError, explained
+      // by the schema work where it loads, and as IndexedDB words it where it cannot.
+      this.upgradeWork = await schema.upgrade().catch((error: unknown) => {
+        if (this.newerOnDisk) return undefined
+        throw error
+      })
+      // Closed while it loaded: the database is not created again for a handle no one holds.
+      if (this.closed) throw new TtlError('CLOSED', 'the database handle was closed')
     }
     const work = this.upgradeWork
     const reopening = this.steppedAside
@@ -170,6 +179,7 @@ export class Connection {
       request.onsuccess = () => {
         const db = request.result
         if (this.options.version === undefined || db.version === this.options.version) return resolve(this.watch(db))
+        this.newerOnDisk = db.version > this.options.version
         db.close()
         resolve(undefined)
       }

@@ -52,7 +52,12 @@ export async function withQuotaRelief<T>(attempt: () => Promise<T>, relief: Quot
         if (!isQuotaError(retryError)) throw retryError
       }
     }
-    const mine = load().then(({ relieve }) => relieve(attempt, relief, error))
+    // Steps that cannot be loaded (an offline page that never cached them) make no room: the write
+    // rejects as one that never fits, with its own error (SPEC §9); the next refused write loads them again.
+    const mine = load().then(
+      ({ relieve }) => relieve(attempt, relief, error),
+      () => Promise.reject(error),
+    )
     const over = mine.then(
       () => {},
       () => {},

@@ -1,0 +1,78 @@
+// Loaders a test controls, handed into `openFull` as the page entries hand theirs
+// (assembly/open-page.ts): each chunk can be held (as a slow network holds an `import()`) or made
+// to reject (an offline PWA whose chunk was never cached), and counts its loads.
+import { fullBackground } from '../../src/background/page.js'
+import { inlinePurger } from '../../src/background/inline.js'
+import { lazyBackground } from '../../src/background/lazy.js'
+import type { MakeBackground } from '../../src/background/background.js'
+import { openFull, type FullLoaders } from '../../src/assembly/open-full.js'
+import { dropGenerationsOf } from '../../src/generations/stash.js'
+import * as storageWatch from '../../src/handle/storage-watch.js'
+import * as storageWork from '../../src/handle/storage-work.js'
+import * as upgradeWork from '../../src/layout/upgrade.js'
+import * as reliefSteps from '../../src/purge/relief.js'
+import type { OpenTtlDBOptions } from '../../src/rules/types.js'
+import * as transactions from '../../src/transaction/run.js'
+import * as stashedWrites from '../../src/writes/stashed-writes.js'
+
+/** How long a test waits for what a loaded machine (a browser project under load) may take a while to reach. */
+export const SOON = { timeout: 10_000, interval: 5 }
+
+/** One chunk: `hold()` makes its next loads wait for `release()`; `failNext(error)` makes the next one reject. */
+export class Chunk<T> {
+  loads = 0
+  private held: { promise: Promise<void>; release: () => void } | undefined
+  private failures: unknown[] = []
+
+  constructor(private readonly module: T) {}
+
+  hold(): void {
+    let release!: () => void
+    this.held = { promise: new Promise<void>((resolve) => (release = resolve)), release }
+  }
+
+  release(): void {
+    const held = this.held
+    this.held = undefined
+    held?.release()
+  }
+
+  failNext(error: unknown): void {
+    this.failures.push(error)
+  }
+
+  readonly load = async (): Promise<T> => {
+    this.loads++
+    const failure = this.failures.length > 0 ? { error: this.failures.shift() } : undefined
+    // A macrotask at least, as a fetched chunk takes.
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    await this.held?.promise
+    if (failure) throw failure.error
+    return this.module
+  }
+}
+
+/** Every chunk of the full page entry, each a {@link Chunk}, and `open` with them. */
+export function chunks() {
+  const c = {
+    upgrade: new Chunk(upgradeWork),
+    storage: new Chunk(storageWork),
+    relief: new Chunk(reliefSteps),
+    watch: new Chunk(storageWatch),
+    transactions: new Chunk(transactions),
+    stashWork: new Chunk({ ...stashedWrites, dropGenerationsOf }),
+    background: new Chunk({ makeBackground: fullBackground(inlinePurger) }),
+  }
+  const loaders: FullLoaders = {
+    upgrade: c.upgrade.load,
+    storage: c.storage.load,
+    relief: c.relief.load,
+    watch: c.watch.load,
+    transactions: c.transactions.load,
+    stashWork: c.stashWork.load,
+  }
+  const background: MakeBackground = lazyBackground(c.background.load)
+  const open = (name: string, options: Partial<OpenTtlDBOptions>, made: MakeBackground = background) =>
+    openFull(name, { version: 1, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 60 } }, ...options }, made, loaders)
+  return { ...c, loaders, open }
+}

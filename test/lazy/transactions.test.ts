@@ -1,0 +1,57 @@
+// Issue #44: `db.transaction` runs what `transaction/run.ts` holds, which the page entries load with
+// `import()` at a handle's first transaction (handle/routes.ts). Transactions called while it loads
+// run in the order called, and a chunk that cannot be loaded fails that call only. (A handle's own
+// call made after a transaction in the same tick may land first, with the chunk loaded or imported
+// as well, as before the split: SPEC §11 orders the calls inside one transaction.)
+import { deleteDB } from 'idb'
+import { expect, test } from 'vitest'
+import { uniqueName } from '../helpers.js'
+import { chunks, SOON } from './loaders.js'
+
+test('two transactions called in one tick while the chunk loads run in order, the second seeing the first one\'s write', async () => {
+  const { open, transactions } = chunks()
+  const name = uniqueName()
+  const db = await open(name, {})
+  transactions.hold()
+  const first = db.transaction(['s'], 'readwrite', (t) => t.put('s', { id: 1, n: 1 }))
+  const second = db.transaction(['s'], 'readwrite', async (t) => {
+    const seen = (await t.get('s', 1)) as { n: number } | undefined
+    await t.put('s', { id: 1, n: (seen?.n ?? 0) + 1 })
+  })
+  transactions.release()
+  await Promise.all([first, second])
+  expect(await db.get('s', 1)).toMatchObject({ n: 2 })
+  expect(transactions.loads).toBe(2)
+  db.close()
+  await deleteDB(name)
+})
+
+test('a transaction whose chunk cannot be loaded rejects with why, writes nothing, and the next one loads it again', async () => {
+  const { open, transactions } = chunks()
+  const name = uniqueName()
+  const db = await open(name, {})
+  const offline = new TypeError('Failed to fetch dynamically imported module')
+  transactions.failNext(offline)
+  await expect(db.transaction(['s'], 'readwrite', (t) => t.put('s', { id: 1 }))).rejects.toBe(offline)
+  await db.put('s', { id: 2 })
+  expect(await db.getAllKeys('s')).toEqual([2])
+  await db.transaction(['s'], 'readwrite', (t) => t.put('s', { id: 3 }))
+  expect(await db.getAllKeys('s')).toEqual([2, 3])
+  db.close()
+  await deleteDB(name)
+})
+
+test('a transaction left waiting for its chunk by close() rejects with TtlError CLOSED, its callback never run', async () => {
+  const { open, transactions } = chunks()
+  const name = uniqueName()
+  const db = await open(name, {})
+  transactions.hold()
+  let ran = false
+  const tx = db.transaction(['s'], 'readwrite', () => void (ran = true))
+  await expect.poll(() => transactions.loads, SOON).toBe(1)
+  db.close()
+  transactions.release()
+  await expect(tx).rejects.toMatchObject({ code: 'CLOSED' })
+  expect(ran).toBe(false)
+  await deleteDB(name)
+})
