@@ -130,7 +130,8 @@ export default [
     import: { 'dist/core.js': '{ openTtlDB }' },
     ignore: LATER,
     gzip: true,
-    limit: '14.9 kB',
+    // 15.0 with the service worker's TtlError for an import() that fails (platform/load.ts) and the loaders' failure paths (issue #44 review).
+    limit: '15.15 kB',
     modifyEsbuildConfig: esm,
   },
   {
@@ -146,7 +147,8 @@ export default [
     import: { 'dist/idb-ttl.js': '{ openTtlDB }' },
     ignore: LATER,
     gzip: true,
-    limit: '23.5 kB',
+    // 23.55 with the service worker's TtlError for a failed import() and the loaders' failure paths.
+    limit: '23.8 kB',
     modifyEsbuildConfig: esm,
   },
   {

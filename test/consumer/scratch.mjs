@@ -282,7 +282,8 @@ export const CORE_APP_BUDGET = (() => {
  * plus about 1%, a budget against growth. Issue #44's targets are 9 and 14 kB; .size-limit.js's
  * first-load rows weigh the entries alone (14.75 and 23.28 kB).
  */
-export const FIRST_LOAD_BUDGET = { core: 15_950, full: 25_250 }
+// 16.03 and 25.26 kB with the service worker's TtlError for a failed import() and the loaders' failure paths.
+export const FIRST_LOAD_BUDGET = { core: 16_200, full: 25_520 }
 
 /**
  * `esbuild core.ts --bundle --format=esm --minify`: the app that uses only `idb-ttl/core`, as its
