@@ -4,15 +4,12 @@
  */
 import { TtlError } from '../rules/errors.js'
 import { factoryOf } from '../platform/factory.js'
-import { abortQuietly } from '../platform/request.js'
 import type { checkSchema, StoreConfigs } from './schema.js'
-import type { addedUniqueIndexes, explainAbort, upgradeSchema } from './upgrade.js'
+import type { openUpgrading } from './upgrade.js'
 
 /** The schema work of an open that creates or upgrades the database, and the words for its failures (`upgrade.ts`). */
 export interface UpgradeWork {
-  addedUniqueIndexes: typeof addedUniqueIndexes
-  upgradeSchema: typeof upgradeSchema
-  explainAbort: typeof explainAbort
+  openUpgrading: typeof openUpgrading
 }
 
 /**
@@ -79,7 +76,7 @@ export class Connection {
   private steppedAside = false
   /** Whether this connection's first open created the database (it did not exist). */
   created = false
-  /** The schema work, once an open needed an upgrade (see {@link openAsDeclared}). */
+  /** The schema work, once an open needed an upgrade. */
   private upgradeWork: UpgradeWork | undefined
 
   constructor(private readonly options: ConnectionOptions) {}
@@ -107,73 +104,41 @@ export class Connection {
   /**
    * Opens at the declared version first, at whatever version exists after an upgrade elsewhere,
    * and at the declared version again after another tab deleted the database: recreated as this
-   * app declares it (as a reload would), never at version 1 with `upgrade(0, 1)`.
+   * app declares it (as a reload would), never at version 1 with `upgrade(0, 1)`. Without schema
+   * work (the purge worker's connection), at whatever version exists, never creating it.
    */
   private async open(): Promise<IDBDatabase> {
-    const { name, stores, clock, upgrade, schema } = this.options
-    if (schema && !this.steppedAside && !this.upgradeWork) {
-      const asDeclared = await this.openAsDeclared()
-      if (asDeclared) return this.settle(asDeclared)
+    const { schema, version } = this.options
+    if (!schema) return this.settle(await this.openAsIs())
+    if (this.steppedAside) {
+      // An open without a version that needs an upgrade (aborted: AbortError) finds the database deleted.
+      const db = await this.openAsIs().catch((error: unknown) => {
+        if ((error as DOMException | null)?.name !== 'AbortError') throw error
+      })
+      if (db) return this.settle(db)
+      this.steppedAside = false
+    }
+    if (!this.upgradeWork) {
+      // A database at the declared version (at any, when none is declared) opens as it is, and is
+      // checked without the schema work; any failure the open with the schema work meets again, and explains.
+      const db = await this.openAsIs().catch(() => undefined)
+      if (db && (version === undefined || db.version === version)) return this.settle(db)
+      db?.close()
       this.upgradeWork = await schema.upgrade()
     }
-    const work = this.upgradeWork
-    const reopening = this.steppedAside
-    const version = reopening ? undefined : this.options.version
-    let failure: { error: unknown } | undefined
-    let versionchange: IDBTransaction | undefined
-    let unique: string[] = []
-    let deleted = false
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = factoryOf(name).open(name, version)
-      request.onupgradeneeded = (event) => {
-        const raw = request.result
-        const tx = request.transaction!
-        deleted = reopening && event.oldVersion === 0
-        // Reopening at whatever version exists, an upgrade means the database was deleted.
-        if (!schema || !work || deleted) return tx.abort()
-        this.created ||= event.oldVersion === 0
-        versionchange = tx
-        unique = work.addedUniqueIndexes(raw, tx, stores)
-        // The app's callback runs once the library's schema work (a chain of requests) is done.
-        work.upgradeSchema(raw, tx, stores, clock())
-          .then(() => upgrade?.(raw, event.oldVersion, event.newVersion, tx))
-          .catch((error: unknown) => {
-            failure = { error }
-            abortQuietly(tx)
-          })
-      }
-      request.onsuccess = () => resolve(this.watch(request.result))
-      request.onerror = () => reject(request.error)
-    }).catch((error: unknown) => {
-      if (deleted && schema) return undefined
-      // Without schema work, no version is asked for and no upgrade runs: nothing to explain.
-      throw work ? work.explainAbort(failure?.error ?? error, versionchange, unique, name, version) : error
-    })
-    if (!db) {
-      this.steppedAside = false
-      return this.open()
-    }
-    return this.settle(db)
+    return this.settle(await this.upgradeWork.openUpgrading(this.options, (db) => this.watch(db), () => (this.created = true)))
   }
 
   /**
-   * Opens without a version, as idb-keyval does: a database at the declared version (at any, when
-   * none is declared) opens as it is, and is checked without the schema work. Resolves to nothing
-   * when the open needs an upgrade, or failed: no database yet (the creation this open began is
-   * aborted, which leaves none), another version, an error (which the open with the schema work
-   * meets again, and explains).
+   * Opens without a version, as idb-keyval does, and never creates the database: an open that
+   * would (there is none) is aborted, which leaves none, and rejects with its `AbortError`.
    */
-  private openAsDeclared(): Promise<IDBDatabase | undefined> {
-    return new Promise((resolve) => {
+  private openAsIs(): Promise<IDBDatabase> {
+    return new Promise((resolve, reject) => {
       const request = factoryOf(this.options.name).open(this.options.name)
       request.onupgradeneeded = () => request.transaction!.abort()
-      request.onsuccess = () => {
-        const db = request.result
-        if (this.options.version === undefined || db.version === this.options.version) return resolve(this.watch(db))
-        db.close()
-        resolve(undefined)
-      }
-      request.onerror = () => resolve(undefined)
+      request.onsuccess = () => resolve(this.watch(request.result))
+      request.onerror = () => reject(request.error)
     })
   }
 
