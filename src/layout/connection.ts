@@ -68,18 +68,19 @@ export function asClosed(db: IDBDatabase, error: unknown): unknown {
   return new TtlError('CLOSED', 'the database handle was closed')
 }
 
-export class Connection {
-  private current: IDBDatabase | undefined
+/**
+ * A connection that opens the database at whatever version exists and never creates nor upgrades
+ * it: the purge worker's, whose page opened (and checked) the database it purges. The page's is a
+ * {@link Connection}, which the worker's bundle leaves out.
+ */
+export class AsIsConnection {
+  protected current: IDBDatabase | undefined
   private opening: Promise<IDBDatabase> | undefined
-  private closed = false
+  protected closed = false
   /** Set once an upgrade elsewhere made us step aside: reopen at whatever version exists then. */
-  private steppedAside = false
-  /** Whether this connection's first open created the database (it did not exist). */
-  created = false
-  /** The schema work, once an open needed an upgrade. */
-  private upgradeWork: UpgradeWork | undefined
+  protected steppedAside = false
 
-  constructor(private readonly options: ConnectionOptions) {}
+  constructor(protected readonly options: ConnectionOptions) {}
 
   /** The open native connection, opening or reopening it if needed. */
   native(): Promise<IDBDatabase> {
@@ -89,51 +90,16 @@ export class Connection {
     return this.opening
   }
 
-  /** The native connection when it is open now (no reopening needed). */
-  get openNow(): IDBDatabase | undefined {
-    return this.closed ? undefined : this.current
-  }
-
-  /** The latest connection, for the handle's physical view (`raw`), which wraps it with idb. */
-  get latest(): IDBDatabase {
-    if (this.closed) throw new TtlError('CLOSED', 'the database handle was closed')
-    if (!this.current) throw new TtlError('CLOSED', 'the database is not open (reopening after an upgrade elsewhere)')
-    return this.current
-  }
-
-  /**
-   * Opens at the declared version first, at whatever version exists after an upgrade elsewhere,
-   * and at the declared version again after another tab deleted the database: recreated as this
-   * app declares it (as a reload would), never at version 1 with `upgrade(0, 1)`. Without schema
-   * work (the purge worker's connection), at whatever version exists, never creating it.
-   */
-  private async open(): Promise<IDBDatabase> {
-    const { schema, version } = this.options
-    if (!schema) return this.settle(await this.openAsIs())
-    if (this.steppedAside) {
-      // An open without a version that needs an upgrade (aborted: AbortError) finds the database deleted.
-      const db = await this.openAsIs().catch((error: unknown) => {
-        if ((error as DOMException | null)?.name !== 'AbortError') throw error
-      })
-      if (db) return this.settle(db)
-      this.steppedAside = false
-    }
-    if (!this.upgradeWork) {
-      // A database at the declared version (at any, when none is declared) opens as it is, and is
-      // checked without the schema work; any failure the open with the schema work meets again, and explains.
-      const db = await this.openAsIs().catch(() => undefined)
-      if (db && (version === undefined || db.version === version)) return this.settle(db)
-      db?.close()
-      this.upgradeWork = await schema.upgrade()
-    }
-    return this.settle(await this.upgradeWork.openUpgrading(this.options, (db) => this.watch(db), () => (this.created = true)))
+  /** Opens at whatever version exists. */
+  protected async open(): Promise<IDBDatabase> {
+    return this.settle(await this.openAsIs())
   }
 
   /**
    * Opens without a version, as idb-keyval does, and never creates the database: an open that
    * would (there is none) is aborted, which leaves none, and rejects with its `AbortError`.
    */
-  private openAsIs(): Promise<IDBDatabase> {
+  protected openAsIs(): Promise<IDBDatabase> {
     return new Promise((resolve, reject) => {
       const request = factoryOf(this.options.name).open(this.options.name)
       request.onupgradeneeded = () => request.transaction!.abort()
@@ -143,7 +109,7 @@ export class Connection {
   }
 
   /** `db`, stepping aside when an upgrade or a deletion elsewhere needs it to. */
-  private watch(db: IDBDatabase): IDBDatabase {
+  protected watch(db: IDBDatabase): IDBDatabase {
     // Listeners, not `on` properties: the app may set those through `raw` without undoing these.
     db.addEventListener('versionchange', () => this.stepAside())
     db.addEventListener('close', () => this.stepAside())
@@ -151,7 +117,7 @@ export class Connection {
   }
 
   /** `db` checked against the declaration and made the current connection, unless the handle closed meanwhile. */
-  private settle(db: IDBDatabase): IDBDatabase {
+  protected settle(db: IDBDatabase): IDBDatabase {
     const { stores, schema } = this.options
     try {
       schema?.checkSchema(db, stores)
@@ -188,5 +154,55 @@ export class Connection {
     this.closed = true
     if (this.current) closedByHandle.add(this.current)
     this.current?.close()
+  }
+}
+
+/** The page's connection: it opens the database as declared, creating or upgrading it with the schema work. */
+export class Connection extends AsIsConnection {
+  /** Whether this connection's first open created the database (it did not exist). */
+  created = false
+  /** The schema work, once an open needed an upgrade. */
+  private upgradeWork: UpgradeWork | undefined
+
+  constructor(protected override readonly options: ConnectionOptions & { schema: SchemaWork }) {
+    super(options)
+  }
+
+  /** The native connection when it is open now (no reopening needed). */
+  get openNow(): IDBDatabase | undefined {
+    return this.closed ? undefined : this.current
+  }
+
+  /** The latest connection, for the handle's physical view (`raw`), which wraps it with idb. */
+  get latest(): IDBDatabase {
+    if (this.closed) throw new TtlError('CLOSED', 'the database handle was closed')
+    if (!this.current) throw new TtlError('CLOSED', 'the database is not open (reopening after an upgrade elsewhere)')
+    return this.current
+  }
+
+  /**
+   * Opens at the declared version first, at whatever version exists after an upgrade elsewhere,
+   * and at the declared version again after another tab deleted the database: recreated as this
+   * app declares it (as a reload would), never at version 1 with `upgrade(0, 1)`.
+   */
+  protected override async open(): Promise<IDBDatabase> {
+    const { schema, version } = this.options
+    if (this.steppedAside) {
+      // An open without a version that needs an upgrade (aborted: AbortError) finds the database deleted.
+      const db = await this.openAsIs().catch((error: unknown) => {
+        if ((error as DOMException | null)?.name !== 'AbortError') throw error
+      })
+      if (db) return this.settle(db)
+      this.steppedAside = false
+    }
+    if (!this.upgradeWork) {
+      // A database at the declared version (at any, when none is declared) opens as it is, and is
+      // checked without the schema work; any failure the open with the schema work meets again, and explains.
+      const db = await this.openAsIs().catch(() => undefined)
+      if (db && (version === undefined || db.version === version)) return this.settle(db)
+      db?.close()
+      this.upgradeWork = await schema.upgrade()
+    }
+    return this.settle(await this.upgradeWork.openUpgrading(this.options, (db) => this.watch(db), () => (this.created = true)))
   }
 }
