@@ -15,7 +15,8 @@
 // `import()` when first needed and the service worker's imports; so too the steps of quota relief
 // (`idb-ttl-relief-*.js`), at the first write refused for lack of space; what runs `db.transaction`
 // (`idb-ttl-transaction-*.js`), at a handle's first transaction, and the writes of stores kept in
-// generations (`idb-ttl-generations-*.js`), at the first such write. idb, comlink and
+// generations (`idb-ttl-generations-*.js`), at the first such write; the words of the refusals an
+// open's checks make (`idb-ttl-texts-*.js`), at the first refusal. idb, comlink and
 // @azure/cosmos stay external. Library mode inserts no preload helper
 // for `import()` (Vite's build-import-analysis leaves it out for `build.lib`), and the build checks
 // that none is in dist/. Each Web Worker it starts is a file of its own beside them, all minified,
@@ -103,6 +104,8 @@ async function staticModules(entry) {
 const [core, full] = await Promise.all([staticModules('src/core.ts'), staticModules('src/index.ts')])
 /** The entries' own `openTtlDB`, which load the background with `import()`: no chunk a service worker imports holds them. */
 const OPENS = /[\\/]src[\\/](core|index|assembly[\\/](open-core|open-page))\.ts$/
+/** The words of the refusals an open's checks make (`rules/texts.ts`), loaded at the first refusal. */
+const TEXTS = /[\\/]src[\\/]rules[\\/]texts\.ts$/
 /** What starts the purge worker, loaded at the first idle callback by both page entries: `background/page.ts` and the worker's client. */
 const STARTS_WORKER = /[\\/]src[\\/]background[\\/](page|worker[\\/](client|start))\.ts$/
 /**
@@ -158,7 +161,13 @@ await build({
             // Each group takes the modules its captured ones import, unless a group before it took
             // them: the background's comes after what the page entries load first, and the worker's
             // start last, so that no chunk a service worker imports holds it.
-            { name: 'core', priority: 10, test: (id) => core.has(id) && !OPENS.test(id) },
+            { name: 'core', priority: 12, test: (id) => core.has(id) && !OPENS.test(id) },
+            // The refusal of an unknown option with the closest known name: imported by the
+            // texts, by `db.live` (idb-ttl loads it first) and by the check of `bucket`.
+            { name: 'hint', priority: 11, test: /[\\/]src[\\/]rules[\\/]option-hint\.ts$/ },
+            // The words of the refusals an open's checks make: loaded at the first by the page
+            // entries (`import()`), imported by the service worker's.
+            { name: 'texts', priority: 10, test: TEXTS },
             { name: 'shared', priority: 9, test: (id) => full.has(id) && !OPENS.test(id) },
             // The background with the page's own purger, loaded at idle by the page entries,
             // imported by the service worker's.

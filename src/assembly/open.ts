@@ -12,15 +12,14 @@ import type { PartsOptions } from '../handle/core-parts.js'
 import type { LoadStorage, RoutesOptions } from '../handle/core-routes.js'
 import type { LoadRelief } from '../purge/quota.js'
 import { Connection, type UpgradeWork } from '../layout/connection.js'
-import { applyDeclaredDefaults, checkSchema, checkStoreConfigs, type StoreConfigs, type Undeclarable } from '../layout/schema.js'
+import { applyDeclaredDefaults, checkSchema, checkStoreConfigs, isOptions, refuseUnknown, type StoreConfigs, type Undeclarable } from '../layout/schema.js'
 import { forgetSettings, holdSettings } from '../layout/held-settings.js'
 import { follow } from '../layout/watermarks.js'
 import { requireIndexedDB } from '../platform/available.js'
 import { place } from '../platform/factory.js'
 import { checkClock, monotonic } from '../rules/clock.js'
-import { kindOf, TtlError } from '../rules/errors.js'
+import { explain, refuse, type LoadTexts } from '../rules/refusal.js'
 import { checkPurgeOptions } from '../rules/purge-options.js'
-import { checkKnownOptions } from '../rules/known-options.js'
 import type { OpenTtlCoreDBOptions, PurgeOptions } from '../rules/types.js'
 
 /** An open database, checked and with its declared defaults written: what an entry makes its handle of. */
@@ -44,42 +43,50 @@ export interface Loaders {
   storage: LoadStorage
   /** The steps of quota relief (`purge/relief.ts`), loaded at the first write refused for lack of space. */
   relief: LoadRelief
+  /** The words of the refusals an open's checks make (`rules/texts.ts`), loaded at the first. */
+  texts: LoadTexts
 }
 
 /**
  * Opens `name` as {@link openTtlDB} does, running the app's `upgrade` as it is given (the full
- * entries hand in one that takes idb's views), with the schema work and the storage work `load` brings (the latter only when `bucket` is given); `refuse` throws for declarations the entry cannot
+ * entries hand in one that takes idb's views), with the schema work and the storage work `load` brings (the latter only when `bucket` is given); `refuseUndeclarable` throws for declarations the entry cannot
  * honour (before the database is touched), `assemble` makes the handle. The settings the entry
  * cannot declare (`undeclarable`) are left as the database has them.
  */
-export async function openDatabase<S extends DBSchema | unknown, H>(
+export function openDatabase<S extends DBSchema | unknown, H>(
   name: string,
   options: OpenTtlCoreDBOptions<S>,
   load: Loaders,
   assemble: (opened: Opened) => H,
-  refuse: (stores: StoreConfigs, purge: Required<PurgeOptions>) => void = () => {},
+  refuseUndeclarable?: (stores: StoreConfigs, purge: Required<PurgeOptions>) => void,
+  undeclarable?: Undeclarable,
+): Promise<H> {
+  // A refusal of the checks gets its words before the open rejects (`rules/refusal.ts`).
+  return openChecked(name, options, load, assemble, refuseUndeclarable, undeclarable).catch((error: unknown) => explain(error, load.texts))
+}
+
+async function openChecked<S extends DBSchema | unknown, H>(
+  name: string,
+  options: OpenTtlCoreDBOptions<S>,
+  load: Loaders,
+  assemble: (opened: Opened) => H,
+  refuseUndeclarable: (stores: StoreConfigs, purge: Required<PurgeOptions>) => void = () => {},
   undeclarable: Undeclarable = [],
 ): Promise<H> {
   requireIndexedDB(`openTtlDB(${JSON.stringify(name)})`)
-  if (options === null || typeof options !== 'object') throw new TtlError('INVALID_OPTION', 'openTtlDB needs an options object: { version, stores }')
-  checkKnownOptions('openTtlDB', options, 'openTtlDB')
-  if (options.upgrade !== undefined && typeof options.upgrade !== 'function') {
-    throw new TtlError('INVALID_OPTION', `openTtlDB: upgrade must be a function run in the upgrade transaction; got ${kindOf(options.upgrade)}`)
-  }
+  if (!isOptions(options)) throw refuse('INVALID_OPTION', 'options')
+  refuseUnknown('openTtlDB', options, 'openTtlDB')
+  if (options.upgrade !== undefined && typeof options.upgrade !== 'function') throw refuse('INVALID_OPTION', 'upgrade', options.upgrade)
   const stores = checkStoreConfigs(options.stores)
   const mode = options.ttlValues ?? 'strict'
-  if (mode !== 'strict' && mode !== 'lenient') {
-    throw new TtlError('INVALID_OPTION', `ttlValues must be 'strict' or 'lenient'; got ${String(mode)}`)
-  }
+  if (mode !== 'strict' && mode !== 'lenient') throw refuse('INVALID_OPTION', 'ttlValues', mode)
   const { durability } = options
-  if (durability !== undefined && durability !== 'default' && durability !== 'strict' && durability !== 'relaxed') {
-    throw new TtlError('INVALID_OPTION', `openTtlDB: durability must be 'default', 'strict' or 'relaxed'; got ${typeof durability === 'string' ? `'${durability}'` : kindOf(durability)}`)
-  }
+  if (durability !== undefined && durability !== 'default' && durability !== 'strict' && durability !== 'relaxed') throw refuse('INVALID_OPTION', 'durability', durability)
   const purge = checkPurgeOptions(options.purge)
   // A database opened without a bucket waits on no import (issue #44).
   const storage = options.bucket === undefined ? undefined : await load.storage()
   const bucket = storage?.checkBucketOptions(options.bucket)
-  refuse(stores, purge)
+  refuseUndeclarable(stores, purge)
   const clock = monotonic(checkClock(options.clock))
   if (storage) await storage.openIn(name, bucket)
   else place(name, undefined)

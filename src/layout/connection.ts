@@ -4,15 +4,12 @@
  */
 import { TtlError } from '../rules/errors.js'
 import { factoryOf } from '../platform/factory.js'
-import { abortQuietly } from '../platform/request.js'
 import type { checkSchema, StoreConfigs } from './schema.js'
-import type { addedUniqueIndexes, explainAbort, upgradeSchema } from './upgrade.js'
+import type { openUpgrading } from './upgrade.js'
 
 /** The schema work of an open that creates or upgrades the database, and the words for its failures (`upgrade.ts`). */
 export interface UpgradeWork {
-  addedUniqueIndexes: typeof addedUniqueIndexes
-  upgradeSchema: typeof upgradeSchema
-  explainAbort: typeof explainAbort
+  openUpgrading: typeof openUpgrading
 }
 
 /**
@@ -71,20 +68,19 @@ export function asClosed(db: IDBDatabase, error: unknown): unknown {
   return new TtlError('CLOSED', 'the database handle was closed')
 }
 
-export class Connection {
-  private current: IDBDatabase | undefined
+/**
+ * A connection that opens the database at whatever version exists and never creates nor upgrades
+ * it: the purge worker's, whose page opened (and checked) the database it purges. The page's is a
+ * {@link Connection}, which the worker's bundle leaves out.
+ */
+export class AsIsConnection {
+  protected current: IDBDatabase | undefined
   private opening: Promise<IDBDatabase> | undefined
-  private closed = false
+  protected closed = false
   /** Set once an upgrade elsewhere made us step aside: reopen at whatever version exists then. */
-  private steppedAside = false
-  /** Whether this connection's first open created the database (it did not exist). */
-  created = false
-  /** The schema work, once an open needed an upgrade (see {@link openAsDeclared}). */
-  private upgradeWork: UpgradeWork | undefined
-  /** The open without a version found the database at a higher version than declared. */
-  private newerOnDisk = false
+  protected steppedAside = false
 
-  constructor(private readonly options: ConnectionOptions) {}
+  constructor(protected readonly options: ConnectionOptions) {}
 
   /** The open native connection, opening or reopening it if needed. */
   native(): Promise<IDBDatabase> {
@@ -94,101 +90,26 @@ export class Connection {
     return this.opening
   }
 
-  /** The native connection when it is open now (no reopening needed). */
-  get openNow(): IDBDatabase | undefined {
-    return this.closed ? undefined : this.current
-  }
-
-  /** The latest connection, for the handle's physical view (`raw`), which wraps it with idb. */
-  get latest(): IDBDatabase {
-    if (this.closed) throw new TtlError('CLOSED', 'the database handle was closed')
-    if (!this.current) throw new TtlError('CLOSED', 'the database is not open (reopening after an upgrade elsewhere)')
-    return this.current
+  /** Opens at whatever version exists. */
+  protected async open(): Promise<IDBDatabase> {
+    return this.settle(await this.openAsIs())
   }
 
   /**
-   * Opens at the declared version first, at whatever version exists after an upgrade elsewhere,
-   * and at the declared version again after another tab deleted the database: recreated as this
-   * app declares it (as a reload would), never at version 1 with `upgrade(0, 1)`.
+   * Opens without a version, as idb-keyval does, and never creates the database: an open that
+   * would (there is none) is aborted, which leaves none, and rejects with its `AbortError`.
    */
-  private async open(): Promise<IDBDatabase> {
-    const { name, stores, clock, upgrade, schema } = this.options
-    if (schema && !this.steppedAside && !this.upgradeWork) {
-      const asDeclared = await this.openAsDeclared()
-      if (asDeclared) return this.settle(asDeclared)
-      // Found newer (another app version upgraded it), the open fails with VersionError, explained
-      // by the schema work where it loads, and as IndexedDB words it where it cannot.
-      this.upgradeWork = await schema.upgrade().catch((error: unknown) => {
-        if (this.newerOnDisk) return undefined
-        throw error
-      })
-      // Closed while it loaded: the database is not created again for a handle no one holds.
-      if (this.closed) throw new TtlError('CLOSED', 'the database handle was closed')
-    }
-    const work = this.upgradeWork
-    const reopening = this.steppedAside
-    const version = reopening ? undefined : this.options.version
-    let failure: { error: unknown } | undefined
-    let versionchange: IDBTransaction | undefined
-    let unique: string[] = []
-    let deleted = false
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = factoryOf(name).open(name, version)
-      request.onupgradeneeded = (event) => {
-        const raw = request.result
-        const tx = request.transaction!
-        deleted = reopening && event.oldVersion === 0
-        // Reopening at whatever version exists, an upgrade means the database was deleted.
-        if (!schema || !work || deleted) return tx.abort()
-        this.created ||= event.oldVersion === 0
-        versionchange = tx
-        unique = work.addedUniqueIndexes(raw, tx, stores)
-        // The app's callback runs once the library's schema work (a chain of requests) is done.
-        work.upgradeSchema(raw, tx, stores, clock())
-          .then(() => upgrade?.(raw, event.oldVersion, event.newVersion, tx))
-          .catch((error: unknown) => {
-            failure = { error }
-            abortQuietly(tx)
-          })
-      }
-      request.onsuccess = () => resolve(this.watch(request.result))
-      request.onerror = () => reject(request.error)
-    }).catch((error: unknown) => {
-      if (deleted && schema) return undefined
-      // Without schema work, no version is asked for and no upgrade runs: nothing to explain.
-      throw work ? work.explainAbort(failure?.error ?? error, versionchange, unique, name, version) : error
-    })
-    if (!db) {
-      this.steppedAside = false
-      return this.open()
-    }
-    return this.settle(db)
-  }
-
-  /**
-   * Opens without a version, as idb-keyval does: a database at the declared version (at any, when
-   * none is declared) opens as it is, and is checked without the schema work. Resolves to nothing
-   * when the open needs an upgrade, or failed: no database yet (the creation this open began is
-   * aborted, which leaves none), another version, an error (which the open with the schema work
-   * meets again, and explains).
-   */
-  private openAsDeclared(): Promise<IDBDatabase | undefined> {
-    return new Promise((resolve) => {
+  protected openAsIs(): Promise<IDBDatabase> {
+    return new Promise((resolve, reject) => {
       const request = factoryOf(this.options.name).open(this.options.name)
       request.onupgradeneeded = () => request.transaction!.abort()
-      request.onsuccess = () => {
-        const db = request.result
-        if (this.options.version === undefined || db.version === this.options.version) return resolve(this.watch(db))
-        this.newerOnDisk = db.version > this.options.version
-        db.close()
-        resolve(undefined)
-      }
-      request.onerror = () => resolve(undefined)
+      request.onsuccess = () => resolve(this.watch(request.result))
+      request.onerror = () => reject(request.error)
     })
   }
 
   /** `db`, stepping aside when an upgrade or a deletion elsewhere needs it to. */
-  private watch(db: IDBDatabase): IDBDatabase {
+  protected watch(db: IDBDatabase): IDBDatabase {
     // Listeners, not `on` properties: the app may set those through `raw` without undoing these.
     db.addEventListener('versionchange', () => this.stepAside())
     db.addEventListener('close', () => this.stepAside())
@@ -196,7 +117,7 @@ export class Connection {
   }
 
   /** `db` checked against the declaration and made the current connection, unless the handle closed meanwhile. */
-  private settle(db: IDBDatabase): IDBDatabase {
+  protected settle(db: IDBDatabase): IDBDatabase {
     const { stores, schema } = this.options
     try {
       schema?.checkSchema(db, stores)
@@ -234,4 +155,74 @@ export class Connection {
     if (this.current) closedByHandle.add(this.current)
     this.current?.close()
   }
+}
+
+/** The page's connection: it opens the database as declared, creating or upgrading it with the schema work. */
+export class Connection extends AsIsConnection {
+  /** Whether this connection's first open created the database (it did not exist). */
+  created = false
+  /** The schema work, once an open needed an upgrade. */
+  private upgradeWork: UpgradeWork | undefined
+
+  constructor(protected override readonly options: ConnectionOptions & { schema: SchemaWork }) {
+    super(options)
+  }
+
+  /** The native connection when it is open now (no reopening needed). */
+  get openNow(): IDBDatabase | undefined {
+    return this.closed ? undefined : this.current
+  }
+
+  /** The latest connection, for the handle's physical view (`raw`), which wraps it with idb. */
+  get latest(): IDBDatabase {
+    if (this.closed) throw new TtlError('CLOSED', 'the database handle was closed')
+    if (!this.current) throw new TtlError('CLOSED', 'the database is not open (reopening after an upgrade elsewhere)')
+    return this.current
+  }
+
+  /**
+   * Opens at the declared version first, at whatever version exists after an upgrade elsewhere,
+   * and at the declared version again after another tab deleted the database: recreated as this
+   * app declares it (as a reload would), never at version 1 with `upgrade(0, 1)`.
+   */
+  protected override async open(): Promise<IDBDatabase> {
+    const { schema, version } = this.options
+    if (this.steppedAside) {
+      // An open without a version that needs an upgrade (aborted: AbortError) finds the database deleted.
+      const db = await this.openAsIs().catch((error: unknown) => {
+        if ((error as DOMException | null)?.name !== 'AbortError') throw error
+      })
+      if (db) return this.settle(db)
+      this.steppedAside = false
+    }
+    if (!this.upgradeWork) {
+      // A database at the declared version (at any, when none is declared) opens as it is, and is
+      // checked without the schema work; any failure the open with the schema work meets again, and explains.
+      const db = await this.openAsIs().catch(() => undefined)
+      if (db && (version === undefined || db.version === version)) return this.settle(db)
+      const newer = db !== undefined && version !== undefined && db.version > version
+      db?.close()
+      // Found newer (another app version upgraded it), the open fails with VersionError, explained
+      // by the schema work where it loads, and as IndexedDB words it where it cannot.
+      this.upgradeWork = await schema.upgrade().catch((error: unknown) => {
+        if (newer) return undefined
+        throw error
+      })
+      // Closed while it loaded: the database is not created again for a handle no one holds.
+      if (this.closed) throw new TtlError('CLOSED', 'the database handle was closed')
+      if (!this.upgradeWork) throw await refusedVersion(this.options.name, version!)
+    }
+    return this.settle(await this.upgradeWork.openUpgrading(this.options, (db) => this.watch(db), () => (this.created = true)))
+  }
+}
+
+/** IndexedDB's own refusal of an open at `version`, below the database's: its `VersionError`. */
+function refusedVersion(name: string, version: number): Promise<unknown> {
+  return new Promise((resolve) => {
+    const request = factoryOf(name).open(name, version)
+    // Deleted or downgraded meanwhile: nothing is created nor upgraded without the schema work.
+    request.onupgradeneeded = () => request.transaction!.abort()
+    request.onsuccess = () => (request.result.close(), resolve(new TtlError('SCHEMA_MISMATCH', `the database "${name}" changed while it was opened`)))
+    request.onerror = () => resolve(request.error)
+  })
 }

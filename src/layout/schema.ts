@@ -4,14 +4,15 @@
  * the metadata store in an upgrade is `upgrade.ts`, which the page entries load only when an open
  * needs one (`connection.ts`).
  */
-import { capacityOf, checkCapacity, sameCapacity, TS_INDEX, type Capacity } from '../rules/capacity.js'
+import { capacityOf, checkBoolean, checkCapacity, sameCapacity, TS_INDEX, type Capacity } from '../rules/capacity.js'
 import { TtlError } from '../rules/errors.js'
+import { refuse } from '../rules/refusal.js'
 import { EXPIRY_INDEX, JOURNAL_STORE, META_STORE } from './expiry-index.js'
 import { GEN_INDEX } from './generation-index.js'
 import { changeDefault, initialState, type StoreState } from '../rules/policy.js'
 import { abortQuietly, done, req } from '../platform/request.js'
 import { checkDefaultTtl } from '../rules/ttl.js'
-import { checkKnownOptions } from '../rules/known-options.js'
+import { unknownOption } from '../rules/known-options.js'
 import { checkKeepExpired } from '../rules/grace.js'
 import { announce, learn } from './watermarks.js'
 import { changingSettings } from './held-settings.js'
@@ -26,42 +27,43 @@ export type StoreConfigs = Record<string, StoreConfig>
  */
 export type Undeclarable = readonly ('capacity' | 'mirror')[]
 
-/** Validates the `stores` option: names, defaults, and no clash with the library's own names. */
+/** `value` is an object (the options of a store, an index, `openTtlDB`, the purge). */
+export const isOptions = (value: unknown): value is object => value !== null && typeof value === 'object'
+
+/**
+ * @param where how the message names the object (`store "sessions"`, `purge`)
+ * @throws TtlError `INVALID_OPTION` naming the unknown option and the closest known one (`refuse`d)
+ */
+export function refuseUnknown(where: string, options: object, kind: Parameters<typeof unknownOption>[1]): void {
+  const name = unknownOption(options, kind)
+  if (name !== undefined) throw refuse('INVALID_OPTION', 'unknownOption', where, name, kind)
+}
+
+/**
+ * Validates the `stores` option: names, defaults, and no clash with the library's own names.
+ * @throws TtlError `INVALID_OPTION` (`refuse`d: an open explains it), `INVALID_TTL`
+ */
 export function checkStoreConfigs(stores: unknown): StoreConfigs {
-  if (stores === null || typeof stores !== 'object') {
-    throw new TtlError('INVALID_OPTION', 'openTtlDB needs a `stores` object: { storeName: { keyPath, defaultTtl } }')
-  }
+  if (!isOptions(stores)) throw refuse('INVALID_OPTION', 'stores')
   for (const [name, config] of Object.entries(stores as StoreConfigs)) {
-    if ([META_STORE, JOURNAL_STORE, OUTBOX_STORE, SYNC_STORE].includes(name)) throw new TtlError('INVALID_OPTION', `"${name}" is the library's own store name`)
-    if (config === null || typeof config !== 'object') {
-      throw new TtlError('INVALID_OPTION', `store "${name}" needs an options object`)
-    }
-    checkKnownOptions(`store "${name}"`, config, 'store')
-    checkDefaultTtl(config.defaultTtl, `store "${name}"`)
+    const where = `store "${name}"`
+    if ([META_STORE, JOURNAL_STORE, OUTBOX_STORE, SYNC_STORE].includes(name)) throw refuse('INVALID_OPTION', 'ownStore', name)
+    if (!isOptions(config)) throw refuse('INVALID_OPTION', 'storeObject', name)
+    refuseUnknown(where, config, 'store')
+    checkDefaultTtl(config.defaultTtl, where)
     for (const [indexName, index] of Object.entries(config.indexes ?? {})) {
-      if (index === null || typeof index !== 'object') throw new TtlError('INVALID_OPTION', `index "${indexName}" of store "${name}" needs an options object`)
-      checkKnownOptions(`index "${indexName}" of store "${name}"`, index, 'index')
+      if (!isOptions(index)) throw refuse('INVALID_OPTION', 'indexObject', indexName, name)
+      refuseUnknown(`index "${indexName}" of ${where}`, index, 'index')
     }
-    for (const option of ['keepTs', 'mirror', 'touchOnRead'] as const) {
-      if (config[option] !== undefined && typeof config[option] !== 'boolean') {
-        throw new TtlError('INVALID_OPTION', `store "${name}": ${option} must be true or false; got ${String(config[option])}`)
-      }
-    }
-    if (config.touchOnRead && (config.keyPath === undefined || config.keyPath === null)) {
-      throw new TtlError('INVALID_OPTION', `store "${name}": touchOnRead needs an in-line keyPath (reads find a touched item by its key)`)
-    }
-    if (config.mirror && (config.keyPath !== 'id' || config.autoIncrement || config.evictOnQuota)) {
-      throw new TtlError('INVALID_OPTION', `store "${name}": mirror needs keyPath: 'id' (the item's Cosmos DB id), without autoIncrement or evictOnQuota`)
-    }
+    for (const option of ['keepTs', 'mirror', 'touchOnRead'] as const) checkBoolean(name, config, option)
+    if (config.touchOnRead && (config.keyPath === undefined || config.keyPath === null)) throw refuse('INVALID_OPTION', 'touchOnRead', name)
+    if (config.mirror && (config.keyPath !== 'id' || config.autoIncrement || config.evictOnQuota)) throw refuse('INVALID_OPTION', 'mirror', name)
     checkCapacity(name, config)
     checkKeepExpired(name, config.keepExpired)
     // A user index named like the generation index would make the store pass for one that keeps
     // its values in generations (`hasGenerations`), and a purge delete values still referred to.
-    for (const own of [EXPIRY_INDEX, TS_INDEX, GEN_INDEX]) {
-      if (config.indexes && own in config.indexes) {
-        throw new TtlError('INVALID_OPTION', `store "${name}": "${own}" is the library's own index name`)
-      }
-    }
+    const own = [EXPIRY_INDEX, TS_INDEX, GEN_INDEX].find((index) => config.indexes && index in config.indexes)
+    if (own) throw refuse('INVALID_OPTION', 'ownIndex', name, own)
   }
   return stores as StoreConfigs
 }

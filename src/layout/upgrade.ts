@@ -10,7 +10,8 @@ import { formatKey, TtlError } from '../rules/errors.js'
 import { allDeadRanges, EXPIRY_INDEX, JOURNAL_STORE, MARK_FIELD, META_STORE } from './expiry-index.js'
 import { GEN_INDEX, GEN_KEY_PATH, keepsGenerations } from './generation-index.js'
 import { cutoffs, initialState, type StoreState } from '../rules/policy.js'
-import { req } from '../platform/request.js'
+import { abortQuietly, req } from '../platform/request.js'
+import { factoryOf } from '../platform/factory.js'
 import { check, isPlainObject, stampAt } from './stamp.js'
 import { checkKeyShape, withKept, type StoreConfigs } from './schema.js'
 import { createSyncStores } from './sync-stores.js'
@@ -27,6 +28,46 @@ function firstState(config: StoreConfig): StoreState {
   return withKept(initialState(config.defaultTtl ?? null), capacityOf(config), config.mirror === true, config.keepExpired)
 }
 
+/** What {@link openUpgrading} needs of a connection's options (`connection.ts`). */
+interface UpgradingOptions {
+  name: string
+  version?: number
+  stores: StoreConfigs
+  clock: () => number
+  upgrade?: (db: IDBDatabase, oldVersion: number, newVersion: number | null, tx: IDBTransaction) => void
+}
+
+/**
+ * Opens the database at its declared version, creating or upgrading it: the schema work, then the
+ * app's `upgrade` in the same transaction; a failure of either aborts it, explained. `watch` takes
+ * the connection opened; `created` runs when the open creates the database.
+ */
+export async function openUpgrading({ name, version, stores, clock, upgrade }: UpgradingOptions, watch: (db: IDBDatabase) => IDBDatabase, created: () => void): Promise<IDBDatabase> {
+  let failure: { error: unknown } | undefined
+  let versionchange: IDBTransaction | undefined
+  let unique: string[] = []
+  return new Promise<IDBDatabase>((resolve, reject) => {
+    const request = factoryOf(name).open(name, version)
+    request.onupgradeneeded = (event) => {
+      const db = request.result
+      const tx = request.transaction!
+      if (event.oldVersion === 0) created()
+      versionchange = tx
+      unique = addedUniqueIndexes(db, tx, stores)
+      // The app's callback runs once the library's schema work (a chain of requests) is done.
+      upgradeSchema(db, tx, stores, clock())
+        .then(() => upgrade?.(db, event.oldVersion, event.newVersion, tx))
+        .catch((error: unknown) => {
+          failure = { error }
+          abortQuietly(tx)
+        })
+    }
+    request.onsuccess = () => resolve(watch(request.result))
+    request.onerror = () => reject(request.error)
+  }).catch((error: unknown) => {
+    throw explainAbort(failure?.error ?? error, versionchange, unique, name, version)
+  })
+}
 
 /** The declared unique indexes an upgrade will create, as messages name them. */
 export function addedUniqueIndexes(db: IDBDatabase, tx: IDBTransaction, stores: StoreConfigs): string[] {

@@ -5,7 +5,7 @@
  * (`idb-ttl/core`'s) need as well.
  */
 import { kindOf, TtlError } from '../rules/errors.js'
-import { checkKnownOptions } from '../rules/known-options.js'
+import { checkKnownOptions } from '../rules/option-hint.js'
 import type { Reading } from '../reads/reads.js'
 import { LiveQuery } from './query.js'
 import { readLive, type LiveOptions } from './result.js'

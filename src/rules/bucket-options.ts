@@ -1,6 +1,6 @@
 /** The `bucket` option of `openTtlDB`: the Storage Bucket a database lives in, and its check. */
 import { kindOf, TtlError } from './errors.js'
-import { checkKnownOptions } from './known-options.js'
+import { checkKnownOptions } from './option-hint.js'
 
 /**
  * The Storage Bucket a database lives in (Chromium 122+, Edge: `navigator.storageBuckets`), with

@@ -3,7 +3,7 @@
  * validation, and the `$ts` index that stores with a capacity get. What is evicted, and how, is
  * in `purge/eviction.ts`.
  */
-import { TtlError } from './errors.js'
+import { refuse } from './refusal.js'
 import type { EvictOrder, StoreConfig } from './types.js'
 
 /** Index over `_ts`, on stores with a capacity. */
@@ -28,16 +28,15 @@ export function sameCapacity(a: Capacity | undefined, b: Capacity | undefined): 
   return a?.maxEntries === b?.maxEntries && a?.evict === b?.evict && a?.evictOnQuota === b?.evictOnQuota
 }
 
-/** @throws TtlError `INVALID_OPTION` naming the store and the option */
+/** @throws TtlError `INVALID_OPTION` naming the store and the option (`refuse`d: an open explains it) */
 export function checkCapacity(store: string, config: StoreConfig): void {
-  const { maxEntries, evict, evictOnQuota } = config
-  if (maxEntries !== undefined && !(Number.isSafeInteger(maxEntries) && maxEntries >= 1)) {
-    throw new TtlError('INVALID_OPTION', `store "${store}": maxEntries must be an integer of at least 1; got ${String(maxEntries)}`)
-  }
-  if (evict !== undefined && evict !== 'oldest' && evict !== 'soonest') {
-    throw new TtlError('INVALID_OPTION', `store "${store}": evict must be 'oldest' or 'soonest'; got ${String(evict)}`)
-  }
-  if (evictOnQuota !== undefined && typeof evictOnQuota !== 'boolean') {
-    throw new TtlError('INVALID_OPTION', `store "${store}": evictOnQuota must be true or false; got ${String(evictOnQuota)}`)
-  }
+  const { maxEntries, evict } = config
+  if (maxEntries !== undefined && !(Number.isSafeInteger(maxEntries) && maxEntries >= 1)) throw refuse('INVALID_OPTION', 'maxEntries', store, maxEntries)
+  if (evict !== undefined && evict !== 'oldest' && evict !== 'soonest') throw refuse('INVALID_OPTION', 'evict', store, evict)
+  checkBoolean(store, config, 'evictOnQuota')
+}
+
+/** @throws TtlError `INVALID_OPTION` when the store's `option` is given and not a boolean (`refuse`d) */
+export function checkBoolean(store: string, config: StoreConfig, option: 'keepTs' | 'mirror' | 'touchOnRead' | 'evictOnQuota'): void {
+  if (config[option] !== undefined && typeof config[option] !== 'boolean') throw refuse('INVALID_OPTION', 'boolean', store, option, config[option])
 }

@@ -5,20 +5,17 @@
  * most the size of the step.
  */
 
-import { kindOf, TtlError } from './errors.js'
+import { refuse } from './refusal.js'
 
 /**
  * The `clock` option, or `Date.now` when it is absent, read once here: every expiry is judged by
  * it, so anything but a function giving a finite number fails now, naming the option, not later
  * inside a transaction.
- * @throws TtlError `INVALID_OPTION` naming `clock` and what it is or gave
+ * @throws TtlError `INVALID_OPTION` naming `clock` and what it is or gave (`refuse`d: an open explains it)
  */
 export function checkClock(clock: unknown = Date.now): () => number {
   const now: unknown = typeof clock === 'function' ? clock() : undefined
-  if (typeof now !== 'number' || !Number.isFinite(now)) {
-    const got = typeof clock === 'function' ? `one that gave ${typeof now === 'number' ? now : kindOf(now)}` : kindOf(clock)
-    throw new TtlError('INVALID_OPTION', `openTtlDB: clock must be a function giving epoch ms; got ${got}`)
-  }
+  if (typeof now !== 'number' || !Number.isFinite(now)) throw refuse('INVALID_OPTION', 'clock', clock, now)
   return clock as () => number
 }
 

@@ -10,7 +10,7 @@
  * once `expiredAt + grace` has passed, which over the expiry index is: nothing while the last change
  * is younger than the grace, and otherwise what was dead a grace ago ({@link purgeCutoffs}).
  */
-import { TtlError } from './errors.js'
+import { refuse } from './refusal.js'
 import { cutoffs, isDeadMark, markExpiryMs, type Cutoffs, type ExpiryMark, type StoreState } from './policy.js'
 import { MAX_TTL } from './ttl.js'
 
@@ -52,9 +52,9 @@ export function expiredAt(state: StoreState, mark: ExpiryMark | undefined): numb
 
 /**
  * The grace a store declares, checked: absent, or whole seconds from 1 to 2147483647.
- * @throws TtlError `INVALID_OPTION` naming the store and `keepExpired`
+ * @throws TtlError `INVALID_OPTION` naming the store and `keepExpired` (`refuse`d: an open explains it)
  */
 export function checkKeepExpired(store: string, keepExpired: unknown): void {
   if (keepExpired === undefined || (Number.isInteger(keepExpired) && (keepExpired as number) >= 1 && (keepExpired as number) <= MAX_TTL)) return
-  throw new TtlError('INVALID_OPTION', `store "${store}": keepExpired must be whole seconds from 1 to ${MAX_TTL}; got ${String(keepExpired)}`)
+  throw refuse('INVALID_OPTION', 'keepExpired', store, keepExpired)
 }

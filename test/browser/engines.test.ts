@@ -4,7 +4,7 @@ import { deleteDB, openDB } from 'idb'
 import { afterEach, expect, test, vi } from 'vitest'
 import { commands, server } from 'vitest/browser'
 import { openTtlDB } from '../../src/index.js'
-import { Connection } from '../../src/layout/connection.js'
+import { AsIsConnection } from '../../src/layout/connection.js'
 import { emptyIndexUniqueCursorFails, laterWriterHoldsUpEarlierOne, oneWriterAtATime } from '../engines/quirks.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
 
@@ -30,7 +30,7 @@ test('without requestIdleCallback the background purge runs from timers and stil
 
 test('an open that must not create the database leaves none behind; WebKit alone still lists the name, at version 0', async () => {
   const name = uniqueName()
-  await expect(new Connection({ name, stores, clock: Date.now }).native()).rejects.toMatchObject({ name: 'AbortError' })
+  await expect(new AsIsConnection({ name, stores, clock: Date.now }).native()).rejects.toMatchObject({ name: 'AbortError' })
   const listed = (await indexedDB.databases()).filter((d) => d.name === name)
   expect(listed).toEqual(server.browser === 'webkit' ? [{ name, version: 0 }] : [])
   // What matters everywhere: the next open finds no database there and creates it itself.

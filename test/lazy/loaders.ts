@@ -1,6 +1,7 @@
 // Loaders a test controls, handed into `openFull` as the page entries hand theirs
 // (assembly/open-page.ts): each chunk can be held (as a slow network holds an `import()`) or made
 // to reject (an offline PWA whose chunk was never cached), and counts its loads.
+import * as refusalTexts from '../../src/rules/texts.js'
 import { fullBackground } from '../../src/background/page.js'
 import { inlinePurger } from '../../src/background/inline.js'
 import { lazyBackground } from '../../src/background/lazy.js'
@@ -61,6 +62,7 @@ export function chunks() {
     watch: new Chunk(storageWatch),
     transactions: new Chunk(transactions),
     stashWork: new Chunk({ ...stashedWrites, dropGenerationsOf }),
+    texts: new Chunk(refusalTexts),
     background: new Chunk({ makeBackground: fullBackground(inlinePurger) }),
   }
   const loaders: FullLoaders = {
@@ -70,6 +72,7 @@ export function chunks() {
     watch: c.watch.load,
     transactions: c.transactions.load,
     stashWork: c.stashWork.load,
+    texts: c.texts.load,
   }
   const background: MakeBackground = lazyBackground(c.background.load)
   const open = (name: string, options: Partial<OpenTtlDBOptions>, made: MakeBackground = background) =>

@@ -3,7 +3,7 @@ import { deleteDB, openDB } from 'idb'
 import { expose, wrap } from 'comlink'
 import { expect, test, vi } from 'vitest'
 import { openTtlDB, type PurgeReport } from '../../src/index.js'
-import { Connection } from '../../src/layout/connection.js'
+import { AsIsConnection } from '../../src/layout/connection.js'
 import type { PurgeApi } from '../../src/background/worker/api.js'
 import { NO_COURTESY, purgeSlice, purgeStore, type Courtesy } from '../../src/purge/purge.js'
 import { createPurgeApi } from '../../src/background/worker/purge-api.js'
@@ -49,7 +49,7 @@ test("a `versionchange` handler the app sets through `raw` does not keep the con
 
 test('a connection that must not create the database fails to open a missing one, and creates nothing', async () => {
   const name = uniqueName()
-  const connection = new Connection({ name, stores, clock: Date.now })
+  const connection = new AsIsConnection({ name, stores, clock: Date.now })
   await expect(connection.native()).rejects.toMatchObject({ name: 'AbortError' })
   const databases = await indexedDB.databases()
   // WebKit still lists an aborted creation, at version 0 (pinned in test/browser/engines.test.ts).
@@ -63,7 +63,7 @@ test('the purge API works over a MessageChannel, as Comlink carries it to the wo
   const db = await freshDB({ clock, stores }, name)
   await db.putAll('s', [{ id: 1 }, { id: 2 }, { id: 3, ttl: 60 }])
   clock.advance(10_000)
-  const connection = new Connection({ name, stores, clock })
+  const connection = new AsIsConnection({ name, stores, clock })
   const { port1, port2 } = new MessageChannel()
   expose(createPurgeApi({ name, stores, batchSize: 1, sliceMs: 1000 }, () => connection.native(), () => connection.close(), NO_COURTESY), port1)
   const remote = wrap<PurgeApi>(port2)
@@ -125,7 +125,7 @@ test.for([
   await db.putAll('s', Array.from({ length: 50 }, (_, i) => ({ id: i })))
   await db.put('s', { id: 'live', ttl: -1 })
   clock.advance(10_000)
-  const connection = new Connection({ name, stores, clock })
+  const connection = new AsIsConnection({ name, stores, clock })
   let upgraded = false
   const upgradeOnce: Courtesy = {
     batchSize: (n) => n,

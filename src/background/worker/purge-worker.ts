@@ -4,7 +4,7 @@
  */
 import { expose } from 'comlink'
 import { UserActivity } from '../activity.js'
-import { Connection } from '../../layout/connection.js'
+import { AsIsConnection } from '../../layout/connection.js'
 import { openIn } from '../../platform/bucket.js'
 import { abortQuietly } from '../../platform/request.js'
 import { READY, type PurgeConfig, type WorkerApi } from './api.js'
@@ -19,7 +19,7 @@ import { createPurgeApi } from './purge-api.js'
  * `committed()` counts the transactions that committed: the page's watchdog tells a worker that
  * is getting on with a long purge from one that is stuck by whether it moved.
  */
-function tracked(connection: Connection): {
+function tracked(connection: AsIsConnection): {
   connect: () => Promise<IDBDatabase>
   close: () => Promise<void>
   committed: () => number
@@ -73,7 +73,7 @@ self.addEventListener(
     const config = event.data
     const activity = new UserActivity()
     event.ports[0].onmessage = () => activity.note()
-    const connection = new Connection({ name: config.name, stores: config.stores, clock: Date.now, probe: true })
+    const connection = new AsIsConnection({ name: config.name, stores: config.stores, clock: Date.now, probe: true })
     // The database's bucket, as its page opened it, before the first connection.
     const placed = openIn(config.name, config.bucket === undefined ? undefined : { name: config.bucket })
     // A bucket that cannot be opened fails each purge that connects, which reports it.

@@ -1,0 +1,39 @@
+/**
+ * The words of the refusals `openTtlDB` makes while it checks its options (issue #44: long error
+ * texts on first use): the checks stay in the open, and throw a {@link refuse}d error that names
+ * its text here; the open fills the text in before it rejects (`refusal.ts`). The page entries load
+ * this module with `import()` at the first refusal, `idb-ttl/service-worker` imports it.
+ */
+import { kindOf } from './errors.js'
+import type { OptionsKind } from './known-options.js'
+import { unknownOptionText } from './option-hint.js'
+import { MAX_TTL } from './ttl.js'
+
+/** Each text, by the key a refusal names it with, from the values the check found. */
+export const TEXTS = {
+  options: () => 'openTtlDB needs an options object: { version, stores }',
+  upgrade: (upgrade: unknown) => `openTtlDB: upgrade must be a function run in the upgrade transaction; got ${kindOf(upgrade)}`,
+  ttlValues: (mode: unknown) => `ttlValues must be 'strict' or 'lenient'; got ${String(mode)}`,
+  durability: (durability: unknown) =>
+    `openTtlDB: durability must be 'default', 'strict' or 'relaxed'; got ${typeof durability === 'string' ? `'${durability}'` : kindOf(durability)}`,
+  clock: (clock: unknown, now: unknown) =>
+    `openTtlDB: clock must be a function giving epoch ms; got ${typeof clock === 'function' ? `one that gave ${typeof now === 'number' ? now : kindOf(now)}` : kindOf(clock)}`,
+  unknownOption: (where: string, name: string, kind: OptionsKind) => unknownOptionText(where, name, kind),
+  purge: (options: unknown) => `purge must be an options object; got ${String(options)}`,
+  purgeMode: (mode: unknown) => `purge.mode must be 'worker', 'inline' or 'off'; got ${String(mode)}`,
+  batchSize: () => 'purge.batchSize must be a positive integer',
+  purgeMs: (key: string) => `purge.${key} must be a positive number of ms`,
+  stores: () => 'openTtlDB needs a `stores` object: { storeName: { keyPath, defaultTtl } }',
+  ownStore: (name: string) => `"${name}" is the library's own store name`,
+  storeObject: (name: string) => `store "${name}" needs an options object`,
+  indexObject: (index: string, name: string) => `index "${index}" of store "${name}" needs an options object`,
+  boolean: (name: string, option: string, value: unknown) => `store "${name}": ${option} must be true or false; got ${String(value)}`,
+  touchOnRead: (name: string) => `store "${name}": touchOnRead needs an in-line keyPath (reads find a touched item by its key)`,
+  mirror: (name: string) => `store "${name}": mirror needs keyPath: 'id' (the item's Cosmos DB id), without autoIncrement or evictOnQuota`,
+  maxEntries: (name: string, value: unknown) => `store "${name}": maxEntries must be an integer of at least 1; got ${String(value)}`,
+  evict: (name: string, value: unknown) => `store "${name}": evict must be 'oldest' or 'soonest'; got ${String(value)}`,
+  keepExpired: (name: string, value: unknown) => `store "${name}": keepExpired must be whole seconds from 1 to ${MAX_TTL}; got ${String(value)}`,
+  ownIndex: (name: string, index: string) => `store "${name}": "${index}" is the library's own index name`,
+}
+
+export type Texts = typeof TEXTS
