@@ -15,7 +15,7 @@ const esm = (config) => ({ ...config, format: 'esm' })
  * at a handle's first transaction and the writes of stores kept in generations at the first such
  * write (`idb-ttl` only).
  */
-const LATER = ['./idb-ttl-page-*', './idb-ttl-purge-*', './idb-ttl-upgrade-*', './idb-ttl-storage-*', './idb-ttl-watch-*', './idb-ttl-relief-*', './idb-ttl-transaction-*', './idb-ttl-generations-*', './idb-ttl-evict-*']
+const LATER = ['./idb-ttl-page-*', './idb-ttl-purge-*', './idb-ttl-upgrade-*', './idb-ttl-storage-*', './idb-ttl-watch-*', './idb-ttl-relief-*', './idb-ttl-transaction-*', './idb-ttl-generations-*', './idb-ttl-evict-*', './idb-ttl-stale-*']
 /** A service worker as an app builds it: Workbox's production build (no development logging). */
 const serviceWorker = (config) => ({ ...esm(config), define: { ...config.define, 'process.env.NODE_ENV': '"production"' } })
 const peer = (name, file) => ({ name: `peer: ${name} (whole package)`, path: file, import: { [file]: '*' }, gzip: true, modifyEsbuildConfig: esm })

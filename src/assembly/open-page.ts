@@ -48,7 +48,7 @@ const transactionsAndStash = {
  * IndexedDB `VersionError`
  */
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
-  return openFull(name, options, background, { upgrade: loadUpgrade, storage: loadStorage, relief: () => import('../purge/relief.js'), watch: () => import('../handle/storage-watch.js'), ...transactionsAndStash })
+  return openFull(name, options, background, { upgrade: loadUpgrade, storage: loadStorage, relief: () => import('../purge/relief.js'), stale: () => import('../reads/stale.js'), watch: () => import('../handle/storage-watch.js'), ...transactionsAndStash })
 }
 
 /**

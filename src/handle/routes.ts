@@ -29,7 +29,8 @@ export interface Internal {
 /**
  * What a full handle's entry hands its routes, loaded on first use: `transaction/run.ts` at its
  * first transaction, the writes of stores kept in generations ({@link StashWork}) at the first
- * such write or drop, quota relief with its round of eviction at the first full disk. The page entries load them with `import()`, so that a page that never uses
+ * such write or drop, quota relief with its round of eviction at the first full disk, the stale
+ * reads at the first. The page entries load them with `import()`, so that a page that never uses
  * them loads none of it; `idb-ttl/service-worker` imports them (service workers forbid `import()`).
  */
 export interface FullLoads {
@@ -37,6 +38,8 @@ export interface FullLoads {
   stashWork: () => Promise<StashWork>
   /** The steps of quota relief with the round of eviction (`purge/relief.ts`), at the first full disk. */
   relief: () => Promise<typeof import('../purge/relief.js')>
+  /** The stale reads (`reads/stale.ts`), at a handle's first `getStale` or `getAllStale`. */
+  stale: () => Promise<typeof import('../reads/stale.js')>
 }
 
 export class Routes extends CoreRoutes<Parts> {
@@ -46,7 +49,8 @@ export class Routes extends CoreRoutes<Parts> {
   /** `options` with the full handle's reads and writes of stores that keep values in generations. */
   constructor(
     options: Omit<RoutesOptions<Parts>, 'generations'>,
-    private readonly loads: FullLoads,
+    /** What the handle loads on first use. */
+    readonly loads: FullLoads,
   ) {
     super({ ...options, generations: generationsWith(loads.stashWork) })
     // A mirrored store's writes are queued by every handle from open (SPEC §12b).

@@ -10,6 +10,7 @@ import * as storageWork from '../../src/handle/storage-work.js'
 import * as upgradeWork from '../../src/layout/upgrade.js'
 import * as reliefSteps from '../../src/purge/relief.js'
 import * as transactions from '../../src/transaction/run.js'
+import * as staleReads from '../../src/reads/stale.js'
 import * as stashedWrites from '../../src/writes/stashed-writes.js'
 import { dropGenerationsOf } from '../../src/generations/stash.js'
 import { openFull } from '../../src/assembly/open-full.js'
@@ -26,6 +27,7 @@ function counted() {
     relief: () => (loads.relief++, Promise.resolve(reliefSteps)),
     transactions: () => Promise.resolve(transactions),
     stashWork: () => Promise.resolve({ ...stashedWrites, dropGenerationsOf }),
+    stale: () => Promise.resolve(staleReads),
   }
   const open = (name: string, options: Partial<OpenTtlDBOptions> = {}) => openFull(name, { version: 1, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 60 } }, ...options }, inlineBackground, load)
   return { loads, open, deleteTtlDB: deletingWith(load.storage) }
