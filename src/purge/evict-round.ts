@@ -5,7 +5,8 @@
  */
 import { evict, liveCount } from './eviction.js'
 import type { Spare } from './quota.js'
-import { listeningStores, listensTo, publish, type DeletedItem } from '../events/listeners.js'
+import { publish, type DeletedItem } from '../events/listeners.js'
+import { listeningStores, listensTo } from '../events/listening.js'
 import type { PurgeReport } from '../events/reports.js'
 import { generationValues } from '../generations/values.js'
 import { META_STORE } from '../layout/expiry-index.js'
