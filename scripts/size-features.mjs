@@ -44,7 +44,7 @@ export const FEATURES = [
     id: 'quota',
     name: 'capacity and quota eviction (evictOnQuota relief on the page, values kept in generations; maxEntries trims run in the purge)',
     shares: 'page-purge',
-    exports: { 'src/writes/writes.ts': ['generations'] },
+    exports: { 'src/writes/writes.ts': ['generationsWith'] },
     members: { 'src/handle/routes.ts': { Routes: ['relief'] } },
   },
   {
