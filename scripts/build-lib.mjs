@@ -13,7 +13,8 @@
 // Storage Buckets with `db.storage()` (`idb-ttl-storage-*.js`) and the full handle's watch of
 // `onLost` and `bucket.expiresAfterItems` (`idb-ttl-watch-*.js`), which the page entries load with
 // `import()` when first needed and the service worker's imports; so too the steps of quota relief
-// (`idb-ttl-relief-*.js`), at the first write refused for lack of space; what runs `db.transaction`
+// (`idb-ttl-relief-*.js`), at the first write refused for lack of space, with the full entries'
+// round of eviction (`idb-ttl-evict-*.js`); the stale reads (`idb-ttl-stale-*.js`) at the first; what runs `db.transaction`
 // (`idb-ttl-transaction-*.js`), at a handle's first transaction, and the writes of stores kept in
 // generations (`idb-ttl-generations-*.js`), at the first such write; the words of the refusals an
 // open's checks make (`idb-ttl-texts-*.js`), at the first refusal. idb, comlink and
@@ -115,8 +116,11 @@ const STARTS_WORKER = /[\\/]src[\\/]background[\\/](page|worker[\\/](client|star
 const purge = new Set([...(await staticModules('src/background/inline.ts'))].filter((id) => !full.has(id)))
 /** Storage Buckets and `db.storage()` (`handle/storage-work.ts`), and the watch of `onLost` and `bucket.expiresAfterItems`. */
 const [storage, watch] = await Promise.all([staticModules('src/handle/storage-work.ts'), staticModules('src/handle/storage-watch.ts')])
-/** The steps of quota relief (`purge/relief.ts`), loaded at the first full disk. */
-const relief = await staticModules('src/purge/relief.ts')
+/** The steps of quota relief (`purge/relieve.ts`), loaded at the first full disk; the full entries' round of eviction with them (`purge/relief.ts`). */
+const relief = await staticModules('src/purge/relieve.ts')
+const evictRound = await staticModules('src/purge/relief.ts')
+/** The stale reads (`reads/stale.ts`), less what `idb-ttl` loads first: loaded at a handle's first `getStale` or `getAllStale`. */
+const staleReads = new Set([...(await staticModules('src/reads/stale.ts'))].filter((id) => !full.has(id)))
 /** What runs `db.transaction`, less what `idb-ttl` loads first: the page entries load it at a handle's first transaction. */
 const transactions = new Set([...(await staticModules('src/transaction/run.ts'))].filter((id) => !full.has(id)))
 /** The writes of stores kept in generations and the drop of unreferenced ones, less what `idb-ttl` loads first: loaded on first use likewise. */
@@ -190,6 +194,10 @@ await build({
             { name: 'transaction', priority: 2, test: (id) => transactions.has(id) },
             // The writes of stores kept in generations (`evictOnQuota`): loaded likewise at the first.
             { name: 'generations', priority: 1, test: (id) => stashWork.has(id) && !transactions.has(id) },
+            // The round of eviction of `evictOnQuota` stores, loaded with the steps of relief by the full entries alone.
+            { name: 'evict', priority: 0, test: (id) => evictRound.has(id) && !relief.has(id) },
+            // The stale reads: loaded by the page entries at the first `getStale` or `getAllStale`.
+            { name: 'stale', priority: 0, test: (id) => staleReads.has(id) },
           ],
         },
         // Whitespace too (Vite's library mode leaves it, for fear of losing the `@__PURE__`

@@ -10,7 +10,7 @@ import { TtlCoreDB } from './core-db.js'
 import type { ExpireEvent, ExpireOptions } from '../events/listeners.js'
 import type { PurgeReport } from '../events/reports.js'
 import { countLive, getKeys, getMany, getOne, pages, stats, type StoreStats } from '../reads/reads.js'
-import { getAllStale, getStale, type StaleEntry, type StaleItem } from '../reads/stale.js'
+import type { StaleEntry, StaleItem } from '../reads/stale.js'
 import type { IndexNames, IndexQuery, LostReport, Query, Stamped, StoreKey, StoreNames, StoreValue, TtlReadTransaction, TtlWriteTransaction } from '../rules/types.js'
 import { checkTransaction } from '../transaction/check.js'
 import type { Transaction } from '../transaction/transaction.js'
@@ -136,6 +136,9 @@ export class TtlDB<S extends DBSchema | unknown = unknown> extends TtlCoreDB<S, 
    * @throws TtlError `UNKNOWN_STORE`
    */
   async getStale<N extends StoreNames<S>>(store: N, key: StoreKey<S, N>): Promise<StaleItem<Stamped<StoreValue<S, N>>> | undefined> {
+    // Loaded before the read opens its transaction, which would end while the load awaits.
+    this.route.check(store)
+    const { getStale } = await this.route.loads.stale()
     return this.route.read(store).then((scope) => getStale(scope, key) as Promise<StaleItem<Stamped<StoreValue<S, N>>> | undefined>)
   }
 
@@ -145,6 +148,8 @@ export class TtlDB<S extends DBSchema | unknown = unknown> extends TtlCoreDB<S, 
    * @throws TtlError `UNKNOWN_STORE`
    */
   async getAllStale<N extends StoreNames<S>>(store: N, query?: Query<S, N> | null): Promise<StaleEntry<StoreKey<S, N>, Stamped<StoreValue<S, N>>>[]> {
+    this.route.check(store)
+    const { getAllStale } = await this.route.loads.stale()
     return this.route.read(store).then((scope) => getAllStale(scope, query) as Promise<StaleEntry<StoreKey<S, N>, Stamped<StoreValue<S, N>>>[]>)
   }
 

@@ -50,7 +50,7 @@ function refuseFullOnly(stores: StoreConfigs, purge: Required<PurgeOptions>): vo
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlCoreDBOptions<S>): Promise<TtlCoreDB<S>> {
   const { onLost, bucket } = (options ?? {}) as OpenTtlDBOptions
   if (onLost !== undefined || bucket?.expiresAfterItems) return Promise.reject(new TtlError('UNSUPPORTED', `${onLost === undefined ? 'bucket.expiresAfterItems' : 'onLost'} is not in idb-ttl/core; ${USE_FULL_ENTRY}`))
-  return openDatabase(name, options, { upgrade: loadUpgrade, storage: loadStorage, relief: () => load(import('../purge/relief.js')), texts: () => load(import('../rules/texts.js')) }, (opened) => {
+  return openDatabase(name, options, { upgrade: loadUpgrade, storage: loadStorage, relief: () => load(import('../purge/relieve.js')), texts: () => load(import('../rules/texts.js')) }, (opened) => {
     const parts = new CoreParts({ ...opened, background })
     const routes = new CoreRoutes({ ...opened, parts })
     routes.settingsChanged(opened.redeclared)

@@ -18,7 +18,9 @@ import type { LostReport, OpenTtlCoreDBOptions, OpenTtlDBOptions } from '../rule
  * with the schema work, the storage work, the watch of the database's storage (only where `onLost`
  * or `bucket.expiresAfterItems` asks for it) and what its routes load on first use, as `load` brings them.
  */
-export async function openFull<S extends DBSchema | unknown>(name: string, options: OpenTtlDBOptions<S>, background: MakeBackground, load: FullLoaders): Promise<TtlDB<S>> {
+export async function openFull<S extends DBSchema | unknown>(name: string, options: OpenTtlDBOptions<S>, background: MakeBackground, loaders: FullLoaders): Promise<TtlDB<S>> {
+  // Asked for by the relief and again by its round of eviction: one load.
+  const load = { ...loaders, relief: once(loaders.relief) }
   const { onLost, bucket } = (options ?? {}) as OpenTtlDBOptions<S>
   if (onLost !== undefined && typeof onLost !== 'function') throw new TtlError('INVALID_OPTION', `openTtlDB: onLost must be a function given the lost database's report; got ${kindOf(onLost)}`)
   const watching = onLost || bucket?.expiresAfterItems ? load.watch() : undefined
@@ -43,7 +45,18 @@ export async function openFull<S extends DBSchema | unknown>(name: string, optio
 
 /** What a full entry hands in: {@link Loaders}, {@link FullLoads}, and the watch of a handle's storage (`handle/storage-watch.ts`), as the entry loads it. */
 export interface FullLoaders extends Loaders, FullLoads {
+  relief: FullLoads['relief']
   watch: () => Promise<{ watchStorage: typeof watchStorage }>
+}
+
+/** `load`, called once: again only after it failed. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined
+  return () =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = undefined
+      throw error
+    }))
 }
 
 /**

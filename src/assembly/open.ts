@@ -41,7 +41,7 @@ export type LoadUpgrade = () => Promise<UpgradeWork>
 export interface Loaders {
   upgrade: LoadUpgrade
   storage: LoadStorage
-  /** The steps of quota relief (`purge/relief.ts`), loaded at the first write refused for lack of space. */
+  /** The steps of quota relief (`purge/relieve.ts`; the full entries': `purge/relief.ts`), loaded at the first write refused for lack of space. */
   relief: LoadRelief
   /** The words of the refusals an open's checks make (`rules/texts.ts`), loaded at the first. */
   texts: LoadTexts

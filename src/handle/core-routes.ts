@@ -14,7 +14,7 @@ import { usesGenerations } from '../layout/generation-index.js'
 import type { StoreConfigs } from '../layout/schema.js'
 import { storageUsage } from '../platform/storage.js'
 import { withQuotaRelief, type LoadRelief, type Spare } from '../purge/quota.js'
-import type { QuotaRelief } from '../purge/relief.js'
+import type { QuotaRelief } from '../purge/relieve.js'
 import { ReadScope, type Reading } from '../reads/reads.js'
 import { META_STORE } from '../layout/expiry-index.js'
 import { heldSettings, settingsIn, settingsTicket } from '../layout/held-settings.js'
@@ -34,7 +34,7 @@ export interface RoutesOptions<P extends CoreParts = CoreParts> {
   parts: P
   /** What Storage Buckets and `db.storage()` run (`storage-work.ts`), as the entry loads it. */
   loadStorage: LoadStorage
-  /** The steps of quota relief (`purge/relief.ts`), as the entry loads them: at the first full disk. */
+  /** The steps of quota relief (`purge/relieve.ts`), as the entry loads them: at the first full disk. */
   loadRelief: LoadRelief
   /**
    * How the handle reads and writes stores that keep their values in generations (`evictOnQuota`):

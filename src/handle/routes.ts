@@ -5,8 +5,8 @@
  */
 import { requestStarting } from '../background/activity.js'
 import type { PurgeReport } from '../events/reports.js'
-import { evictRound, type Spare } from '../purge/quota.js'
-import type { QuotaRelief } from '../purge/relief.js'
+import type { Spare } from '../purge/quota.js'
+import type { QuotaRelief } from '../purge/relieve.js'
 import { settleTouches } from '../reads/owed-touches.js'
 import { TtlError } from '../rules/errors.js'
 import { usesGenerations } from '../layout/generation-index.js'
@@ -29,12 +29,17 @@ export interface Internal {
 /**
  * What a full handle's entry hands its routes, loaded on first use: `transaction/run.ts` at its
  * first transaction, the writes of stores kept in generations ({@link StashWork}) at the first
- * such write or drop. The page entries load them with `import()`, so that a page that never uses
+ * such write or drop, quota relief with its round of eviction at the first full disk, the stale
+ * reads at the first. The page entries load them with `import()`, so that a page that never uses
  * them loads none of it; `idb-ttl/service-worker` imports them (service workers forbid `import()`).
  */
 export interface FullLoads {
   transactions: () => Promise<{ runTransaction: typeof runTransaction }>
   stashWork: () => Promise<StashWork>
+  /** The steps of quota relief with the round of eviction (`purge/relief.ts`), at the first full disk. */
+  relief: () => Promise<typeof import('../purge/relief.js')>
+  /** The stale reads (`reads/stale.ts`), at a handle's first `getStale` or `getAllStale`. */
+  stale: () => Promise<typeof import('../reads/stale.js')>
 }
 
 export class Routes extends CoreRoutes<Parts> {
@@ -44,7 +49,8 @@ export class Routes extends CoreRoutes<Parts> {
   /** `options` with the full handle's reads and writes of stores that keep values in generations. */
   constructor(
     options: Omit<RoutesOptions<Parts>, 'generations'>,
-    private readonly loads: FullLoads,
+    /** What the handle loads on first use. */
+    readonly loads: FullLoads,
   ) {
     super({ ...options, generations: generationsWith(loads.stashWork) })
     // A mirrored store's writes are queued by every handle from open (SPEC §12b).
@@ -78,14 +84,19 @@ export class Routes extends CoreRoutes<Parts> {
     void settled.then(() => this.gates.get(store) === settled && this.gates.delete(store))
   }
 
-  /** Evicts a share of the `evictOnQuota` stores, then drops the generations no row refers to. */
+  /**
+   * Evicts a share of the `evictOnQuota` stores (`evictRound`, loaded with the steps of relief that
+   * call this), then drops the generations no row refers to.
+   */
   protected override relief(spare: Spare | undefined): Pick<QuotaRelief, 'evictShare' | 'dropGenerations'> {
     const { name, stores, clock, connection, parts } = this.options
     return {
-      evictShare: () => {
+      evictShare: async () => {
         const opted = Object.keys(stores).filter((store) => stores[store].evictOnQuota)
         const onReport = (report: PurgeReport) => (parts.reports.emit(report), this.changed([report.store]))
-        return evictRound(name, opted, (store) => this.settled(store), clock(), onReport, spare)
+        const now = clock()
+        const { evictRound } = await this.loads.relief()
+        return evictRound(name, opted, (store) => this.settled(store), now, onReport, spare)
       },
       dropGenerations: async () => (await this.loads.stashWork()).dropGenerationsOf(await connection.native(), Object.keys(stores)),
     }

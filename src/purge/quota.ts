@@ -13,21 +13,16 @@
  * usage did not drop is the last, so that one full disk does not empty them for nothing.
  *
  * Here the write's first attempt and the wait on another write's relief; the steps of relief are
- * `relief.ts`, which the page entries load with `import()` at the first full disk (issue #44).
+ * `relieve.ts`, which the page entries load with `import()` at the first full disk (issue #44).
  */
-import type { QuotaRelief } from './relief.js'
-import { evict, liveCount } from './eviction.js'
-import { listeningStores, listensTo, publish, type DeletedItem } from '../events/listeners.js'
-import type { PurgeReport } from '../events/reports.js'
-import { generationValues } from '../generations/values.js'
-import { EXPIRY_INDEX, META_STORE } from '../layout/expiry-index.js'
-import { cutoffs, type StoreState } from '../rules/policy.js'
+import type { QuotaRelief } from './relieve.js'
+import { EXPIRY_INDEX } from '../layout/expiry-index.js'
 import { done, req } from '../platform/request.js'
 import { markOfStored, writeOfStored } from '../layout/stamp.js'
 import { isQuotaError } from '../platform/storage.js'
 
-/** `relief.ts` as an entry gets it: with `import()` in the page entries, at the first full disk; imported by the service worker's. */
-export type LoadRelief = () => Promise<typeof import('./relief.js')>
+/** `relieve.ts` as an entry gets it: with `import()` in the page entries, at the first full disk; imported by the service worker's. */
+export type LoadRelief = () => Promise<typeof import('./relieve.js')>
 
 /** Per database, the quota relief under way in this realm (settled once it ends, however). */
 const relieving = new Map<string, Promise<void>>()
@@ -66,62 +61,6 @@ export async function withQuotaRelief<T>(attempt: () => Promise<T>, relief: Quot
     void over.then(() => relieving.get(relief.database) === over && relieving.delete(relief.database))
     return mine
   }
-}
-
-/** The share of an opted-in store's live items given up in one round (at least one item). */
-export const EVICTION_SHARE = 1 / 4
-
-/**
- * Evicts `EVICTION_SHARE` of the store's live items (at least one) in its `evict` order, in one
- * transaction; resolves to the items once it committed (values only with `withValues`). The
- * items in `spare` are never given up: a write at a full disk that rewrites an item (`update`,
- * `touch`) must not lose that item to the room it makes for itself.
- */
-export async function evictShare(
-  db: IDBDatabase,
-  storeName: string,
-  nowMs: number,
-  withValues: boolean,
-  spare: readonly IDBValidKey[] = [],
-): Promise<DeletedItem[]> {
-  const tx = db.transaction([storeName, META_STORE], 'readwrite')
-  const committed = done(tx)
-  committed.catch(() => {})
-  const store = tx.objectStore(storeName)
-  const state = await req<StoreState>(tx.objectStore(META_STORE).get(storeName))
-  const cut = cutoffs(state, nowMs)
-  const live = await liveCount(store, cut)
-  const items = live > 0 ? await evict(store, state, cut, Math.max(1, Math.ceil(live * EVICTION_SHARE)), withValues, spare) : []
-  await committed
-  return items
-}
-
-/**
- * One round of eviction: each of `stores` (those with `evictOnQuota`) gives up its share, each in
- * its own transaction through `open(store)`, but never the item `spare`. Every store's evictions
- * are reported to `onReport` and, to whoever listens, as `'evicted'` events. Resolves to how many
- * items went.
- */
-export async function evictRound(
-  dbName: string,
-  stores: readonly string[],
-  open: (store: string) => Promise<IDBDatabase>,
-  nowMs: number,
-  onReport: (report: PurgeReport) => void,
-  spare?: Spare,
-): Promise<number> {
-  const listening = stores.length > 0 ? await listeningStores(dbName) : undefined
-  let total = 0
-  for (const store of stores) {
-    const started = performance.now()
-    const withValues = listensTo(listening, store)
-    const items = await evictShare(await open(store), store, nowMs, withValues, spare?.store === store ? [spare.key] : [])
-    if (items.length === 0) continue
-    total += items.length
-    onReport({ store, deleted: items.length, evicted: items.length, durationMs: performance.now() - started, more: false, nextExpiryMs: NaN })
-    if (withValues) publish(dbName, { store, reason: 'evicted', items }, generationValues)
-  }
-  return total
 }
 
 /** The item a write at a full disk rewrites, which quota relief must not give up. */

@@ -1,6 +1,7 @@
 // Who listens to expiry events: per handle, per store filter, in this realm and across tabs.
 import { expect, test, vi } from 'vitest'
-import { ExpiryListeners, ListeningWatch, listeningStores, type ExpireEvent } from '../../src/events/listeners.js'
+import { ExpiryListeners, type ExpireEvent } from '../../src/events/listeners.js'
+import { ListeningWatch, listeningStores } from '../../src/events/listening.js'
 import { joinBus } from '../../src/platform/bus.js'
 import { uniqueName } from '../helpers.js'
 import { ensureLocks } from '../purge/stubs.js'

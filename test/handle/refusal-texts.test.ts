@@ -1,6 +1,7 @@
 // Issue #44: the words of the refusals an open's checks make (src/rules/texts.ts) are loaded only
 // when a check fails: the error is thrown at once with its code, and the open fills its text in
 // before it rejects (src/rules/refusal.ts). Counted here through the loader the entries hand in.
+import * as staleReads from '../../src/reads/stale.js'
 import { expect, test } from 'vitest'
 import { inlineBackground } from '../../src/background/inline.js'
 import * as storageWatch from '../../src/handle/storage-watch.js'
@@ -27,6 +28,7 @@ function counted(load: () => Promise<typeof texts> = () => Promise.resolve(texts
     transactions: () => Promise.resolve(transactions),
     texts: () => (loads.texts++, load()),
     stashWork: () => Promise.resolve({ ...stashedWrites, dropGenerationsOf }),
+    stale: () => Promise.resolve(staleReads),
   }
   const open = (options: Partial<OpenTtlDBOptions>) =>
     openFull(uniqueName(), { version: 1, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 60 } }, ...options } as OpenTtlDBOptions, inlineBackground, loaders)

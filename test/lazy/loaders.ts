@@ -1,6 +1,7 @@
 // Loaders a test controls, handed into `openFull` as the page entries hand theirs
 // (assembly/open-page.ts): each chunk can be held (as a slow network holds an `import()`) or made
 // to reject (an offline PWA whose chunk was never cached), and counts its loads.
+import * as staleReads from '../../src/reads/stale.js'
 import * as refusalTexts from '../../src/rules/texts.js'
 import { fullBackground } from '../../src/background/page.js'
 import { inlinePurger } from '../../src/background/inline.js'
@@ -63,6 +64,7 @@ export function chunks() {
     transactions: new Chunk(transactions),
     stashWork: new Chunk({ ...stashedWrites, dropGenerationsOf }),
     texts: new Chunk(refusalTexts),
+    stale: new Chunk(staleReads),
     background: new Chunk({ makeBackground: fullBackground(inlinePurger) }),
   }
   const loaders: FullLoaders = {
@@ -73,6 +75,7 @@ export function chunks() {
     transactions: c.transactions.load,
     stashWork: c.stashWork.load,
     texts: c.texts.load,
+    stale: c.stale.load,
   }
   const background: MakeBackground = lazyBackground(c.background.load)
   const open = (name: string, options: Partial<OpenTtlDBOptions>, made: MakeBackground = background) =>

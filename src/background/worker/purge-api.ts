@@ -1,6 +1,7 @@
 /** The purge API's implementation: the same batched purge code on either side of the worker. */
 import { META_STORE, type Resume } from '../../layout/expiry-index.js'
-import { ListeningWatch, publish } from '../../events/listeners.js'
+import { publish } from '../../events/listeners.js'
+import { ListeningWatch } from '../../events/listening.js'
 import { publishJournaled, replayJournal } from '../../purge/journal.js'
 import { dropGenerationsOf } from '../../generations/stash.js'
 import { generationValues } from '../../generations/values.js'

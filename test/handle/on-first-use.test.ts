@@ -1,0 +1,94 @@
+// Issue #44: what only some apps use is loaded by the page entries on first use, each through a
+// loader the entry hands in (assembly/open-full.ts), counted here: an app that does not use it
+// never calls its loader, and a first call made while it loads loses nothing and answers as
+// before (the load is held until the test lets it go).
+import * as texts from '../../src/rules/texts.js'
+import { expect, test } from 'vitest'
+import { inlineBackground } from '../../src/background/inline.js'
+import { openFull, type FullLoaders } from '../../src/assembly/open-full.js'
+import type { PurgeReport } from '../../src/events/reports.js'
+import { dropGenerationsOf } from '../../src/generations/stash.js'
+import * as storageWatch from '../../src/handle/storage-watch.js'
+import * as storageWork from '../../src/handle/storage-work.js'
+import * as upgradeWork from '../../src/layout/upgrade.js'
+import * as reliefSteps from '../../src/purge/relief.js'
+import * as staleReads from '../../src/reads/stale.js'
+import type { OpenTtlDBOptions } from '../../src/rules/types.js'
+import * as transactions from '../../src/transaction/run.js'
+import * as stashedWrites from '../../src/writes/stashed-writes.js'
+import { smallDisk } from '../capacity/disk.js'
+import { manualClock, uniqueName } from '../helpers.js'
+import { T0 } from '../semantics/support.js'
+
+/** A loader that counts its calls and, while `hold()` is in force, resolves only at `release()`. */
+function loader<T>(module: T) {
+  let held: Promise<void> | undefined
+  let release = () => {}
+  const load = Object.assign(
+    async () => {
+      load.calls++
+      await held
+      return module
+    },
+    {
+      calls: 0,
+      hold: () => void (held = new Promise<void>((resolve) => (release = resolve))),
+      release: () => release(),
+    },
+  )
+  return load
+}
+
+function counted() {
+  const load = {
+    upgrade: () => Promise.resolve(upgradeWork),
+    storage: () => Promise.resolve(storageWork),
+    watch: () => Promise.resolve(storageWatch),
+    transactions: () => Promise.resolve(transactions),
+    stashWork: () => Promise.resolve({ ...stashedWrites, dropGenerationsOf }),
+    relief: loader(reliefSteps),
+    stale: loader(staleReads),
+    texts: () => Promise.resolve(texts),
+  } satisfies FullLoaders
+  const open = (options: Partial<OpenTtlDBOptions>) => openFull(uniqueName(), { version: 1, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 60 } }, ...options }, inlineBackground, load)
+  return { load, open }
+}
+
+test('the stale reads load at the first getStale, not before; one asked while they load answers the item as before', async () => {
+  const { load, open } = counted()
+  const clock = manualClock(T0)
+  const db = await open({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10, keepExpired: 3600 } } })
+  await db.put('s', { id: 1 })
+  clock.advance(11_000)
+  expect(await db.get('s', 1)).toBeUndefined()
+  expect(await db.getAll('s')).toEqual([])
+  expect(load.stale.calls).toBe(0)
+  load.stale.hold()
+  const stale = db.getStale('s', 1)
+  const all = db.getAllStale('s')
+  await expect(db.getStale('nope' as never, 1)).rejects.toMatchObject({ code: 'UNKNOWN_STORE' })
+  expect(load.stale.calls).toBe(2)
+  load.stale.release()
+  expect(await stale).toEqual({ value: expect.objectContaining({ id: 1 }), expiredAt: T0 + 10_000 })
+  expect(await all).toEqual([{ key: 1, value: expect.objectContaining({ id: 1 }), expiredAt: T0 + 10_000 }])
+  db.close()
+})
+
+test('the round of eviction comes with the steps of relief at the first full disk, in one load; its report, made while they load, reaches onPurge', async () => {
+  const { load, open } = counted()
+  const disk = smallDisk(3)
+  const db = await open({ stores: { s: { keyPath: 'id', defaultTtl: 60, evictOnQuota: true } } })
+  const reports: PurgeReport[] = []
+  db.onPurge((report) => reports.push(report))
+  for (let id = 0; disk.room > 0; id++) await db.put('s', { id })
+  expect(load.relief.calls).toBe(0)
+  load.relief.hold()
+  const over = db.put('s', { id: 'over' })
+  await expect.poll(() => load.relief.calls).toBe(1)
+  load.relief.release()
+  await over
+  expect(load.relief.calls).toBe(1)
+  expect(reports).toEqual([expect.objectContaining({ store: 's', evicted: 1, deleted: 1 })])
+  expect(await db.get('s', 'over')).toMatchObject({ id: 'over' })
+  db.close()
+})
