@@ -73,10 +73,10 @@ export function checkStoreConfigs(stores: unknown): StoreConfigs {
  * with its expiry index (and `$ts`, with a capacity).
  * @throws TtlError `SCHEMA_MISMATCH`
  */
-export function checkSchema(db: IDBDatabase, stores: StoreConfigs): void {
+export function checkSchema(db: IDBDatabase, stores: StoreConfigs, kept?: IDBTransaction): void {
   const missing = [META_STORE, ...Object.keys(stores)].filter((name) => !db.objectStoreNames.contains(name))
   if (missing.length === 0) {
-    const tx = db.transaction(Object.keys(stores).length ? Object.keys(stores) : [META_STORE])
+    const tx = kept ?? db.transaction(Object.keys(stores).length ? Object.keys(stores) : [META_STORE])
     try {
       for (const [name, config] of Object.entries(stores)) {
         const store = tx.objectStore(name)
@@ -86,7 +86,7 @@ export function checkSchema(db: IDBDatabase, stores: StoreConfigs): void {
         for (const index of Object.keys(config.indexes ?? {})) if (!store.indexNames.contains(index)) missing.push(`index "${index}" of store "${name}"`)
       }
     } finally {
-      abortQuietly(tx)
+      if (tx !== kept) abortQuietly(tx)
     }
     if (Object.values(stores).some((config) => config.mirror) && !db.objectStoreNames.contains(OUTBOX_STORE)) missing.push(`the mirror's (${OUTBOX_STORE}, ${SYNC_STORE})`)
     if (missing.length === 0) return
@@ -161,6 +161,8 @@ function redeclared(config: StoreConfig, stored: StoreState | undefined, nowMs: 
  * resolves to the stores whose settings it changed (not a store declared for the first time):
  * their live queries and the purger are to be told, as after `setDefaultTtl`. The settings are read in a read-only transaction first: at most
  * opens nothing changed, and a read-write one would cost about as much again as the open itself.
+ * `settings` gives the settings store that read uses (the open's own check of the schema may
+ * hand its transaction on: `assembly/open.ts`).
  */
 export async function applyDeclaredDefaults(
   db: IDBDatabase,
@@ -169,10 +171,11 @@ export async function applyDeclaredDefaults(
   nowMs: number,
   durability: IDBTransactionDurability | undefined,
   undeclarable: Undeclarable,
+  settings: () => IDBObjectStore = () => db.transaction(META_STORE).objectStore(META_STORE),
 ): Promise<string[]> {
   const names = Object.keys(stores)
   const read = (meta: IDBObjectStore) => Promise.all(names.map((name) => req<StoreState | undefined>(meta.get(name))))
-  const stored = await read(db.transaction(META_STORE).objectStore(META_STORE))
+  const stored = await read(settings())
   names.forEach((name, i) => learn(db.name, name, stored[i]))
   if (names.every((name, i) => !redeclared(stores[name], stored[i], nowMs, undeclarable))) return []
   const changed = new Map<string, StoreState>()
