@@ -17,8 +17,8 @@ export class LiveHub {
   constructor(
     private readonly dbName: string,
     private readonly clock: () => number,
-    /** The handle's touches (counted, never made: a live query touches nothing) and its reading of generations. */
-    private readonly reading: Required<Reading>,
+    /** The handle's reading of generations (a live query counts the touches owed, and makes none: `result.ts`). */
+    private readonly reading: Pick<Required<Reading>, 'generations'>,
   ) {}
 
   /**

@@ -13,6 +13,7 @@ import * as storageWork from '../../src/handle/storage-work.js'
 import * as upgradeWork from '../../src/layout/upgrade.js'
 import * as reliefSteps from '../../src/purge/relief.js'
 import * as staleReads from '../../src/reads/stale.js'
+import * as touchWork from '../../src/reads/touch.js'
 import type { OpenTtlDBOptions } from '../../src/rules/types.js'
 import * as transactions from '../../src/transaction/run.js'
 import * as stashedWrites from '../../src/writes/stashed-writes.js'
@@ -48,11 +49,35 @@ function counted() {
     stashWork: () => Promise.resolve({ ...stashedWrites, dropGenerationsOf }),
     relief: loader(reliefSteps),
     stale: loader(staleReads),
+    touches: loader(touchWork),
     texts: () => Promise.resolve(texts),
   } satisfies FullLoaders
   const open = (options: Partial<OpenTtlDBOptions>) => openFull(uniqueName(), { version: 1, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 60 } }, ...options }, inlineBackground, load)
   return { load, open }
 }
+
+test('an open that declares no touchOnRead loads no touches; one that does waits for them, and its first read restarts the countdown', async () => {
+  const { load, open } = counted()
+  const clock = manualClock(T0)
+  const plain = await open({ clock })
+  await plain.put('s', { id: 1 })
+  await plain.get('s', 1)
+  plain.close()
+  expect(load.touches.calls).toBe(0)
+  load.touches.hold()
+  const opening = open({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10, touchOnRead: true } } })
+  await expect.poll(() => load.touches.calls).toBe(1)
+  load.touches.release()
+  const db = await opening
+  await db.put('s', { id: 1 })
+  clock.advance(8_000)
+  expect(await db.get('s', 1)).toMatchObject({ id: 1, _ts: (T0 + 8_000) / 1000 })
+  // Past the write's expiry, live by the read's touch.
+  clock.advance(8_000)
+  expect(await db.get('s', 1)).toMatchObject({ id: 1 })
+  expect(load.touches.calls).toBe(1)
+  db.close()
+})
 
 test('the stale reads load at the first getStale, not before; one asked while they load answers the item as before', async () => {
   const { load, open } = counted()
