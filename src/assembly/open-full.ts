@@ -7,6 +7,7 @@ import { wrap, type DBSchema, type IDBPDatabase } from 'idb'
 import type { MakeBackground } from '../background/background.js'
 import { TtlDB } from './db.js'
 import { Parts, type TouchWork } from '../handle/parts.js'
+import type { LiveSource } from '../live/query.js'
 import { Routes, type FullLoads } from '../handle/routes.js'
 import type { watchStorage } from '../handle/storage-watch.js'
 import { openDatabase, type Loaders } from './open.js'
@@ -20,7 +21,7 @@ import type { LostReport, OpenTtlCoreDBOptions, OpenTtlDBOptions, StoreConfig } 
  */
 export async function openFull<S extends DBSchema | unknown>(name: string, options: OpenTtlDBOptions<S>, background: MakeBackground, loaders: FullLoaders): Promise<TtlDB<S>> {
   // Asked for by the relief and again by its round of eviction: one load.
-  const load = { ...loaders, relief: once(loaders.relief) }
+  const load = { ...loaders, relief: once(loaders.relief), follow: once(loaders.follow) }
   const { onLost, bucket } = (options ?? {}) as OpenTtlDBOptions<S>
   if (onLost !== undefined && typeof onLost !== 'function') throw new TtlError('INVALID_OPTION', `openTtlDB: onLost must be a function given the lost database's report; got ${kindOf(onLost)}`)
   const watching = onLost || bucket?.expiresAfterItems ? load.watch() : undefined
@@ -30,7 +31,7 @@ export async function openFull<S extends DBSchema | unknown>(name: string, optio
   const touchWork = slidesAny(options) ? await load.touches() : undefined
   let lost: Promise<LostReport | undefined> | undefined
   const db = await openDatabase(name, withIdbViews(options), load, (opened) => {
-    const parts = new Parts({ ...opened, background }, touchWork)
+    const parts = new Parts({ ...opened, background }, touchWork, load.follow)
     const routes = new Routes({ ...opened, parts }, load)
     routes.settingsChanged(opened.redeclared)
     lost = watching?.then((work) => work.watchStorage({ ...opened, parts, bucket, onLost }))
@@ -51,6 +52,8 @@ export interface FullLoaders extends Loaders, FullLoads {
   watch: () => Promise<{ watchStorage: typeof watchStorage }>
   /** The touches of `touchOnRead` stores (`reads/touch.ts`), loaded by an open that declares one. */
   touches: () => Promise<TouchWork>
+  /** What follows a subscribed live query (`live/follow.ts`), loaded at a handle's first subscription. */
+  follow: LiveSource['follow']
 }
 
 /** Whether `options` declare a store with `touchOnRead` (options the open refuses are its to refuse). */

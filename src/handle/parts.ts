@@ -5,6 +5,7 @@
  */
 import { ExpiryListeners } from '../events/listeners.js'
 import { LiveHub } from '../live/hub.js'
+import type { LiveSource } from '../live/query.js'
 import { tellRealm } from '../live/notices.js'
 import type { Touches } from '../reads/touch.js'
 import { touchRealm } from '../reads/touched.js'
@@ -22,9 +23,10 @@ export class Parts extends CoreParts {
 
   /**
    * `touchWork`: `reads/touch.ts`, which the open loads where a store declares `touchOnRead`;
-   * without it the handle owes no touches, as one whose stores do not slide.
+   * without it the handle owes no touches, as one whose stores do not slide. `follow`: loads what
+   * follows a subscribed live query (`live/follow.ts`).
    */
-  constructor(options: PartsOptions, touchWork: TouchWork | undefined) {
+  constructor(options: PartsOptions, touchWork: TouchWork | undefined, follow: LiveSource['follow']) {
     super(options)
     const { name, stores, clock, connection } = options
     this.connection = connection
@@ -34,7 +36,7 @@ export class Parts extends CoreParts {
     // The realm's registries from this copy of the library, whichever copy the touches were loaded from.
     this.touches = touchWork && new touchWork.Touches(touchRealm, name, () => connection.native(), clock, keyPaths, (error) => this.reports.failure(error), touched)
     this.expiry = new ExpiryListeners(name)
-    this.live = new LiveHub(name, clock, { generations: generationValues })
+    this.live = new LiveHub(name, clock, { generations: generationValues }, follow)
   }
 
   /**

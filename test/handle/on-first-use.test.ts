@@ -14,6 +14,7 @@ import * as upgradeWork from '../../src/layout/upgrade.js'
 import * as reliefSteps from '../../src/purge/relief.js'
 import * as staleReads from '../../src/reads/stale.js'
 import * as touchWork from '../../src/reads/touch.js'
+import * as follow from '../../src/live/follow.js'
 import type { OpenTtlDBOptions } from '../../src/rules/types.js'
 import * as transactions from '../../src/transaction/run.js'
 import * as stashedWrites from '../../src/writes/stashed-writes.js'
@@ -50,6 +51,7 @@ function counted() {
     relief: loader(reliefSteps),
     stale: loader(staleReads),
     touches: loader(touchWork),
+    follow: loader(follow),
     texts: () => Promise.resolve(texts),
   } satisfies FullLoaders
   const open = (options: Partial<OpenTtlDBOptions>) => openFull(uniqueName(), { version: 1, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 60 } }, ...options }, inlineBackground, load)
@@ -77,6 +79,44 @@ test('an open that declares no touchOnRead loads no touches; one that does waits
   expect(await db.get('s', 1)).toMatchObject({ id: 1 })
   expect(load.touches.calls).toBe(1)
   db.close()
+})
+
+test('live queries load what follows them at the first subscription, not at db.live; a change made while it loads is in the first result, and later ones follow', async () => {
+  const { load, open } = counted()
+  const db = await open({})
+  await db.put('s', { id: 1 })
+  const query = db.live('s')
+  expect(load.follow.calls).toBe(0)
+  load.follow.hold()
+  const seen: number[][] = []
+  const off = query.subscribe((items) => seen.push(items.map((item) => (item as { id: number }).id)))
+  await expect.poll(() => load.follow.calls).toBe(1)
+  await db.put('s', { id: 2 })
+  load.follow.release()
+  await expect.poll(() => seen.at(-1)).toEqual([1, 2])
+  await db.put('s', { id: 3 })
+  await expect.poll(() => seen.at(-1)).toEqual([1, 2, 3])
+  off()
+  // A second query of the handle: loaded once.
+  const again: number[][] = []
+  const offAgain = db.live('s').subscribe((items) => again.push(items.map((item) => (item as { id: number }).id)))
+  await expect.poll(() => again.at(-1)).toEqual([1, 2, 3])
+  offAgain()
+  expect(load.follow.calls).toBe(1)
+  db.close()
+})
+
+test('a handle closed while what follows its live query loads completes the subscriber at once', async () => {
+  const { load, open } = counted()
+  const db = await open({})
+  await db.put('s', { id: 1 })
+  load.follow.hold()
+  const events: string[] = []
+  db.live('s').subscribe({ next: () => events.push('next'), complete: () => events.push('complete') })
+  await expect.poll(() => load.follow.calls).toBe(1)
+  db.close()
+  expect(events).toEqual(['complete'])
+  load.follow.release()
 })
 
 test('the stale reads load at the first getStale, not before; one asked while they load answers the item as before', async () => {

@@ -13,6 +13,7 @@ import * as transactions from '../../src/transaction/run.js'
 import * as texts from '../../src/rules/texts.js'
 import * as staleReads from '../../src/reads/stale.js'
 import * as touchWork from '../../src/reads/touch.js'
+import * as follow from '../../src/live/follow.js'
 import * as stashedWrites from '../../src/writes/stashed-writes.js'
 import { dropGenerationsOf } from '../../src/generations/stash.js'
 import { openFull } from '../../src/assembly/open-full.js'
@@ -32,6 +33,7 @@ function counted() {
     stashWork: () => Promise.resolve({ ...stashedWrites, dropGenerationsOf }),
     stale: () => Promise.resolve(staleReads),
     touches: () => Promise.resolve(touchWork),
+    follow: () => Promise.resolve(follow),
   }
   const open = (name: string, options: Partial<OpenTtlDBOptions> = {}) => openFull(name, { version: 1, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 60 } }, ...options }, inlineBackground, load)
   return { loads, open, deleteTtlDB: deletingWith(load.storage) }
