@@ -14,7 +14,7 @@
 // `onLost` and `bucket.expiresAfterItems` (`idb-ttl-watch-*.js`), which the page entries load with
 // `import()` when first needed and the service worker's imports; so too the steps of quota relief
 // (`idb-ttl-relief-*.js`), at the first write refused for lack of space, with the full entries'
-// round of eviction (`idb-ttl-evict-*.js`); the stale reads (`idb-ttl-stale-*.js`) at the first; what runs `db.transaction`
+// round of eviction (`idb-ttl-evict-*.js`); the stale reads (`idb-ttl-stale-*.js`) at the first; the touches of `touchOnRead` stores (`idb-ttl-touch-*.js`) at an open that declares one; what follows a subscribed live query (`idb-ttl-follow-*.js`) at the first subscription; what runs `db.transaction`
 // (`idb-ttl-transaction-*.js`), at a handle's first transaction, and the writes of stores kept in
 // generations (`idb-ttl-generations-*.js`), at the first such write; the words of the refusals an
 // open's checks make (`idb-ttl-texts-*.js`), at the first refusal. idb, comlink and
@@ -121,6 +121,10 @@ const relief = await staticModules('src/purge/relieve.ts')
 const evictRound = await staticModules('src/purge/relief.ts')
 /** The stale reads (`reads/stale.ts`), less what `idb-ttl` loads first: loaded at a handle's first `getStale` or `getAllStale`. */
 const staleReads = new Set([...(await staticModules('src/reads/stale.ts'))].filter((id) => !full.has(id)))
+/** The touches of `touchOnRead` stores (`reads/touch.ts`), less what `idb-ttl` loads first: loaded by an open that declares one. */
+const touchWork = new Set([...(await staticModules('src/reads/touch.ts'))].filter((id) => !full.has(id)))
+/** What follows a subscribed live query (`live/follow.ts`), less what `idb-ttl` loads first: loaded at a handle's first subscription. */
+const following = new Set([...(await staticModules('src/live/follow.ts'))].filter((id) => !full.has(id)))
 /** What runs `db.transaction`, less what `idb-ttl` loads first: the page entries load it at a handle's first transaction. */
 const transactions = new Set([...(await staticModules('src/transaction/run.ts'))].filter((id) => !full.has(id)))
 /** The writes of stores kept in generations and the drop of unreferenced ones, less what `idb-ttl` loads first: loaded on first use likewise. */
@@ -198,6 +202,10 @@ await build({
             { name: 'evict', priority: 0, test: (id) => evictRound.has(id) && !relief.has(id) },
             // The stale reads: loaded by the page entries at the first `getStale` or `getAllStale`.
             { name: 'stale', priority: 0, test: (id) => staleReads.has(id) },
+            // The touches of `touchOnRead` stores: loaded by the page entries at an open that declares one.
+            { name: 'touch', priority: 0, test: (id) => touchWork.has(id) },
+            // What follows a subscribed live query: loaded by the page entries at a handle's first subscription.
+            { name: 'follow', priority: 0, test: (id) => following.has(id) },
           ],
         },
         // Whitespace too (Vite's library mode leaves it, for fear of losing the `@__PURE__`

@@ -6,12 +6,13 @@
 import { wrap, type DBSchema, type IDBPDatabase } from 'idb'
 import type { MakeBackground } from '../background/background.js'
 import { TtlDB } from './db.js'
-import { Parts } from '../handle/parts.js'
+import { Parts, type TouchWork } from '../handle/parts.js'
+import type { LiveSource } from '../live/query.js'
 import { Routes, type FullLoads } from '../handle/routes.js'
 import type { watchStorage } from '../handle/storage-watch.js'
 import { openDatabase, type Loaders } from './open.js'
 import { kindOf, TtlError } from '../rules/errors.js'
-import type { LostReport, OpenTtlCoreDBOptions, OpenTtlDBOptions } from '../rules/types.js'
+import type { LostReport, OpenTtlCoreDBOptions, OpenTtlDBOptions, StoreConfig } from '../rules/types.js'
 
 /**
  * Opens `name` with a full handle whose background (how its purge starts) `background` makes, and
@@ -20,15 +21,17 @@ import type { LostReport, OpenTtlCoreDBOptions, OpenTtlDBOptions } from '../rule
  */
 export async function openFull<S extends DBSchema | unknown>(name: string, options: OpenTtlDBOptions<S>, background: MakeBackground, loaders: FullLoaders): Promise<TtlDB<S>> {
   // Asked for by the relief and again by its round of eviction: one load.
-  const load = { ...loaders, relief: once(loaders.relief) }
+  const load = { ...loaders, relief: once(loaders.relief), follow: once(loaders.follow) }
   const { onLost, bucket } = (options ?? {}) as OpenTtlDBOptions<S>
   if (onLost !== undefined && typeof onLost !== 'function') throw new TtlError('INVALID_OPTION', `openTtlDB: onLost must be a function given the lost database's report; got ${kindOf(onLost)}`)
   const watching = onLost || bucket?.expiresAfterItems ? load.watch() : undefined
   // Loaded beside the open; a failure is the watch's to report, once the open has succeeded.
   watching?.catch(() => {})
+  // Loaded before the open: a handle that slides a store owes touches from its first read.
+  const touchWork = slidesAny(options) ? await load.touches() : undefined
   let lost: Promise<LostReport | undefined> | undefined
   const db = await openDatabase(name, withIdbViews(options), load, (opened) => {
-    const parts = new Parts({ ...opened, background })
+    const parts = new Parts({ ...opened, background }, touchWork, load.follow)
     const routes = new Routes({ ...opened, parts }, load)
     routes.settingsChanged(opened.redeclared)
     lost = watching?.then((work) => work.watchStorage({ ...opened, parts, bucket, onLost }))
@@ -47,6 +50,16 @@ export async function openFull<S extends DBSchema | unknown>(name: string, optio
 export interface FullLoaders extends Loaders, FullLoads {
   relief: FullLoads['relief']
   watch: () => Promise<{ watchStorage: typeof watchStorage }>
+  /** The touches of `touchOnRead` stores (`reads/touch.ts`), loaded by an open that declares one. */
+  touches: () => Promise<TouchWork>
+  /** What follows a subscribed live query (`live/follow.ts`), loaded at a handle's first subscription. */
+  follow: LiveSource['follow']
+}
+
+/** Whether `options` declare a store with `touchOnRead` (options the open refuses are its to refuse). */
+function slidesAny(options: unknown): boolean {
+  const stores = (options as OpenTtlDBOptions | null | undefined)?.stores
+  return stores !== null && typeof stores === 'object' && Object.values(stores).some((config) => (config as StoreConfig | null | undefined)?.touchOnRead === true)
 }
 
 /** `load`, called once: again only after it failed. */

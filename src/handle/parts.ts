@@ -5,27 +5,38 @@
  */
 import { ExpiryListeners } from '../events/listeners.js'
 import { LiveHub } from '../live/hub.js'
+import type { LiveSource } from '../live/query.js'
 import { tellRealm } from '../live/notices.js'
-import { Touches } from '../reads/touch.js'
+import type { Touches } from '../reads/touch.js'
+import { touchRealm } from '../reads/touched.js'
 import { generationValues } from '../generations/values.js'
 import { CoreParts, type PartsOptions } from './core-parts.js'
 
+/** The touches a handle owes its `touchOnRead` stores (`reads/touch.ts`), as its open loads them. */
+export type TouchWork = { Touches: typeof Touches }
+
 export class Parts extends CoreParts {
-  override readonly touches: Touches
+  override readonly touches: Touches | undefined
   readonly expiry: ExpiryListeners
   readonly live: LiveHub
   private readonly connection: PartsOptions['connection']
 
-  constructor(options: PartsOptions) {
+  /**
+   * `touchWork`: `reads/touch.ts`, which the open loads where a store declares `touchOnRead`;
+   * without it the handle owes no touches, as one whose stores do not slide. `follow`: loads what
+   * follows a subscribed live query (`live/follow.ts`).
+   */
+  constructor(options: PartsOptions, touchWork: TouchWork | undefined, follow: LiveSource['follow']) {
     super(options)
     const { name, stores, clock, connection } = options
     this.connection = connection
     const sliding = Object.entries(stores).filter(([, config]) => config.touchOnRead)
     const keyPaths = new Map(sliding.map(([store, config]) => [store, config.keyPath!]))
     const touched = (store: string, written: boolean) => (written ? this.changed([store]) : tellRealm(name, [store]))
-    this.touches = new Touches(name, () => connection.native(), clock, keyPaths, (error) => this.reports.failure(error), touched)
+    // The realm's registries from this copy of the library, whichever copy the touches were loaded from.
+    this.touches = touchWork && new touchWork.Touches(touchRealm, name, () => connection.native(), clock, keyPaths, (error) => this.reports.failure(error), touched)
     this.expiry = new ExpiryListeners(name)
-    this.live = new LiveHub(name, clock, { touches: this.touches, generations: generationValues })
+    this.live = new LiveHub(name, clock, { generations: generationValues }, follow)
   }
 
   /**
@@ -37,6 +48,6 @@ export class Parts extends CoreParts {
     this.expiry.clear()
     this.live.close()
     super.close()
-    this.touches.flushOn(this.connection.openNow)
+    this.touches?.flushOn(this.connection.openNow)
   }
 }

@@ -7,7 +7,7 @@
 import { kindOf, TtlError } from '../rules/errors.js'
 import { checkKnownOptions } from '../rules/option-hint.js'
 import type { Reading } from '../reads/reads.js'
-import { LiveQuery } from './query.js'
+import { LiveQuery, type LiveSource } from './query.js'
 import { readLive, type LiveOptions } from './result.js'
 
 export class LiveHub {
@@ -17,8 +17,10 @@ export class LiveHub {
   constructor(
     private readonly dbName: string,
     private readonly clock: () => number,
-    /** The handle's touches (counted, never made: a live query touches nothing) and its reading of generations. */
-    private readonly reading: Required<Reading>,
+    /** The handle's reading of generations (a live query counts the touches owed, and makes none: `result.ts`). */
+    private readonly reading: Pick<Required<Reading>, 'generations'>,
+    /** What follows a subscribed query (`follow.ts`), as the entry loads it. */
+    private readonly follow: LiveSource['follow'],
   ) {}
 
   /**
@@ -27,9 +29,9 @@ export class LiveHub {
    */
   query<T>(store: string, connect: () => Promise<IDBDatabase>, options: LiveOptions = {}): LiveQuery<T> {
     const { index, query, count } = checkOptions(store, options)
-    const { dbName, clock, reading } = this
+    const { dbName, clock, reading, follow } = this
     const read = async () => readLive(await connect(), store, clock, { index, query, count }, reading)
-    return new LiveQuery<T>({ dbName, store, clock, read, owner: this })
+    return new LiveQuery<T>({ dbName, store, clock, read, owner: this, follow })
   }
 
   close(): void {

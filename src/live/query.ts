@@ -1,16 +1,16 @@
 /**
  * A live query (SPEC §11): what `db.live` returns. Its subscribers share one reading: it is read
  * when the first subscribes, again when a store it reads changes (in any realm, `notices.ts`) or
- * its first item expires (`expiry-timer.ts`), and emitted only when the result differs. Readings
- * never overlap: changes heard during one make one more, so a burst costs at most two. After the
- * last unsubscribe it holds nothing: no timer, no place on the bus, no lock.
+ * its first item expires (`follow.ts`, which the page entries load at a handle's first
+ * subscription, issue #44), and emitted only when the result differs. After the last
+ * unsubscribe it holds nothing: no timer, no place on the bus, no lock.
  *
  * It speaks the subscribe contracts others accept: a function (Svelte stores), an observer and
  * `Symbol.observable` (RxJS `from()`), `getSnapshot` (React's `useSyncExternalStore`), and async
  * iteration.
  */
 import { kindOf, TtlError } from '../rules/errors.js'
-import { ExpiryTimer } from './expiry-timer.js'
+import type { Follow } from './follow.js'
 import { hearChanges } from './notices.js'
 import type { LiveResult } from './result.js'
 
@@ -35,6 +35,8 @@ export interface LiveSource {
   read(): Promise<LiveResult>
   /** Keeps the query while it runs; the handle's close() completes it. */
   owner: { closed: boolean; add(query: LiveQuery<unknown>): void; delete(query: LiveQuery<unknown>): void }
+  /** What follows a subscribed query (`follow.ts`), as the entry loads it. */
+  follow: () => Promise<{ Follow: typeof Follow }>
 }
 
 interface Sink<T> extends LiveObserver<T> {
@@ -51,17 +53,14 @@ export class LiveQuery<T> {
   private signature: string | undefined
   /** Subscribed, and the snapshot is the latest reading. */
   private fresh = false
-  private unhear: (() => void) | undefined
-  private readonly timer: ExpiryTimer
-  private reading = false
-  private again = false
-  private pass: ReturnType<typeof setTimeout> | undefined
-  /** Changes when the query stops: a reading started before is dropped. */
+  /** Subscribed: followed once `follow.ts` is loaded. */
+  private started = false
+  private following: Follow | undefined
+  /** Changes when the query stops: a follow loaded for a stretch that ended is not started. */
   private run = 0
 
   /** @internal Use `db.live`. */
   constructor(private readonly source: LiveSource) {
-    this.timer = new ExpiryTimer(source.clock, () => this.changed())
     // Called unbound by useSyncExternalStore and by Svelte.
     this.subscribe = this.subscribe.bind(this)
     this.getSnapshot = this.getSnapshot.bind(this)
@@ -80,7 +79,7 @@ export class LiveQuery<T> {
     if (this.source.owner.closed) sink.complete?.()
     else {
       this.sinks.add(sink)
-      if (!this.unhear) this.start()
+      if (!this.started) this.start()
       else if (this.fresh && this.snapshot) this.send(sink, this.snapshot)
       off = () => this.drop(sink)
     }
@@ -115,20 +114,22 @@ export class LiveQuery<T> {
   }
 
   private start(): void {
-    const { dbName, store, owner } = this.source
+    const { owner, follow } = this.source
+    const run = this.run
     owner.add(this as LiveQuery<unknown>)
-    this.unhear = hearChanges(dbName, (stores) => (stores.includes(store) || stores.includes('*')) && this.changed())
-    void this.read()
+    this.started = true
+    // What changes while it loads, the first reading, which starts after, sees.
+    follow().then(
+      ({ Follow }) => void (run === this.run && (this.following = new Follow({ ...this.source, hearChanges }, this))),
+      (error: unknown) => run === this.run && this.fail(error),
+    )
   }
 
   private stop(): void {
     this.source.owner.delete(this as LiveQuery<unknown>)
-    this.unhear?.()
-    this.unhear = undefined
-    this.timer.clear()
-    clearTimeout(this.pass)
-    this.pass = undefined
-    this.fresh = this.reading = this.again = false
+    this.following?.stop()
+    this.following = undefined
+    this.fresh = this.started = false
     this.run++
   }
 
@@ -136,38 +137,15 @@ export class LiveQuery<T> {
     if (this.sinks.delete(sink) && this.sinks.size === 0) this.stop()
   }
 
-  /** Something the result depends on changed: read again, after the changes of this task. */
-  private changed(): void {
-    if (!this.unhear) return
-    if (this.reading) this.again = true
-    else this.pass ??= setTimeout(() => {
-      this.pass = undefined
-      void this.read()
-    }, 0)
-  }
-
-  private async read(): Promise<void> {
-    const run = this.run
-    this.reading = true
-    this.again = false
-    let result: LiveResult
-    try {
-      result = await this.source.read()
-    } catch (error) {
-      if (run === this.run) this.fail(error)
-      return
-    }
-    if (run !== this.run) return
-    this.reading = false
+  /** @internal A reading (`follow.ts`): emitted to every subscriber if it differs, and to those that have had none. */
+  result(result: LiveResult): void {
     this.fresh = true
-    this.timer.set(result.nextExpiryMs)
     const changed = result.signature !== this.signature
     if (changed) {
       this.signature = result.signature
       this.snapshot = result.items as T[]
     }
     for (const sink of [...this.sinks]) if (changed || !sink.primed) this.send(sink, this.snapshot!)
-    if (this.again) this.changed()
   }
 
   private send(sink: Sink<T>, items: T[]): void {
@@ -175,7 +153,8 @@ export class LiveQuery<T> {
     call(() => sink.next?.(items))
   }
 
-  private fail(error: unknown): void {
+  /** @internal A reading failed, or `follow.ts` did not load: every subscriber is told, and the query stops. */
+  fail(error: unknown): void {
     const sinks = [...this.sinks]
     this.sinks.clear()
     this.stop()

@@ -8,6 +8,7 @@ import { MARK_FIELD } from '../layout/expiry-index.js'
 import { keyId, req, walk } from '../platform/request.js'
 import { ReadScope, type Reading } from '../reads/reads.js'
 import { slides } from '../reads/owed-touches.js'
+import { asOwed } from '../reads/touched.js'
 
 /** Which items a live query follows: those `getAll` or `getAllFromIndex` would return with these arguments. */
 export interface LiveOptions<Q = IDBValidKey | IDBKeyRange> {
@@ -32,16 +33,16 @@ type Row = [primaryKey: IDBValidKey, stored: unknown]
 
 /**
  * Reads the live items. On a `touchOnRead` store the touches the page owes count, as the page's
- * reads count them: each value is taken as they will write it (`touches.asWritten`), so an item
+ * reads count them: each value is taken as they will write it (`reads/touched.ts`), so an item
  * read before its old expiry stays, and shows its new `_ts`. A live query watches, it does not
  * use: it touches nothing, and does not keep items alive by being on screen. Values kept in
  * generations are read with `reading.generations`.
  * @throws TtlError `UNKNOWN_INDEX`
  */
 export async function readLive(db: IDBDatabase, store: string, clock: () => number, options: LiveOptions, reading: Reading): Promise<LiveResult> {
-  const { touches, generations } = reading
+  const { generations } = reading
   const scope = ReadScope.open(db, store, clock, { generations })
-  const owed = touches && slides(db.name, store) ? (value: unknown) => touches.asWritten(store, value) : (value: unknown) => value
+  const owed = slides(db.name, store) ? (value: unknown) => asOwed(db.name, store, value) : (value: unknown) => value
   const source = options.index === undefined ? scope.store : scope.index(options.index)
   const query = options.query ?? undefined
   const { count } = options

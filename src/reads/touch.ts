@@ -5,17 +5,20 @@
  * touched items by their touch (`owed-touches.ts`, where these handles are registered). A touch
  * is written before the item's old expiry comes near (another tab's purge could take the item
  * then), before this connection's purge slices, and when it closes. Only full handles owe
- * touches (`idb-ttl/core` refuses `touchOnRead`): this module is theirs alone.
+ * touches (`idb-ttl/core` refuses `touchOnRead`), and only those that declare it load this module:
+ * their open loads it first (`assembly/open-full.ts`, issue #44). What it uses of the realm (the
+ * handles that owe, the settings held, the write order) comes from the handle (`touched.ts`),
+ * never from a module of its own: a chunk loaded later may be another copy's.
  */
-import { joinBus, type Member } from '../platform/bus.js'
+import type { Member } from '../platform/bus.js'
 import { holdLock, uniqueId } from '../platform/lock.js'
-import { MARK_FIELD, META_STORE } from '../layout/expiry-index.js'
-import { cutoffs, isDeadMark, markExpiryMs, markOf, type StoreState } from '../rules/policy.js'
+import { META_STORE } from '../layout/expiry-index.js'
+import { cutoffs, isDeadMark, markExpiryMs, type StoreState } from '../rules/policy.js'
 import { done, keyId, keyPathValue, req } from '../platform/request.js'
-import { markOfStored, ORDER_FIELD, writeOrder, WRITER, WRITER_FIELD } from '../layout/stamp.js'
-import { itemTtl, stampOf } from '../rules/ttl.js'
-import { heldSettings, readSettings, settingsIn, whileSettingsHeld } from '../layout/held-settings.js'
-import { owedMark, owedTouch, owingPrefix, registerOwing, type Owing, type Touch } from './owed-touches.js'
+import { markOfStored } from '../layout/stamp.js'
+import { stampOf } from '../rules/ttl.js'
+import { owingPrefix, type Owing, type Touch } from './owed-touches.js'
+import type { TouchRealm } from './touched.js'
 
 /** A touch is written at the latest this long before the item's old expiry (clock skew, latency). */
 export const URGENT_MS = 2_000
@@ -40,9 +43,11 @@ export class Touches implements Owing {
   /**
    * `onTouched` hears of the stores whose items a read touched (`written: false`: owed, counted
    * by this page's reads) and of those whose touches were written (`written: true`): live
-   * queries read again, as after any change of `_ts`.
+   * queries read again, as after any change of `_ts`. `realm`: the registries of the handle's
+   * realm (`touched.ts`).
    */
   constructor(
+    private readonly realm: TouchRealm,
     private readonly dbName: string,
     private readonly connect: () => Promise<IDBDatabase>,
     private readonly clock: () => number,
@@ -51,8 +56,8 @@ export class Touches implements Owing {
     private readonly onTouched: (store: string, written: boolean) => void = () => {},
   ) {
     if (keyPaths.size === 0) return
-    this.leave = registerOwing(dbName, this)
-    this.asked = joinBus(dbName).on('settle', () => void this.flush())
+    this.leave = realm.registerOwing(dbName, this)
+    this.asked = realm.joinBus(dbName).on('settle', () => void this.flush())
   }
 
   /** Holds the owing lock while touches are pending, and lets it go once none are. */
@@ -74,15 +79,6 @@ export class Touches implements Owing {
     return this.keyPaths.has(store)
   }
 
-  /**
-   * A stored value of `store` as the touches the page owes will write it (a copy), or the value
-   * itself when none is owed: what a live query, which touches nothing, shows and compares.
-   */
-  asWritten(store: string, value: unknown): unknown {
-    const touch = owedTouch(this.dbName, store, value)
-    return touch ? touched(value as Item, touch) : value
-  }
-
   owed(store: string, value: unknown): Touch | undefined {
     const keyPath = this.keyPaths.get(store)
     const touches = keyPath === undefined ? undefined : this.pending.get(store)
@@ -102,6 +98,7 @@ export class Touches implements Owing {
     if (!touches) this.pending.set(store, (touches = new Map()))
     let due = nowMs + MAX_DEFER_MS
     let news = false
+    const { owedMark, owedTouch, writeOrder } = this.realm
     for (const value of values as Item[]) {
       const oldExpiry = markExpiryMs(state, owedMark(this.dbName, store, value))
       const current = owedTouch(this.dbName, store, value)?.ts ?? (value._ts as number)
@@ -152,7 +149,7 @@ export class Touches implements Owing {
   private async settle(db: IDBDatabase, name: string, touches: Map<string, Touch>): Promise<void> {
     const taken = [...touches]
     try {
-      await write(db, name, taken.map(([, touch]) => touch), this.clock)
+      await write(this.realm, db, name, taken.map(([, touch]) => touch), this.clock)
       this.onTouched(name, true)
     } finally {
       // A touch that a newer read replaced meanwhile stays for the next flush.
@@ -168,7 +165,7 @@ export class Touches implements Owing {
    */
   flushOn(db: IDBDatabase | undefined): void {
     clearTimeout(this.timer)
-    const writes = db ? [...this.pending].map(([name, touches]) => write(db, name, [...touches.values()], this.clock, true).catch(this.onError)) : []
+    const writes = db ? [...this.pending].map(([name, touches]) => write(this.realm, db, name, [...touches.values()], this.clock, true).catch(this.onError)) : []
     this.asked?.leave()
     // The lock goes once the last touches committed: a purger waiting for it then finds them.
     const release = this.owing
@@ -195,18 +192,18 @@ export class Touches implements Owing {
  * `closing`: the connection closes next, so the transaction opens at once, judged by the settings
  * the realm holds, or, holding none, by those it reads in its own transaction.
  */
-async function write(db: IDBDatabase, storeName: string, touches: readonly Touch[], clock: () => number, closing = false): Promise<void> {
-  if (closing) return writeJudged(db, storeName, touches, clock, heldSettings(db.name, storeName))
-  await whileSettingsHeld(db.name, async () => writeJudged(db, storeName, touches, clock, (await readSettings(db, [storeName])).get(storeName)))
+async function write(realm: TouchRealm, db: IDBDatabase, storeName: string, touches: readonly Touch[], clock: () => number, closing = false): Promise<void> {
+  if (closing) return writeJudged(realm, db, storeName, touches, clock, realm.heldSettings(db.name, storeName))
+  await realm.whileSettingsHeld(db.name, async () => writeJudged(realm, db, storeName, touches, clock, (await realm.readSettings(db, [storeName])).get(storeName)))
 }
 
 /** {@link write}'s transaction, judged by `settings`, or by those it reads itself. */
-async function writeJudged(db: IDBDatabase, storeName: string, touches: readonly Touch[], clock: () => number, settings: StoreState | undefined): Promise<void> {
+async function writeJudged(realm: TouchRealm, db: IDBDatabase, storeName: string, touches: readonly Touch[], clock: () => number, settings: StoreState | undefined): Promise<void> {
   const tx = db.transaction(settings ? storeName : [storeName, META_STORE], 'readwrite', { durability: 'relaxed' })
   const committed = done(tx)
   committed.catch(() => {})
   const store = tx.objectStore(storeName)
-  const state = settings ?? settingsIn(tx, storeName, undefined)
+  const state = settings ?? realm.settingsIn(tx, storeName, undefined)
   const values = touches.map((touch) => req<Item | undefined>(store.get(touch.key)))
   const judged = await state
   const killed = { inherit: judged.deadTs, own: judged.deadExpiry }
@@ -216,7 +213,7 @@ async function writeJudged(db: IDBDatabase, storeName: string, touches: readonly
     if (!value || (value._ts as number) >= touch.ts) continue
     const mark = markOfStored(value)
     if (isDeadMark(mark, killed) || (changed(touch.settings, judged) && isDeadMark(mark, deadNow))) continue
-    store.put(touched(value, touch))
+    store.put(realm.touched(value, touch))
   }
   await committed
 }
@@ -224,11 +221,4 @@ async function writeJudged(db: IDBDatabase, storeName: string, touches: readonly
 /** Whether the settings of a store are not those `before` was (a default or a watermark moved). */
 function changed(before: StoreState, now: StoreState): boolean {
   return before.defaultTtl !== now.defaultTtl || before.deadTs !== now.deadTs || before.deadExpiry !== now.deadExpiry
-}
-
-/** A stored value with its touch applied: the new `_ts`, write order (of this realm) and expiry mark. */
-function touched(value: Item, touch: Touch): Item {
-  const mark = markOf(itemTtl(value.ttl, 'lenient'), touch.ts)
-  const out = { ...value, _ts: touch.ts, [ORDER_FIELD]: touch.at, [WRITER_FIELD]: WRITER }
-  return mark === undefined ? out : { ...out, [MARK_FIELD]: mark }
 }

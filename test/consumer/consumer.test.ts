@@ -71,13 +71,17 @@ const HINT = /^dist\/idb-ttl-hint-[\w-]+\.js$/
 const EVICT = /^dist\/idb-ttl-evict-[\w-]+\.js$/
 /** The stale reads: the service worker's entry imports them, `idb-ttl` loads them with `import()` at a handle's first `getStale` or `getAllStale`. */
 const STALE = /^dist\/idb-ttl-stale-[\w-]+\.js$/
+/** The touches of `touchOnRead` stores: the service worker's entry imports them, `idb-ttl` loads them with `import()` at an open that declares one. */
+const TOUCH = /^dist\/idb-ttl-touch-[\w-]+\.js$/
+/** What follows a subscribed live query: the service worker's entry imports it, `idb-ttl` loads it with `import()` at a handle's first subscription. */
+const FOLLOW = /^dist\/idb-ttl-follow-[\w-]+\.js$/
 /** The bundler's helper for the namespaces of the chunks loaded with `import()`. */
 const RUNTIME = /^dist\/idb-ttl-rolldown-runtime-[\w-]+\.js$/
 /** issue #33: the bytes (min+gzip) of an app that uses only `idb-ttl/core`, .size-limit.js's limit for it. The target is 10 kB. */
 const { CORE_APP_BUDGET, FIRST_LOAD_BUDGET } = scratch
 
-test('the tarball holds the ten entries (idb-ttl, idb-ttl/core, idb-ttl/service-worker, idb-ttl/cosmos, idb-ttl/tanstack, idb-ttl/workbox, idb-ttl/keyval, idb-ttl/react, idb-ttl/vue, idb-ttl/svelte), the chunks they share (the core, the rest of the full entry, the background purge, what starts the purge worker, the schema work of an upgrade, Storage Buckets, the watch of onLost, quota relief, the words of the refusals at open, the unknown-option hint, its round of eviction, the stale reads, what runs transactions, the writes of stores kept in generations, the bundler\'s helper), the worker, one .d.ts per entry and the framework bindings\' shared types, the docs on using the library (not the four about the repository), README, LICENSE and package.json, nothing else; under 520 kB unpacked', async () => {
-  const allowed = /^(dist\/(idb-ttl|core|service-worker|cosmos|tanstack|workbox|keyval|react|vue|svelte|purge-worker|idb-ttl-(shared|core|page|purge|upgrade|storage|watch|relief|evict|stale|texts|hint|transaction|generations|rolldown-runtime)-[\w-]+)\.js|dist\/(index|core|service-worker|cosmos|tanstack|workbox|keyval|react|vue|svelte|bindings)\.d\.ts|docs\/[\w-]+\.md|README\.md|LICENSE|package\.json)$/
+test('the tarball holds the ten entries (idb-ttl, idb-ttl/core, idb-ttl/service-worker, idb-ttl/cosmos, idb-ttl/tanstack, idb-ttl/workbox, idb-ttl/keyval, idb-ttl/react, idb-ttl/vue, idb-ttl/svelte), the chunks they share (the core, the rest of the full entry, the background purge, what starts the purge worker, the schema work of an upgrade, Storage Buckets, the watch of onLost, quota relief, the words of the refusals at open, the unknown-option hint, its round of eviction, the stale reads, the touches of touchOnRead stores, what follows a live query, what runs transactions, the writes of stores kept in generations, the bundler\'s helper), the worker, one .d.ts per entry and the framework bindings\' shared types, the docs on using the library (not the four about the repository), README, LICENSE and package.json, nothing else; under 520 kB unpacked', async () => {
+  const allowed = /^(dist\/(idb-ttl|core|service-worker|cosmos|tanstack|workbox|keyval|react|vue|svelte|purge-worker|idb-ttl-(shared|core|page|purge|upgrade|storage|watch|relief|evict|stale|touch|follow|texts|hint|transaction|generations|rolldown-runtime)-[\w-]+)\.js|dist\/(index|core|service-worker|cosmos|tanstack|workbox|keyval|react|vue|svelte|bindings)\.d\.ts|docs\/[\w-]+\.md|README\.md|LICENSE|package\.json)$/
   expect(packed.files.filter((file) => !allowed.test(file))).toEqual([])
   expect(packed.files).toEqual(
     expect.arrayContaining([
@@ -150,14 +154,14 @@ test('every link of the packed README and docs works: to a heading of its own, t
   expect(broken).toEqual([])
 })
 
-test('the entries import only the chunks, idb and comlink; idb-ttl/core and idb-ttl/tanstack none of the full entries\' chunk, nor idb; only the page entries (idb-ttl, idb-ttl/core) load the background purge, the schema work of an upgrade, Storage Buckets, quota relief, the words of the refusals at open and (idb-ttl alone, its relief with the round of eviction) the watch of onLost, the stale reads, what runs transactions and the writes of stores kept in generations, with import() (issue #44: out of their first load), and only they the chunk that starts the purge worker, so that a service worker\'s bundler never ships it; no other import() (service workers forbid it), idb-ttl/cosmos not @azure/cosmos (the app passes its own Container), idb-ttl/tanstack nothing of TanStack, idb-ttl/workbox nothing (self-contained: its own store over raw IndexedDB), nothing of Workbox; idb-ttl/react, /vue, /svelte their framework only', async () => {
+test('the entries import only the chunks, idb and comlink; idb-ttl/core and idb-ttl/tanstack none of the full entries\' chunk, nor idb; only the page entries (idb-ttl, idb-ttl/core) load the background purge, the schema work of an upgrade, Storage Buckets, quota relief, the words of the refusals at open and (idb-ttl alone, its relief with the round of eviction) the watch of onLost, the stale reads, the touches of touchOnRead stores, what follows a live query, what runs transactions and the writes of stores kept in generations, with import() (issue #44: out of their first load), and only they the chunk that starts the purge worker, so that a service worker\'s bundler never ships it; no other import() (service workers forbid it), idb-ttl/cosmos not @azure/cosmos (the app passes its own Container), idb-ttl/tanstack nothing of TanStack, idb-ttl/workbox nothing (self-contained: its own store over raw IndexedDB), nothing of Workbox; idb-ttl/react, /vue, /svelte their framework only', async () => {
   const { dir } = await scratch.installed(app)
-  const [shared, coreChunk, pageChunk, purgeChunk, upgradeChunk, storageChunk, watchChunk, reliefChunk, evictChunk, staleChunk, transactionChunk, generationsChunk, textsChunk, hintChunk, runtimeChunk] = [SHARED, CORE, PAGE, PURGE, UPGRADE, STORAGE, WATCH, RELIEF, EVICT, STALE, TRANSACTION, GENERATIONS, TEXTS, HINT, RUNTIME].map((chunk) => packed.files.find((file) => chunk.test(file))!)
+  const [shared, coreChunk, pageChunk, purgeChunk, upgradeChunk, storageChunk, watchChunk, reliefChunk, evictChunk, staleChunk, touchChunk, followChunk, transactionChunk, generationsChunk, textsChunk, hintChunk, runtimeChunk] = [SHARED, CORE, PAGE, PURGE, UPGRADE, STORAGE, WATCH, RELIEF, EVICT, STALE, TOUCH, FOLLOW, TRANSACTION, GENERATIONS, TEXTS, HINT, RUNTIME].map((chunk) => packed.files.find((file) => chunk.test(file))!)
   const statics = async (file: string) => [...(await scratch.readText(dir, file)).matchAll(/(?:from|import)\s*"([^"]+)"/g)].map((m) => m[1]).sort()
   const dynamics = async (file: string) => [...new Set([...(await scratch.readText(dir, file)).matchAll(/\bimport\s*\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1]))].sort()
-  const [chunk, core, page, purge, upgrade, storage, watch, relief, evict, stale, transaction, generations, texts, hint, runtime] = [shared, coreChunk, pageChunk, purgeChunk, upgradeChunk, storageChunk, watchChunk, reliefChunk, evictChunk, staleChunk, transactionChunk, generationsChunk, textsChunk, hintChunk, runtimeChunk].map((file) => `./${file.slice('dist/'.length)}`)
+  const [chunk, core, page, purge, upgrade, storage, watch, relief, evict, stale, touch, follow, transaction, generations, texts, hint, runtime] = [shared, coreChunk, pageChunk, purgeChunk, upgradeChunk, storageChunk, watchChunk, reliefChunk, evictChunk, staleChunk, touchChunk, followChunk, transactionChunk, generationsChunk, textsChunk, hintChunk, runtimeChunk].map((file) => `./${file.slice('dist/'.length)}`)
   expect(await statics('dist/idb-ttl.js')).toEqual([core, chunk].sort())
-  expect(await dynamics('dist/idb-ttl.js')).toEqual([page, purge, upgrade, storage, watch, evict, stale, transaction, generations, texts].sort())
+  expect(await dynamics('dist/idb-ttl.js')).toEqual([page, purge, upgrade, storage, watch, evict, stale, touch, follow, transaction, generations, texts].sort())
   expect(await statics('dist/core.js')).toEqual([core])
   expect(await dynamics('dist/core.js')).toEqual([page, upgrade, storage, relief, texts].sort())
   // idb-ttl/core carries no idb: only the full entries' chunk imports it (db.raw and upgrade's views).
@@ -170,13 +174,15 @@ test('the entries import only the chunks, idb and comlink; idb-ttl/core and idb-
   expect(await statics(reliefChunk)).toEqual([core, runtime].sort())
   expect(await statics(evictChunk)).toEqual([core, purge, relief, runtime].sort())
   expect(await statics(staleChunk)).toEqual([core, runtime].sort())
+  expect(await statics(touchChunk)).toEqual([core, runtime].sort())
+  expect(await statics(followChunk)).toEqual([runtime])
   expect(await statics(transactionChunk)).toEqual([core, runtime].sort())
   expect(await statics(generationsChunk)).toEqual([core, purge, runtime].sort())
   expect(await statics(textsChunk)).toEqual([core, hint, runtime].sort())
   expect(await statics(hintChunk)).toEqual([core])
   expect(await statics(runtimeChunk)).toEqual([])
   expect(await statics(shared)).toEqual([core, hint, 'idb'].sort())
-  expect(await statics('dist/service-worker.js')).toEqual([core, purge, upgrade, storage, watch, evict, stale, transaction, generations, texts, chunk].sort())
+  expect(await statics('dist/service-worker.js')).toEqual([core, purge, upgrade, storage, watch, evict, stale, touch, follow, transaction, generations, texts, chunk].sort())
   // Its leader election is the background's (the page loads that chunk anyway).
   expect(await statics('dist/cosmos.js')).toEqual([core, purge, chunk].sort())
   expect(await statics('dist/tanstack.js')).toEqual([core])
@@ -187,7 +193,7 @@ test('the entries import only the chunks, idb and comlink; idb-ttl/core and idb-
   expect(await statics('dist/react.js')).toEqual(['react'])
   expect(await statics('dist/vue.js')).toEqual(['vue'])
   expect(await statics('dist/svelte.js')).toEqual(['svelte/store'])
-  for (const file of ['dist/service-worker.js', 'dist/cosmos.js', 'dist/tanstack.js', 'dist/workbox.js', 'dist/keyval.js', 'dist/react.js', 'dist/vue.js', 'dist/svelte.js', shared, coreChunk, pageChunk, purgeChunk, upgradeChunk, storageChunk, watchChunk, reliefChunk, evictChunk, staleChunk, transactionChunk, generationsChunk, runtimeChunk]) expect(await scratch.readText(dir, file), file).not.toMatch(/\bimport\s*\(/)
+  for (const file of ['dist/service-worker.js', 'dist/cosmos.js', 'dist/tanstack.js', 'dist/workbox.js', 'dist/keyval.js', 'dist/react.js', 'dist/vue.js', 'dist/svelte.js', shared, coreChunk, pageChunk, purgeChunk, upgradeChunk, storageChunk, watchChunk, reliefChunk, evictChunk, staleChunk, touchChunk, followChunk, transactionChunk, generationsChunk, runtimeChunk]) expect(await scratch.readText(dir, file), file).not.toMatch(/\bimport\s*\(/)
   // What starts the purge worker is in the page chunk alone.
   for (const file of packed.files.filter((f) => f.endsWith('.js') && f !== pageChunk && f !== 'dist/purge-worker.js')) expect(await scratch.readText(dir, file), file).not.toContain('purge-worker.js')
 })

@@ -286,7 +286,9 @@ export const CORE_APP_BUDGET = (() => {
 // 15.55 and 25.13 kB with the open's refusal texts and upgrade path loaded when needed.
 // 15.64 and 24.03 kB with quota relief's eviction, the stale reads and the purge's side of listening loaded later.
 // 15.75 and 24.16 kB with the open's schema check and settings read in one transaction (hot paths).
-export const FIRST_LOAD_BUDGET = { core: 15_950, full: 24_400 }
+// 23.39 kB for full.ts with the touches of touchOnRead stores loaded by an open that declares one; 23.27 with what follows a live query at its first subscription.
+// 15.75 and 23.40 kB after the merge of both.
+export const FIRST_LOAD_BUDGET = { core: 15_950, full: 23_650 }
 
 /**
  * `esbuild core.ts --bundle --format=esm --minify`: the app that uses only `idb-ttl/core`, as its

@@ -13,6 +13,8 @@ import * as storageWork from '../../src/handle/storage-work.js'
 import * as upgradeWork from '../../src/layout/upgrade.js'
 import * as reliefSteps from '../../src/purge/relief.js'
 import * as staleReads from '../../src/reads/stale.js'
+import * as touchWork from '../../src/reads/touch.js'
+import * as follow from '../../src/live/follow.js'
 import type { OpenTtlDBOptions } from '../../src/rules/types.js'
 import * as transactions from '../../src/transaction/run.js'
 import * as stashedWrites from '../../src/writes/stashed-writes.js'
@@ -48,11 +50,74 @@ function counted() {
     stashWork: () => Promise.resolve({ ...stashedWrites, dropGenerationsOf }),
     relief: loader(reliefSteps),
     stale: loader(staleReads),
+    touches: loader(touchWork),
+    follow: loader(follow),
     texts: () => Promise.resolve(texts),
   } satisfies FullLoaders
   const open = (options: Partial<OpenTtlDBOptions>) => openFull(uniqueName(), { version: 1, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 60 } }, ...options }, inlineBackground, load)
   return { load, open }
 }
+
+test('an open that declares no touchOnRead loads no touches; one that does waits for them, and its first read restarts the countdown', async () => {
+  const { load, open } = counted()
+  const clock = manualClock(T0)
+  const plain = await open({ clock })
+  await plain.put('s', { id: 1 })
+  await plain.get('s', 1)
+  plain.close()
+  expect(load.touches.calls).toBe(0)
+  load.touches.hold()
+  const opening = open({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10, touchOnRead: true } } })
+  await expect.poll(() => load.touches.calls).toBe(1)
+  load.touches.release()
+  const db = await opening
+  await db.put('s', { id: 1 })
+  clock.advance(8_000)
+  expect(await db.get('s', 1)).toMatchObject({ id: 1, _ts: (T0 + 8_000) / 1000 })
+  // Past the write's expiry, live by the read's touch.
+  clock.advance(8_000)
+  expect(await db.get('s', 1)).toMatchObject({ id: 1 })
+  expect(load.touches.calls).toBe(1)
+  db.close()
+})
+
+test('live queries load what follows them at the first subscription, not at db.live; a change made while it loads is in the first result, and later ones follow', async () => {
+  const { load, open } = counted()
+  const db = await open({})
+  await db.put('s', { id: 1 })
+  const query = db.live('s')
+  expect(load.follow.calls).toBe(0)
+  load.follow.hold()
+  const seen: number[][] = []
+  const off = query.subscribe((items) => seen.push(items.map((item) => (item as { id: number }).id)))
+  await expect.poll(() => load.follow.calls).toBe(1)
+  await db.put('s', { id: 2 })
+  load.follow.release()
+  await expect.poll(() => seen.at(-1)).toEqual([1, 2])
+  await db.put('s', { id: 3 })
+  await expect.poll(() => seen.at(-1)).toEqual([1, 2, 3])
+  off()
+  // A second query of the handle: loaded once.
+  const again: number[][] = []
+  const offAgain = db.live('s').subscribe((items) => again.push(items.map((item) => (item as { id: number }).id)))
+  await expect.poll(() => again.at(-1)).toEqual([1, 2, 3])
+  offAgain()
+  expect(load.follow.calls).toBe(1)
+  db.close()
+})
+
+test('a handle closed while what follows its live query loads completes the subscriber at once', async () => {
+  const { load, open } = counted()
+  const db = await open({})
+  await db.put('s', { id: 1 })
+  load.follow.hold()
+  const events: string[] = []
+  db.live('s').subscribe({ next: () => events.push('next'), complete: () => events.push('complete') })
+  await expect.poll(() => load.follow.calls).toBe(1)
+  db.close()
+  expect(events).toEqual(['complete'])
+  load.follow.release()
+})
 
 test('the stale reads load at the first getStale, not before; one asked while they load answers the item as before', async () => {
   const { load, open } = counted()

@@ -2,6 +2,8 @@
 // when a check fails: the error is thrown at once with its code, and the open fills its text in
 // before it rejects (src/rules/refusal.ts). Counted here through the loader the entries hand in.
 import * as staleReads from '../../src/reads/stale.js'
+import * as touchWork from '../../src/reads/touch.js'
+import * as follow from '../../src/live/follow.js'
 import { expect, test } from 'vitest'
 import { inlineBackground } from '../../src/background/inline.js'
 import * as storageWatch from '../../src/handle/storage-watch.js'
@@ -29,6 +31,8 @@ function counted(load: () => Promise<typeof texts> = () => Promise.resolve(texts
     texts: () => (loads.texts++, load()),
     stashWork: () => Promise.resolve({ ...stashedWrites, dropGenerationsOf }),
     stale: () => Promise.resolve(staleReads),
+    touches: () => Promise.resolve(touchWork),
+    follow: () => Promise.resolve(follow),
   }
   const open = (options: Partial<OpenTtlDBOptions>) =>
     openFull(uniqueName(), { version: 1, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 60 } }, ...options } as OpenTtlDBOptions, inlineBackground, loaders)

@@ -2,6 +2,8 @@
 // (assembly/open-page.ts): each chunk can be held (as a slow network holds an `import()`) or made
 // to reject (an offline PWA whose chunk was never cached), and counts its loads.
 import * as staleReads from '../../src/reads/stale.js'
+import * as touchWork from '../../src/reads/touch.js'
+import * as follow from '../../src/live/follow.js'
 import * as refusalTexts from '../../src/rules/texts.js'
 import { fullBackground } from '../../src/background/page.js'
 import { inlinePurger } from '../../src/background/inline.js'
@@ -65,6 +67,8 @@ export function chunks() {
     stashWork: new Chunk({ ...stashedWrites, dropGenerationsOf }),
     texts: new Chunk(refusalTexts),
     stale: new Chunk(staleReads),
+    touches: new Chunk(touchWork),
+    follow: new Chunk(follow),
     background: new Chunk({ makeBackground: fullBackground(inlinePurger) }),
   }
   const loaders: FullLoaders = {
@@ -76,6 +80,8 @@ export function chunks() {
     stashWork: c.stashWork.load,
     texts: c.texts.load,
     stale: c.stale.load,
+    touches: c.touches.load,
+    follow: c.follow.load,
   }
   const background: MakeBackground = lazyBackground(c.background.load)
   const open = (name: string, options: Partial<OpenTtlDBOptions>, made: MakeBackground = background) =>

@@ -12,6 +12,8 @@ import * as reliefSteps from '../../src/purge/relief.js'
 import * as transactions from '../../src/transaction/run.js'
 import * as texts from '../../src/rules/texts.js'
 import * as staleReads from '../../src/reads/stale.js'
+import * as touchWork from '../../src/reads/touch.js'
+import * as follow from '../../src/live/follow.js'
 import * as stashedWrites from '../../src/writes/stashed-writes.js'
 import { dropGenerationsOf } from '../../src/generations/stash.js'
 import { openFull } from '../../src/assembly/open-full.js'
@@ -30,6 +32,8 @@ function counted() {
     texts: () => Promise.resolve(texts),
     stashWork: () => Promise.resolve({ ...stashedWrites, dropGenerationsOf }),
     stale: () => Promise.resolve(staleReads),
+    touches: () => Promise.resolve(touchWork),
+    follow: () => Promise.resolve(follow),
   }
   const open = (name: string, options: Partial<OpenTtlDBOptions> = {}) => openFull(name, { version: 1, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 60 } }, ...options }, inlineBackground, load)
   return { loads, open, deleteTtlDB: deletingWith(load.storage) }
