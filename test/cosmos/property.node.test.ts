@@ -502,6 +502,41 @@ async function expectInStep(world: World, step: string): Promise<void> {
 }
 
 
+/** 8 to 17 s on a loaded machine (2 cores shared); `COSMOS_RUNS=1000` hunts longer. */
+const RUNS = Number(process.env.COSMOS_RUNS ?? 60)
+/**
+ * The histories' seed: another each run unless `COSMOS_SEED` names one (the test prints the seed
+ * it used; a failure prints it too, with the path to replay one history by `COSMOS_PATH`). Real
+ * time passes while a history runs (see Time above), so a seed replays the commands, not every
+ * instant of them.
+ */
+const SEED_ASKED = process.env.COSMOS_SEED ?? 'random'
+const SEED = SEED_ASKED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(SEED_ASKED)
+const PATH = process.env.COSMOS_PATH
+/**
+ * A history's bound: one runs in well under a second; one that has not ended by then waits on
+ * something that never settles, and fails with its commands, the step it is at and the seed.
+ */
+const HISTORY_MS = Number(process.env.COSMOS_HISTORY_MS ?? 20_000)
+
+/** Runs `history`, or fails after {@link HISTORY_MS} naming what hung. */
+async function bounded(what: () => string, history: Promise<void>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const message = `a history did not end in ${HISTORY_MS} ms (seed ${SEED}): ${what()}`
+      // Printed at once: the test's own timeout may end it before fast-check reports.
+      console.error(message)
+      reject(new Error(message))
+    }, HISTORY_MS)
+  })
+  try {
+    await Promise.race([history, hung])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 let port: number
 beforeAll(async () => {
   keepItemsOnReplace()
@@ -513,56 +548,75 @@ afterAll(async () => {
   await stopServer(port)
 })
 
-test('random interleavings of server writes, local writes, pulls, pushes and clock steps end in step with the server', { timeout: 120_000 }, async () => {
+test('random interleavings of server writes, local writes, pulls, pushes and clock steps end in step with the server', { timeout: 60_000 + RUNS * 1000 }, async () => {
   let synced = 0
   const seen = { localWon: 0, serverWon: 0, containerTtl: 0, expired: 0, rejected: 0 }
+  const started = performance.now()
+  const durations: number[] = []
   await fc.assert(
     fc.asyncProperty(fc.option(containerTtl, { nil: undefined }), offset, fc.boolean(), fc.array(command, { minLength: 6, maxLength: 20 }), async (initial, start, whole, commands) => {
-      const { container } = await newContainer(port, initial ?? undefined)
-      const clock = frozenClock(start)
-      const name = uniqueName('cosmos-prop')
-      const db = await openMirror(clock, name)
-      // The server refuses items with a `poison` field (test/cosmos/refusing.ts).
-      const sync = syncCosmos(db, 'items', refusing(container, (body) => body.poison === true), whole ? {} : { partitionKey: TENANT })
-      const model = new Model(initial ?? null)
-      const world: World = { db, sync, container, model, clock, whole }
-      try {
-        for (const [i, cmd] of commands.entries()) {
-          clock.tick()
-          await run(world, cmd)
-          await check(world, `step ${i} ${JSON.stringify(cmd)}`)
-          if (cmd.kind === 'pull' && model.queued.size === 0) {
-            await expectInStep(world, `step ${i} (a pull with nothing queued)`)
-            synced++
-          }
-        }
-        // Once synced: what was set aside given up, a push, then a pull.
-        for (const key of [...model.rejected.keys()]) {
-          clock.tick()
-          await run(world, { kind: 'discard', key })
-          await check(world, `the discard of ${key}`)
-        }
-        clock.tick()
-        await run(world, { kind: 'push' })
-        await check(world, 'the last push')
-        await run(world, { kind: 'pull' })
-        await check(world, 'the last pull')
-        await expectInStep(world, 'the last push and pull')
-        synced++
-        model.seen.expired = model.expiredSeen.size
-        for (const [what, count] of Object.entries(model.seen)) seen[what as keyof typeof seen] += count
-      } finally {
-        await tearDown(sync, db, name, container)
-      }
+      let at = 'the open'
+      const begun = performance.now()
+      const what = () => `at ${at} of ${JSON.stringify({ initial, start, whole, commands })}`
+      await bounded(what, history(initial, start, whole, commands, (step) => void (at = step)))
+      durations.push(performance.now() - begun)
     }),
-    { numRuns: 60 },
+    { numRuns: RUNS, seed: SEED, ...(PATH !== undefined && { path: PATH, endOnFailure: true }) },
   )
+  durations.sort((x, y) => x - y)
+  const centile = (p: number) => Math.round(durations[Math.min(durations.length - 1, Math.floor(p * durations.length))]!)
+  console.log(`cosmos property: seed ${SEED}, ${RUNS} runs in ${Math.round(performance.now() - started)} ms (a history: median ${centile(0.5)}, p90 ${centile(0.9)}, max ${centile(1)} ms)`, seen)
+  if (PATH !== undefined) return
   // The histories reach what the property is about (each is several per run on average).
-  expect(synced, 'checks in step with the server').toBeGreaterThan(40)
+  expect(synced, 'checks in step with the server').toBeGreaterThan((RUNS * 2) / 3)
   expect(seen.localWon + seen.serverWon, 'conflicts settled by a push').toBeGreaterThan(0)
   expect(seen.containerTtl, "changes of the container's defaultTtl").toBeGreaterThan(0)
   expect(seen.expired, 'server versions expired').toBeGreaterThan(0)
   expect(seen.rejected, 'writes set aside').toBeGreaterThan(0)
+
+  /** One history; `step` hears where it is. */
+  async function history(initial: Default | undefined, start: number, whole: boolean, commands: Command[], step: (at: string) => void): Promise<void> {
+    const { container } = await newContainer(port, initial ?? undefined)
+    const clock = frozenClock(start)
+    const name = uniqueName('cosmos-prop')
+    const db = await openMirror(clock, name)
+    // The server refuses items with a `poison` field (test/cosmos/refusing.ts).
+    const sync = syncCosmos(db, 'items', refusing(container, (body) => body.poison === true), whole ? {} : { partitionKey: TENANT })
+    const model = new Model(initial ?? null)
+    const world: World = { db, sync, container, model, clock, whole }
+    try {
+      for (const [i, cmd] of commands.entries()) {
+        step(`step ${i} ${JSON.stringify(cmd)}`)
+        clock.tick()
+        await run(world, cmd)
+        await check(world, `step ${i} ${JSON.stringify(cmd)}`)
+        if (cmd.kind === 'pull' && model.queued.size === 0) {
+          await expectInStep(world, `step ${i} (a pull with nothing queued)`)
+          synced++
+        }
+      }
+      // Once synced: what was set aside given up, a push, then a pull.
+      for (const key of [...model.rejected.keys()]) {
+        step(`the discard of ${key}`)
+        clock.tick()
+        await run(world, { kind: 'discard', key })
+        await check(world, `the discard of ${key}`)
+      }
+      step('the last push and pull')
+      clock.tick()
+      await run(world, { kind: 'push' })
+      await check(world, 'the last push')
+      await run(world, { kind: 'pull' })
+      await check(world, 'the last pull')
+      await expectInStep(world, 'the last push and pull')
+      synced++
+      model.seen.expired = model.expiredSeen.size
+      for (const [what, count] of Object.entries(model.seen)) seen[what as keyof typeof seen] += count
+    } finally {
+      step('the tear-down')
+      await tearDown(sync, db, name, container)
+    }
+  }
 })
 
 /**
