@@ -518,6 +518,8 @@ const PATH = process.env.COSMOS_PATH
  * something that never settles, and fails with its commands, the step it is at and the seed.
  */
 const HISTORY_MS = Number(process.env.COSMOS_HISTORY_MS ?? 20_000)
+/** A history that takes longer is printed, with its slowest step. */
+const SLOW_MS = 3000
 
 /** Runs `history`, or fails after {@link HISTORY_MS} naming what hung. */
 async function bounded(what: () => string, history: Promise<void>): Promise<void> {
@@ -557,9 +559,21 @@ test('random interleavings of server writes, local writes, pulls, pushes and clo
     fc.asyncProperty(fc.option(containerTtl, { nil: undefined }), offset, fc.boolean(), fc.array(command, { minLength: 6, maxLength: 20 }), async (initial, start, whole, commands) => {
       let at = 'the open'
       const begun = performance.now()
+      // The slowest step, and when the one under way began.
+      let since = begun
+      let slowest = { at, ms: 0 }
       const what = () => `at ${at} of ${JSON.stringify({ initial, start, whole, commands })}`
-      await bounded(what, history(initial, start, whole, commands, (step) => void (at = step)))
-      durations.push(performance.now() - begun)
+      const step = (next: string) => {
+        const now = performance.now()
+        if (now - since > slowest.ms) slowest = { at, ms: now - since }
+        at = next
+        since = now
+      }
+      await bounded(what, history(initial, start, whole, commands, step))
+      step('the end')
+      const ms = performance.now() - begun
+      durations.push(ms)
+      if (ms > SLOW_MS) console.log(`a slow history, ${Math.round(ms)} ms, ${Math.round(slowest.ms)} of them at ${slowest.at} (seed ${SEED}): ${what()}`)
     }),
     { numRuns: RUNS, seed: SEED, ...(PATH !== undefined && { path: PATH, endOnFailure: true }) },
   )
