@@ -575,7 +575,8 @@ test('random interleavings of server writes, local writes, pulls, pushes and clo
       // The slowest step, and when the one under way began.
       let since = begun
       let slowest = { at, ms: 0 }
-      const what = () => `at ${at} of ${JSON.stringify({ initial, start, whole, commands })}`
+      const described = JSON.stringify({ initial, start, whole, commands })
+      const what = () => `at ${at} of ${described}`
       const step = (next: string) => {
         const now = performance.now()
         if (now - since > slowest.ms) slowest = { at, ms: now - since }
@@ -585,7 +586,7 @@ test('random interleavings of server writes, local writes, pulls, pushes and clo
       await bounded(what, history(initial, start, whole, commands, step)).catch((error: unknown) => {
         // Printed at once: a failure that does not come back (a machine's load) is shrunk history
         // after passing history, which may outlast the test's timeout.
-        if (failures++ === 0) console.error(`a history failed (seed ${SEED}) ${what()}: ${String(error)}`)
+        if (failures++ === 0) console.error(`a history failed (seed ${SEED}): ${described}: ${String(error)}`)
         throw error
       })
       step('the end')
