@@ -592,7 +592,7 @@ test('random interleavings of server writes, local writes, pulls, pushes and clo
       step('the end')
       const ms = performance.now() - begun
       durations.push(ms)
-      if (ms > SLOW_MS) console.log(`a slow history, ${Math.round(ms)} ms, ${Math.round(slowest.ms)} of them at ${slowest.at} (seed ${SEED}): ${what()}`)
+      if (ms > SLOW_MS) console.log(`a slow history, ${Math.round(ms)} ms, ${Math.round(slowest.ms)} of them at ${slowest.at} (seed ${SEED}): ${described}`)
     }),
     { numRuns: RUNS, seed: SEED, ...(PATH !== undefined && { path: PATH, endOnFailure: true }) },
   )
