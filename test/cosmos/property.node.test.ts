@@ -603,7 +603,7 @@ test('random interleavings of server writes, local writes, pulls, pushes and clo
   )
   durations.sort((x, y) => x - y)
   const centile = (p: number) => Math.round(durations[Math.min(durations.length - 1, Math.floor(p * durations.length))]!)
-  console.log(`cosmos property: seed ${SEED}, ${RUNS} runs in ${Math.round(performance.now() - started)} ms (a history: median ${centile(0.5)}, p90 ${centile(0.9)}, max ${centile(1)} ms)`, seen)
+  console.log(`cosmos property: seed ${SEED}, ${durations.length} runs in ${Math.round(performance.now() - started)} ms (a history: median ${centile(0.5)}, p90 ${centile(0.9)}, max ${centile(1)} ms)`, seen)
   if (PATH !== undefined) return
   // The histories reach what the property is about (each is several per run on average).
   expect(synced, 'checks in step with the server').toBeGreaterThan((RUNS * 2) / 3)
