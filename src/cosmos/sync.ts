@@ -77,8 +77,9 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
   /** Why this sync stopped for good: its scope was replaced. */
   let replaced: TtlError | undefined
   let landed!: () => void
-  /** Settles once the store mirrors this sync's scope (or already did). */
-  const inPlace = new Promise<void>((resolve) => (landed = resolve))
+  let unlanded!: (error: TtlError) => void
+  /** Resolves once the store mirrors this sync's scope (or already did); rejects when the sync stops before. */
+  const inPlace = new Promise<void>((resolve, reject) => ((landed = resolve), (unlanded = reject)))
   const inScope = () =>
     (scoped ??= rescope(mirror, since).then(
       (adopted) => {
@@ -97,8 +98,11 @@ export function syncCosmos(db: TtlDB<any>, store: string, container: Container, 
   const adopt = (waitMs: number): Promise<void> =>
     exclusive(lockName, inScope).catch((error: unknown) => {
       board.set('error', {}, error)
+      // Stopped before it landed: the store's calls fail (until a later sync's scope lands), never
+      // waiting for ever nor showing the old scope.
+      if (stopped) return unlanded(new TtlError('CLOSED', `${where}: stopped before the store's change of scope landed; start syncCosmos again to land it`))
       // A handle closed (or reopening): the next round tries again, if one comes.
-      if (stopped || (error as TtlError).code === 'CLOSED') return
+      if ((error as TtlError).code === 'CLOSED') return
       return new Promise((resolve) => setTimeout(resolve, waitMs)).then(() => adopt(Math.min(waitMs * 2, MAX_BACKOFF_MS)))
     })
   const adopted = adopt(Math.max(retry.backoffMs, 1))

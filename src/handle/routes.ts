@@ -73,15 +73,19 @@ export class Routes extends CoreRoutes<Parts> {
 
   /**
    * From now until `until` settles, the calls of `store` (and transactions over it) wait for it:
-   * the mirror's change of scope, which must land before the app reads the store again.
+   * the mirror's change of scope, which must land before the app reads the store again. If it
+   * rejects, they reject with its error until the next gate.
    */
   gate(store: string, until: Promise<unknown>): void {
-    const settled = until.then(
-      () => {},
+    const settled = until.then(() => {})
+    // One that fails (a mirror stopped before its scope landed) fails the store's calls with its
+    // error until the next gate: each call meets it, none is left unhandled here.
+    settled.catch(() => {})
+    this.gates.set(store, settled)
+    void settled.then(
+      () => this.gates.get(store) === settled && this.gates.delete(store),
       () => {},
     )
-    this.gates.set(store, settled)
-    void settled.then(() => this.gates.get(store) === settled && this.gates.delete(store))
   }
 
   /**
