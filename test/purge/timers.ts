@@ -75,3 +75,54 @@ export function trackTimers(fromFile: string) {
   }
 }
 
+/**
+ * Puts the waits of a background purge on the injected `clock`, on a page that is never idle:
+ * `requestIdleCallback` (from anywhere) and the timers set from `fromFile` become due when the
+ * clock reaches their timeout or delay, and run only when the test calls `runDue`. Slices are then
+ * counted in clock time, however slowly a loaded machine runs them. `next()` resolves at the next
+ * wait registered (a scheduler sets one after each slice). Returns a function that puts the real
+ * ones back, too.
+ */
+export function timersOnClock(fromFile: string, clock: () => number) {
+  const g = globalThis as any
+  const original = {
+    setTimeout: g.setTimeout,
+    clearTimeout: g.clearTimeout,
+    requestIdleCallback: g.requestIdleCallback,
+    cancelIdleCallback: g.cancelIdleCallback,
+  }
+  const waits = new Map<number, { due: number; run: () => void }>()
+  let lastId = 0
+  let registered: (() => void) | undefined
+  const add = (due: number, run: () => void) => {
+    waits.set(++lastId, { due, run })
+    registered?.()
+    return { onClock: lastId }
+  }
+  const remove = (handle: unknown) => void waits.delete((handle as { onClock?: number } | undefined)?.onClock ?? NaN)
+  g.setTimeout = (fn: (...a: unknown[]) => void, delay = 0, ...rest: unknown[]) =>
+    calledFrom(fromFile, true) ? add(clock() + delay, () => fn(...rest)) : original.setTimeout(fn, delay, ...rest)
+  g.clearTimeout = (handle: unknown) => (typeof handle === 'object' && handle !== null && 'onClock' in handle ? remove(handle) : original.clearTimeout(handle))
+  g.requestIdleCallback = (run: (deadline: IdleDeadline) => void, options?: IdleRequestOptions) =>
+    add(clock() + (options?.timeout ?? 0), () => run({ didTimeout: true, timeRemaining: () => 0 }))
+  g.cancelIdleCallback = remove
+  return {
+    /** Runs, in the order they fall due, the waits the clock has reached; returns how many. */
+    runDue(): number {
+      const due = [...waits].filter(([, wait]) => wait.due <= clock()).sort(([a, x], [b, y]) => x.due - y.due || a - b)
+      for (const [id, wait] of due) {
+        // One that ran may have cancelled another (a wake-up cancels the sleep).
+        if (!waits.delete(id)) continue
+        wait.run()
+      }
+      return due.length
+    },
+    next: () => new Promise<void>((resolve) => (registered = resolve)),
+    restore() {
+      for (const [key, value] of Object.entries(original)) {
+        if (value === undefined) delete g[key]
+        else g[key] = value
+      }
+    },
+  }
+}
