@@ -21,6 +21,21 @@ function calledFrom(fromFile: string, directly = false): boolean {
   }
 }
 
+/** The global functions that schedule, as they are now (those the realm lacks: `undefined`). */
+function scheduling() {
+  const g = globalThis as any
+  return { setTimeout: g.setTimeout, clearTimeout: g.clearTimeout, requestIdleCallback: g.requestIdleCallback, cancelIdleCallback: g.cancelIdleCallback }
+}
+
+/** Puts back what {@link scheduling} saw, removing what the realm did not have. */
+function putBack(original: ReturnType<typeof scheduling>): void {
+  const g = globalThis as any
+  for (const [key, value] of Object.entries(original)) {
+    if (value === undefined) delete g[key]
+    else g[key] = value
+  }
+}
+
 /**
  * Tracks the timers and idle callbacks created from one source file while installed, to prove
  * that nothing it scheduled is still pending, and with what delays.
@@ -30,12 +45,7 @@ export function trackTimers(fromFile: string) {
   let created = 0
   const delays: unknown[] = []
   const g = globalThis as any
-  const original = {
-    setTimeout: g.setTimeout,
-    clearTimeout: g.clearTimeout,
-    requestIdleCallback: g.requestIdleCallback,
-    cancelIdleCallback: g.cancelIdleCallback,
-  }
+  const original = scheduling()
   const ours = () => calledFrom(fromFile)
   const wrapSchedule =
     (schedule: (...a: any[]) => unknown, tag: string) =>
@@ -69,9 +79,7 @@ export function trackTimers(fromFile: string) {
     },
     /** The delay (or idle timeout options) each one was scheduled with, in order. */
     delays,
-    restore() {
-      Object.assign(g, original)
-    },
+    restore: () => putBack(original),
   }
 }
 
@@ -85,12 +93,7 @@ export function trackTimers(fromFile: string) {
  */
 export function timersOnClock(fromFile: string, clock: () => number) {
   const g = globalThis as any
-  const original = {
-    setTimeout: g.setTimeout,
-    clearTimeout: g.clearTimeout,
-    requestIdleCallback: g.requestIdleCallback,
-    cancelIdleCallback: g.cancelIdleCallback,
-  }
+  const original = scheduling()
   const waits = new Map<number, { due: number; run: () => void }>()
   let lastId = 0
   let registered: (() => void) | undefined
@@ -118,11 +121,6 @@ export function timersOnClock(fromFile: string, clock: () => number) {
       return due.length
     },
     next: () => new Promise<void>((resolve) => (registered = resolve)),
-    restore() {
-      for (const [key, value] of Object.entries(original)) {
-        if (value === undefined) delete g[key]
-        else g[key] = value
-      }
-    },
+    restore: () => putBack(original),
   }
 }
