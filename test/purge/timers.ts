@@ -104,8 +104,8 @@ export function timersOnClock(fromFile: string, clock: () => number) {
   }
   const remove = (handle: unknown) => void waits.delete((handle as { onClock?: number } | undefined)?.onClock ?? NaN)
   g.setTimeout = (fn: (...a: unknown[]) => void, delay = 0, ...rest: unknown[]) =>
-    calledFrom(fromFile, true) ? add(clock() + delay, () => fn(...rest)) : original.setTimeout(fn, delay, ...rest)
-  g.clearTimeout = (handle: unknown) => (typeof handle === 'object' && handle !== null && 'onClock' in handle ? remove(handle) : original.clearTimeout(handle))
+    calledFrom(fromFile, true) ? add(clock() + delay, () => fn(...rest)) : original.setTimeout.call(g, fn, delay, ...rest)
+  g.clearTimeout = (handle: unknown) => (typeof handle === 'object' && handle !== null && 'onClock' in handle ? remove(handle) : original.clearTimeout.call(g, handle))
   g.requestIdleCallback = (run: (deadline: IdleDeadline) => void, options?: IdleRequestOptions) =>
     add(clock() + (options?.timeout ?? 0), () => run({ didTimeout: true, timeRemaining: () => 0 }))
   g.cancelIdleCallback = remove
