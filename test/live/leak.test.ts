@@ -6,7 +6,8 @@ import { lockNames } from '../../src/platform/lock.js'
 import { trackTimers } from '../purge/timers.js'
 import { freshDB, manualClock } from '../helpers.js'
 
-test('1,000 subscribe/unsubscribe cycles leave no timer, bus member or lock behind', async () => {
+// Work, no waits (about 1 s alone): the bound is for a hang, with room for a loaded 2-core machine.
+test('1,000 subscribe/unsubscribe cycles leave no timer, bus member or lock behind', { timeout: 30_000 }, async () => {
   const clock = manualClock()
   const db = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 3600 } } })
   // Items that expire: each result arms an expiry timer.
