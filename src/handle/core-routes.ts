@@ -128,18 +128,19 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
     return open
   }
 
-  async read(store: string): Promise<ReadScope> {
-    return this.inTurn(store, (db) => ReadScope.open(db, store, this.options.clock, this.reading))
+  /** A read of `store`, in its turn (`turns.ts`), on the connection `connect` gives ({@link db}'s by default). */
+  async read(store: string, connect?: () => Promise<IDBDatabase>): Promise<ReadScope> {
+    return this.inTurn(store, (db) => ReadScope.open(db, store, this.options.clock, this.reading), connect)
   }
 
   /**
-   * Calls `use`, which creates a read's transaction over `store`, with the connection {@link db}
-   * (`settled`: {@link settled}) gives, once the calls made before on the store created theirs.
+   * Calls `use`, which creates a read's transaction over `store`, with the connection `connect`
+   * gives ({@link db}'s by default), once the calls made before on the store created theirs.
    */
-  async inTurn<T>(store: string, use: (db: IDBDatabase) => T | Promise<T>, settled = false): Promise<T> {
+  async inTurn<T>(store: string, use: (db: IDBDatabase) => T | Promise<T>, connect = () => this.db(store)): Promise<T> {
     const turn = this.turns.of(store)
     try {
-      const db = await (settled ? this.settled(store) : this.db(store))
+      const db = await connect()
       const before = turn.ready()
       if (before) await before
       return use(db)
@@ -157,7 +158,7 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
   }
 
   async settledRead(store: string): Promise<ReadScope> {
-    return this.inTurn(store, (db) => ReadScope.open(db, store, this.options.clock, this.reading), true)
+    return this.inTurn(store, (db) => ReadScope.open(db, store, this.options.clock, this.reading), () => this.settled(store))
   }
 
   /**

@@ -8,6 +8,7 @@ import type { PurgeReport } from '../events/reports.js'
 import type { Spare } from '../purge/quota.js'
 import type { QuotaRelief } from '../purge/relieve.js'
 import { settleTouches } from '../reads/owed-touches.js'
+import type { ReadScope } from '../reads/reads.js'
 import { TtlError } from '../rules/errors.js'
 import { usesGenerations } from '../layout/generation-index.js'
 import type { Parts } from './parts.js'
@@ -83,6 +84,18 @@ export class Routes extends CoreRoutes<Parts> {
     )
     this.gates.set(store, settled)
     void settled.then(() => this.gates.get(store) === settled && this.gates.delete(store))
+  }
+
+  /**
+   * A read of `store` with the stale reads (`reads/stale.ts`), loaded before its transaction opens
+   * (it would end while the load awaits), its turn among the store's calls taken at once.
+   * @throws TtlError `UNKNOWN_STORE`
+   */
+  async staleRead(store: string): Promise<{ scope: ReadScope; stale: typeof import('../reads/stale.js') }> {
+    this.check(store)
+    let stale!: typeof import('../reads/stale.js')
+    const scope = await this.read(store, async () => ((stale = await this.loads.stale()), this.db(store)))
+    return { scope, stale }
   }
 
   /**

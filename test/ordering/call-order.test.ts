@@ -3,7 +3,7 @@
 // whatever a call awaits before its transaction opens (a lazily loaded chunk, the values stashed
 // in a generation first, owed touches, a gate) must not let a later call's transaction open first.
 import { expect, test } from 'vitest'
-import { freshDB } from '../helpers.js'
+import { freshDB, manualClock } from '../helpers.js'
 
 /** In Node (fake-indexeddb) an `evictOnQuota` store keeps its values in generations; in Firefox in its rows. */
 const stores = {
@@ -61,4 +61,13 @@ test('a transaction called right after a put sees it', async () => {
   const seen = db.transaction('plain', 'readonly', (tx) => tx.get('plain', 1))
   await put
   expect(await seen).toMatchObject({ n: 1 })
+})
+
+test('getStale called before a delete not awaited sees the expired item (the stale reads load on first use)', async () => {
+  const clock = manualClock()
+  const db = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10, keepExpired: 60 } } })
+  await db.put('s', { id: 1 })
+  clock.advance(11_000)
+  const [stale] = await Promise.all([db.getStale('s', 1), db.delete('s', 1)])
+  expect(stale).toMatchObject({ value: { id: 1 } })
 })
