@@ -136,7 +136,12 @@ export class TtlDB<S extends DBSchema | unknown = unknown> extends TtlCoreDB<S, 
    * @throws TtlError `UNKNOWN_STORE`
    */
   async getStale<N extends StoreNames<S>>(store: N, key: StoreKey<S, N>): Promise<StaleItem<Stamped<StoreValue<S, N>>> | undefined> {
-    return this.route.staleRead(store).then(({ scope, stale }) => stale.getStale(scope, key) as Promise<StaleItem<Stamped<StoreValue<S, N>>> | undefined>)
+    // Loaded before the read opens its transaction, which would end while the load awaits; the
+    // read takes its turn among the store's calls now, not once loaded.
+    this.route.check(store)
+    const load = this.route.loads.stale()
+    const scope = await this.route.read(store, () => load.then(() => this.route.db(store)))
+    return (await load).getStale(scope, key) as Promise<StaleItem<Stamped<StoreValue<S, N>>> | undefined>
   }
 
   /**
@@ -145,7 +150,10 @@ export class TtlDB<S extends DBSchema | unknown = unknown> extends TtlCoreDB<S, 
    * @throws TtlError `UNKNOWN_STORE`
    */
   async getAllStale<N extends StoreNames<S>>(store: N, query?: Query<S, N> | null): Promise<StaleEntry<StoreKey<S, N>, Stamped<StoreValue<S, N>>>[]> {
-    return this.route.staleRead(store).then(({ scope, stale }) => stale.getAllStale(scope, query) as Promise<StaleEntry<StoreKey<S, N>, Stamped<StoreValue<S, N>>>[]>)
+    this.route.check(store)
+    const load = this.route.loads.stale()
+    const scope = await this.route.read(store, () => load.then(() => this.route.db(store)))
+    return (await load).getAllStale(scope, query) as Promise<StaleEntry<StoreKey<S, N>, Stamped<StoreValue<S, N>>>[]>
   }
 
   /** Live items, expired items not yet purged, and the next expiry, from the expiry index alone. */

@@ -23,7 +23,7 @@ import { describeError, TtlError } from '../rules/errors.js'
 import type { TtlValues } from '../rules/ttl.js'
 import type { Generations, WriteContext, Written } from '../writes/write-steps.js'
 import type { CoreParts } from './core-parts.js'
-import { Turns, type Turn } from './turns.js'
+import { turnOf, type Turn, type Turns } from './turns.js'
 
 export interface RoutesOptions<P extends CoreParts = CoreParts> {
   name: string
@@ -70,7 +70,7 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
   /** Stores whose calls wait for a change the library is making to them (the full handle's `Routes.gate`). */
   protected readonly gates = new Map<string, Promise<void>>()
   /** The order of the calls on each store: each creates its transaction after those made before (`turns.ts`). */
-  protected readonly turns = new Turns()
+  protected readonly turns: Turns = new Map()
   /** What the handle's reads bring (`reads/reads.ts`): its owed touches, its reading of generations. */
   readonly reading: Reading
 
@@ -123,7 +123,7 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
    */
   openNow(store: string): IDBDatabase | undefined {
     const open = this.options.connection.openNow
-    if (!open || this.gates.has(store) || this.turns.pending(store) || !Object.hasOwn(this.options.stores, store) || this.refused(open, store)) return undefined
+    if (!open || this.gates.has(store) || this.turns.has(store) || !Object.hasOwn(this.options.stores, store) || this.refused(open, store)) return undefined
     requestStarting()
     return open
   }
@@ -138,11 +138,10 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
    * gives ({@link db}'s by default), once the calls made before on the store created theirs.
    */
   async inTurn<T>(store: string, use: (db: IDBDatabase) => T | Promise<T>, connect = () => this.db(store)): Promise<T> {
-    const turn = this.turns.of(store)
+    const turn = turnOf(this.turns, store)
     try {
       const db = await connect()
-      const before = turn.ready()
-      if (before) await before
+      if (turn.before) await turn.before
       return use(db)
     } finally {
       turn.take()
@@ -172,7 +171,7 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
     stored: (result: T) => unknown[],
     spare?: Spare,
   ): Promise<T> {
-    const turn = this.turns.of(store)
+    const turn = turnOf(this.turns, store)
     const run = async () => {
       const ctx = await this.writer(store, true, turn)
       try {
@@ -185,13 +184,7 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
         return attempt(await this.writer(store, true, turn))
       }
     }
-    let result: Written<T>
-    try {
-      result = await this.spacious(run, spare)
-    } finally {
-      turn.take()
-    }
-    const written = this.claimed(store, result)
+    const written = this.claimed(store, await this.spacious(run, spare).finally(turn.take))
     this.changed([store])
     this.options.parts.background.wrote(store, stored(written))
     return written
@@ -199,13 +192,8 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
 
   /** Runs a change that needs no quota relief (a delete, a clear, a new default). */
   async change<T>(store: string, run: (ctx: WriteContext) => Promise<T>): Promise<T> {
-    const turn = this.turns.of(store)
-    let result: T
-    try {
-      result = await run(await this.writer(store, true, turn))
-    } finally {
-      turn.take()
-    }
+    const turn = turnOf(this.turns, store)
+    const result = await this.writer(store, true, turn).then(run).finally(turn.take)
     this.changed([store])
     return result
   }
@@ -244,9 +232,8 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
     const { clock, mode, durability, stores, generations } = this.options
     const db = await this.settled(store)
     if (items) await this.refuseUnqueued(db, store)
-    const before = turn?.ready()
-    if (before) await before
-    return { db, clock, mode, durability, keepTs: stores[store].keepTs, generations, began: turn && (() => turn.take()) }
+    if (turn?.before) await turn.before
+    return { db, clock, mode, durability, keepTs: stores[store].keepTs, generations, began: turn?.take }
   }
 
   /**

@@ -8,17 +8,16 @@ import type { PurgeReport } from '../events/reports.js'
 import type { Spare } from '../purge/quota.js'
 import type { QuotaRelief } from '../purge/relieve.js'
 import { settleTouches } from '../reads/owed-touches.js'
-import type { ReadScope } from '../reads/reads.js'
 import { TtlError } from '../rules/errors.js'
 import { usesGenerations } from '../layout/generation-index.js'
 import type { Parts } from './parts.js'
 import { CoreRoutes, type RoutesOptions } from './core-routes.js'
+import { turnOf } from './turns.js'
 import { generationsWith, type StashWork } from '../writes/writes.js'
 import { queueObserver } from '../transaction/mirror-queue.js'
 import { Observers } from '../transaction/observers.js'
 import type { runTransaction } from '../transaction/run.js'
 import type { Transaction } from '../transaction/transaction.js'
-import type { Turn } from './turns.js'
 
 /** What the library's own mechanisms (the Cosmos DB mirror) ask of a transaction. */
 export interface Internal {
@@ -87,18 +86,6 @@ export class Routes extends CoreRoutes<Parts> {
   }
 
   /**
-   * A read of `store` with the stale reads (`reads/stale.ts`), loaded before its transaction opens
-   * (it would end while the load awaits), its turn among the store's calls taken at once.
-   * @throws TtlError `UNKNOWN_STORE`
-   */
-  async staleRead(store: string): Promise<{ scope: ReadScope; stale: typeof import('../reads/stale.js') }> {
-    this.check(store)
-    let stale!: typeof import('../reads/stale.js')
-    const scope = await this.read(store, async () => ((stale = await this.loads.stale()), this.db(store)))
-    return { scope, stale }
-  }
-
-  /**
    * Evicts a share of the `evictOnQuota` stores (`evictRound`, loaded with the steps of relief that
    * call this), then drops the generations no row refers to.
    */
@@ -123,43 +110,37 @@ export class Routes extends CoreRoutes<Parts> {
    * @throws TtlError `UNKNOWN_STORE`, `UNSUPPORTED` (a store that keeps values in generations)
    */
   async transact<T>(stores: readonly string[], writable: boolean, callback: (tx: Transaction) => T | Promise<T>, internal: Internal = {}): Promise<T> {
+    const { name, stores: configs, clock, mode, durability, connection, parts } = this.options
     stores.forEach((store) => this.check(store))
-    refuseApart(stores.filter((store) => this.options.stores[store].evictOnQuota), 'evictOnQuota')
+    refuseApart(stores.filter((store) => configs[store].evictOnQuota), 'evictOnQuota')
     // The library's own transactions (the change a gate waits for among them) never wait, for the
     // gate nor for the calls made before (`turns.ts`); the app's create theirs after those.
-    const app = internal.observed !== false
-    const turns = app ? stores.map((store) => this.turns.of(store)) : []
+    const turns = internal.observed !== false ? stores.map((store) => turnOf(this.turns, store)) : []
     const opened = () => turns.forEach((turn) => turn.take())
     try {
-      return await this.transactInTurn(stores, writable, callback, internal, turns, opened)
+      await Promise.all(stores.map((store) => settleTouches(name, store)))
+      if (internal.observed !== false) await Promise.all(stores.map((store) => this.gates.get(store)))
+      const { runTransaction } = await this.loads.transactions()
+      await Promise.all(turns.map((turn) => turn.before))
+      requestStarting()
+      const db = await connection.native()
+      // A store declared plainly here that another handle (another app version) gave generations.
+      refuseApart(stores.filter((store) => usesGenerations(db, store)), 'declared with evictOnQuota by another version of the app, though not here')
+      const observers = writable && internal.observed !== false ? this.observers : undefined
+      const extra = [...new Set([...(internal.extra ?? []), ...(observers?.storesFor(stores) ?? [])])]
+      // An observed write is the app's edit of a mirrored store: it restarts the countdown, whatever
+      // `_ts` the value carries (SPEC §12b). Only the mirror's own writes, unobserved, keep the server's.
+      const keepTs = (store: string) => (configs[store].keepTs === true || configs[store].mirror === true) && (observers?.of(store).length ?? 0) === 0
+      const options = { db, stores, extra, writable, durability, now: clock(), mode, keepTs, reading: this.reading, observers, opened }
+      return await runTransaction(options, callback, async (effects) => {
+        for (const [store, items] of effects.claimed) this.claimed(store, { result: undefined, claimed: items })
+        for (const [store, stored] of effects.stored) parts.background.wrote(store, stored)
+        if (effects.stored.size > 0) this.changed([...effects.stored.keys()])
+        await Promise.all(effects.touched)
+      })
     } finally {
       opened()
     }
-  }
-
-  /** {@link transact} once its `turns` are taken; `opened` is told when its transaction was created. */
-  private async transactInTurn<T>(stores: readonly string[], writable: boolean, callback: (tx: Transaction) => T | Promise<T>, internal: Internal, turns: readonly Turn[], opened: () => void): Promise<T> {
-    const { name, stores: configs, clock, mode, durability, connection, parts } = this.options
-    await Promise.all(stores.map((store) => settleTouches(name, store)))
-    if (internal.observed !== false) await Promise.all(stores.map((store) => this.gates.get(store)))
-    const { runTransaction } = await this.loads.transactions()
-    await Promise.all(turns.map((turn) => turn.ready()))
-    requestStarting()
-    const db = await connection.native()
-    // A store declared plainly here that another handle (another app version) gave generations.
-    refuseApart(stores.filter((store) => usesGenerations(db, store)), 'declared with evictOnQuota by another version of the app, though not here')
-    const observers = writable && internal.observed !== false ? this.observers : undefined
-    const extra = [...new Set([...(internal.extra ?? []), ...(observers?.storesFor(stores) ?? [])])]
-    // An observed write is the app's edit of a mirrored store: it restarts the countdown, whatever
-    // `_ts` the value carries (SPEC §12b). Only the mirror's own writes, unobserved, keep the server's.
-    const keepTs = (store: string) => (configs[store].keepTs === true || configs[store].mirror === true) && (observers?.of(store).length ?? 0) === 0
-    const options = { db, stores, extra, writable, durability, now: clock(), mode, keepTs, reading: this.reading, observers, opened }
-    return runTransaction(options, callback, async (effects) => {
-      for (const [store, items] of effects.claimed) this.claimed(store, { result: undefined, claimed: items })
-      for (const [store, stored] of effects.stored) parts.background.wrote(store, stored)
-      if (effects.stored.size > 0) this.changed([...effects.stored.keys()])
-      await Promise.all(effects.touched)
-    })
   }
 }
 

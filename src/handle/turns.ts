@@ -4,64 +4,28 @@
  * creating one), whatever each awaited first (owed touches, a gate, a chunk loaded on first use,
  * the settings read, values stashed in a generation). IndexedDB then runs the transactions of
  * one store in the order they were created, so that calls apply in the order they were made, as
- * requests issued in order do (docs/architecture.md). Only the creation waits: the IndexedDB
- * work of one call never waits for another's to end.
+ * requests issued in order do (docs/api.md). Only the creation waits: the IndexedDB work of one
+ * call never waits for another's to end.
  */
 
 /** A call's place in the order of one store's calls. */
-export class Turn {
-  /** Every call before this one, and this one, created its transaction or gave up. */
-  private done = false
-  private wake?: () => void
-  private waited?: Promise<void>
-
-  constructor(
-    /** The call made just before on the store, until it is done. */
-    private before: Turn | undefined,
-    private readonly leave: (turn: Turn) => void,
-  ) {}
-
-  /** `undefined` when every call made before on the store created its transaction; else when they have. */
-  ready(): Promise<void> | undefined {
-    const before = this.before
-    if (!before || before.done) return undefined
-    return (before.waited ??= new Promise((resolve) => (before.wake = resolve)))
-  }
-
-  /**
-   * This call created its transaction, or will create none: the calls after it may create theirs
-   * once the calls before it did too (one that gave up early does not let later ones pass those).
-   * Idempotent.
-   */
-  take(): void {
-    if (this.done) return
-    const ready = this.ready()
-    if (ready) void ready.then(() => this.free())
-    else this.free()
-  }
-
-  private free(): void {
-    if (this.done) return
-    this.done = true
-    this.before = undefined
-    this.wake?.()
-    this.leave(this)
-  }
+export interface Turn {
+  /** Settles once every call made before on the store created its transaction; none when no call is pending. */
+  readonly before: Promise<unknown> | undefined
+  /** This call created its transaction, or will create none: the calls after it may create theirs. Idempotent. */
+  readonly take: () => void
 }
 
-/** The turns of a handle's calls, by store: the last one that is not done. */
-export class Turns {
-  private readonly last = new Map<string, Turn>()
+/** The turns of a handle's calls, by store: the last one not done. A store is in it while a call on it has yet to create its transaction. */
+export type Turns = Map<string, Promise<unknown>>
 
-  /** Whether a call on `store` has yet to create its transaction. */
-  pending(store: string): boolean {
-    return this.last.has(store)
-  }
-
-  /** The turn of a call on `store` made now. */
-  of(store: string): Turn {
-    const turn: Turn = new Turn(this.last.get(store), () => this.last.get(store) === turn && this.last.delete(store))
-    this.last.set(store, turn)
-    return turn
-  }
+/** The turn of a call on `store` made now. */
+export function turnOf(turns: Turns, store: string): Turn {
+  const before = turns.get(store)
+  let take!: () => void
+  // Done once this call and every call before it are: one that gave up early lets no later one pass those.
+  const done = Promise.all([before, new Promise<void>((resolve) => (take = resolve))])
+  turns.set(store, done)
+  void done.then(() => turns.get(store) === done && turns.delete(store))
+  return { before, take }
 }
