@@ -99,7 +99,7 @@ export class TtlCoreDB<S extends DBSchema | unknown = unknown, Raw extends IDBDa
     // Not async, and on the open connection at once when there is one: the hot path pays no extra promise.
     const open = this.route.openNow(store)
     if (open) return getByKey(open, store, query, clock, this.route.reading) as Promise<Stamped<StoreValue<S, N>> | undefined>
-    return this.route.db(store).then((db) => getByKey(db, store, query, clock, this.route.reading) as Promise<Stamped<StoreValue<S, N>> | undefined>)
+    return this.route.inTurn(store, (db) => getByKey(db, store, query, clock, this.route.reading) as Promise<Stamped<StoreValue<S, N>> | undefined>)
   }
 
   /** Live items in key order, at most `count`. */

@@ -136,10 +136,12 @@ export class TtlDB<S extends DBSchema | unknown = unknown> extends TtlCoreDB<S, 
    * @throws TtlError `UNKNOWN_STORE`
    */
   async getStale<N extends StoreNames<S>>(store: N, key: StoreKey<S, N>): Promise<StaleItem<Stamped<StoreValue<S, N>>> | undefined> {
-    // Loaded before the read opens its transaction, which would end while the load awaits.
+    // Loaded before the read opens its transaction, which would end while the load awaits; the
+    // read takes its turn among the store's calls now, not once loaded.
     this.route.check(store)
-    const { getStale } = await this.route.loads.stale()
-    return this.route.read(store).then((scope) => getStale(scope, key) as Promise<StaleItem<Stamped<StoreValue<S, N>>> | undefined>)
+    const load = this.route.loads.stale()
+    const scope = await this.route.read(store, () => load.then(() => this.route.db(store)))
+    return (await load).getStale(scope, key) as Promise<StaleItem<Stamped<StoreValue<S, N>>> | undefined>
   }
 
   /**
@@ -149,8 +151,9 @@ export class TtlDB<S extends DBSchema | unknown = unknown> extends TtlCoreDB<S, 
    */
   async getAllStale<N extends StoreNames<S>>(store: N, query?: Query<S, N> | null): Promise<StaleEntry<StoreKey<S, N>, Stamped<StoreValue<S, N>>>[]> {
     this.route.check(store)
-    const { getAllStale } = await this.route.loads.stale()
-    return this.route.read(store).then((scope) => getAllStale(scope, query) as Promise<StaleEntry<StoreKey<S, N>, Stamped<StoreValue<S, N>>>[]>)
+    const load = this.route.loads.stale()
+    const scope = await this.route.read(store, () => load.then(() => this.route.db(store)))
+    return (await load).getAllStale(scope, query) as Promise<StaleEntry<StoreKey<S, N>, Stamped<StoreValue<S, N>>>[]>
   }
 
   /** Live items, expired items not yet purged, and the next expiry, from the expiry index alone. */

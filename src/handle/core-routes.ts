@@ -23,6 +23,7 @@ import { describeError, TtlError } from '../rules/errors.js'
 import type { TtlValues } from '../rules/ttl.js'
 import type { Generations, WriteContext, Written } from '../writes/write-steps.js'
 import type { CoreParts } from './core-parts.js'
+import { turnOf, type Turn, type Turns } from './turns.js'
 
 export interface RoutesOptions<P extends CoreParts = CoreParts> {
   name: string
@@ -68,6 +69,8 @@ function refusal(db: IDBDatabase, store: string): TtlError | undefined {
 export class CoreRoutes<P extends CoreParts = CoreParts> {
   /** Stores whose calls wait for a change the library is making to them (the full handle's `Routes.gate`). */
   protected readonly gates = new Map<string, Promise<void>>()
+  /** The order of the calls on each store: each creates its transaction after those made before (`turns.ts`). */
+  protected readonly turns: Turns = new Map()
   /** What the handle's reads bring (`reads/reads.ts`): its owed touches, its reading of generations. */
   readonly reading: Reading
 
@@ -120,13 +123,29 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
    */
   openNow(store: string): IDBDatabase | undefined {
     const open = this.options.connection.openNow
-    if (!open || this.gates.has(store) || !Object.hasOwn(this.options.stores, store) || this.refused(open, store)) return undefined
+    if (!open || this.gates.has(store) || this.turns.has(store) || !Object.hasOwn(this.options.stores, store) || this.refused(open, store)) return undefined
     requestStarting()
     return open
   }
 
-  async read(store: string): Promise<ReadScope> {
-    return ReadScope.open(await this.db(store), store, this.options.clock, this.reading)
+  /** A read of `store`, in its turn (`turns.ts`), on the connection `connect` gives ({@link db}'s by default). */
+  async read(store: string, connect?: () => Promise<IDBDatabase>): Promise<ReadScope> {
+    return this.inTurn(store, (db) => ReadScope.open(db, store, this.options.clock, this.reading), connect)
+  }
+
+  /**
+   * Calls `use`, which creates a read's transaction over `store`, with the connection `connect`
+   * gives ({@link db}'s by default), once the calls made before on the store created theirs.
+   */
+  async inTurn<T>(store: string, use: (db: IDBDatabase) => T | Promise<T>, connect = () => this.db(store)): Promise<T> {
+    const turn = turnOf(this.turns, store)
+    try {
+      const db = await connect()
+      if (turn.before) await turn.before
+      return use(db)
+    } finally {
+      turn.take()
+    }
   }
 
   /** The connection for work that judges `store` by what is on disk: owed touches written first. */
@@ -138,7 +157,7 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
   }
 
   async settledRead(store: string): Promise<ReadScope> {
-    return ReadScope.open(await this.settled(store), store, this.options.clock, this.reading)
+    return this.inTurn(store, (db) => ReadScope.open(db, store, this.options.clock, this.reading), () => this.settled(store))
   }
 
   /**
@@ -152,8 +171,9 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
     stored: (result: T) => unknown[],
     spare?: Spare,
   ): Promise<T> {
+    const turn = turnOf(this.turns, store)
     const run = async () => {
-      const ctx = await this.writer(store, true)
+      const ctx = await this.writer(store, true, turn)
       try {
         return await attempt(ctx)
       } catch (error) {
@@ -161,10 +181,10 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
         // (for the chunk of the writes of generations, say), before its rows' transaction began:
         // once more, on the connection reopened.
         if ((error as DOMException | null)?.name !== 'InvalidStateError' || this.options.connection.openNow === ctx.db) throw error
-        return attempt(await this.writer(store, true))
+        return attempt(await this.writer(store, true, turn))
       }
     }
-    const written = this.claimed(store, await this.spacious(run, spare))
+    const written = this.claimed(store, await this.spacious(run, spare).finally(turn.take))
     this.changed([store])
     this.options.parts.background.wrote(store, stored(written))
     return written
@@ -172,7 +192,8 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
 
   /** Runs a change that needs no quota relief (a delete, a clear, a new default). */
   async change<T>(store: string, run: (ctx: WriteContext) => Promise<T>): Promise<T> {
-    const result = await run(await this.writer(store, true))
+    const turn = turnOf(this.turns, store)
+    const result = await this.writer(store, true, turn).then(run).finally(turn.take)
     this.changed([store])
     return result
   }
@@ -204,13 +225,15 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
 
   /**
    * What a write of `store` runs with, on the connection {@link settled} gives; for a write of its
-   * items (`items`), once {@link refuseUnqueued} let it.
+   * items (`items`), once {@link refuseUnqueued} let it; with its `turn`, once the calls made
+   * before it on the store created their transactions, and telling the turn when it created its own.
    */
-  private async writer(store: string, items = false): Promise<WriteContext> {
+  private async writer(store: string, items = false, turn?: Turn): Promise<WriteContext> {
     const { clock, mode, durability, stores, generations } = this.options
     const db = await this.settled(store)
     if (items) await this.refuseUnqueued(db, store)
-    return { db, clock, mode, durability, keepTs: stores[store].keepTs, generations }
+    if (turn?.before) await turn.before
+    return { db, clock, mode, durability, keepTs: stores[store].keepTs, generations, began: turn?.take }
   }
 
   /**

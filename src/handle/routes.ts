@@ -12,6 +12,7 @@ import { TtlError } from '../rules/errors.js'
 import { usesGenerations } from '../layout/generation-index.js'
 import type { Parts } from './parts.js'
 import { CoreRoutes, type RoutesOptions } from './core-routes.js'
+import { turnOf } from './turns.js'
 import { generationsWith, type StashWork } from '../writes/writes.js'
 import { queueObserver } from '../transaction/mirror-queue.js'
 import { Observers } from '../transaction/observers.js'
@@ -116,26 +117,34 @@ export class Routes extends CoreRoutes<Parts> {
     const { name, stores: configs, clock, mode, durability, connection, parts } = this.options
     stores.forEach((store) => this.check(store))
     refuseApart(stores.filter((store) => configs[store].evictOnQuota), 'evictOnQuota')
-    await Promise.all(stores.map((store) => settleTouches(name, store)))
-    // The library's own transactions (the change a gate waits for among them) never wait.
-    if (internal.observed !== false) await Promise.all(stores.map((store) => this.gates.get(store)))
-    const { runTransaction } = await this.loads.transactions()
-    requestStarting()
-    const db = await connection.native()
-    // A store declared plainly here that another handle (another app version) gave generations.
-    refuseApart(stores.filter((store) => usesGenerations(db, store)), 'declared with evictOnQuota by another version of the app, though not here')
-    const observers = writable && internal.observed !== false ? this.observers : undefined
-    const extra = [...new Set([...(internal.extra ?? []), ...(observers?.storesFor(stores) ?? [])])]
-    // An observed write is the app's edit of a mirrored store: it restarts the countdown, whatever
-    // `_ts` the value carries (SPEC §12b). Only the mirror's own writes, unobserved, keep the server's.
-    const keepTs = (store: string) => (configs[store].keepTs === true || configs[store].mirror === true) && (observers?.of(store).length ?? 0) === 0
-    const options = { db, stores, extra, writable, durability, now: clock(), mode, keepTs, reading: this.reading, observers }
-    return runTransaction(options, callback, async (effects) => {
-      for (const [store, items] of effects.claimed) this.claimed(store, { result: undefined, claimed: items })
-      for (const [store, stored] of effects.stored) parts.background.wrote(store, stored)
-      if (effects.stored.size > 0) this.changed([...effects.stored.keys()])
-      await Promise.all(effects.touched)
-    })
+    // The library's own transactions (the change a gate waits for among them) never wait, for the
+    // gate nor for the calls made before (`turns.ts`); the app's create theirs after those.
+    const turns = internal.observed !== false ? stores.map((store) => turnOf(this.turns, store)) : []
+    const opened = () => turns.forEach((turn) => turn.take())
+    try {
+      await Promise.all(stores.map((store) => settleTouches(name, store)))
+      if (internal.observed !== false) await Promise.all(stores.map((store) => this.gates.get(store)))
+      const { runTransaction } = await this.loads.transactions()
+      await Promise.all(turns.map((turn) => turn.before))
+      requestStarting()
+      const db = await connection.native()
+      // A store declared plainly here that another handle (another app version) gave generations.
+      refuseApart(stores.filter((store) => usesGenerations(db, store)), 'declared with evictOnQuota by another version of the app, though not here')
+      const observers = writable && internal.observed !== false ? this.observers : undefined
+      const extra = [...new Set([...(internal.extra ?? []), ...(observers?.storesFor(stores) ?? [])])]
+      // An observed write is the app's edit of a mirrored store: it restarts the countdown, whatever
+      // `_ts` the value carries (SPEC §12b). Only the mirror's own writes, unobserved, keep the server's.
+      const keepTs = (store: string) => (configs[store].keepTs === true || configs[store].mirror === true) && (observers?.of(store).length ?? 0) === 0
+      const options = { db, stores, extra, writable, durability, now: clock(), mode, keepTs, reading: this.reading, observers, opened }
+      return await runTransaction(options, callback, async (effects) => {
+        for (const [store, items] of effects.claimed) this.claimed(store, { result: undefined, claimed: items })
+        for (const [store, stored] of effects.stored) parts.background.wrote(store, stored)
+        if (effects.stored.size > 0) this.changed([...effects.stored.keys()])
+        await Promise.all(effects.touched)
+      })
+    } finally {
+      opened()
+    }
   }
 }
 

@@ -15,6 +15,8 @@ export interface RunOptions extends Omit<TxSetup, 'tx' | 'settings'> {
   extra: readonly string[]
   writable: boolean
   durability: IDBTransactionDurability | undefined
+  /** Told once the transaction was created (the handle's order of calls, `handle/turns.ts`). */
+  opened?: () => void
 }
 
 /**
@@ -34,6 +36,7 @@ export async function runTransaction<T>(options: RunOptions, callback: (tx: Tran
     // settings of the transaction's instant.
     settings = await readSettings(db, stores)
     raw = db.transaction([...stores, ...extra], writable ? 'readwrite' : 'readonly', { durability })
+    options.opened?.()
   } catch (error) {
     throw asClosed(db, error)
   }

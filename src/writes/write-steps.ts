@@ -22,6 +22,11 @@ export interface WriteContext {
    * handle's (`stashed-writes.ts`). `idb-ttl/core`'s has none: it refuses such stores.
    */
   generations?: Generations
+  /**
+   * Told once the write created its transaction ({@link begin}): the handle lets the calls made
+   * after it on the store create theirs (`handle/turns.ts`).
+   */
+  began?: () => void
 }
 
 export type Item = Record<string, unknown>
@@ -87,6 +92,7 @@ export function begin(ctx: WriteContext, stores: string[]): { tx: IDBTransaction
   } catch (error) {
     throw asClosed(ctx.db, error)
   }
+  ctx.began?.()
   const committed = done(tx)
   // A rejection we report through the caller's own error must not surface as unhandled.
   committed.catch(() => {})
