@@ -2,59 +2,18 @@
 // loader the entry hands in (assembly/open-full.ts), counted here: an app that does not use it
 // never calls its loader, and a first call made while it loads loses nothing and answers as
 // before (the load is held until the test lets it go).
-import * as texts from '../../src/rules/texts.js'
 import { expect, test } from 'vitest'
+import { chunks } from '../lazy/loaders.js'
 import { inlineBackground } from '../../src/background/inline.js'
-import { openFull, type FullLoaders } from '../../src/assembly/open-full.js'
 import type { PurgeReport } from '../../src/events/reports.js'
-import { dropGenerationsOf } from '../../src/generations/stash.js'
-import * as storageWatch from '../../src/handle/storage-watch.js'
-import * as storageWork from '../../src/handle/storage-work.js'
-import * as upgradeWork from '../../src/layout/upgrade.js'
-import * as reliefSteps from '../../src/purge/relief.js'
-import * as staleReads from '../../src/reads/stale.js'
-import * as touchWork from '../../src/reads/touch.js'
-import * as follow from '../../src/live/follow.js'
 import type { OpenTtlDBOptions } from '../../src/rules/types.js'
-import * as transactions from '../../src/transaction/run.js'
-import * as stashedWrites from '../../src/writes/stashed-writes.js'
 import { smallDisk } from '../capacity/disk.js'
 import { manualClock, uniqueName } from '../helpers.js'
 import { T0 } from '../semantics/support.js'
 
-/** A loader that counts its calls and, while `hold()` is in force, resolves only at `release()`. */
-function loader<T>(module: T) {
-  let held: Promise<void> | undefined
-  let release = () => {}
-  const load = Object.assign(
-    async () => {
-      load.calls++
-      await held
-      return module
-    },
-    {
-      calls: 0,
-      hold: () => void (held = new Promise<void>((resolve) => (release = resolve))),
-      release: () => release(),
-    },
-  )
-  return load
-}
-
 function counted() {
-  const load = {
-    upgrade: () => Promise.resolve(upgradeWork),
-    storage: () => Promise.resolve(storageWork),
-    watch: () => Promise.resolve(storageWatch),
-    transactions: () => Promise.resolve(transactions),
-    stashWork: () => Promise.resolve({ ...stashedWrites, dropGenerationsOf }),
-    relief: loader(reliefSteps),
-    stale: loader(staleReads),
-    touches: loader(touchWork),
-    follow: loader(follow),
-    texts: () => Promise.resolve(texts),
-  } satisfies FullLoaders
-  const open = (options: Partial<OpenTtlDBOptions>) => openFull(uniqueName(), { version: 1, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 60 } }, ...options }, inlineBackground, load)
+  const load = chunks()
+  const open = (options: Partial<OpenTtlDBOptions>) => load.open(uniqueName(), options, inlineBackground)
   return { load, open }
 }
 
@@ -65,10 +24,10 @@ test('an open that declares no touchOnRead loads no touches; one that does waits
   await plain.put('s', { id: 1 })
   await plain.get('s', 1)
   plain.close()
-  expect(load.touches.calls).toBe(0)
+  expect(load.touches.loads).toBe(0)
   load.touches.hold()
   const opening = open({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10, touchOnRead: true } } })
-  await expect.poll(() => load.touches.calls).toBe(1)
+  await expect.poll(() => load.touches.loads).toBe(1)
   load.touches.release()
   const db = await opening
   await db.put('s', { id: 1 })
@@ -77,7 +36,7 @@ test('an open that declares no touchOnRead loads no touches; one that does waits
   // Past the write's expiry, live by the read's touch.
   clock.advance(8_000)
   expect(await db.get('s', 1)).toMatchObject({ id: 1 })
-  expect(load.touches.calls).toBe(1)
+  expect(load.touches.loads).toBe(1)
   db.close()
 })
 
@@ -86,11 +45,11 @@ test('live queries load what follows them at the first subscription, not at db.l
   const db = await open({})
   await db.put('s', { id: 1 })
   const query = db.live('s')
-  expect(load.follow.calls).toBe(0)
+  expect(load.follow.loads).toBe(0)
   load.follow.hold()
   const seen: number[][] = []
   const off = query.subscribe((items) => seen.push(items.map((item) => (item as { id: number }).id)))
-  await expect.poll(() => load.follow.calls).toBe(1)
+  await expect.poll(() => load.follow.loads).toBe(1)
   await db.put('s', { id: 2 })
   load.follow.release()
   await expect.poll(() => seen.at(-1)).toEqual([1, 2])
@@ -102,7 +61,7 @@ test('live queries load what follows them at the first subscription, not at db.l
   const offAgain = db.live('s').subscribe((items) => again.push(items.map((item) => (item as { id: number }).id)))
   await expect.poll(() => again.at(-1)).toEqual([1, 2, 3])
   offAgain()
-  expect(load.follow.calls).toBe(1)
+  expect(load.follow.loads).toBe(1)
   db.close()
 })
 
@@ -113,7 +72,7 @@ test('a handle closed while what follows its live query loads completes the subs
   load.follow.hold()
   const events: string[] = []
   db.live('s').subscribe({ next: () => events.push('next'), complete: () => events.push('complete') })
-  await expect.poll(() => load.follow.calls).toBe(1)
+  await expect.poll(() => load.follow.loads).toBe(1)
   db.close()
   expect(events).toEqual(['complete'])
   load.follow.release()
@@ -127,12 +86,12 @@ test('the stale reads load at the first getStale, not before; one asked while th
   clock.advance(11_000)
   expect(await db.get('s', 1)).toBeUndefined()
   expect(await db.getAll('s')).toEqual([])
-  expect(load.stale.calls).toBe(0)
+  expect(load.stale.loads).toBe(0)
   load.stale.hold()
   const stale = db.getStale('s', 1)
   const all = db.getAllStale('s')
   await expect(db.getStale('nope' as never, 1)).rejects.toMatchObject({ code: 'UNKNOWN_STORE' })
-  expect(load.stale.calls).toBe(2)
+  expect(load.stale.loads).toBe(2)
   load.stale.release()
   expect(await stale).toEqual({ value: expect.objectContaining({ id: 1 }), expiredAt: T0 + 10_000 })
   expect(await all).toEqual([{ key: 1, value: expect.objectContaining({ id: 1 }), expiredAt: T0 + 10_000 }])
@@ -146,13 +105,13 @@ test('the round of eviction comes with the steps of relief at the first full dis
   const reports: PurgeReport[] = []
   db.onPurge((report) => reports.push(report))
   for (let id = 0; disk.room > 0; id++) await db.put('s', { id })
-  expect(load.relief.calls).toBe(0)
+  expect(load.relief.loads).toBe(0)
   load.relief.hold()
   const over = db.put('s', { id: 'over' })
-  await expect.poll(() => load.relief.calls).toBe(1)
+  await expect.poll(() => load.relief.loads).toBe(1)
   load.relief.release()
   await over
-  expect(load.relief.calls).toBe(1)
+  expect(load.relief.loads).toBe(1)
   expect(reports).toEqual([expect.objectContaining({ store: 's', evicted: 1, deleted: 1 })])
   expect(await db.get('s', 'over')).toMatchObject({ id: 'over' })
   db.close()

@@ -1,41 +1,20 @@
 // Issue #44: the words of the refusals an open's checks make (src/rules/texts.ts) are loaded only
 // when a check fails: the error is thrown at once with its code, and the open fills its text in
 // before it rejects (src/rules/refusal.ts). Counted here through the loader the entries hand in.
-import * as staleReads from '../../src/reads/stale.js'
-import * as touchWork from '../../src/reads/touch.js'
-import * as follow from '../../src/live/follow.js'
 import { expect, test } from 'vitest'
+import { chunks } from '../lazy/loaders.js'
 import { inlineBackground } from '../../src/background/inline.js'
-import * as storageWatch from '../../src/handle/storage-watch.js'
-import * as storageWork from '../../src/handle/storage-work.js'
-import * as upgradeWork from '../../src/layout/upgrade.js'
-import * as reliefSteps from '../../src/purge/relief.js'
-import * as transactions from '../../src/transaction/run.js'
 import * as texts from '../../src/rules/texts.js'
-import * as stashedWrites from '../../src/writes/stashed-writes.js'
-import { dropGenerationsOf } from '../../src/generations/stash.js'
-import { openFull } from '../../src/assembly/open-full.js'
 import { explain, refuse } from '../../src/rules/refusal.js'
 import { TtlError } from '../../src/rules/errors.js'
 import type { OpenTtlDBOptions } from '../../src/rules/types.js'
 import { uniqueName } from '../helpers.js'
 
-function counted(load: () => Promise<typeof texts> = () => Promise.resolve(texts)) {
-  const loads = { texts: 0 }
-  const loaders = {
-    upgrade: () => Promise.resolve(upgradeWork),
-    storage: () => Promise.resolve(storageWork),
-    watch: () => Promise.resolve(storageWatch),
-    relief: () => Promise.resolve(reliefSteps),
-    transactions: () => Promise.resolve(transactions),
-    texts: () => (loads.texts++, load()),
-    stashWork: () => Promise.resolve({ ...stashedWrites, dropGenerationsOf }),
-    stale: () => Promise.resolve(staleReads),
-    touches: () => Promise.resolve(touchWork),
-    follow: () => Promise.resolve(follow),
-  }
-  const open = (options: Partial<OpenTtlDBOptions>) =>
-    openFull(uniqueName(), { version: 1, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 60 } }, ...options } as OpenTtlDBOptions, inlineBackground, loaders)
+function counted(failure?: unknown) {
+  const c = chunks()
+  if (failure !== undefined) c.texts.failNext(failure)
+  const loads = { get texts() { return c.texts.loads } }
+  const open = (options: Partial<OpenTtlDBOptions>) => c.open(uniqueName(), options, inlineBackground)
   /** The error an open rejects with (an open that succeeds fails the test). */
   const refusal = (options: Partial<OpenTtlDBOptions>) =>
     open(options).then(
@@ -61,7 +40,7 @@ test('an open whose checks pass loads no texts; a refused one loads them and rej
 })
 
 test('a refusal whose texts cannot be loaded still rejects with its code, named by its key', async () => {
-  const { refusal } = counted(() => Promise.reject(new TypeError('Failed to fetch dynamically imported module')))
+  const { refusal } = counted(new TypeError('Failed to fetch dynamically imported module'))
   const error = await refusal({ ttlValues: 'loose' as never })
   expect(error).toBeInstanceOf(TtlError)
   expect(error.code).toBe('INVALID_OPTION')

@@ -3,40 +3,22 @@
 // `import()` when an app first uses them: an open without them waits on no import. Each loader is
 // counted here, as the entries hand it in (assembly/open-full.ts).
 import { expect, test } from 'vitest'
+import { chunks } from '../lazy/loaders.js'
 import { inlineBackground } from '../../src/background/inline.js'
 import { deletingWith } from '../../src/generations/delete-db.js'
-import * as storageWatch from '../../src/handle/storage-watch.js'
-import * as storageWork from '../../src/handle/storage-work.js'
-import * as upgradeWork from '../../src/layout/upgrade.js'
-import * as reliefSteps from '../../src/purge/relief.js'
-import * as transactions from '../../src/transaction/run.js'
-import * as texts from '../../src/rules/texts.js'
-import * as staleReads from '../../src/reads/stale.js'
-import * as touchWork from '../../src/reads/touch.js'
-import * as follow from '../../src/live/follow.js'
-import * as stashedWrites from '../../src/writes/stashed-writes.js'
-import { dropGenerationsOf } from '../../src/generations/stash.js'
-import { openFull } from '../../src/assembly/open-full.js'
 import type { OpenTtlDBOptions } from '../../src/rules/types.js'
 import { smallDisk } from '../capacity/disk.js'
 import { uniqueName } from '../helpers.js'
 
 function counted() {
-  const loads = { storage: 0, watch: 0, relief: 0 }
-  const load = {
-    upgrade: () => Promise.resolve(upgradeWork),
-    storage: () => (loads.storage++, Promise.resolve(storageWork)),
-    watch: () => (loads.watch++, Promise.resolve(storageWatch)),
-    relief: () => (loads.relief++, Promise.resolve(reliefSteps)),
-    transactions: () => Promise.resolve(transactions),
-    texts: () => Promise.resolve(texts),
-    stashWork: () => Promise.resolve({ ...stashedWrites, dropGenerationsOf }),
-    stale: () => Promise.resolve(staleReads),
-    touches: () => Promise.resolve(touchWork),
-    follow: () => Promise.resolve(follow),
+  const c = chunks()
+  const loads = {
+    get storage() { return c.storage.loads },
+    get watch() { return c.watch.loads },
+    get relief() { return c.relief.loads },
   }
-  const open = (name: string, options: Partial<OpenTtlDBOptions> = {}) => openFull(name, { version: 1, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 60 } }, ...options }, inlineBackground, load)
-  return { loads, open, deleteTtlDB: deletingWith(load.storage) }
+  const open = (name: string, options: Partial<OpenTtlDBOptions> = {}) => c.open(name, options, inlineBackground)
+  return { loads, open, deleteTtlDB: deletingWith(c.storage.load) }
 }
 
 test('an open without bucket or onLost loads neither; the first db.storage() loads the storage work, and answers as before', async () => {
