@@ -274,21 +274,11 @@ export const CORE_APP_BUDGET = (() => {
 
 /**
  * The budgets of the first load of the minimal apps (core.ts, full.ts) in a Vite build, in bytes
- * min+gzip: what they measured when last set (15.46 and 27.32 kB, the preload helper Vite wraps
- * around an app's `import()`s included; 16.28 and 29.14 kB with Storage Buckets, db.storage() and
- * onLost, issue #47, still in the first load; 15.83 and 27.88 kB with them loaded on first use; 15.65 and 27.70 kB with the steps of quota
- * relief loaded at the first full disk; with keepExpired's grace, #46: 15.79 and 28.42 kB; 24.99 kB for full.ts with transactions and
- * the writes of generations stores loaded on first use; 15.3 kB for core.ts with the open's upgrade path and refusal texts loaded when needed),
- * plus about 1%, a budget against growth. Issue #44's targets are 9 and 14 kB; .size-limit.js's
- * first-load rows weigh the entries alone (14.18 and 23.05 kB).
+ * min+gzip (the preload helper Vite wraps around an app's `import()`s included): what they measured
+ * when last set, 15.94 and 23.65 kB (19.46 and 33.02 kB before issue #44), plus about 1%, a budget
+ * against growth. Issue #44's targets are 9 and 14 kB; .size-limit.js's first-load rows weigh the
+ * entries alone (14.83 and 21.71 kB).
  */
-// 16.03 and 25.26 kB with the service worker's TtlError for a failed import() and the loaders' failure paths;
-// 15.55 and 25.13 kB with the open's refusal texts and upgrade path loaded when needed.
-// 15.64 and 24.03 kB with quota relief's eviction, the stale reads and the purge's side of listening loaded later.
-// 15.75 and 24.16 kB with the open's schema check and settings read in one transaction (hot paths).
-// 23.39 kB for full.ts with the touches of touchOnRead stores loaded by an open that declares one; 23.27 with what follows a live query at its first subscription.
-// 15.75 and 23.40 kB after the merge of both.
-// 15.94 and 23.65 kB with each call on a store creating its transaction in call order (handle/turns.ts).
 export const FIRST_LOAD_BUDGET = { core: 16_100, full: 23_880 }
 
 /**
