@@ -140,9 +140,10 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
   async inTurn<T>(store: string, use: (db: IDBDatabase) => T | Promise<T>, connect = () => this.db(store)): Promise<T> {
     const turn = turnOf(this.turns, store)
     try {
-      const db = await connect()
+      // The connection asked for once the turn came: one taken before it may have closed (close(),
+      // an upgrade elsewhere) while the calls before created theirs.
       if (turn.before) await turn.before
-      return use(db)
+      return use(await connect())
     } finally {
       turn.take()
     }
