@@ -59,8 +59,8 @@ export function partsOf(handle: object) {
  * The default of `store` (`getDefaultTtl`), read by the Cosmos DB mirror's rounds: past the
  * store's gate, whose change of scope waits for the round's Web Lock (`Routes.gate`).
  */
-export async function defaultTtlOf(handle: object, store: string): Promise<DefaultTtl> {
-  return storedDefaultTtl(await routeOf(handle).db(store, false), store)
+export function defaultTtlOf(handle: object, store: string): Promise<DefaultTtl> {
+  return routeOf(handle).db(store, false).then((db) => storedDefaultTtl(db, store))
 }
 
 /**
