@@ -88,8 +88,10 @@ export default [
     // that takes expired records too, and a server copy kept by a conflict or a discard read again
     // within the filter (+0.06 kB), a change of scope that fails tried again while the store's
     // calls wait (+0.07 kB): measured 10.34 kB. 10.38 kB once transactions were a chunk of their
-    // own (issue #44: the names cosmos.js imports from the shared chunks are longer).
-    limit: '10.45 kB',
+    // own (issue #44: the names cosmos.js imports from the shared chunks are longer). 10.46 kB once
+    // a round's own reads of its store passed the store's gate (a later sync's change of scope, which
+    // waits for the round's lock: test/cosmos/gate-round).
+    limit: '10.5 kB',
     modifyEsbuildConfig: esm,
   },
   {

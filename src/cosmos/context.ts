@@ -8,7 +8,7 @@ import { withRetry } from './remote.js'
 import type { StatusBoard } from './status.js'
 import type { CosmosItem, SyncOptions } from './types.js'
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
-import { followDefaultTtl } from '../handle/internal.js'
+import { defaultTtlOf, followDefaultTtl } from '../handle/internal.js'
 import { learnOffset } from './server-clock.js'
 import type { Base } from './state.js'
 
@@ -53,7 +53,7 @@ export async function describe(mirror: Mirror): Promise<void> {
   const defaultTtl = (mirror.containerTtl = resource?.defaultTtl ?? null)
   mirror.containerEtag = resource?._etag
   const { db, store } = mirror
-  if ((await db.getDefaultTtl(store)) !== defaultTtl) await followDefaultTtl(db, store, defaultTtl)
+  if ((await defaultTtlOf(db, store)) !== defaultTtl) await followDefaultTtl(db, store, defaultTtl)
 }
 
 /**

@@ -1,10 +1,11 @@
 /**
  * The mirror's writes to the local store: in one transaction (`handle/internal.ts`) with the
  * library's own stores, unheard by the write observers (they are the server's writes, not the
- * app's: nothing to push back).
+ * app's: nothing to push back), and its reads of the store in a round.
  */
 import type { TtlDB } from '../assembly/db.js'
 import { transactionOf } from '../handle/internal.js'
+import type { Transaction } from '../transaction/transaction.js'
 
 /** The part of a transaction the mirror writes through: items of one store, and the raw transaction. */
 export interface MirrorTx {
@@ -40,4 +41,12 @@ export function unobserved<T>(db: TtlDB<any>, store: string, extra: readonly str
     },
     { observed: false, extra },
   )
+}
+
+/**
+ * Reads `store` in a transaction of the library's own, as a round does under its Web Lock: past
+ * the store's gate (`Routes.gate`), whose change of scope waits for that lock, and the app's calls.
+ */
+export function readUnobserved<T>(db: TtlDB<any>, store: string, read: (tx: Transaction) => Promise<T>): Promise<T> {
+  return transactionOf(db, [store], 'readonly', read, { observed: false })
 }

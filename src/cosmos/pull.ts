@@ -21,7 +21,7 @@
  */
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
 import { baseOf, describe, inPartition, isTombstone, liveScopeOf, partitionKeyOf, readOnly, samePartition, scopeOf, type Mirror } from './context.js'
-import { unobserved } from './hook.js'
+import { readUnobserved, unobserved } from './hook.js'
 import { queuedAt } from './outbox.js'
 import { dropRefused, readRejected, refuseCopy, refusedKeys } from './rejected.js'
 import { withRetry } from './remote.js'
@@ -220,7 +220,7 @@ async function removeGone(mirror: Mirror): Promise<number> {
   const query = { query: `SELECT c.id FROM c${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, parameters }
   const { resources } = await withRetry(() => container.items.query<{ id: string }>(query, inPartition(mirror)).fetchAll(), mirror.retry)
   const onServer = new Set(resources.map((item) => item.id))
-  const local = await mirror.db.getAllKeys(store)
+  const local = await readUnobserved(mirror.db, store, (tx) => tx.getAllKeys(store))
   return removeCopies(mirror, async (tx) => {
     const [fromServer, refused] = await Promise.all([keysWithEtags(tx, store), refusedKeys(tx, store)])
     return [...new Set([...local, ...fromServer, ...refused])].filter((key) => !onServer.has(key as string))

@@ -16,7 +16,7 @@ import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
 import { sendBulk, type Outcome } from './bulk.js'
 import { lastWriterWins } from './conflicts.js'
 import { baseOf, describe, inPartition, isTombstone, partitionKeyOf, readOnly, sameBody, samePartition, scopeOf, tombstoneOf, toServer, type Mirror } from './context.js'
-import { unobserved } from './hook.js'
+import { readUnobserved, unobserved } from './hook.js'
 import { countQueued, nextQueued, stillQueued, unqueue, type Queued } from './outbox.js'
 import { statusOf, withRetry } from './remote.js'
 import { countRejected, dropRejected, isRefusal, setAside } from './rejected.js'
@@ -89,7 +89,7 @@ export function countsOf(mirror: Mirror): Promise<Counts> {
 async function pushOne(mirror: Mirror, record: Queued): Promise<Outcome> {
   const { db, store } = mirror
   const [local, base] = await Promise.all([
-    record.op === 'put' ? (db.get(store, record.key) as Promise<CosmosItem | undefined>) : undefined,
+    record.op === 'put' ? (readUnobserved(db, store, (tx) => tx.get(store, record.key)) as Promise<CosmosItem | undefined>) : undefined,
     readOnly(mirror, (tx) => readBase(tx, store, record.key)),
   ])
   const id = String(record.key)

@@ -87,8 +87,12 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
     }
   }
 
-  /** The connection for a request on `store`, which the purge lets go first. */
-  db(store: string): Promise<IDBDatabase> {
+  /**
+   * The connection for a request on `store`, which the purge lets go first; once the store's gate
+   * opened, unless not `gated` (the mirror's own work under its Web Lock, which the gate's change
+   * of scope waits for).
+   */
+  db(store: string, gated = true): Promise<IDBDatabase> {
     // Not async, and no `then` when the connection is open: the hot paths (get, put) pay no extra promise for it.
     try {
       this.check(store)
@@ -96,7 +100,7 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
       return Promise.reject(error)
     }
     requestStarting()
-    const gate = this.gates.get(store)
+    const gate = gated ? this.gates.get(store) : undefined
     const open = gate ? undefined : this.options.connection.openNow
     if (open) {
       const refused = this.refused(open, store)
@@ -140,20 +144,21 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
   async inTurn<T>(store: string, use: (db: IDBDatabase) => T | Promise<T>, connect = () => this.db(store)): Promise<T> {
     const turn = turnOf(this.turns, store)
     try {
-      const db = await connect()
+      // The connection asked for once the turn came: one taken before it may have closed (close(),
+      // an upgrade elsewhere) while the calls before created theirs.
       if (turn.before) await turn.before
-      return use(db)
+      return use(await connect())
     } finally {
       turn.take()
     }
   }
 
-  /** The connection for work that judges `store` by what is on disk: owed touches written first. */
-  async settled(store: string): Promise<IDBDatabase> {
+  /** The connection for work that judges `store` by what is on disk: owed touches written first; `gated`: see {@link db}. */
+  async settled(store: string, gated = true): Promise<IDBDatabase> {
     this.check(store)
     await settleTouches(this.options.name, store)
     // Asked for last: an upgrade elsewhere may close the connection while touches are written.
-    return this.db(store)
+    return this.db(store, gated)
   }
 
   async settledRead(store: string): Promise<ReadScope> {
@@ -198,9 +203,9 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
     return result
   }
 
-  /** Changes the settings of `store` (`setDefaultTtl`): see {@link settingsChanged}. */
-  async changeSettings(store: string, run: (ctx: WriteContext) => Promise<unknown>): Promise<void> {
-    await run(await this.writer(store))
+  /** Changes the settings of `store` (`setDefaultTtl`): see {@link settingsChanged}; `gated`: see {@link db}. */
+  async changeSettings(store: string, run: (ctx: WriteContext) => Promise<unknown>, gated = true): Promise<void> {
+    await run(await this.writer(store, false, undefined, gated))
     this.settingsChanged([store])
   }
 
@@ -228,9 +233,9 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
    * items (`items`), once {@link refuseUnqueued} let it; with its `turn`, once the calls made
    * before it on the store created their transactions, and telling the turn when it created its own.
    */
-  private async writer(store: string, items = false, turn?: Turn): Promise<WriteContext> {
+  private async writer(store: string, items = false, turn?: Turn, gated = true): Promise<WriteContext> {
     const { clock, mode, durability, stores, generations } = this.options
-    const db = await this.settled(store)
+    const db = await this.settled(store, gated)
     if (items) await this.refuseUnqueued(db, store)
     if (turn?.before) await turn.before
     return { db, clock, mode, durability, keepTs: stores[store].keepTs, generations, began: turn?.take }

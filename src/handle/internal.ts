@@ -6,6 +6,7 @@
 import { TtlError } from '../rules/errors.js'
 import type { DefaultTtl } from '../rules/ttl.js'
 import { setDefaultTtl } from '../writes/writes.js'
+import { storedDefaultTtl } from '../reads/reads.js'
 import type { WriteObserver } from '../transaction/observers.js'
 import type { Transaction } from '../transaction/transaction.js'
 import type { Internal, Routes } from './routes.js'
@@ -55,11 +56,20 @@ export function partsOf(handle: object) {
 }
 
 /**
- * Sets the default of `store` to its server's (the Cosmos DB mirror): as `setDefaultTtl`, but
- * what the old setting killed is judged by the new one (`rules/policy.ts` `followDefault`).
+ * The default of `store` (`getDefaultTtl`), read by the Cosmos DB mirror's rounds: past the
+ * store's gate, whose change of scope waits for the round's Web Lock (`Routes.gate`).
+ */
+export function defaultTtlOf(handle: object, store: string): Promise<DefaultTtl> {
+  return routeOf(handle).db(store, false).then((db) => storedDefaultTtl(db, store))
+}
+
+/**
+ * Sets the default of `store` to its server's (the Cosmos DB mirror, in a round): as
+ * `setDefaultTtl`, but what the old setting killed is judged by the new one (`rules/policy.ts`
+ * `followDefault`); past the store's gate, as {@link defaultTtlOf}.
  */
 export function followDefaultTtl(handle: object, store: string, defaultTtl: DefaultTtl): Promise<void> {
-  return routeOf(handle).changeSettings(store, (ctx) => setDefaultTtl(ctx, store, defaultTtl, true))
+  return routeOf(handle).changeSettings(store, (ctx) => setDefaultTtl(ctx, store, defaultTtl, true), false)
 }
 
 /** Calls of `store` through `handle` wait for `until` to settle (see `Routes.gate`). */
