@@ -24,7 +24,7 @@ function counted(failure?: unknown) {
   return { loads, open, refusal }
 }
 
-test('an open whose checks pass loads no texts; a refused one loads them and rejects with the whole message, in its stack too', async () => {
+test('an open whose checks pass loads no texts; a refused one loads them and rejects with the whole message, in its stack too where the engine writes it there (V8)', async () => {
   const { loads, open, refusal } = counted()
   const db = await open({})
   db.close()
@@ -33,7 +33,10 @@ test('an open whose checks pass loads no texts; a refused one loads them and rej
   expect(error).toBeInstanceOf(TtlError)
   expect(error.code).toBe('INVALID_OPTION')
   expect(error.message).toBe('store "s": mirror must be true or false; got yes')
-  expect(error.stack).toContain('store "s": mirror must be true or false; got yes')
+  // V8 writes `name: message` into the stack when the error is made (the console shows that line);
+  // Firefox and WebKit write the frames only, which hold no message to fill in.
+  if (/^TtlError: /.test(error.stack ?? '')) expect(error.stack).toMatch(/^TtlError: store "s": mirror must be true or false; got yes\n/)
+  else expect(error.stack).not.toMatch(/^TtlError: /)
   expect(loads.texts).toBe(1)
   const unknown = await refusal({ purge: { mode: 'off', batchsize: 10 } as never })
   expect(unknown.message).toBe('purge: unknown option "batchsize"; did you mean batchSize?')
