@@ -26,6 +26,17 @@ function failNextGetAll(always = false): () => void {
   return () => void (proto.getAll = getAll)
 }
 
+/** A mirror that pulled tenant t1's item `a`, its sync stopped: the scope a later sync changes from. */
+async function pulledByT1() {
+  const { container } = await newContainer(port, -1)
+  await container.items.create({ id: 'a', tenant: 't1', text: "t1's" })
+  const db = await openMirror(aheadClock())
+  const t1 = syncCosmos(db, 'items', container, { partitionKey: 't1' })
+  await t1.pull()
+  t1.stop()
+  return { container, db }
+}
+
 /**
  * The first change of scope failed: the store's calls went on at once, showing the old
  * partition's items to the new scope, whose edit of one was then kept as its own and pushed into
@@ -33,12 +44,7 @@ function failNextGetAll(always = false): () => void {
  * back-off, 'error' in onStatus meanwhile) and the store's calls wait until it lands.
  */
 test("a change of scope that fails is tried again; meanwhile the store's calls wait, and never show the old partition", async () => {
-  const { container } = await newContainer(port, -1)
-  await container.items.create({ id: 'a', tenant: 't1', text: "t1's" })
-  const db = await openMirror(aheadClock())
-  const t1 = syncCosmos(db, 'items', container, { partitionKey: 't1' })
-  await t1.pull()
-  t1.stop()
+  const { container, db } = await pulledByT1()
   const restore = failNextGetAll()
   try {
     const t2 = syncCosmos(db, 'items', container, { partitionKey: 't2', backoffMs: 5 })
@@ -63,12 +69,7 @@ test("a change of scope that fails is tried again; meanwhile the store's calls w
  * naming the cause, and a later sync of the same scope lands it and lets them through.
  */
 test("a sync stopped before its change of scope landed fails the store's calls, and a later sync lands it", async () => {
-  const { container } = await newContainer(port, -1)
-  await container.items.create({ id: 'a', tenant: 't1', text: "t1's" })
-  const db = await openMirror(aheadClock())
-  const t1 = syncCosmos(db, 'items', container, { partitionKey: 't1' })
-  await t1.pull()
-  t1.stop()
+  const { container, db } = await pulledByT1()
   const restore = failNextGetAll(true)
   try {
     const t2 = syncCosmos(db, 'items', container, { partitionKey: 't2', backoffMs: 5 })
