@@ -235,9 +235,10 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
    */
   private async writer(store: string, items = false, turn?: Turn, gated = true): Promise<WriteContext> {
     const { clock, mode, durability, stores, generations } = this.options
+    // The connection asked for once the turn came, as for a read (`inTurn`).
+    if (turn?.before) await turn.before
     const db = await this.settled(store, gated)
     if (items) await this.refuseUnqueued(db, store)
-    if (turn?.before) await turn.before
     return { db, clock, mode, durability, keepTs: stores[store].keepTs, generations, began: turn?.take }
   }
 

@@ -18,3 +18,15 @@ test('get and getAll queued behind a put not awaited reject CLOSED when the hand
   await expect(get).rejects.toMatchObject({ code: 'CLOSED' })
   await expect(all).rejects.toMatchObject({ code: 'CLOSED' })
 }, 5000)
+
+test('a delete and a clear queued behind a put not awaited reject CLOSED when the handle closes before their turn', async () => {
+  const db = await freshDB({ stores })
+  await db.put('plain', { id: 1 })
+  const put = db.put('plain', { id: 2 })
+  const remove = db.delete('plain', 1)
+  const clear = db.clear('plain')
+  db.close()
+  await expect(put).rejects.toMatchObject({ code: 'CLOSED' })
+  await expect(remove).rejects.toMatchObject({ code: 'CLOSED' })
+  await expect(clear).rejects.toMatchObject({ code: 'CLOSED' })
+}, 5000)
