@@ -14,7 +14,7 @@
 // `onLost` and `bucket.expiresAfterItems` (`idb-ttl-watch-*.js`), which the page entries load with
 // `import()` when first needed and the service worker's imports; so too the steps of quota relief
 // (`idb-ttl-relief-*.js`), at the first write refused for lack of space, with the full entries'
-// round of eviction (`idb-ttl-evict-*.js`); the stale reads (`idb-ttl-stale-*.js`) at the first; the touches of `touchOnRead` stores (`idb-ttl-touch-*.js`) at an open that declares one; what follows a subscribed live query (`idb-ttl-follow-*.js`) at the first subscription; what runs `db.transaction`
+// round of eviction (`idb-ttl-evict-*.js`); the stale reads (`idb-ttl-stale-*.js`) at the first; the touches of `touchOnRead` stores (`idb-ttl-touch-*.js`) at an open that declares one; what follows a subscribed live query (`idb-ttl-follow-*.js`) at the first subscription; what the handle's less common calls run (`idb-ttl-calls-*.js`: `update`, `setDefaultTtl`, the keys, `get` by a range, `stats`, `iterate`…) at the first; what runs `db.transaction`
 // (`idb-ttl-transaction-*.js`), at a handle's first transaction, and the writes of stores kept in
 // generations (`idb-ttl-generations-*.js`), at the first such write; the words of the refusals an
 // open's checks make (`idb-ttl-texts-*.js`), at the first refusal. idb, comlink and
@@ -127,6 +127,8 @@ const touchWork = new Set([...(await staticModules('src/reads/touch.ts'))].filte
 const following = new Set([...(await staticModules('src/live/follow.ts'))].filter((id) => !full.has(id)))
 /** What runs `db.transaction`, less what `idb-ttl` loads first: the page entries load it at a handle's first transaction. */
 const transactions = new Set([...(await staticModules('src/transaction/run.ts'))].filter((id) => !full.has(id)))
+/** What the handle's less common calls run (`assembly/calls.ts`), less what `idb-ttl` loads first: loaded at the first of them. */
+const calls = new Set([...(await staticModules('src/assembly/calls.ts'))].filter((id) => !full.has(id)))
 /** The writes of stores kept in generations and the drop of unreferenced ones, less what `idb-ttl` loads first: loaded on first use likewise. */
 const stashWork = new Set([...(await staticModules('src/writes/stashed-writes.ts')), ...(await staticModules('src/generations/stash.ts'))].filter((id) => !full.has(id)))
 
@@ -194,10 +196,14 @@ await build({
             // The steps of quota relief: the page entries load them at the first write refused for
             // lack of space, the service worker's imports them.
             { name: 'relief', priority: 3, test: (id) => relief.has(id) },
+            // What the handle's less common calls run: loaded by the page entries at the first of them, and
+            // by a transaction (whose reads and updates share it), imported by the service worker's. Before
+            // the transaction's group, which would otherwise take it with the modules it captures.
+            { name: 'calls', priority: 2, test: (id) => calls.has(id) },
             // What runs transactions: loaded by the page entries at a handle's first, imported by the service worker's.
-            { name: 'transaction', priority: 2, test: (id) => transactions.has(id) },
+            { name: 'transaction', priority: 2, test: (id) => transactions.has(id) && !calls.has(id) },
             // The writes of stores kept in generations (`evictOnQuota`): loaded likewise at the first.
-            { name: 'generations', priority: 1, test: (id) => stashWork.has(id) && !transactions.has(id) },
+            { name: 'generations', priority: 1, test: (id) => stashWork.has(id) && !transactions.has(id) && !calls.has(id) },
             // The round of eviction of `evictOnQuota` stores, loaded with the steps of relief by the full entries alone.
             { name: 'evict', priority: 0, test: (id) => evictRound.has(id) && !relief.has(id) },
             // The stale reads: loaded by the page entries at the first `getStale` or `getAllStale`.

@@ -2,15 +2,21 @@
  * The handle `idb-ttl/core`'s `openTtlDB` returns, and the base of the full one (`db.ts`): a table
  * of contents of the basic calls. Each method routes to the mechanism that does the work:
  * `reads/`, `writes/` (through `handle/core-routes.ts`: store checks, owed touches, quota relief)
- * and the background purge (`handle/core-parts.ts`).
+ * and the background purge (`handle/core-parts.ts`). The less common calls run what `calls.ts`
+ * brings, which the entry loads at the first of them (issue #44).
  */
 import type { DBSchema, IDBPDatabase } from 'idb'
-import { countLive, getByKey, getKeys, getMany, getOne, storedDefaultTtl } from '../reads/reads.js'
+import { countLive, getByKey, getMany, ReadScope } from '../reads/reads.js'
 import type { DefaultTtl } from '../rules/ttl.js'
+import type { Changes as WriteChanges } from '../writes/write-steps.js'
 import type { Changes, Query, Stamped, StoreKey, StoreNames, StoreValue, TtlWriteTransaction, Writable } from '../rules/types.js'
 import type { CoreRoutes } from '../handle/core-routes.js'
 import * as writes from '../writes/writes.js'
 import type { StorageStatus } from '../platform/bucket.js'
+
+/** What the handle's less common calls run (`calls.ts`), as the entry loads it: `import()` at the first in the page entries. */
+export type LoadCalls = () => Promise<Calls>
+type Calls = typeof import('./calls.js')
 
 /**
  * Either handle of a database: `idb-ttl/core`'s {@link TtlCoreDB} or `idb-ttl`'s `TtlDB`, for code
@@ -29,12 +35,17 @@ export class TtlCoreDB<S extends DBSchema | unknown = unknown, Raw extends IDBDa
   /** @internal */
   protected readonly route: CoreRoutes
 
+  /** @internal */
+  protected readonly loadCalls: LoadCalls
+
   /** @internal Use {@link openTtlDB}. */
   constructor(
     route: CoreRoutes,
     private readonly unfollow: () => void,
+    loadCalls: LoadCalls,
   ) {
     this.route = route
+    this.loadCalls = loadCalls
   }
 
   /**
@@ -71,7 +82,34 @@ export class TtlCoreDB<S extends DBSchema | unknown = unknown, Raw extends IDBDa
 
   private writeAll<N extends StoreNames<S>>(store: N, values: readonly unknown[], method: 'put' | 'add', keys?: readonly unknown[]) {
     const given = keys as (IDBValidKey | undefined)[] | undefined
-    return this.route.write(store, (ctx) => writes.writeAll(ctx, store, values, method, given, !keys), () => [...values]) as Promise<StoreKey<S, N>[]>
+    return this.route.write(store, (ctx) => writes.writeAll(ctx, store, values, method, given, !keys, this.loadCalls), () => [...values]) as Promise<StoreKey<S, N>[]>
+  }
+
+  /**
+   * What `calls.ts` brings, loading from now, for a call on `store`, which is checked first: an
+   * unknown store is refused whether or not it loads.
+   * @internal
+   * @throws TtlError `UNKNOWN_STORE`
+   */
+  protected later(store: string): Promise<Calls> {
+    this.route.check(store)
+    const load = this.loadCalls()
+    // Awaited once the call's turn came: a failure meanwhile is the call's to report, not unhandled.
+    load.catch(() => {})
+    return load
+  }
+
+  /**
+   * A read of `store` with what `calls.ts` brings: its turn among the store's calls taken now, its
+   * transaction created once that loaded (it would end while the load awaited), on the connection
+   * with owed touches written first when `settled` (as {@link CoreRoutes.settledRead}).
+   * @internal
+   */
+  protected async readLater<T>(store: string, read: (calls: Calls, scope: ReadScope) => Promise<T>, settled = false): Promise<T> {
+    const load = this.later(store)
+    const connect = () => load.then(() => (settled ? this.route.settled(store) : this.route.db(store)))
+    const scope = await this.route.inTurn(store, (db) => ReadScope.open(db, store, this.route.options.clock, this.route.reading), connect)
+    return read(await load, scope)
   }
 
   /**
@@ -82,9 +120,10 @@ export class TtlCoreDB<S extends DBSchema | unknown = unknown, Raw extends IDBDa
   async update<N extends StoreNames<S>>(store: N, key: StoreKey<S, N>, changes: Changes<StoreValue<S, N>>): Promise<Stamped<StoreValue<S, N>>> {
     const inTx = this.observed(store, (tx) => tx.update(store, key, changes))
     if (inTx) return inTx
-    const merge = changes as Parameters<typeof writes.update>[3]
+    const merge = changes as WriteChanges
+    const load = this.later(store)
     // The item itself (the spare) is not given up to make room for its update.
-    return this.route.write(store, (ctx) => writes.update(ctx, store, key as IDBValidKey, merge), (item) => [item], { store, key: key as IDBValidKey }) as Promise<Stamped<StoreValue<S, N>>>
+    return this.route.write(store, async (ctx) => (await load).update(ctx, store, key as IDBValidKey, merge), (item) => [item], { store, key: key as IDBValidKey }) as Promise<Stamped<StoreValue<S, N>>>
   }
 
   /** Rewrites the live item at `key` unchanged, restarting its countdown. */
@@ -94,7 +133,7 @@ export class TtlCoreDB<S extends DBSchema | unknown = unknown, Raw extends IDBDa
 
   /** The live item at `key` (or the first in a range), or `undefined`. */
   get<N extends StoreNames<S>>(store: N, query: Query<S, N>): Promise<Stamped<StoreValue<S, N>> | undefined> {
-    if (query instanceof IDBKeyRange) return this.route.read(store).then((scope) => getOne(scope, scope.store, query) as Promise<Stamped<StoreValue<S, N>>>)
+    if (query instanceof IDBKeyRange) return this.readLater(store, (calls, scope) => calls.getOne(scope, scope.store, query) as Promise<Stamped<StoreValue<S, N>>>)
     const { clock } = this.route.options
     // Not async, and on the open connection at once when there is one: the hot path pays no extra promise.
     const open = this.route.openNow(store)
@@ -109,7 +148,7 @@ export class TtlCoreDB<S extends DBSchema | unknown = unknown, Raw extends IDBDa
 
   /** Keys of live items in key order, at most `count`. */
   async getAllKeys<N extends StoreNames<S>>(store: N, query?: Query<S, N> | null, count?: number): Promise<StoreKey<S, N>[]> {
-    return this.route.settledRead(store).then((scope) => getKeys(scope, scope.store, query, count) as Promise<StoreKey<S, N>[]>)
+    return this.readLater(store, (calls, scope) => calls.getKeys(scope, scope.store, query, count) as Promise<StoreKey<S, N>[]>, true)
   }
 
   /** How many live items match; counted with the expiry index, not by reading items. */
@@ -132,7 +171,7 @@ export class TtlCoreDB<S extends DBSchema | unknown = unknown, Raw extends IDBDa
    * included; `Infinity` if it never will; `undefined` when no live item holds the key.
    */
   async expiresAt<N extends StoreNames<S>>(store: N, key: StoreKey<S, N>): Promise<number | undefined> {
-    return (await this.route.read(store)).expiryOf(key as IDBValidKey)
+    return this.readLater(store, (calls, scope) => calls.expiryOf(scope, key as IDBValidKey))
   }
 
   /**
@@ -141,11 +180,16 @@ export class TtlCoreDB<S extends DBSchema | unknown = unknown, Raw extends IDBDa
    * @throws TtlError `INVALID_TTL`
    */
   async setDefaultTtl<N extends StoreNames<S>>(store: N, defaultTtl: DefaultTtl): Promise<void> {
-    await this.route.changeSettings(store, (ctx) => writes.setDefaultTtl(ctx, store, defaultTtl))
+    this.route.check(store)
+    // Refused before its work loads, and whether or not it does.
+    writes.checkNewDefault(store, defaultTtl)
+    const { setDefaultTtl } = await this.later(store)
+    await this.route.changeSettings(store, (ctx) => setDefaultTtl(ctx, store, defaultTtl))
   }
 
   /** The store's default as persisted in the database. */
   async getDefaultTtl<N extends StoreNames<S>>(store: N): Promise<DefaultTtl> {
+    const { storedDefaultTtl } = await this.later(store)
     return storedDefaultTtl(await this.route.db(store), store)
   }
 

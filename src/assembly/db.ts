@@ -2,14 +2,14 @@
  * The handle `idb-ttl`'s `openTtlDB` returns: a table of contents. The basic calls are the
  * core's (`core-db.ts`); each method here routes to the mechanism that does the work:
  * `reads/`, `events/`, `live/`, `transaction/` (through `handle/routes.ts`), and the background
- * purge (`handle/parts.ts`).
+ * purge (`handle/parts.ts`); the less common ones run what `calls.ts` brings, loaded at the first.
  */
 import { wrap, type DBSchema, type IDBPDatabase } from 'idb'
 import { purgeDuring } from '../background/during.js'
-import { TtlCoreDB } from './core-db.js'
+import { TtlCoreDB, type LoadCalls } from './core-db.js'
 import type { ExpireEvent, ExpireOptions } from '../events/listeners.js'
 import type { PurgeReport } from '../events/reports.js'
-import { countLive, getKeys, getMany, getOne, pages, stats, type StoreStats } from '../reads/reads.js'
+import { countLive, getMany, type StoreStats } from '../reads/reads.js'
 import type { StaleEntry, StaleItem } from '../reads/stale.js'
 import type { IndexNames, IndexQuery, LostReport, Query, Stamped, StoreKey, StoreNames, StoreValue, TtlReadTransaction, TtlWriteTransaction } from '../rules/types.js'
 import { checkTransaction } from '../transaction/check.js'
@@ -33,9 +33,9 @@ export class TtlDB<S extends DBSchema | unknown = unknown> extends TtlCoreDB<S, 
   readonly lost: LostReport | undefined = undefined
 
   /** @internal Use {@link openTtlDB}. */
-  constructor(route: Routes, unfollow: () => void) {
-    super(route, unfollow)
-    register(this, route)
+  constructor(route: Routes, unfollow: () => void, loadCalls: LoadCalls) {
+    super(route, unfollow, loadCalls)
+    register(this, route, loadCalls)
   }
 
   /**
@@ -91,12 +91,18 @@ export class TtlDB<S extends DBSchema | unknown = unknown> extends TtlCoreDB<S, 
    * anything; writes made meanwhile may or may not be seen, as with any paged read.
    */
   async *iterate<N extends StoreNames<S>>(store: N, query?: Query<S, N> | null, pageSize = 100): AsyncGenerator<Stamped<StoreValue<S, N>>, void> {
-    for await (const page of pages(() => this.route.read(store), query, pageSize)) yield* page as Stamped<StoreValue<S, N>>[]
+    const load = this.later(store)
+    // The first page's read takes its turn at the first `next()`, before `pages` has loaded.
+    const first = this.route.read(store, () => load.then(() => this.route.db(store)))
+    first.catch(() => {})
+    const { pages } = await load
+    const unread = [first]
+    for await (const page of pages(() => unread.pop() ?? this.route.read(store), query, pageSize)) yield* page as Stamped<StoreValue<S, N>>[]
   }
 
   /** The first live item whose index key matches, or `undefined`. */
   async getFromIndex<N extends StoreNames<S>, I extends IndexNames<S, N>>(store: N, index: I, query: IndexQuery<S, N, I>): Promise<Stamped<StoreValue<S, N>> | undefined> {
-    return this.route.read(store).then((scope) => getOne(scope, scope.index(index), query) as Promise<Stamped<StoreValue<S, N>> | undefined>)
+    return this.readLater(store, (calls, scope) => calls.getOne(scope, scope.index(index), query) as Promise<Stamped<StoreValue<S, N>> | undefined>)
   }
 
   /** Live items by index order, at most `count`. */
@@ -106,7 +112,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> extends TtlCoreDB<S, 
 
   /** Primary keys of live items by index order, at most `count`. */
   async getAllKeysFromIndex<N extends StoreNames<S>, I extends IndexNames<S, N>>(store: N, index: I, query?: IndexQuery<S, N, I> | null, count?: number): Promise<StoreKey<S, N>[]> {
-    return this.route.settledRead(store).then((scope) => getKeys(scope, scope.index(index), query, count) as Promise<StoreKey<S, N>[]>)
+    return this.readLater(store, (calls, scope) => calls.getKeys(scope, scope.index(index), query, count) as Promise<StoreKey<S, N>[]>, true)
   }
 
   /** How many index entries of live items match. */
@@ -158,7 +164,7 @@ export class TtlDB<S extends DBSchema | unknown = unknown> extends TtlCoreDB<S, 
 
   /** Live items, expired items not yet purged, and the next expiry, from the expiry index alone. */
   async stats<N extends StoreNames<S>>(store: N): Promise<StoreStats> {
-    return stats(await this.route.settledRead(store))
+    return this.readLater(store, (calls, scope) => calls.stats(scope), true)
   }
 
   /**

@@ -26,6 +26,9 @@ const loadUpgrade = () => load(import('../layout/upgrade.js'))
 /** Storage Buckets and `db.storage()`: loaded when an open, a `storage()` or a deletion first needs them. */
 const loadStorage = () => load(import('../handle/storage-work.js'))
 
+/** What the handle's less common calls run, loaded at the first (`calls.ts`). */
+const loadCalls = () => load(import('./calls.js'))
+
 /** Store options `idb-ttl/core` leaves out, each needing the full entry. */
 const FULL_ONLY = ['maxEntries', 'evict', 'evictOnQuota', 'touchOnRead', 'mirror'] as const
 
@@ -54,7 +57,7 @@ export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, 
     const parts = new CoreParts({ ...opened, background })
     const routes = new CoreRoutes({ ...opened, parts })
     routes.settingsChanged(opened.redeclared)
-    return new TtlCoreDB<S>(routes, opened.unfollow)
+    return new TtlCoreDB<S>(routes, opened.unfollow, loadCalls)
   }, refuseFullOnly, ['capacity', 'mirror'])
 }
 

@@ -6,6 +6,7 @@
 import { wrap, type DBSchema, type IDBPDatabase } from 'idb'
 import type { MakeBackground } from '../background/background.js'
 import { TtlDB } from './db.js'
+import type { LoadCalls } from './core-db.js'
 import { Parts, type TouchWork } from '../handle/parts.js'
 import type { LiveSource } from '../live/query.js'
 import { Routes, type FullLoads } from '../handle/routes.js'
@@ -35,7 +36,7 @@ export async function openFull<S extends DBSchema | unknown>(name: string, optio
     const routes = new Routes({ ...opened, parts }, load)
     routes.settingsChanged(opened.redeclared)
     lost = watching?.then((work) => work.watchStorage({ ...opened, parts, bucket, onLost }))
-    return new TtlDB<S>(routes, opened.unfollow)
+    return new TtlDB<S>(routes, opened.unfollow, load.calls)
   })
   try {
     return Object.assign(db, { lost: await lost })
@@ -54,6 +55,8 @@ export interface FullLoaders extends Loaders, FullLoads {
   touches: () => Promise<TouchWork>
   /** What follows a subscribed live query (`live/follow.ts`), loaded at a handle's first subscription. */
   follow: LiveSource['follow']
+  /** What the handle's less common calls run (`calls.ts`), loaded at the first. */
+  calls: LoadCalls
 }
 
 /** Whether `options` declare a store with `touchOnRead` (options the open refuses are its to refuse). */

@@ -15,6 +15,7 @@ import * as texts from '../rules/texts.js'
 import * as staleReads from '../reads/stale.js'
 import * as touchWork from '../reads/touch.js'
 import * as follow from '../live/follow.js'
+import * as calls from './calls.js'
 import { updateStashed, writeStashed } from '../writes/stashed-writes.js'
 import { dropGenerationsOf } from '../generations/stash.js'
 import type { TtlDB } from './db.js'
@@ -40,7 +41,7 @@ const transactionsAndStash = {
  * IndexedDB `VersionError`
  */
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
-  return openFull(name, options, inlineBackground, { upgrade: loadUpgrade, storage: loadStorage, relief: () => Promise.resolve(reliefSteps), texts: () => Promise.resolve(texts), stale: () => Promise.resolve(staleReads), touches: () => Promise.resolve(touchWork), follow: () => Promise.resolve(follow), watch: () => Promise.resolve(storageWatch), ...transactionsAndStash })
+  return openFull(name, options, inlineBackground, { upgrade: loadUpgrade, storage: loadStorage, relief: () => Promise.resolve(reliefSteps), texts: () => Promise.resolve(texts), stale: () => Promise.resolve(staleReads), touches: () => Promise.resolve(touchWork), follow: () => Promise.resolve(follow), watch: () => Promise.resolve(storageWatch), calls: () => Promise.resolve(calls), ...transactionsAndStash })
 }
 
 /**

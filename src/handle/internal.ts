@@ -5,8 +5,8 @@
  */
 import { TtlError } from '../rules/errors.js'
 import type { DefaultTtl } from '../rules/ttl.js'
-import { setDefaultTtl } from '../writes/writes.js'
-import { storedDefaultTtl } from '../reads/reads.js'
+import type { setDefaultTtl } from '../writes/default-ttl.js'
+import type { storedDefaultTtl } from '../reads/more-reads.js'
 import type { WriteObserver } from '../transaction/observers.js'
 import type { Transaction } from '../transaction/transaction.js'
 import type { Internal, Routes } from './routes.js'
@@ -14,17 +14,24 @@ import type { Internal, Routes } from './routes.js'
 export type { WriteObserver } from '../transaction/observers.js'
 export type { Transaction } from '../transaction/transaction.js'
 
-const routes = new WeakMap<object, Routes>()
+/** The work of `getDefaultTtl` and `setDefaultTtl`, as the handle's entry loads it (`assembly/calls.ts`: at the first). */
+export type LoadDefaults = () => Promise<{ storedDefaultTtl: typeof storedDefaultTtl; setDefaultTtl: typeof setDefaultTtl }>
+
+const routes = new WeakMap<object, { route: Routes; defaults: LoadDefaults }>()
 
 /** Makes `handle` reachable here (the handle's constructor calls it). */
-export function register(handle: object, route: Routes): void {
-  routes.set(handle, route)
+export function register(handle: object, route: Routes, defaults: LoadDefaults): void {
+  routes.set(handle, { route, defaults })
+}
+
+function registered(handle: object): { route: Routes; defaults: LoadDefaults } {
+  const found = routes.get(handle)
+  if (!found) throw new TtlError('INVALID_OPTION', 'expected a handle returned by openTtlDB')
+  return found
 }
 
 function routeOf(handle: object): Routes {
-  const route = routes.get(handle)
-  if (!route) throw new TtlError('INVALID_OPTION', 'expected a handle returned by openTtlDB')
-  return route
+  return registered(handle).route
 }
 
 /**
@@ -60,7 +67,8 @@ export function partsOf(handle: object) {
  * store's gate, whose change of scope waits for the round's Web Lock (`Routes.gate`).
  */
 export function defaultTtlOf(handle: object, store: string): Promise<DefaultTtl> {
-  return routeOf(handle).db(store, false).then((db) => storedDefaultTtl(db, store))
+  const { route, defaults } = registered(handle)
+  return defaults().then(({ storedDefaultTtl }) => route.db(store, false).then((db) => storedDefaultTtl(db, store)))
 }
 
 /**
@@ -69,7 +77,8 @@ export function defaultTtlOf(handle: object, store: string): Promise<DefaultTtl>
  * `followDefault`); past the store's gate, as {@link defaultTtlOf}.
  */
 export function followDefaultTtl(handle: object, store: string, defaultTtl: DefaultTtl): Promise<void> {
-  return routeOf(handle).changeSettings(store, (ctx) => setDefaultTtl(ctx, store, defaultTtl, true), false)
+  const { route, defaults } = registered(handle)
+  return defaults().then(({ setDefaultTtl }) => route.changeSettings(store, (ctx) => setDefaultTtl(ctx, store, defaultTtl, true), false))
 }
 
 /** Calls of `store` through `handle` wait for `until` to settle (see `Routes.gate`). */

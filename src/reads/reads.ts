@@ -6,7 +6,7 @@
  */
 import { TS_INDEX } from '../rules/capacity.js'
 import { TtlError } from '../rules/errors.js'
-import { allDeadRanges, EXPIRY_INDEX, META_STORE, nextDeath } from '../layout/expiry-index.js'
+import { allDeadRanges, EXPIRY_INDEX, META_STORE } from '../layout/expiry-index.js'
 import { GEN_INDEX, hasGenerations, refOf } from '../layout/generation-index.js'
 import type { GenerationValues } from '../generations/values.js'
 import { cutoffs, isDeadMark, markExpiryMs, type Cutoffs, type ExpiryMark, type StoreState } from '../rules/policy.js'
@@ -14,11 +14,12 @@ import { inQuery, keyId, req, walk } from '../platform/request.js'
 import { markOfStored, unstamp } from '../layout/stamp.js'
 import type { Touches } from './touch.js'
 import { owedMark, slides } from './owed-touches.js'
-import type { DefaultTtl } from '../rules/ttl.js'
 import { heldSettings, settingsIn, settingsRead, settingsTicket } from '../layout/held-settings.js'
 
-type Query = IDBValidKey | IDBKeyRange | null | undefined
-type Source = IDBObjectStore | IDBIndex
+/** What a read takes: a key, a range, or none (all). */
+export type Query = IDBValidKey | IDBKeyRange | null | undefined
+/** What a read reads: a store, or one of its indexes. */
+export type Source = IDBObjectStore | IDBIndex
 
 /**
  * What a handle brings to its reads: the touches it owes its `touchOnRead` stores (`touch.ts`)
@@ -116,23 +117,10 @@ export class ReadScope {
     return new Set((await this.deadKeyList(cut)).map(keyId))
   }
 
-  /** When the first live item dies (epoch ms); `Infinity`: none will. */
-  async nextDeath(cut: Cutoffs): Promise<number> {
-    return nextDeath(this.store.index(EXPIRY_INDEX), await this.state, cut)
-  }
-
   /** When the first of these live stored values dies under the settings in force (epoch ms); `Infinity`: none will. */
   async firstDeathOf(values: readonly unknown[]): Promise<number> {
     const state = await this.state
     return values.reduce<number>((first, value) => Math.min(first, markExpiryMs(state, this.markFor(value))), Infinity)
-  }
-
-  /** When the live item at `key` dies under the settings in force; `undefined`: no live item. */
-  async expiryOf(key: IDBValidKey): Promise<number | undefined> {
-    const value = await req(this.store.get(key))
-    const cut = await this.cut()
-    if (value === undefined || !this.live(cut)(value)) return undefined
-    return markExpiryMs(await this.state, this.markFor(value))
   }
 
   /** How many dead items lie in `query`; without one, index counts alone (no keys read). */
@@ -146,7 +134,8 @@ export class ReadScope {
   }
 }
 
-function liveValues(scope: ReadScope, source: Source, query: Query, limit: number | undefined, cut: Cutoffs): Promise<unknown[]> {
+/** The live values of `source` in `query`, at most `limit`, walked with a cursor. */
+export function liveValues(scope: ReadScope, source: Source, query: Query, limit: number | undefined, cut: Cutoffs): Promise<unknown[]> {
   const isLive = scope.live(cut)
   return walk<IDBCursorWithValue, unknown>(source.openCursor(query), limit, (c) =>
     isLive(c.value) ? c.value : undefined,
@@ -188,14 +177,6 @@ export function getByKey(db: IDBDatabase, storeName: string, key: IDBValidKey, c
   })
 }
 
-/** The first live value matching `query` (a range, or an index key several entries may share). */
-export async function getOne(scope: ReadScope, source: Source, query: IDBValidKey | IDBKeyRange): Promise<unknown> {
-  const value = await req(source.get(query))
-  const cut = await scope.cut()
-  const [first] = value === undefined || scope.live(cut)(value) ? [value] : await liveValues(scope, source, query, 1, cut)
-  return first === undefined ? undefined : (await scope.out([first]))[0]
-}
-
 /** Live values in key order; when dead ones took places under `count`, walk a cursor instead. */
 export async function getMany(scope: ReadScope, source: Source, query: Query, count?: number): Promise<unknown[]> {
   const values = await req(source.getAll(query ?? undefined, count))
@@ -203,16 +184,6 @@ export async function getMany(scope: ReadScope, source: Source, query: Query, co
   let kept = values.filter(scope.live(cut))
   if (count && values.length === count && kept.length < count) kept = await liveValues(scope, source, query, count, cut)
   return scope.out(kept)
-}
-
-/** Live primary keys of a store, or of an index's entries. */
-export async function getKeys(scope: ReadScope, source: Source, query: Query, count?: number): Promise<IDBValidKey[]> {
-  const keys = await req(source.getAllKeys(query, count))
-  const dead = await scope.deadKeys(await scope.cut())
-  if (dead.size === 0) return keys
-  const kept = keys.filter((key) => !dead.has(keyId(key)))
-  if (!count || keys.length < count || kept.length === count) return kept
-  return walk<IDBCursor, IDBValidKey>(source.openKeyCursor(query), count, (c) => (dead.has(keyId(c.primaryKey)) ? undefined : c.primaryKey))
 }
 
 /** Live items in a store (by the expiry index) or entries in an index. */
@@ -234,51 +205,4 @@ export interface StoreStats {
   expiredOnDisk: number
   /** When the next live item expires (epoch ms); `Infinity` when none will. */
   nextExpiryMs: number
-}
-
-/** Live and dead counts and the next expiry, in one read transaction, by the expiry index alone. */
-export async function stats(scope: ReadScope): Promise<StoreStats> {
-  const total = req(scope.store.count())
-  const cut = await scope.cut()
-  const [all, expiredOnDisk, nextExpiryMs] = await Promise.all([total, scope.deadCount(cut, undefined), scope.nextDeath(cut)])
-  return { live: all - expiredOnDisk, expiredOnDisk, nextExpiryMs }
-}
-
-/** The store's default as persisted in the database. */
-export async function storedDefaultTtl(db: IDBDatabase, storeName: string): Promise<DefaultTtl> {
-  const state: StoreState = await req(db.transaction(META_STORE).objectStore(META_STORE).get(storeName))
-  return state.defaultTtl
-}
-
-/** The part of `query` strictly after `key` (ascending); `undefined` when nothing is left. */
-function after(key: IDBValidKey, query: IDBKeyRange | undefined): IDBKeyRange | undefined {
-  if (query?.upper === undefined) return IDBKeyRange.lowerBound(key, true)
-  // A range cannot be empty: past (or on) its upper bound there is nothing more to read.
-  if (indexedDB.cmp(key, query.upper) >= 0) return undefined
-  return IDBKeyRange.bound(key, query.upper, true, query.upperOpen)
-}
-
-/**
- * Live values of a store in key order, a page of `pageSize` stored items per transaction, so the
- * caller may await anything between pages (a cursor's transaction would close under it).
- */
-export async function* pages(
-  open: () => Promise<ReadScope>,
-  query: Query,
-  pageSize: number,
-): AsyncGenerator<unknown[], void> {
-  let range = query ?? undefined
-  for (;;) {
-    const scope = await open()
-    const keys = req(scope.store.getAllKeys(range, pageSize))
-    const values = await req(scope.store.getAll(range, pageSize))
-    const cut = await scope.cut()
-    const last = (await keys).at(-1)
-    const kept = await scope.out(values.filter(scope.live(cut)))
-    if (kept.length > 0) yield kept
-    if (values.length < pageSize || last === undefined || !(range === undefined || range instanceof IDBKeyRange)) return
-    const rest = after(last, range)
-    if (rest === undefined) return
-    range = rest
-  }
 }

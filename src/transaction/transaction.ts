@@ -5,7 +5,8 @@
  * call made after IndexedDB ended the transaction (the callback awaited something else) is refused with `TRANSACTION_INACTIVE`, which the transaction keeps.
  */
 import type { DeletedItem } from '../events/listeners.js'
-import { countLive, getKeys, getMany, getOne, ReadScope, type Reading } from '../reads/reads.js'
+import { countLive, getMany, ReadScope, type Reading } from '../reads/reads.js'
+import { getKeys, getOne } from '../reads/more-reads.js'
 import { TtlError } from '../rules/errors.js'
 import type { StoreState } from '../rules/policy.js'
 import type { TtlValues } from '../rules/ttl.js'

@@ -11,7 +11,8 @@ import { keyPathValue, req } from '../platform/request.js'
 import { cutoffs, type StoreState } from '../rules/policy.js'
 import type { TtlValues } from '../rules/ttl.js'
 import { putClaiming } from '../writes/claim.js'
-import { checkChanges, itemAt, refusedAt, updated, type Changes, type Item } from '../writes/write-steps.js'
+import { itemAt, refusedAt, type Changes, type Item } from '../writes/write-steps.js'
+import { checkChanges, updated } from '../writes/update.js'
 import type { WriteObserver } from './observers.js'
 
 /** One store of a transaction, as its writes see it. */

@@ -3,14 +3,15 @@
  * for `add`, a value of a unique index), it is tried again in a transaction that also reads the
  * settings; there, a refused value's dead holders are deleted and the value is written once
  * more — in that same transaction, so the write stays all or nothing and a live holder still
- * refuses it with IndexedDB's own `ConstraintError`.
+ * refuses it with IndexedDB's own `ConstraintError`. Loaded by the page entries with the handle's
+ * less common calls (`assembly/calls.ts`): at the first such refusal, or the first `update`.
  */
 import { EXPIRY_INDEX } from '../layout/expiry-index.js'
-import { isDeadMark, type Cutoffs } from '../rules/policy.js'
-import { keyId, keyPathValue, req } from '../platform/request.js'
+import { cutoffs, isDeadMark, type Cutoffs } from '../rules/policy.js'
+import { abortQuietly, keyId, keyPathValue, req } from '../platform/request.js'
 import { deletedItem, type DeletedItem } from '../events/listeners.js'
-import { markOfStored } from '../layout/stamp.js'
-import { refusedAt } from './write-steps.js'
+import { markOfStored, stampAt } from '../layout/stamp.js'
+import { begin, committedOrUndone, refusedAt, settingsFor, type Generations } from './write-steps.js'
 
 type Item = Record<string, unknown>
 
@@ -57,6 +58,28 @@ export function putClaiming(
       })
     }
   })
+}
+
+/** `writes.ts`'s `writeAll` once more, judging by the settings read just before (as its `writeReading`), claiming room from dead holders. */
+export const writeClaiming: Generations['writeAll'] = async (ctx, storeName, checked, method, keys, now, where) => {
+  const state = await settingsFor(ctx, storeName)
+  const { tx, committed } = begin(ctx, [storeName])
+  const store = tx.objectStore(storeName)
+  const cut = cutoffs(state, now)
+  const claimed: DeletedItem[] = []
+  const written: IDBValidKey[] = []
+  const stored = checked.map((value) => stampAt(value, now, state))
+  try {
+    // One after the other: a value retried after claiming room must not land after later ones.
+    for (const [i, value] of stored.entries()) {
+      written.push(await putClaiming(store, method, value, keys?.[i], cut, (items) => claimed.push(...items), where(i)))
+    }
+  } catch (error) {
+    abortQuietly(tx)
+    throw error
+  }
+  await committedOrUndone(ctx.db, storeName, committed, stored)
+  return { result: written, claimed }
 }
 
 /** The dead items holding `value`'s key (for `add`) or its unique index values. */

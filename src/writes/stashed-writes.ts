@@ -14,7 +14,8 @@ import type { DeletedItem } from '../events/listeners.js'
 import { abortQuietly, req } from '../platform/request.js'
 import { bornDead, stampAt, unstamp, writeOrder } from '../layout/stamp.js'
 import { knownWatermarks, learn, type Watermarks } from '../layout/watermarks.js'
-import { begin, committedOrUndone, itemAt, refusedAt, updated, type Changes, type Generations, type Item, type WriteContext, type Written } from './write-steps.js'
+import { begin, committedOrUndone, itemAt, refusedAt, type Changes, type Generations, type Item, type WriteContext, type Written } from './write-steps.js'
+import { updated } from './update.js'
 
 /** Times a write starts over when its generation was deleted under it. */
 const ATTEMPTS = 5

@@ -1,12 +1,13 @@
-/** What every write path shares: its context, its transaction, and how `update` merges. */
-import { formatKey, kindOf, TtlError } from '../rules/errors.js'
-import { cutoffs, isDeadMark, type StoreState } from '../rules/policy.js'
+/** What every write path shares: its context and its transaction (how `update` merges: `update.ts`). */
+import { formatKey } from '../rules/errors.js'
 import type { DeletedItem } from '../events/listeners.js'
 import { undoLeaked } from '../purge/quota.js'
 import { isQuotaError } from '../platform/storage.js'
-import { done, keyPathValue } from '../platform/request.js'
+import { done } from '../platform/request.js'
 import { asClosed } from '../layout/connection.js'
-import { check, isPlainObject, markOfStored, stampAt, unstamp, type Checked } from '../layout/stamp.js'
+import type { Checked } from '../layout/stamp.js'
+import { readSettings } from '../layout/held-settings.js'
+import type { StoreState } from '../rules/policy.js'
 import type { TtlValues } from '../rules/ttl.js'
 import type { GenerationValues } from '../generations/values.js'
 
@@ -76,6 +77,15 @@ export function refusedAt(error: unknown, where: string, keyPath: string | strin
   return new DOMException(`${where}: the value has no valid key (key path ${path}): ${message}`, name)
 }
 
+/** The settings of `storeName` as the realm holds them, or read first and learnt (`writes.ts` writeReading: not in the write's transaction, which would hold the settings store). */
+export async function settingsFor(ctx: WriteContext, storeName: string): Promise<StoreState> {
+  try {
+    return (await readSettings(ctx.db, [storeName])).get(storeName)!
+  } catch (error) {
+    throw asClosed(ctx.db, error)
+  }
+}
+
 /** Runs `write`; one cut short by the handle's `close()` rejects with TtlError `CLOSED`. */
 export async function unlessClosed<T>(db: IDBDatabase, write: () => Promise<T>): Promise<T> {
   try {
@@ -109,52 +119,5 @@ export async function committedOrUndone(db: IDBDatabase, storeName: string, comm
   } catch (error) {
     if (isQuotaError(error)) await undoLeaked(db, storeName, stored).catch(() => {})
     throw error
-  }
-}
-
-/** @throws TtlError `INVALID_VALUE` when `changes` is neither a plain object nor a function */
-export function checkChanges(storeName: string, key: IDBValidKey, changes: unknown): asserts changes is Changes {
-  if (typeof changes !== 'function' && !isPlainObject(changes)) {
-    throw new TtlError('INVALID_VALUE', `${itemAt(storeName, key)}: update takes changes as a plain object of fields, or a function of the item; got ${kindOf(changes)}`)
-  }
-}
-
-/**
- * What `update` stores in place of `existing` (the item at `key` as stored, or `undefined`):
- * `changes` merged in, validated and stamped at `now`.
- * @throws TtlError `NOT_FOUND` when `existing` is not a live item; `INVALID_VALUE` when the
- * change would move the item to another key
- */
-export function updated(
-  ctx: Pick<WriteContext, 'mode' | 'keepTs'>,
-  storeName: string,
-  key: IDBValidKey,
-  keyPath: string | string[] | null,
-  existing: unknown,
-  state: StoreState,
-  now: number,
-  changes: Changes,
-): Item {
-  const where = itemAt(storeName, key)
-  if (existing === undefined || isDeadMark(markOfStored(existing), cutoffs(state, now))) {
-    throw new TtlError('NOT_FOUND', `${where}: no live item to update`)
-  }
-  const current = unstamp(existing) as Item
-  const merged = typeof changes === 'function' ? changes({ ...current }) : { ...current, ...changes }
-  // keepTs keeps a _ts the update sets, never the one the item already had (touch restarts).
-  const setsTs = typeof changes === 'function' ? merged?._ts !== current._ts : Object.hasOwn(changes, '_ts')
-  const next = stampAt(check(merged, ctx.mode, where, ctx.keepTs && setsTs), now, state)
-  if (keyPath !== null && !sameKey(keyPathValue(next, keyPath), key)) {
-    throw new TtlError('INVALID_VALUE', `${where}: an update cannot change the key of an item (key path ${JSON.stringify(keyPath)})`)
-  }
-  return next
-}
-
-/** Whether `a` is the key `b` (`false` when `a` is no key at all: absent, or not a valid key). */
-function sameKey(a: unknown, b: IDBValidKey): boolean {
-  try {
-    return a !== undefined && indexedDB.cmp(a, b) === 0
-  } catch {
-    return false
   }
 }

@@ -3,21 +3,17 @@
  * opens, and stamped then too unless by settings read in the write's transaction; every write
  * resolves only once its transaction has committed.
  */
-import { putClaiming } from './claim.js'
-import type { DeletedItem } from '../events/listeners.js'
-import { META_STORE } from '../layout/expiry-index.js'
+import type { writeClaiming } from './claim.js'
 import { usesGenerations } from '../layout/generation-index.js'
 import { resolveRows } from '../generations/values.js'
 import type { dropGenerationsOf } from '../generations/stash.js'
 import type { updateStashed, writeStashed } from './stashed-writes.js'
-import { changeDefault, cutoffs, followDefault, type StoreState } from '../rules/policy.js'
-import { abortQuietly, req } from '../platform/request.js'
-import { check, stampAt, unstamp, writeOrder, type Checked } from '../layout/stamp.js'
-import { knownWatermarks, announce } from '../layout/watermarks.js'
-import { asClosed } from '../layout/connection.js'
-import { changingSettings, heldSettings, keepsSettings, readSettings } from '../layout/held-settings.js'
+import { abortQuietly } from '../platform/request.js'
+import { stampAt, check, writeOrder, type Checked } from '../layout/stamp.js'
+import { knownWatermarks } from '../layout/watermarks.js'
+import { heldSettings, keepsSettings } from '../layout/held-settings.js'
 import { checkDefaultTtl, MAX_TTL, type DefaultTtl } from '../rules/ttl.js'
-import { begin, checkChanges, committedOrUndone, itemAt, refusedAt, unlessClosed, updated, type Changes, type Generations, type Item, type WriteContext, type Written } from './write-steps.js'
+import { begin, committedOrUndone, refusedAt, settingsFor, unlessClosed, type Generations, type Item, type WriteContext, type Written } from './write-steps.js'
 import { kindOf, TtlError } from '../rules/errors.js'
 
 export type { WriteContext, Written } from './write-steps.js'
@@ -58,15 +54,16 @@ export function generationsWith(load: () => Promise<StashWork>): Generations {
  * transaction, and kept for the next writes. Without Web Locks, the watermarks this realm knows
  * (`layout/watermarks.ts`): a change of setting in another tab reaches them by its announcement.
  * A write refused with `ConstraintError` is tried again, in a transaction that reads the settings
- * to judge which holders are dead (see `claim.ts`).
+ * to judge which holders are dead (`claim.ts`, as `claiming` loads it: at the first such refusal).
  */
 export async function writeAll(
   ctx: WriteContext,
   storeName: string,
   values: readonly unknown[],
   method: 'put' | 'add',
-  keys?: readonly (IDBValidKey | undefined)[],
-  batch = false,
+  keys: readonly (IDBValidKey | undefined)[] | undefined,
+  batch: boolean,
+  claiming: LoadClaiming,
 ): Promise<Written<IDBValidKey[]>> {
   if (!Array.isArray(values)) {
     throw new TtlError('INVALID_VALUE', `store "${storeName}": putAll takes an array of values; got ${kindOf(values)}`)
@@ -79,11 +76,14 @@ export async function writeAll(
   // A handle without generations (`idb-ttl/core`'s) never writes a store that keeps them: it refuses it.
   if (generations && usesGenerations(ctx.db, storeName)) return unlessClosed(ctx.db, () => generations.writeAll(ctx, storeName, checked, method, keys, now, where))
   const held = heldSettings(ctx.db.name, storeName)
-  if (!held && keepsSettings(ctx.db.name)) return writeReading(ctx, storeName, checked, method, keys, now, where)
+  if (!held && keepsSettings(ctx.db.name)) return writeReading(ctx, storeName, checked, method, keys, now, where, claiming)
   const watermarks = held ?? knownWatermarks(ctx.db.name, storeName)
   const stored = checked.map((value) => stampAt(value, now, watermarks))
-  return putStamped(ctx, begin(ctx, [storeName]), storeName, checked, stored, method, keys, now, where)
+  return putStamped(ctx, begin(ctx, [storeName]), storeName, checked, stored, method, keys, now, where, claiming)
 }
+
+/** The retry of a write refused with `ConstraintError` (`claim.ts`), as an entry loads it: with the handle's less common calls. */
+export type LoadClaiming = () => Promise<{ writeClaiming: typeof writeClaiming }>
 
 /**
  * {@link writeAll} stamping by the settings it reads first, in a read-only transaction of their
@@ -92,24 +92,15 @@ export async function writeAll(
  * it waits for, a `db.transaction` over its store among them (SPEC §11). A change committed
  * between the two is one this write came before, as a write judged by a held copy.
  */
-const writeReading: Generations['writeAll'] = async (ctx, storeName, checked, method, keys, now, where) => {
+const writeReading: (...args: [...Parameters<Generations['writeAll']>, claiming: LoadClaiming]) => Promise<Written<IDBValidKey[]>> = async (ctx, storeName, checked, method, keys, now, where, claiming) => {
   // Ordered as issued, as the writes stamped at once: a later one of this realm may land first.
   const orders = checked.map(() => writeOrder(now))
   const state = await settingsFor(ctx, storeName)
   const stored = checked.map((value, i) => stampAt(value, now, state, orders[i]))
-  return putStamped(ctx, begin(ctx, [storeName]), storeName, checked, stored, method, keys, now, where)
+  return putStamped(ctx, begin(ctx, [storeName]), storeName, checked, stored, method, keys, now, where, claiming)
 }
 
-/** The settings of `storeName` as the realm holds them, or read first and learnt (see {@link writeReading}). */
-async function settingsFor(ctx: WriteContext, storeName: string): Promise<StoreState> {
-  try {
-    return (await readSettings(ctx.db, [storeName])).get(storeName)!
-  } catch (error) {
-    throw asClosed(ctx.db, error)
-  }
-}
-
-/** Issues every write of `stored` in `transaction` at once; on `ConstraintError`, {@link writeClaiming}. */
+/** Issues every write of `stored` in `transaction` at once; on `ConstraintError`, `claim.ts`'s `writeClaiming`. */
 async function putStamped(
   ctx: WriteContext,
   { tx, committed }: { tx: IDBTransaction; committed: Promise<void> },
@@ -120,6 +111,7 @@ async function putStamped(
   keys: readonly (IDBValidKey | undefined)[] | undefined,
   now: number,
   where: (i: number) => string,
+  claiming: LoadClaiming,
 ): Promise<Written<IDBValidKey[]>> {
   const store = tx.objectStore(storeName)
   const requests: IDBRequest<IDBValidKey>[] = []
@@ -135,59 +127,9 @@ async function putStamped(
     await committedOrUndone(ctx.db, storeName, committed, stored)
   } catch (error) {
     if ((error as DOMException | null)?.name !== 'ConstraintError') throw error
-    return writeClaiming(ctx, storeName, checked, method, keys, now, where)
+    return (await claiming()).writeClaiming(ctx, storeName, checked, method, keys, now, where)
   }
   return { result: requests.map((r) => r.result), claimed: [] }
-}
-
-/** {@link writeAll} once more, judging by the settings read just before (as {@link writeReading}). */
-const writeClaiming: Generations['writeAll'] = async (ctx, storeName, checked, method, keys, now, where) => {
-  const state = await settingsFor(ctx, storeName)
-  const { tx, committed } = begin(ctx, [storeName])
-  const store = tx.objectStore(storeName)
-  const cut = cutoffs(state, now)
-  const claimed: DeletedItem[] = []
-  const written: IDBValidKey[] = []
-  const stored = checked.map((value) => stampAt(value, now, state))
-  try {
-    // One after the other: a value retried after claiming room must not land after later ones.
-    for (const [i, value] of stored.entries()) {
-      written.push(await putClaiming(store, method, value, keys?.[i], cut, (items) => claimed.push(...items), where(i)))
-    }
-  } catch (error) {
-    abortQuietly(tx)
-    throw error
-  }
-  await committedOrUndone(ctx.db, storeName, committed, stored)
-  return { result: written, claimed }
-}
-
-/**
- * Rewrites the live item at `key` with `changes` merged in (or what `changes` returns, called
- * once), stamping a new `_ts`. Resolves to the item as reads now return it.
- * @throws TtlError `NOT_FOUND` when no live item holds `key`; `INVALID_VALUE` when the change
- * would move the item to another key
- */
-export async function update(ctx: WriteContext, storeName: string, key: IDBValidKey, changes: Changes): Promise<Written<Item>> {
-  checkChanges(storeName, key, changes)
-  const { generations } = ctx
-  if (generations && usesGenerations(ctx.db, storeName)) return unlessClosed(ctx.db, () => generations.update(ctx, storeName, key, changes))
-  const now = ctx.clock()
-  // Read first, not in the update's transaction: see writeReading.
-  const state = await settingsFor(ctx, storeName)
-  const { tx, committed } = begin(ctx, [storeName])
-  const store = tx.objectStore(storeName)
-  const existing = await req(store.get(key))
-  try {
-    const next = updated(ctx, storeName, key, store.keyPath, existing, state, now, changes)
-    const claimed: DeletedItem[] = []
-    await putClaiming(store, 'put', next, store.keyPath === null ? key : undefined, cutoffs(state, now), (items) => claimed.push(...items), itemAt(storeName, key))
-    await committed
-    return { result: unstamp(next), claimed }
-  } catch (error) {
-    abortQuietly(tx)
-    throw error
-  }
 }
 
 export async function remove(ctx: WriteContext, storeName: string, query: IDBValidKey | IDBKeyRange): Promise<void> {
@@ -203,23 +145,12 @@ export async function clear(ctx: WriteContext, storeName: string): Promise<void>
 }
 
 /**
- * Switches the default in constant time; what the old one had killed stays dead, unless the store
- * `follows` a server's setting (`followDefault`).
+ * `value` as `setDefaultTtl` takes it, checked before its work loads (`default-ttl.ts`).
+ * @throws TtlError `INVALID_TTL`
  */
-export async function setDefaultTtl(ctx: WriteContext, storeName: string, value: DefaultTtl, follows = false): Promise<StoreState> {
+export function checkNewDefault(storeName: string, value: DefaultTtl): DefaultTtl {
   const where = `store "${storeName}"`
   // An absent default (a store declared without one) means TTL off; an argument left out does not.
   if (value === undefined) throw new TtlError('INVALID_TTL', `${where}: setDefaultTtl needs null (TTL off), -1 or an integer from 1 to ${MAX_TTL}; got undefined`)
-  const defaultTtl = checkDefaultTtl(value, where)
-  const next = await changingSettings(ctx.db.name, async () => {
-    const { tx, committed } = begin(ctx, [META_STORE])
-    const meta = tx.objectStore(META_STORE)
-    const before = await req<StoreState>(meta.get(storeName))
-    const next = follows ? followDefault(before, defaultTtl) : changeDefault(before, defaultTtl, ctx.clock())
-    meta.put(next, storeName)
-    await committed
-    return next
-  })
-  announce(ctx.db.name, storeName, next)
-  return next
+  return checkDefaultTtl(value, where)
 }

@@ -4,6 +4,7 @@
 import * as staleReads from '../../src/reads/stale.js'
 import * as touchWork from '../../src/reads/touch.js'
 import * as follow from '../../src/live/follow.js'
+import * as calls from '../../src/assembly/calls.js'
 import * as refusalTexts from '../../src/rules/texts.js'
 import { fullBackground } from '../../src/background/page.js'
 import { inlinePurger } from '../../src/background/inline.js'
@@ -69,6 +70,7 @@ export function chunks() {
     stale: new Chunk(staleReads),
     touches: new Chunk(touchWork),
     follow: new Chunk(follow),
+    calls: new Chunk(calls),
     background: new Chunk({ makeBackground: fullBackground(inlinePurger) }),
   }
   const loaders: FullLoaders = {
@@ -82,6 +84,7 @@ export function chunks() {
     stale: c.stale.load,
     touches: c.touches.load,
     follow: c.follow.load,
+    calls: c.calls.load,
   }
   const background: MakeBackground = lazyBackground(c.background.load)
   const open = (name: string, options: Partial<OpenTtlDBOptions>, made: MakeBackground = background) =>
