@@ -9,14 +9,15 @@
 const esm = (config) => ({ ...config, format: 'esm' })
 /**
  * The chunks the page entries load with `import()` (issue #44): the background purge at the first
- * idle callback, the schema work when an open must create or upgrade the database, Storage Buckets
+ * idle callback, the schema work when an open must create or upgrade the database (or apply a changed
+ * declaration), the checks of options beyond a store's key and default at an open given one, Storage Buckets
  * and `db.storage()` when the app first uses them, the watch of `onLost` when an open asks for it,
  * the steps of quota relief at the first write refused for lack of space, what runs `db.transaction`
  * at a handle's first transaction and the writes of stores kept in generations at the first such
  * write (`idb-ttl` only), quota relief's round of eviction with its steps, the stale reads at the first and the touches of
  * `touchOnRead` stores at an open that declares one, what follows a live query at its first subscription (`idb-ttl` only).
  */
-const LATER = ['./idb-ttl-texts-*', './idb-ttl-page-*', './idb-ttl-purge-*', './idb-ttl-upgrade-*', './idb-ttl-storage-*', './idb-ttl-watch-*', './idb-ttl-relief-*', './idb-ttl-transaction-*', './idb-ttl-generations-*', './idb-ttl-evict-*', './idb-ttl-stale-*', './idb-ttl-touch-*', './idb-ttl-follow-*']
+const LATER = ['./idb-ttl-texts-*', './idb-ttl-options-*', './idb-ttl-page-*', './idb-ttl-purge-*', './idb-ttl-upgrade-*', './idb-ttl-storage-*', './idb-ttl-watch-*', './idb-ttl-relief-*', './idb-ttl-transaction-*', './idb-ttl-generations-*', './idb-ttl-evict-*', './idb-ttl-stale-*', './idb-ttl-touch-*', './idb-ttl-follow-*']
 /** A service worker as an app builds it: Workbox's production build (no development logging). */
 const serviceWorker = (config) => ({ ...esm(config), define: { ...config.define, 'process.env.NODE_ENV': '"production"' } })
 const peer = (name, file) => ({ name: `peer: ${name} (whole package)`, path: file, import: { [file]: '*' }, gzip: true, modifyEsbuildConfig: esm })

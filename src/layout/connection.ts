@@ -5,11 +5,15 @@
 import { TtlError } from '../rules/errors.js'
 import { factoryOf } from '../platform/factory.js'
 import type { checkSchema, StoreConfigs } from './schema.js'
-import type { openUpgrading } from './upgrade.js'
+import type { applyDeclaredDefaults, openUpgrading } from './upgrade.js'
 
-/** The schema work of an open that creates or upgrades the database, and the words for its failures (`upgrade.ts`). */
+/**
+ * The schema work of an open that creates or upgrades the database, and the words for its
+ * failures (`upgrade.ts`); with it, what applies a declaration that changed (`redeclare.ts`).
+ */
 export interface UpgradeWork {
   openUpgrading: typeof openUpgrading
+  applyDeclaredDefaults: typeof applyDeclaredDefaults
 }
 
 /**
