@@ -101,7 +101,7 @@ async function openChecked<S extends DBSchema | unknown, H>(
   if (storage) await storage.openIn(name, bucket)
   else place(name, undefined)
   const first = firstCheck(more)
-  const connection = new Connection({ name, version: options.version, stores, clock, upgrade: options.upgrade, schema: { checkSchema: first.check, upgrade: load.upgrade }, onStepAside: () => forgetSettings(name) })
+  const connection = new Connection({ name, version: options.version, stores, clock, upgrade: options.upgrade, schema: { checkSchema: first.check, upgrade: load.upgrade, texts: load.texts }, onStepAside: () => forgetSettings(name) })
   const opening = connection.native()
   // Joined while the open is under way: the bus's channel costs 0.2–0.4 ms to make, hidden there.
   const unfollowMarks = follow(name)

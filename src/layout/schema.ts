@@ -5,7 +5,6 @@
  * indexes and the metadata store in an upgrade (`upgrade.ts`), and applying a changed declaration
  * (`redeclare.ts`), with an open that needs them (`connection.ts`, `assembly/open.ts`).
  */
-import { TtlError } from '../rules/errors.js'
 import { refuse } from '../rules/refusal.js'
 import { JOURNAL_STORE, META_STORE, EXPIRY_INDEX } from './expiry-index.js'
 import type { StoreState } from '../rules/policy.js'
@@ -80,7 +79,7 @@ export function checkStoreConfigs(stores: unknown, more?: OptionChecks): StoreCo
 /**
  * After opening: every declared store must exist with its key path and its expiry index, and with
  * its declared indexes (and `$ts`, with a capacity), which `more` checks where they are declared.
- * @throws TtlError `SCHEMA_MISMATCH`
+ * @throws TtlError `SCHEMA_MISMATCH` (`refuse`d: the connection explains it)
  */
 export function checkSchema(db: IDBDatabase, stores: StoreConfigs, kept?: IDBTransaction, more?: OptionChecks): void {
   const missing = [META_STORE, ...Object.keys(stores)].filter((name) => !db.objectStoreNames.contains(name))
@@ -99,18 +98,14 @@ export function checkSchema(db: IDBDatabase, stores: StoreConfigs, kept?: IDBTra
     if (Object.values(stores).some((config) => config.mirror) && !db.objectStoreNames.contains(OUTBOX_STORE)) missing.push(`the mirror's (${OUTBOX_STORE}, ${SYNC_STORE})`)
     if (missing.length === 0) return
   }
-  throw new TtlError(
-    'SCHEMA_MISMATCH',
-    `database "${db.name}" version ${db.version} lacks TTL stores or indexes for ${missing.join(', ')}: ` +
-      `open it with a higher version (${db.version + 1}) to create them`,
-  )
+  throw refuse('SCHEMA_MISMATCH', 'lacks', db.name, db.version, missing)
 }
 
 /**
  * A store's key path and key generator are fixed when IndexedDB creates it: a declaration that
  * differs would be ignored and its writes fail later with a `DataError`, so it is refused here, in
  * the upgrade (which then changes nothing) or at an open without one.
- * @throws TtlError `SCHEMA_MISMATCH` naming the store, the key path on disk and the declared one
+ * @throws TtlError `SCHEMA_MISMATCH` naming the store, the key path on disk and the declared one (`refuse`d: the connection explains it)
  */
 export function checkKeyShape(database: string, store: IDBObjectStore, config: StoreConfig): void {
   // A compound key path is an array, or a DOMStringList in older engines.
@@ -119,12 +114,7 @@ export function checkKeyShape(database: string, store: IDBObjectStore, config: S
   const onDisk = shape(store.keyPath, store.autoIncrement)
   const declared = shape(config.keyPath, config.autoIncrement)
   if (onDisk === declared) return
-  throw new TtlError(
-    'SCHEMA_MISMATCH',
-    `store "${store.name}" of database "${database}" has ${onDisk}, declared with ${declared}: ` +
-      'IndexedDB cannot change the key of a store that exists, at any version. Declare it as it is on disk, ' +
-      'or declare a store of another name (created with the new key) and copy the items into it.',
-  )
+  throw refuse('SCHEMA_MISMATCH', 'keyShape', store.name, database, onDisk, declared)
 }
 
 /**

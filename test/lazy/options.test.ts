@@ -197,3 +197,26 @@ test('an open whose changed declaration cannot be applied for want of the schema
   db.close()
   await deleteDB(name)
 })
+
+test('a reopen after an upgrade elsewhere that changed a store\'s key is refused with SCHEMA_MISMATCH in the words of before, loaded then; without them, named by its key', async () => {
+  for (const offline of [undefined, new TypeError('Failed to fetch dynamically imported module')]) {
+    const { open, texts } = chunks()
+    const name = uniqueName()
+    const db = await open(name, declaring({ keyPath: 'id', defaultTtl: 60 }), inlineBackground)
+    await db.put('s', { id: 1 })
+    // Another app version recreates the store with another key; the handle steps aside for it.
+    const other = await openDB(name, 2, {
+      upgrade(raw) {
+        raw.deleteObjectStore('s')
+        raw.createObjectStore('s', { keyPath: 'key' }).createIndex('$ttl', '$ttl')
+      },
+    })
+    other.close()
+    if (offline) texts.failNext(offline)
+    const words = `store "s" of database "${name}" has keyPath "key", declared with keyPath "id": IndexedDB cannot change the key of a store that exists, at any version. Declare it as it is on disk, or declare a store of another name (created with the new key) and copy the items into it.`
+    await expect(db.get('s', 1)).rejects.toMatchObject({ name: 'TtlError', code: 'SCHEMA_MISMATCH', message: offline ? 'keyShape' : words })
+    expect(texts.loads).toBe(1)
+    db.close()
+    await deleteDB(name)
+  }
+})
