@@ -28,9 +28,10 @@ export default [
     path: 'dist/idb-ttl.js',
     import: '*',
     gzip: true,
-    // Every chunk of idb-ttl together: 38.45 kB at the start of #44's second round, 40.72 now (each split adds a
-    // loader and a namespace; #46, #47 and call order added behaviour). #44 asks for no more than 34.2 kB.
-    limit: '41.1 kB',
+    // Every chunk of idb-ttl together: 38.45 kB at the start of #44's second round, 41.16 now (each split adds a
+    // loader and a namespace; #46, #47 and call order added behaviour; the open's option checks and redeclaration
+    // split out +0.41, for -0.72 in each first load). #44 asks for no more than 34.2 kB.
+    limit: '41.2 kB',
     modifyEsbuildConfig: esm,
   },
   {
@@ -39,8 +40,9 @@ export default [
     import: { 'dist/core.js': '{ openTtlDB }' },
     gzip: true,
     // Every chunk an app of idb-ttl/core may load (test/consumer/ weighs a minimal app against this same limit).
-    // 19.46 kB before #44; 23.91 now (the minimal app of test/consumer/ 24.12). The target of #33 was 10 kB.
-    limit: '24.4 kB',
+    // 19.46 kB before #44; 24.33 now (the minimal app of test/consumer/ 24.55: the open's option checks and
+    // redeclaration split out +0.43, for -0.73 in the first load). The target of #33 was 10 kB.
+    limit: '24.6 kB',
     modifyEsbuildConfig: esm,
   },
   {
@@ -48,7 +50,7 @@ export default [
     path: 'dist/service-worker.js',
     import: '*',
     gzip: true,
-    // The full handle with the inline purge, every chunk imported (no import() in a service worker): 35.87 kB.
+    // The full handle with the inline purge, every chunk imported (no import() in a service worker): 36.17 kB.
     limit: '36.2 kB',
     modifyEsbuildConfig: esm,
   },
@@ -59,8 +61,8 @@ export default [
     ignore: LATER,
     gzip: true,
     // The first load of idb-ttl/core (the chunks loaded later ignored: LATER). Target 9 kB; 19.46 kB before #44,
-    // 14.83 now (a Vite app of test/consumer/app/core.ts: 15.94, FIRST_LOAD_BUDGET in test/consumer/scratch.mjs).
-    limit: '14.97 kB',
+    // 14.12 now (a Vite app of test/consumer/app/core.ts: 15.27, FIRST_LOAD_BUDGET in test/consumer/scratch.mjs).
+    limit: '14.25 kB',
     modifyEsbuildConfig: esm,
   },
   {
@@ -69,8 +71,8 @@ export default [
     import: { 'dist/idb-ttl.js': '{ openTtlDB }' },
     ignore: LATER,
     gzip: true,
-    // The first load of idb-ttl. Target 14 kB; 33.02 kB before #44, 21.71 now (a Vite app: 23.65).
-    limit: '21.9 kB',
+    // The first load of idb-ttl. Target 14 kB; 33.02 kB before #44, 21.00 now (a Vite app: 22.82).
+    limit: '21.15 kB',
     modifyEsbuildConfig: esm,
   },
   {
