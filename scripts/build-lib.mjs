@@ -9,12 +9,12 @@
 // the scheduler, leader and page's own purger (`idb-ttl-purge-*.js`, which the service worker's
 // entry imports statically: service workers forbid `import()`) and what starts the purge worker by
 // its URL (`idb-ttl-page-*.js`, which only the page entries load: a service worker's bundler would
-// ship the worker file for the URL); the schema work of an upgrade (`idb-ttl-upgrade-*.js`) and
+// ship the worker file for the URL); the schema work of an upgrade, with the write of a changed declaration (`idb-ttl-upgrade-*.js`), and
 // Storage Buckets with `db.storage()` (`idb-ttl-storage-*.js`) and the full handle's watch of
 // `onLost` and `bucket.expiresAfterItems` (`idb-ttl-watch-*.js`), which the page entries load with
 // `import()` when first needed and the service worker's imports; so too the steps of quota relief
 // (`idb-ttl-relief-*.js`), at the first write refused for lack of space, with the full entries'
-// round of eviction (`idb-ttl-evict-*.js`); the stale reads (`idb-ttl-stale-*.js`) at the first; the touches of `touchOnRead` stores (`idb-ttl-touch-*.js`) at an open that declares one; what follows a subscribed live query (`idb-ttl-follow-*.js`) at the first subscription; what the handle's less common calls run (`idb-ttl-calls-*.js`: `update`, `setDefaultTtl`, the keys, `get` by a range, `stats`, `iterate`…) at the first; what runs `db.transaction`
+// round of eviction (`idb-ttl-evict-*.js`); the stale reads (`idb-ttl-stale-*.js`) at the first; the touches of `touchOnRead` stores (`idb-ttl-touch-*.js`) at an open that declares one; the checks of the options beyond a store's key and default, and of the purge's (`idb-ttl-options-*.js`), at an open given one; what follows a subscribed live query (`idb-ttl-follow-*.js`) at the first subscription; what the handle's less common calls run (`idb-ttl-calls-*.js`: `update`, `setDefaultTtl`, the keys, `get` by a range, `stats`, `iterate`…) at the first; what runs `db.transaction`
 // (`idb-ttl-transaction-*.js`), at a handle's first transaction, and the writes of stores kept in
 // generations (`idb-ttl-generations-*.js`), at the first such write; the words of the refusals an
 // open's checks make (`idb-ttl-texts-*.js`), at the first refusal. idb, comlink and
@@ -212,6 +212,8 @@ await build({
             { name: 'touch', priority: 0, test: (id) => touchWork.has(id) },
             // What follows a subscribed live query: loaded by the page entries at a handle's first subscription.
             { name: 'follow', priority: 0, test: (id) => following.has(id) },
+            // The checks of the options beyond a store's key and default, and of the purge's: loaded by the page entries at an open given one.
+            { name: 'options', priority: 0, test: /[\\/]src[\\/](layout[\\/]options|rules[\\/]option-checks)\.ts$/ },
           ],
         },
         // Whitespace too (Vite's library mode leaves it, for fear of losing the `@__PURE__`

@@ -23,6 +23,9 @@ const background = lazyBackground(async () => ({ makeBackground: (await load(imp
 /** The schema work, loaded when an open first needs to create or upgrade the database. */
 const loadUpgrade = () => load(import('../layout/upgrade.js'))
 
+/** The checks of the options beyond a store's key and default, and of the purge's: loaded by an open given one. */
+const loadOptions = () => load(import('../layout/options.js'))
+
 /** Storage Buckets and `db.storage()`: loaded when an open, a `storage()` or a deletion first needs them. */
 const loadStorage = () => load(import('../handle/storage-work.js'))
 
@@ -53,7 +56,7 @@ function refuseFullOnly(stores: StoreConfigs, purge: Required<PurgeOptions>): vo
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlCoreDBOptions<S>): Promise<TtlCoreDB<S>> {
   const { onLost, bucket } = (options ?? {}) as OpenTtlDBOptions
   if (onLost !== undefined || bucket?.expiresAfterItems) return Promise.reject(new TtlError('UNSUPPORTED', `${onLost === undefined ? 'bucket.expiresAfterItems' : 'onLost'} is not in idb-ttl/core; ${USE_FULL_ENTRY}`))
-  return openDatabase(name, options, { upgrade: loadUpgrade, storage: loadStorage, relief: () => load(import('../purge/relieve.js')), texts: () => load(import('../rules/texts.js')) }, (opened) => {
+  return openDatabase(name, options, { upgrade: loadUpgrade, options: loadOptions, storage: loadStorage, relief: () => load(import('../purge/relieve.js')), texts: () => load(import('../rules/texts.js')) }, (opened) => {
     const parts = new CoreParts({ ...opened, background })
     const routes = new CoreRoutes({ ...opened, parts })
     routes.settingsChanged(opened.redeclared)

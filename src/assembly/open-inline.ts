@@ -6,6 +6,7 @@
 import type { DBSchema } from 'idb'
 import { inlineBackground } from '../background/inline.js'
 import * as upgradeWork from '../layout/upgrade.js'
+import * as optionChecks from '../layout/options.js'
 import * as reliefSteps from '../purge/relief.js'
 import * as storageWatch from '../handle/storage-watch.js'
 import * as storageWork from '../handle/storage-work.js'
@@ -41,7 +42,7 @@ const transactionsAndStash = {
  * IndexedDB `VersionError`
  */
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
-  return openFull(name, options, inlineBackground, { upgrade: loadUpgrade, storage: loadStorage, relief: () => Promise.resolve(reliefSteps), texts: () => Promise.resolve(texts), stale: () => Promise.resolve(staleReads), touches: () => Promise.resolve(touchWork), follow: () => Promise.resolve(follow), watch: () => Promise.resolve(storageWatch), calls: () => Promise.resolve(calls), ...transactionsAndStash })
+  return openFull(name, options, inlineBackground, { upgrade: loadUpgrade, options: () => Promise.resolve(optionChecks), storage: loadStorage, relief: () => Promise.resolve(reliefSteps), texts: () => Promise.resolve(texts), stale: () => Promise.resolve(staleReads), touches: () => Promise.resolve(touchWork), follow: () => Promise.resolve(follow), watch: () => Promise.resolve(storageWatch), calls: () => Promise.resolve(calls), ...transactionsAndStash })
 }
 
 /**

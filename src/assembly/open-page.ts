@@ -25,6 +25,9 @@ const background = lazyBackground(async () => {
 /** The schema work, loaded when an open first needs to create or upgrade the database. */
 const loadUpgrade = () => load(import('../layout/upgrade.js'))
 
+/** The checks of the options beyond a store's key and default, and of the purge's: loaded by an open given one. */
+const loadOptions = () => load(import('../layout/options.js'))
+
 /**
  * Storage Buckets and `db.storage()`, loaded when an open, a `storage()` or a deletion first needs
  * them; the watch of `onLost` and `bucket.expiresAfterItems` when an open asks for one.
@@ -49,7 +52,7 @@ const transactionsAndStash = {
  * IndexedDB `VersionError`
  */
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
-  return openFull(name, options, background, { upgrade: loadUpgrade, storage: loadStorage, relief: () => load(import('../purge/relief.js')), texts: () => load(import('../rules/texts.js')), stale: () => load(import('../reads/stale.js')), touches: () => load(import('../reads/touch.js')), follow: () => load(import('../live/follow.js')), watch: () => load(import('../handle/storage-watch.js')), calls: () => load(import('./calls.js')), ...transactionsAndStash })
+  return openFull(name, options, background, { upgrade: loadUpgrade, options: loadOptions, storage: loadStorage, relief: () => load(import('../purge/relief.js')), texts: () => load(import('../rules/texts.js')), stale: () => load(import('../reads/stale.js')), touches: () => load(import('../reads/touch.js')), follow: () => load(import('../live/follow.js')), watch: () => load(import('../handle/storage-watch.js')), calls: () => load(import('./calls.js')), ...transactionsAndStash })
 }
 
 /**

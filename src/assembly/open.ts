@@ -12,7 +12,7 @@ import type { PartsOptions } from '../handle/core-parts.js'
 import type { LoadStorage, RoutesOptions } from '../handle/core-routes.js'
 import type { LoadRelief } from '../purge/quota.js'
 import { Connection, type UpgradeWork } from '../layout/connection.js'
-import { applyDeclaredDefaults, checkSchema, checkStoreConfigs, isOptions, refuseUnknown, type StoreConfigs, type Undeclarable } from '../layout/schema.js'
+import { asDeclared, checkSchema, checkStoreConfigs, givesMore, isOptions, readDeclared, refuseUnknown, type OptionChecks, type StoreConfigs, type Undeclarable } from '../layout/schema.js'
 import { forgetSettings, holdSettings } from '../layout/held-settings.js'
 import { follow } from '../layout/watermarks.js'
 import { META_STORE } from '../layout/expiry-index.js'
@@ -21,7 +21,7 @@ import { abortQuietly } from '../platform/request.js'
 import { place } from '../platform/factory.js'
 import { checkClock, monotonic } from '../rules/clock.js'
 import { explain, refuse, type LoadTexts } from '../rules/refusal.js'
-import { checkPurgeOptions } from '../rules/purge-options.js'
+import { purgeDefaults } from '../rules/purge-options.js'
 import type { OpenTtlCoreDBOptions, PurgeOptions } from '../rules/types.js'
 
 /** An open database, checked and with its declared defaults written: what an entry makes its handle of. */
@@ -33,15 +33,21 @@ export interface Opened extends Omit<PartsOptions, 'background'>, Omit<RoutesOpt
 }
 
 /**
- * The schema work of an open that creates or upgrades the database (`layout/upgrade.ts`), as an
- * entry gets it: the page entries load it with `import()` when an open first needs it, so that
- * opening a database as declared loads none of it; `idb-ttl/service-worker` imports it.
+ * The schema work of an open that creates or upgrades the database, or applies a changed
+ * declaration (`layout/upgrade.ts`), as an entry gets it: the page entries load it with `import()`
+ * when an open first needs it, so that opening a database as declared loads none of it;
+ * `idb-ttl/service-worker` imports it.
  */
 export type LoadUpgrade = () => Promise<UpgradeWork>
 
-/** What an entry hands in: the schema work, and what Storage Buckets, `onLost` and `db.storage()` run (`handle/storage-work.ts`). */
+/**
+ * What an entry hands in: the schema work, the checks of the options beyond a store's key and
+ * default and of the purge's, and what Storage Buckets, `onLost` and `db.storage()` run (`handle/storage-work.ts`).
+ */
 export interface Loaders {
   upgrade: LoadUpgrade
+  /** The checks of the options beyond a store's key and default, and of the purge's (`layout/options.ts`), loaded by an open given one. */
+  options: () => Promise<OptionChecks>
   storage: LoadStorage
   /** The steps of quota relief (`purge/relieve.ts`; the full entries': `purge/relief.ts`), loaded at the first write refused for lack of space. */
   relief: LoadRelief
@@ -79,12 +85,14 @@ async function openChecked<S extends DBSchema | unknown, H>(
   if (!isOptions(options)) throw refuse('INVALID_OPTION', 'options')
   refuseUnknown('openTtlDB', options, 'openTtlDB')
   if (options.upgrade !== undefined && typeof options.upgrade !== 'function') throw refuse('INVALID_OPTION', 'upgrade', options.upgrade)
-  const stores = checkStoreConfigs(options.stores)
+  // Options beyond a store's key and default load their checks (issue #44), before any is checked: the first refused is as before.
+  const more = givesMore(options) ? await load.options() : undefined
+  const stores = checkStoreConfigs(options.stores, more)
   const mode = options.ttlValues ?? 'strict'
   if (mode !== 'strict' && mode !== 'lenient') throw refuse('INVALID_OPTION', 'ttlValues', mode)
   const { durability } = options
   if (durability !== undefined && durability !== 'default' && durability !== 'strict' && durability !== 'relaxed') throw refuse('INVALID_OPTION', 'durability', durability)
-  const purge = checkPurgeOptions(options.purge)
+  const purge = options.purge === undefined ? purgeDefaults() : more!.checkPurgeOptions(options.purge)
   // A database opened without a bucket waits on no import (issue #44).
   const storage = options.bucket === undefined ? undefined : await load.storage()
   const bucket = storage?.checkBucketOptions(options.bucket)
@@ -92,8 +100,8 @@ async function openChecked<S extends DBSchema | unknown, H>(
   const clock = monotonic(checkClock(options.clock))
   if (storage) await storage.openIn(name, bucket)
   else place(name, undefined)
-  const first = firstCheck()
-  const connection = new Connection({ name, version: options.version, stores, clock, upgrade: options.upgrade, schema: { checkSchema: first.check, upgrade: load.upgrade }, onStepAside: () => forgetSettings(name) })
+  const first = firstCheck(more)
+  const connection = new Connection({ name, version: options.version, stores, clock, upgrade: options.upgrade, schema: { checkSchema: first.check, upgrade: load.upgrade, texts: load.texts }, onStepAside: () => forgetSettings(name) })
   const opening = connection.native()
   // Joined while the open is under way: the bus's channel costs 0.2–0.4 ms to make, hidden there.
   const unfollowMarks = follow(name)
@@ -105,7 +113,11 @@ async function openChecked<S extends DBSchema | unknown, H>(
   let redeclared: string[]
   try {
     const db = await opening
-    redeclared = await applyDeclaredDefaults(db, () => connection.native(), stores, clock(), options.durability, undeclarable, () => first.settings(db))
+    const nowMs = clock()
+    const stored = await readDeclared(db, stores, first.settings(db))
+    const same = Object.values(stores).every((config, i) => asDeclared(config, stored[i], undeclarable))
+    // A declaration that changed is applied by the schema work, loaded then.
+    redeclared = same ? [] : await (await load.upgrade()).applyDeclaredDefaults(db, () => connection.native(), stores, nowMs, options.durability, undeclarable)
   } catch (error) {
     unfollow()
     connection.close()
@@ -120,9 +132,9 @@ async function openChecked<S extends DBSchema | unknown, H>(
  * ({@link settings}): one transaction where there were two (the check's, aborted, then the
  * read's, which in WebKit waited about 0.3 ms behind the aborted one). Both run in the task the
  * open succeeded in, so the transaction still takes requests. Later checks (reopens after an
- * upgrade elsewhere) are `checkSchema`'s own.
+ * upgrade elsewhere) are `checkSchema`'s own; all check what `more` declares (indexes, a capacity).
  */
-function firstCheck() {
+function firstCheck(more: OptionChecks | undefined) {
   let kept: IDBTransaction | undefined
   let first = true
   return {
@@ -131,7 +143,7 @@ function firstCheck() {
       const tx = first && names.every((store) => db.objectStoreNames.contains(store)) ? db.transaction(names) : undefined
       first = false
       try {
-        checkSchema(db, stores, tx)
+        checkSchema(db, stores, tx, more)
       } catch (error) {
         if (tx) abortQuietly(tx)
         throw error

@@ -3,18 +3,23 @@
  * another tab's upgrade is never blocked) and reopens lazily on the next request.
  */
 import { TtlError } from '../rules/errors.js'
+import { explain, type LoadTexts } from '../rules/refusal.js'
 import { factoryOf } from '../platform/factory.js'
 import type { checkSchema, StoreConfigs } from './schema.js'
-import type { openUpgrading } from './upgrade.js'
+import type { applyDeclaredDefaults, openUpgrading } from './upgrade.js'
 
-/** The schema work of an open that creates or upgrades the database, and the words for its failures (`upgrade.ts`). */
+/**
+ * The schema work of an open that creates or upgrades the database, and the words for its
+ * failures (`upgrade.ts`); with it, what applies a declaration that changed (`redeclare.ts`).
+ */
 export interface UpgradeWork {
   openUpgrading: typeof openUpgrading
+  applyDeclaredDefaults: typeof applyDeclaredDefaults
 }
 
 /**
- * The check of a database opened without an upgrade (`schema.ts`), and how to get the schema work
- * of one that needs an upgrade (`upgrade.ts`: loaded with `import()` by the page entries, the first
+ * The check of a database opened without an upgrade (`schema.ts`) with the words of its refusals,
+ * and how to get the schema work of one that needs an upgrade (`upgrade.ts`: loaded with `import()` by the page entries, the first
  * time an open needs it), which `assembly/open.ts` gives. A connection without it never creates
  * nor upgrades one, nor checks it (the purge worker's, whose page checked the database it purges),
  * and its bundle carries none of it.
@@ -22,6 +27,8 @@ export interface UpgradeWork {
 export interface SchemaWork {
   checkSchema: typeof checkSchema
   upgrade: () => Promise<UpgradeWork>
+  /** The words of the check's refusals (`rules/texts.ts`), loaded at the first. */
+  texts: LoadTexts
 }
 
 export interface ConnectionOptions {
@@ -185,7 +192,12 @@ export class Connection extends AsIsConnection {
    * and at the declared version again after another tab deleted the database: recreated as this
    * app declares it (as a reload would), never at version 1 with `upgrade(0, 1)`.
    */
-  protected override async open(): Promise<IDBDatabase> {
+  protected override open(): Promise<IDBDatabase> {
+    // A refused check of the schema (`schema.ts`), at the first open or a reopen, gets its words before it rejects.
+    return this.reach().catch((error: unknown) => explain(error, this.options.schema.texts))
+  }
+
+  private async reach(): Promise<IDBDatabase> {
     const { schema, version } = this.options
     if (this.steppedAside) {
       // An open without a version that needs an upgrade (aborted: AbortError) finds the database deleted.

@@ -1,9 +1,10 @@
 /**
  * The schema work of an open that creates or upgrades the database: creating stores, expiry
  * indexes and the metadata store (never deleting any), stamping the items of a store that gains
- * TTL, and the words for an open that failed. Only an open that needs an upgrade runs it: the page
- * entries load it with `import()` then (`assembly/open-page.ts`, `open-core.ts`), so that an open
- * of a database as declared loads none of it; `idb-ttl/service-worker` imports it.
+ * TTL, and the words for an open that failed; with it, applying a declaration that changed
+ * (`redeclare.ts`). Only an open that needs an upgrade or finds settings not as declared runs it:
+ * the page entries load it with `import()` then (`assembly/open-page.ts`, `open-core.ts`), so that
+ * an open of a database as declared loads none of it; `idb-ttl/service-worker` imports it.
  */
 import { capacityOf, TS_INDEX } from '../rules/capacity.js'
 import { formatKey, TtlError } from '../rules/errors.js'
@@ -13,9 +14,12 @@ import { cutoffs, initialState, type StoreState } from '../rules/policy.js'
 import { abortQuietly, req } from '../platform/request.js'
 import { factoryOf } from '../platform/factory.js'
 import { check, isPlainObject, stampAt } from './stamp.js'
-import { checkKeyShape, withKept, type StoreConfigs } from './schema.js'
+import { checkKeyShape, type StoreConfigs } from './schema.js'
+import { withKept } from './redeclare.js'
 import { createSyncStores } from './sync-stores.js'
 import type { StoreConfig } from '../rules/types.js'
+
+export { applyDeclaredDefaults } from './redeclare.js'
 
 /**
  * Whether a store may be mirrored (`idb-ttl/cosmos`): declared so, or a `keepTs` store that

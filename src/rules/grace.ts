@@ -10,9 +10,7 @@
  * once `expiredAt + grace` has passed, which over the expiry index is: nothing while the last change
  * is younger than the grace, and otherwise what was dead a grace ago ({@link purgeCutoffs}).
  */
-import { refuse } from './refusal.js'
 import { cutoffs, isDeadMark, markExpiryMs, type Cutoffs, type ExpiryMark, type StoreState } from './policy.js'
-import { MAX_TTL } from './ttl.js'
 
 /** The grace of `state`'s store, in ms (0: none). */
 const graceMs = (state: StoreState) => (state.keepExpired ?? 0) * 1000
@@ -48,13 +46,4 @@ export function expiredAt(state: StoreState, mark: ExpiryMark | undefined): numb
   if (changed === undefined) return natural
   const killed = isDeadMark(mark, { inherit: state.deadTs, own: state.deadExpiry }) || natural < changed
   return killed ? changed : natural
-}
-
-/**
- * The grace a store declares, checked: absent, or whole seconds from 1 to 2147483647.
- * @throws TtlError `INVALID_OPTION` naming the store and `keepExpired` (`refuse`d: an open explains it)
- */
-export function checkKeepExpired(store: string, keepExpired: unknown): void {
-  if (keepExpired === undefined || (Number.isInteger(keepExpired) && (keepExpired as number) >= 1 && (keepExpired as number) <= MAX_TTL)) return
-  throw refuse('INVALID_OPTION', 'keepExpired', store, keepExpired)
 }

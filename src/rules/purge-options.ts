@@ -1,7 +1,5 @@
-/** The `purge` option of `openTtlDB`: its defaults and its validation. */
-import { refuse } from './refusal.js'
+/** The `purge` option of `openTtlDB`: its defaults (its check, loaded when it is given: `option-checks.ts`). */
 import type { PurgeOptions } from './types.js'
-import { unknownOption } from './known-options.js'
 
 /** Keys per purge batch (one transaction each) unless `purge.batchSize` says otherwise. */
 export const DEFAULT_BATCH_SIZE = 300
@@ -16,24 +14,10 @@ export function idleGrowth(batchSize: number): number {
   return (IDLE_GROWTH - 1) * batchSize
 }
 
-const positive = (value: unknown) => typeof value === 'number' && value > 0 && Number.isFinite(value)
-
 /**
- * Fills in the purge defaults and rejects malformed tuning.
- * @throws TtlError `INVALID_OPTION` (`refuse`d: an open explains it)
+ * The purge's settings where the app gives none (`option-checks.ts` checks the ones it gives): in a
+ * worker where there are Web Workers.
  */
-export function checkPurgeOptions(options: PurgeOptions = {}): Required<PurgeOptions> {
-  if (options === null || typeof options !== 'object') throw refuse('INVALID_OPTION', 'purge', options)
-  const unknown = unknownOption(options, 'purge')
-  if (unknown !== undefined) throw refuse('INVALID_OPTION', 'unknownOption', 'purge', unknown, 'purge')
-  const mode = options.mode ?? (typeof Worker === 'function' ? 'worker' : 'inline')
-  // An option given as `undefined` means the default, as if it were absent.
-  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined))
-  const purge = { batchSize: DEFAULT_BATCH_SIZE, sliceMs: 30, maxIntervalMs: 60_000, idleTimeoutMs: 2_000, ...given, mode }
-  if (!['worker', 'inline', 'off'].includes(mode)) throw refuse('INVALID_OPTION', 'purgeMode', mode)
-  if (!Number.isInteger(purge.batchSize) || !positive(purge.batchSize)) throw refuse('INVALID_OPTION', 'batchSize')
-  for (const key of ['sliceMs', 'maxIntervalMs', 'idleTimeoutMs'] as const) {
-    if (!positive(purge[key])) throw refuse('INVALID_OPTION', 'purgeMs', key)
-  }
-  return purge
+export function purgeDefaults(): Required<PurgeOptions> {
+  return { batchSize: DEFAULT_BATCH_SIZE, sliceMs: 30, maxIntervalMs: 60_000, idleTimeoutMs: 2_000, mode: typeof Worker === 'function' ? 'worker' : 'inline' }
 }

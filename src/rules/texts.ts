@@ -1,7 +1,8 @@
 /**
- * The words of the refusals `openTtlDB` makes while it checks its options (issue #44: long error
- * texts on first use): the checks stay in the open, and throw a {@link refuse}d error that names
- * its text here; the open fills the text in before it rejects (`refusal.ts`). The page entries load
+ * The words of the refusals `openTtlDB` makes while it checks its options and the database's schema
+ * (issue #44: long error texts on first use): the checks stay in the open, and throw a {@link refuse}d
+ * error that names its text here; the open (and a reopen's connection) fills the text in before it
+ * rejects (`refusal.ts`). The page entries load
  * this module with `import()` at the first refusal, `idb-ttl/service-worker` imports it.
  */
 import { kindOf } from './errors.js'
@@ -34,6 +35,12 @@ export const TEXTS = {
   evict: (name: string, value: unknown) => `store "${name}": evict must be 'oldest' or 'soonest'; got ${String(value)}`,
   keepExpired: (name: string, value: unknown) => `store "${name}": keepExpired must be whole seconds from 1 to ${MAX_TTL}; got ${String(value)}`,
   ownIndex: (name: string, index: string) => `store "${name}": "${index}" is the library's own index name`,
+  keyShape: (store: string, database: string, onDisk: string, declared: string) =>
+    `store "${store}" of database "${database}" has ${onDisk}, declared with ${declared}: ` +
+    'IndexedDB cannot change the key of a store that exists, at any version. Declare it as it is on disk, ' +
+    'or declare a store of another name (created with the new key) and copy the items into it.',
+  lacks: (database: string, version: number, missing: string[]) =>
+    `database "${database}" version ${version} lacks TTL stores or indexes for ${missing.join(', ')}: open it with a higher version (${version + 1}) to create them`,
 }
 
 export type Texts = typeof TEXTS

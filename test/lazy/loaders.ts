@@ -15,6 +15,7 @@ import { dropGenerationsOf } from '../../src/generations/stash.js'
 import * as storageWatch from '../../src/handle/storage-watch.js'
 import * as storageWork from '../../src/handle/storage-work.js'
 import * as upgradeWork from '../../src/layout/upgrade.js'
+import * as optionChecks from '../../src/layout/options.js'
 import * as reliefSteps from '../../src/purge/relief.js'
 import type { OpenTtlDBOptions } from '../../src/rules/types.js'
 import * as transactions from '../../src/transaction/run.js'
@@ -61,6 +62,7 @@ export class Chunk<T> {
 export function chunks() {
   const c = {
     upgrade: new Chunk(upgradeWork),
+    options: new Chunk(optionChecks),
     storage: new Chunk(storageWork),
     relief: new Chunk(reliefSteps),
     watch: new Chunk(storageWatch),
@@ -75,6 +77,7 @@ export function chunks() {
   }
   const loaders: FullLoaders = {
     upgrade: c.upgrade.load,
+    options: c.options.load,
     storage: c.storage.load,
     relief: c.relief.load,
     watch: c.watch.load,

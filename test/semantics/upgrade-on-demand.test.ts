@@ -7,6 +7,7 @@ import { Connection, type SchemaWork } from '../../src/layout/connection.js'
 import { JOURNAL_STORE, META_STORE } from '../../src/layout/expiry-index.js'
 import { checkSchema, type StoreConfigs } from '../../src/layout/schema.js'
 import * as upgradeWork from '../../src/layout/upgrade.js'
+import * as texts from '../../src/rules/texts.js'
 import { uniqueName } from '../helpers.js'
 
 const stores: StoreConfigs = { s: { keyPath: 'id', defaultTtl: 10 } }
@@ -14,7 +15,7 @@ const stores: StoreConfigs = { s: { keyPath: 'id', defaultTtl: 10 } }
 /** Opens `name` at `version` with `declared`; resolves to how many times the schema work was loaded, and the open's outcome. */
 async function open(name: string, version: number | undefined, declared = stores) {
   let loads = 0
-  const schema: SchemaWork = { checkSchema, upgrade: async () => (loads++, upgradeWork) }
+  const schema: SchemaWork = { checkSchema, upgrade: async () => (loads++, upgradeWork), texts: async () => texts }
   const connection = new Connection({ name, version, stores: declared, clock: Date.now, schema })
   try {
     const db = await connection.native()
