@@ -6,9 +6,8 @@
 import { ORDER_FIELD, WRITER_FIELD } from '../layout/stamp.js'
 import { MARK_FIELD } from '../layout/expiry-index.js'
 import { keyId, req, walk } from '../platform/request.js'
-import { ReadScope, type Reading } from '../reads/reads.js'
-import { slides } from '../reads/owed-touches.js'
-import { asOwed } from '../reads/touched.js'
+import type { Reading } from '../reads/reads.js'
+import type { LiveRealm } from './hub.js'
 
 /** Which items a live query follows: those `getAll` or `getAllFromIndex` would return with these arguments. */
 export interface LiveOptions<Q = IDBValidKey | IDBKeyRange> {
@@ -36,11 +35,13 @@ type Row = [primaryKey: IDBValidKey, stored: unknown]
  * reads count them: each value is taken as they will write it (`reads/touched.ts`), so an item
  * read before its old expiry stays, and shows its new `_ts`. A live query watches, it does not
  * use: it touches nothing, and does not keep items alive by being on screen. Values kept in
- * generations are read with `reading.generations`.
+ * generations are read with `reading.generations`; the realm's scope of reads and touches owed
+ * with `realm` (handed in: this module is loaded later, `subscribers.ts`).
  * @throws TtlError `UNKNOWN_INDEX`
  */
-export async function readLive(db: IDBDatabase, store: string, clock: () => number, options: LiveOptions, reading: Reading): Promise<LiveResult> {
+export async function readLive(db: IDBDatabase, store: string, clock: () => number, options: LiveOptions, reading: Reading, realm: LiveRealm): Promise<LiveResult> {
   const { generations } = reading
+  const { ReadScope, slides, asOwed } = realm
   const scope = ReadScope.open(db, store, clock, { generations })
   const owed = slides(db.name, store) ? (value: unknown) => asOwed(db.name, store, value) : (value: unknown) => value
   const source = options.index === undefined ? scope.store : scope.index(options.index)
