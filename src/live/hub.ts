@@ -9,7 +9,8 @@ import { checkKnownOptions } from '../rules/option-hint.js'
 import { ReadScope, type Reading } from '../reads/reads.js'
 import { slides } from '../reads/owed-touches.js'
 import { asOwed } from '../reads/touched.js'
-import { hearChanges } from './notices.js'
+import { joinBus } from '../platform/bus.js'
+import { listening, realm, tellRealm } from './notices.js'
 import { LiveQuery, type LiveSource } from './query.js'
 import type { LiveOptions } from './result.js'
 
@@ -18,7 +19,7 @@ import type { LiveOptions } from './result.js'
  * subscription (`subscribers.ts`), never imported by it: whichever copy of it loads (a page may
  * hold two copies of the library) hears changes and judges items in its handle's realm.
  */
-export const liveRealm = { hearChanges, ReadScope, slides, asOwed }
+export const liveRealm = { hearing: { realm, listening, joinBus, tellRealm }, ReadScope, slides, asOwed }
 
 export type LiveRealm = typeof liveRealm
 

@@ -8,6 +8,7 @@
 import { Follow } from './follow.js'
 import type { LiveObserver, LiveSource, Unsubscribe } from './query.js'
 import { call, failed } from './report.js'
+import { hearChanges } from './hearing.js'
 import { readLive, type LiveResult } from './result.js'
 
 interface Sink<T> extends LiveObserver<T> {
@@ -57,7 +58,7 @@ export class Subscribers<T> {
     const { dbName, store, clock, connect, options, reading, realm, owner } = this.source
     owner.add(this)
     const read = async () => readLive(await connect(), store, clock, options, reading, realm)
-    this.following = new Follow({ dbName, store, clock, read, hearChanges: realm.hearChanges }, this)
+    this.following = new Follow({ dbName, store, clock, read, hearChanges: (db, hear) => hearChanges(realm.hearing, db, hear) }, this)
   }
 
   private stop(): void {
