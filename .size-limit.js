@@ -27,9 +27,9 @@ export default [
     path: 'dist/idb-ttl.js',
     import: '*',
     gzip: true,
-    // Every chunk of idb-ttl together: 38.45 kB at the start of #44's second round, 40.72 now (each split adds a
-    // loader and a namespace; #46, #47 and call order added behaviour). #44 asks for no more than 34.2 kB.
-    limit: '41.1 kB',
+    // Every chunk of idb-ttl together: 38.45 kB at the start of #44's second round, 41.20 now (each split adds a
+    // loader and a namespace; #46, #47 and call order added behaviour; live queries' stand-in, +0.44). #44 asks for no more than 34.2 kB.
+    limit: '41.5 kB',
     modifyEsbuildConfig: esm,
   },
   {
@@ -47,8 +47,9 @@ export default [
     path: 'dist/service-worker.js',
     import: '*',
     gzip: true,
-    // The full handle with the inline purge, every chunk imported (no import() in a service worker): 35.87 kB.
-    limit: '36.2 kB',
+    // The full handle with the inline purge, every chunk imported (no import() in a service worker): 36.29 kB
+    // (+0.40 for the live query that keeps its subscribers until what runs them is loaded, live/query.ts).
+    limit: '36.6 kB',
     modifyEsbuildConfig: esm,
   },
   {
@@ -68,8 +69,8 @@ export default [
     import: { 'dist/idb-ttl.js': '{ openTtlDB }' },
     ignore: LATER,
     gzip: true,
-    // The first load of idb-ttl. Target 14 kB; 33.02 kB before #44, 21.71 now (a Vite app: 23.65).
-    limit: '21.9 kB',
+    // The first load of idb-ttl. Target 14 kB; 33.02 kB before #44, 21.00 now (a Vite app: 23.01).
+    limit: '21.2 kB',
     modifyEsbuildConfig: esm,
   },
   {

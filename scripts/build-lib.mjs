@@ -14,7 +14,7 @@
 // `onLost` and `bucket.expiresAfterItems` (`idb-ttl-watch-*.js`), which the page entries load with
 // `import()` when first needed and the service worker's imports; so too the steps of quota relief
 // (`idb-ttl-relief-*.js`), at the first write refused for lack of space, with the full entries'
-// round of eviction (`idb-ttl-evict-*.js`); the stale reads (`idb-ttl-stale-*.js`) at the first; the touches of `touchOnRead` stores (`idb-ttl-touch-*.js`) at an open that declares one; what follows a subscribed live query (`idb-ttl-follow-*.js`) at the first subscription; what runs `db.transaction`
+// round of eviction (`idb-ttl-evict-*.js`); the stale reads (`idb-ttl-stale-*.js`) at the first; the touches of `touchOnRead` stores (`idb-ttl-touch-*.js`) at an open that declares one; what runs a subscribed live query (`idb-ttl-follow-*.js`: its subscribers, readings and hearing of changes) at the first subscription; what runs `db.transaction`
 // (`idb-ttl-transaction-*.js`), at a handle's first transaction, and the writes of stores kept in
 // generations (`idb-ttl-generations-*.js`), at the first such write; the words of the refusals an
 // open's checks make (`idb-ttl-texts-*.js`), at the first refusal. idb, comlink and
