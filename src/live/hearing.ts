@@ -5,8 +5,7 @@
  * gives all three up. The realm's registry, id and bus are handed in (`hub.ts` `liveRealm`).
  */
 import { holdLock } from '../platform/lock.js'
-import type { LiveRealm } from './hub.js'
-import { lockPrefix, type Hearer, type Listening } from './notices.js'
+import { lockPrefix, type Hearer, type Hearing, type Listening } from './notices.js'
 
 /**
  * After its first live query starts, a realm runs its queries once more this long after: a
@@ -18,7 +17,7 @@ export const LATE_NEWS_MS = 250
  * Calls `hear` with the stores of database `dbName` that change, in any realm, until the returned
  * function is called.
  */
-export function hearChanges({ realm, listening, joinBus, tellRealm }: LiveRealm['hearing'], dbName: string, hear: Hearer): () => void {
+export function hearChanges({ realm, listening, joinBus, tellRealm }: Hearing, dbName: string, hear: Hearer): () => void {
   let entry = listening.get(dbName)
   if (!entry) {
     const member = joinBus(dbName).on('changed', (message) => message.from !== realm && tellRealm(dbName, message.stores))

@@ -11,7 +11,7 @@ import { slides } from '../reads/owed-touches.js'
 import { asOwed } from '../reads/touched.js'
 import { joinBus } from '../platform/bus.js'
 import { listening, realm, tellRealm } from './notices.js'
-import { LiveQuery, type LiveSource } from './query.js'
+import { LiveQuery, type LiveRealm, type LiveSource } from './query.js'
 import type { LiveOptions } from './result.js'
 
 /**
@@ -19,9 +19,7 @@ import type { LiveOptions } from './result.js'
  * subscription (`subscribers.ts`), never imported by it: whichever copy of it loads (a page may
  * hold two copies of the library) hears changes and judges items in its handle's realm.
  */
-export const liveRealm = { hearing: { realm, listening, joinBus, tellRealm }, ReadScope, slides, asOwed }
-
-export type LiveRealm = typeof liveRealm
+export const liveRealm: LiveRealm = { hearing: { realm, listening, joinBus, tellRealm }, ReadScope, slides, asOwed }
 
 export class LiveHub {
   closed = false

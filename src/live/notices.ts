@@ -51,6 +51,14 @@ export interface Listening {
   lateNews: ReturnType<typeof setTimeout> | undefined
 }
 
+/** The realm's registry, id, bus and telling of changes, as the handle hands them to `hearing.ts` (`hub.ts` `liveRealm`). */
+export interface Hearing {
+  realm: string
+  listening: Map<string, Listening>
+  joinBus: typeof joinBus
+  tellRealm: typeof tellRealm
+}
+
 /**
  * Per database, the live queries of this realm; present only while there is one. What loads later
  * (`hearing.ts`) fills it, handed it by the query (`hub.ts` `liveRealm`).

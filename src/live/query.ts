@@ -11,10 +11,9 @@
  */
 import { kindOf, TtlError } from '../rules/errors.js'
 import type { Reading } from '../reads/reads.js'
-import type { LiveRealm } from './hub.js'
+import type { Hearing } from './notices.js'
 import { call, failed } from './report.js'
-import type { LiveOptions } from './result.js'
-import type { iterate, Subscribers } from './subscribers.js'
+import type { LiveOptions, LiveReads } from './result.js'
 
 /** What a live query calls: `next` with each new result, `error` once if a reading fails, `complete` once when the handle closes. */
 export interface LiveObserver<T> {
@@ -27,6 +26,23 @@ export interface LiveObserver<T> {
 export interface Unsubscribe {
   (): void
   unsubscribe(): void
+}
+
+/** @internal The realm's registries, handed to what loads later (`hub.ts` `liveRealm`). */
+export interface LiveRealm extends LiveReads {
+  hearing: Hearing
+}
+
+/** @internal What runs a query's subscribers once loaded (`subscribers.ts`). */
+export interface Subscribers<T> {
+  subscribe(listener: Listener<T>): Unsubscribe
+  getSnapshot(): T[] | undefined
+}
+
+/** @internal What the page entries load at a handle's first subscription (`subscribers.ts`). */
+export interface LiveWork {
+  Subscribers: new <T>(source: LiveSource) => Subscribers<T>
+  iterate<T>(query: { subscribe(observer: LiveObserver<T>): Unsubscribe }): AsyncIterableIterator<T[]>
 }
 
 /** @internal What a live query reads, and the handle it belongs to. */
@@ -43,7 +59,7 @@ export interface LiveSource {
   /** Keeps what runs while the handle is open; the handle's close() closes it. */
   owner: { closed: boolean; add(query: { close(): void }): void; delete(query: { close(): void }): void }
   /** What runs a subscribed query (`subscribers.ts`), as the entry loads it. */
-  follow: () => Promise<{ Subscribers: typeof Subscribers; iterate: typeof iterate }>
+  follow: () => Promise<LiveWork>
 }
 
 type Listener<T> = ((items: T[]) => void) | LiveObserver<T>

@@ -3,10 +3,8 @@
  * what runs it, loaded later (`subscribers.ts`). A module of its own, built into the core's chunk
  * (scripts/build-lib.mjs), so that the later chunk imports nothing of the full entry's first one.
  */
-import type { LiveObserver } from './query.js'
-
 /** Tells a subscriber its query failed: its `error`, or surfaced as an event listener's error would be. */
-export function failed(sink: LiveObserver<never>, error: unknown): void {
+export function failed(sink: { error?(error: unknown): void }, error: unknown): void {
   if (sink.error) call(() => sink.error!(error))
   else report(error)
 }

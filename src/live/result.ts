@@ -6,8 +6,9 @@
 import { ORDER_FIELD, WRITER_FIELD } from '../layout/stamp.js'
 import { MARK_FIELD } from '../layout/expiry-index.js'
 import { keyId, req, walk } from '../platform/request.js'
-import type { Reading } from '../reads/reads.js'
-import type { LiveRealm } from './hub.js'
+import type { ReadScope, Reading } from '../reads/reads.js'
+import type { slides } from '../reads/owed-touches.js'
+import type { asOwed } from '../reads/touched.js'
 
 /** Which items a live query follows: those `getAll` or `getAllFromIndex` would return with these arguments. */
 export interface LiveOptions<Q = IDBValidKey | IDBKeyRange> {
@@ -17,6 +18,13 @@ export interface LiveOptions<Q = IDBValidKey | IDBKeyRange> {
   query?: Q | null
   /** At most this many items. */
   count?: number
+}
+
+/** The realm's scope of reads and touches owed, as the handle hands them in (`hub.ts` `liveRealm`). */
+export interface LiveReads {
+  ReadScope: typeof ReadScope
+  slides: typeof slides
+  asOwed: typeof asOwed
 }
 
 /** What one reading found. */
@@ -39,7 +47,7 @@ type Row = [primaryKey: IDBValidKey, stored: unknown]
  * with `realm` (handed in: this module is loaded later, `subscribers.ts`).
  * @throws TtlError `UNKNOWN_INDEX`
  */
-export async function readLive(db: IDBDatabase, store: string, clock: () => number, options: LiveOptions, reading: Reading, realm: LiveRealm): Promise<LiveResult> {
+export async function readLive(db: IDBDatabase, store: string, clock: () => number, options: LiveOptions, reading: Reading, realm: LiveReads): Promise<LiveResult> {
   const { generations } = reading
   const { ReadScope, slides, asOwed } = realm
   const scope = ReadScope.open(db, store, clock, { generations })

@@ -6,7 +6,7 @@
  * iteration ({@link iterate}).
  */
 import { Follow } from './follow.js'
-import type { LiveObserver, LiveSource, Unsubscribe } from './query.js'
+import type { LiveObserver, LiveSource, Subscribers as Running, Unsubscribe } from './query.js'
 import { call, failed } from './report.js'
 import { hearChanges } from './hearing.js'
 import { readLive, type LiveResult } from './result.js'
@@ -17,7 +17,7 @@ interface Sink<T> extends LiveObserver<T> {
 }
 
 /** A live query's subscribers, and while there are some, the {@link Follow} that reads for them. */
-export class Subscribers<T> {
+export class Subscribers<T> implements Running<T> {
   private readonly sinks = new Set<Sink<T>>()
   private snapshot: T[] | undefined
   private signature: string | undefined
