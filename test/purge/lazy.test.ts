@@ -14,7 +14,7 @@ function parts(clock: () => number): BackgroundParts {
     purge: { mode: 'worker', batchSize: 300, sliceMs: 30, maxIntervalMs: 60_000, idleTimeoutMs: 2_000 },
     clock,
     connect: () => Promise.reject(new Error('not used')),
-    activity: { note() {} } as never,
+    requests: { last: -Infinity },
     onReport: () => {},
   }
 }
