@@ -33,7 +33,8 @@ export type PagePurger = (config: PurgeConfig, connect: () => Promise<IDBDatabas
  * the first idle callback, the stand-in that forwards to one (`lazy.ts`).
  */
 export interface Purging {
-  readonly purger: PurgeApi & { noteActivity?(): void }
+  /** What the handle calls of the purger: `purgeExpired`'s purge, and each request told to a worker. */
+  readonly purger: Pick<PurgeApi, 'purgeAll'> & { noteActivity?(): void }
   readonly isPurger: boolean
   /**
    * `nowMs`: when the items were written (default: now). `everyone`: told before this background

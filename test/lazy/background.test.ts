@@ -42,7 +42,7 @@ function standIn(load: (makeBackground: MakeBackground) => Promise<{ makeBackgro
   const told: unknown[][] = []
   const makeBackground: MakeBackground = () =>
     ({
-      purger: { slice: async () => [], purgeAll: async () => 0, close: async () => {} },
+      purger: { purgeAll: async () => 0 },
       isPurger: true,
       wrote: (store, values, ...rest) => void told.push(['wrote', store, values.map((value) => ({ ...(value as object) })), ...rest]),
       due: (...args) => void told.push(['due', ...args]),

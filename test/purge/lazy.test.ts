@@ -27,7 +27,7 @@ function recorder() {
   const makeBackground: MakeBackground = (options) => {
     made.push(options)
     const background: Purging = {
-      purger: { slice: async () => [], purgeAll: async (stores) => stores.length, close: async () => {} },
+      purger: { purgeAll: async (stores) => stores.length },
       isPurger: true,
       wrote: (...args) => void told.push(['wrote', ...args]),
       due: (...args) => void told.push(['due', ...args]),
