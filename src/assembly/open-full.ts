@@ -53,7 +53,7 @@ export interface FullLoaders extends Loaders, FullLoads {
   watch: () => Promise<{ watchStorage: typeof watchStorage }>
   /** The touches of `touchOnRead` stores (`reads/touch.ts`), loaded by an open that declares one. */
   touches: () => Promise<TouchWork>
-  /** What follows a subscribed live query (`live/follow.ts`), loaded at a handle's first subscription. */
+  /** What runs a subscribed live query (`live/subscribers.ts`), loaded at a handle's first subscription. */
   follow: LiveSource['follow']
   /** What the handle's less common calls run (`calls.ts`), loaded at the first. */
   calls: LoadCalls

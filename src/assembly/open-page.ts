@@ -52,7 +52,7 @@ const transactionsAndStash = {
  * IndexedDB `VersionError`
  */
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
-  return openFull(name, options, background, { upgrade: loadUpgrade, options: loadOptions, storage: loadStorage, relief: () => load(import('../purge/relief.js')), texts: () => load(import('../rules/texts.js')), stale: () => load(import('../reads/stale.js')), touches: () => load(import('../reads/touch.js')), follow: () => load(import('../live/follow.js')), watch: () => load(import('../handle/storage-watch.js')), calls: () => load(import('./calls.js')), ...transactionsAndStash })
+  return openFull(name, options, background, { upgrade: loadUpgrade, options: loadOptions, storage: loadStorage, relief: () => load(import('../purge/relief.js')), texts: () => load(import('../rules/texts.js')), stale: () => load(import('../reads/stale.js')), touches: () => load(import('../reads/touch.js')), follow: () => load(import('../live/subscribers.js')), watch: () => load(import('../handle/storage-watch.js')), calls: () => load(import('./calls.js')), ...transactionsAndStash })
 }
 
 /**

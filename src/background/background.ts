@@ -3,7 +3,8 @@
  * worker cannot start), the scheduler that runs it when the handle is the elected purger, and the
  * wake-ups (on the database's bus) with which other handles' writes reach it.
  */
-import type { UserActivity } from './activity.js'
+import type { RequestTimes } from './activity.js'
+import { UserActivity } from './courtesy.js'
 import type { PurgeOptions } from '../rules/types.js'
 import { PurgeScheduler } from './scheduler.js'
 import type { PurgeReport } from '../events/reports.js'
@@ -32,7 +33,8 @@ export type PagePurger = (config: PurgeConfig, connect: () => Promise<IDBDatabas
  * the first idle callback, the stand-in that forwards to one (`lazy.ts`).
  */
 export interface Purging {
-  readonly purger: PurgeApi & { noteActivity?(): void }
+  /** What the handle calls of the purger: `purgeExpired`'s purge, and each request told to a worker. */
+  readonly purger: Pick<PurgeApi, 'purgeAll'> & { noteActivity?(): void }
   readonly isPurger: boolean
   /**
    * `nowMs`: when the items were written (default: now). `everyone`: told before this background
@@ -57,7 +59,8 @@ export interface BackgroundOptions {
   purge: Required<PurgeOptions>
   clock: () => number
   connect: () => Promise<IDBDatabase>
-  activity: UserActivity
+  /** When the app's latest request started (`activity.ts`): the page's purge yields to it. */
+  requests: RequestTimes
   onReport: (report: PurgeReport) => void
   /** Absent: every mode but `'off'` purges inline. */
   startWorker: StartWorker | undefined
@@ -73,10 +76,10 @@ export class Background implements Purging {
   private readonly announced = new Map<string, { second: number; ttls: Set<unknown> }>()
 
   constructor(private readonly options: BackgroundOptions) {
-    const { name, stores, purge, clock, connect, activity, onReport, startWorker, pagePurger } = options
+    const { name, stores, purge, clock, connect, requests, onReport, startWorker, pagePurger } = options
     const config = { name, stores, batchSize: purge.batchSize, sliceMs: purge.sliceMs, bucket: bucketOf(name)?.name }
     // The page's own purger: the inline mode's, and the worker mode's where the worker cannot start.
-    const inline = () => pagePurger(config, connect, activity)
+    const inline = () => pagePurger(config, connect, new UserActivity(undefined, undefined, requests))
     this.purger = purge.mode === 'worker' && startWorker ? startWorker(config, inline) : inline()
     if (purge.mode !== 'off') {
       this.scheduler = new PurgeScheduler(this.purger, `idb-ttl:purge:${name}`, {

@@ -45,9 +45,7 @@ class LazyBackground implements Purging {
     this.cancelIdle = () => idle && cancel()
     this.purger = {
       // Every argument passed on as given: a parameter the purger gains is never dropped here.
-      slice: async (...args) => (await this.loaded()).purger.slice(...args),
       purgeAll: async (...args) => (await this.loaded()).purger.purgeAll(...args),
-      close: async () => this.close(),
       noteActivity: () => this.background?.purger.noteActivity?.(),
     }
   }

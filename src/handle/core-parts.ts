@@ -4,7 +4,7 @@
  * queries (in this realm and every other) of changes. The touches a handle owes are the full
  * handle's (`parts.ts`): a core handle's reads only count those of other handles.
  */
-import { hearRequests, UserActivity } from '../background/activity.js'
+import { hearRequests, requests } from '../background/activity.js'
 import type { MakeBackground, Purging } from '../background/background.js'
 import { PurgeReports } from '../events/reports.js'
 import type { Connection } from '../layout/connection.js'
@@ -34,24 +34,20 @@ export class CoreParts {
    * its connection is still open (`storage-watch.ts`).
    */
   watcher: { changed(): void; closing(): void } | undefined = undefined
-  private readonly activity = new UserActivity()
   private readonly unhear: () => void
   private readonly presence: Presence
 
   constructor(options: PartsOptions) {
     const { name, stores, purge, clock, connection, background } = options
     this.presence = new Presence(name)
-    this.unhear = hearRequests(() => {
-      this.activity.note()
-      this.background.purger.noteActivity?.()
-    })
+    this.unhear = hearRequests(() => this.background.purger.noteActivity?.())
     const connect = () => connection.native()
     const onReport = (report: Parameters<PurgeReports['emit']>[0]) => {
       this.reports.emit(report)
       // A background slice (here or in the purge worker) committed these deletions.
       if (report.deleted > 0) this.changed([report.store])
     }
-    this.background = background({ name, stores, purge, clock, connect, activity: this.activity, onReport })
+    this.background = background({ name, stores, purge, clock, connect, requests, onReport })
   }
 
   /** Committed changes of `stores`: every live query of the database hears of them, in every realm. */

@@ -24,7 +24,7 @@ export class Parts extends CoreParts {
   /**
    * `touchWork`: `reads/touch.ts`, which the open loads where a store declares `touchOnRead`;
    * without it the handle owes no touches, as one whose stores do not slide. `follow`: loads what
-   * follows a subscribed live query (`live/follow.ts`).
+   * runs a subscribed live query (`live/subscribers.ts`).
    */
   constructor(options: PartsOptions, touchWork: TouchWork | undefined, follow: LiveSource['follow']) {
     super(options)

@@ -1,13 +1,13 @@
 /**
- * What a subscribed live query does (`query.ts`), loaded by the page entries at a handle's first
- * subscription (issue #44): it hears the changes of its store in every realm, reads again after
+ * What a subscribed live query does (`subscribers.ts`, with which the page entries load it at a
+ * handle's first subscription, issue #44): it hears the changes of its store in every realm, reads again after
  * them and when the first item of its result expires, and never lets two readings overlap: changes
  * heard during one make one more, so a burst costs at most two. The realm's registry of who hears
- * changes (`notices.ts` `hearChanges`) is handed in by the query, never imported: a chunk loaded
- * later may be another copy's.
+ * changes (`notices.ts`) is handed in (`hub.ts` `liveRealm`), never imported: a chunk loaded later
+ * may be another copy's.
  */
 import { ExpiryTimer } from './expiry-timer.js'
-import type { hearChanges } from './notices.js'
+import type { Hearer } from './notices.js'
 import type { LiveResult } from './result.js'
 
 /** What a subscribed query follows: its store, its reading, and the realm's hearing of changes. */
@@ -16,7 +16,7 @@ export interface Followed {
   store: string
   clock: () => number
   read(): Promise<LiveResult>
-  hearChanges: typeof hearChanges
+  hearChanges(dbName: string, hear: Hearer): () => void
 }
 
 /** Who is told of each reading, or of the first that failed. */

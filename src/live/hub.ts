@@ -6,13 +6,25 @@
  */
 import { kindOf, TtlError } from '../rules/errors.js'
 import { checkKnownOptions } from '../rules/option-hint.js'
-import type { Reading } from '../reads/reads.js'
-import { LiveQuery, type LiveSource } from './query.js'
-import { readLive, type LiveOptions } from './result.js'
+import { ReadScope, type Reading } from '../reads/reads.js'
+import { slides } from '../reads/owed-touches.js'
+import { asOwed } from '../reads/touched.js'
+import { joinBus } from '../platform/bus.js'
+import { listening, realm, tellRealm } from './notices.js'
+import { LiveQuery, type LiveRealm, type LiveSource } from './query.js'
+import type { LiveOptions } from './result.js'
+
+/**
+ * The realm's registries a live query uses, handed to what the page entries load at its first
+ * subscription (`subscribers.ts`), never imported by it: whichever copy of it loads (a page may
+ * hold two copies of the library) hears changes and judges items in its handle's realm.
+ */
+export const liveRealm: LiveRealm = { hearing: { realm, listening, joinBus, tellRealm }, ReadScope, slides, asOwed }
 
 export class LiveHub {
   closed = false
-  private readonly queries = new Set<LiveQuery<unknown>>()
+  /** The queries that run or wait for what runs them (`query.ts`): closed with the handle. */
+  private readonly queries = new Set<{ close(): void }>()
 
   constructor(
     private readonly dbName: string,
@@ -28,10 +40,8 @@ export class LiveHub {
    * @throws TtlError `INVALID_OPTION` for malformed options or an unknown option name
    */
   query<T>(store: string, connect: () => Promise<IDBDatabase>, options: LiveOptions = {}): LiveQuery<T> {
-    const { index, query, count } = checkOptions(store, options)
     const { dbName, clock, reading, follow } = this
-    const read = async () => readLive(await connect(), store, clock, { index, query, count }, reading)
-    return new LiveQuery<T>({ dbName, store, clock, read, owner: this, follow })
+    return new LiveQuery<T>({ dbName, store, clock, connect, options: checkOptions(store, options), reading, realm: liveRealm, owner: this, follow })
   }
 
   close(): void {
@@ -40,12 +50,12 @@ export class LiveHub {
   }
 
   /** A query that started: closed with the handle. */
-  add(query: LiveQuery<unknown>): void {
+  add(query: { close(): void }): void {
     this.queries.add(query)
   }
 
   /** A query that stopped. */
-  delete(query: LiveQuery<unknown>): void {
+  delete(query: { close(): void }): void {
     this.queries.delete(query)
   }
 }

@@ -1,6 +1,7 @@
 /**
  * How live queries hear that stores changed, in this realm and every other tab and worker of the
- * origin. In this realm a change reaches the live queries directly. Across realms it travels on
+ * origin. In this realm a change reaches the live queries directly (through the registry below,
+ * which `hearing.ts`, loaded with what runs a subscribed query, fills). Across realms it travels on
  * the database's bus (topic `changed`), but only while some other realm has live queries: a
  * BroadcastChannel message per write costs about half a write again (docs/benchmarks.md), which
  * apps without live queries must not pay.
@@ -11,7 +12,7 @@
  * Until it knows, and wherever there are no Web Locks to ask, it posts.
  */
 import { joinBus, type Member } from '../platform/bus.js'
-import { holdLock, lockNames, uniqueId, webLocks, type HeldLock } from '../platform/lock.js'
+import { lockNames, uniqueId, webLocks, type HeldLock } from '../platform/lock.js'
 
 /** Stores changed: sent by realm `from`. */
 export interface ChangedMessage {
@@ -32,63 +33,37 @@ declare module '../platform/bus.js' {
   }
 }
 
-/**
- * After its first live query starts, a realm runs its queries once more this long after: a
- * handle elsewhere that had not heard it yet may have committed a write without telling it.
- */
-export const LATE_NEWS_MS = 250
 /** A realm that stopped listening lets its lock go as it says so: ask the locks again this much later. */
 const RECHECK_MS = 50
 
 /** This realm (this copy of the library): it skips its own messages, which reach its members too. */
-const realm = uniqueId()
-const lockPrefix = (dbName: string) => `idb-ttl:live:${encodeURIComponent(dbName)}:`
+export const realm = uniqueId()
+/** The Web Locks a realm with live queries on database `dbName` holds, one per realm. */
+export const lockPrefix = (dbName: string) => `idb-ttl:live:${encodeURIComponent(dbName)}:`
 
-type Hearer = (stores: readonly string[]) => void
+export type Hearer = (stores: readonly string[]) => void
 
-interface Listening {
+/** What this realm's live queries of one database hold while they listen (`hearing.ts`). */
+export interface Listening {
   hearers: Set<Hearer>
   member: Member
   lock: HeldLock | undefined
   lateNews: ReturnType<typeof setTimeout> | undefined
 }
 
-/** Per database, the live queries of this realm; present only while there is one. */
-const listening = new Map<string, Listening>()
+/** The realm's registry, id, bus and telling of changes, as the handle hands them to `hearing.ts` (`hub.ts` `liveRealm`). */
+export interface Hearing {
+  realm: string
+  listening: Map<string, Listening>
+  joinBus: typeof joinBus
+  tellRealm: typeof tellRealm
+}
 
 /**
- * Calls `hear` with the stores of database `dbName` that change, in any realm, until the returned
- * function is called. The first hearer of a database in the realm joins its bus, takes the lock
- * and says so; the last one gives all three up.
+ * Per database, the live queries of this realm; present only while there is one. What loads later
+ * (`hearing.ts`) fills it, handed it by the query (`hub.ts` `liveRealm`).
  */
-export function hearChanges(dbName: string, hear: Hearer): () => void {
-  let entry = listening.get(dbName)
-  if (!entry) {
-    const member = joinBus(dbName).on('changed', (message) => message.from !== realm && tellRealm(dbName, message.stores))
-    const lock = holdLock(`${lockPrefix(dbName)}${realm}`)
-    // Without Web Locks every handle posts every change: no news can be missed.
-    const lateNews = lock && setTimeout(() => lateNewsDue(dbName), LATE_NEWS_MS)
-    listening.set(dbName, (entry = { hearers: new Set(), member, lock, lateNews }))
-    member.post('live', { from: realm, here: true })
-  }
-  entry.hearers.add(hear)
-  const joined = entry
-  return () => {
-    if (!joined.hearers.delete(hear) || joined.hearers.size > 0) return
-    listening.delete(dbName)
-    clearTimeout(joined.lateNews)
-    joined.lock?.release()
-    joined.member.post('live', { from: realm, here: false })
-    joined.member.leave()
-  }
-}
-
-function lateNewsDue(dbName: string): void {
-  const entry = listening.get(dbName)
-  if (!entry) return
-  entry.lateNews = undefined
-  tellRealm(dbName, null)
-}
+export const listening = new Map<string, Listening>()
 
 /** Tells this realm's live queries of database `dbName` that `stores` changed (`null`: any store may have). */
 export function tellRealm(dbName: string, stores: readonly string[] | null): void {

@@ -1,18 +1,19 @@
 /**
  * A live query (SPEC §11): what `db.live` returns. Its subscribers share one reading: it is read
  * when the first subscribes, again when a store it reads changes (in any realm, `notices.ts`) or
- * its first item expires (`follow.ts`, which the page entries load at a handle's first
- * subscription, issue #44), and emitted only when the result differs. After the last
- * unsubscribe it holds nothing: no timer, no place on the bus, no lock.
+ * its first item expires, and emitted only when the result differs. After the last unsubscribe it
+ * holds nothing: no timer, no place on the bus, no lock.
  *
  * It speaks the subscribe contracts others accept: a function (Svelte stores), an observer and
  * `Symbol.observable` (RxJS `from()`), `getSnapshot` (React's `useSyncExternalStore`), and async
- * iteration.
+ * iteration. What runs them (`subscribers.ts`, `follow.ts`, `result.ts`) the page entries load at
+ * its first subscription (issue #44); until then it keeps its subscribers, in order.
  */
 import { kindOf, TtlError } from '../rules/errors.js'
-import type { Follow } from './follow.js'
-import { hearChanges } from './notices.js'
-import type { LiveResult } from './result.js'
+import type { Reading } from '../reads/reads.js'
+import type { Hearing } from './notices.js'
+import { call, failed } from './report.js'
+import type { LiveOptions, LiveReads } from './result.js'
 
 /** What a live query calls: `next` with each new result, `error` once if a reading fails, `complete` once when the handle closes. */
 export interface LiveObserver<T> {
@@ -27,37 +28,59 @@ export interface Unsubscribe {
   unsubscribe(): void
 }
 
+/** @internal The realm's registries, handed to what loads later (`hub.ts` `liveRealm`). */
+export interface LiveRealm extends LiveReads {
+  hearing: Hearing
+}
+
+/** @internal What runs a query's subscribers once loaded (`subscribers.ts`). */
+export interface Subscribers<T> {
+  subscribe(listener: Listener<T>): Unsubscribe
+  getSnapshot(): T[] | undefined
+}
+
+/** @internal What the page entries load at a handle's first subscription (`subscribers.ts`). */
+export interface LiveWork {
+  Subscribers: new <T>(source: LiveSource) => Subscribers<T>
+  iterate<T>(query: { subscribe(observer: LiveObserver<T>): Unsubscribe }): AsyncIterableIterator<T[]>
+}
+
 /** @internal What a live query reads, and the handle it belongs to. */
 export interface LiveSource {
   dbName: string
   store: string
   clock: () => number
-  read(): Promise<LiveResult>
-  /** Keeps the query while it runs; the handle's close() completes it. */
-  owner: { closed: boolean; add(query: LiveQuery<unknown>): void; delete(query: LiveQuery<unknown>): void }
-  /** What follows a subscribed query (`follow.ts`), as the entry loads it. */
-  follow: () => Promise<{ Follow: typeof Follow }>
+  connect: () => Promise<IDBDatabase>
+  options: LiveOptions
+  /** The handle's reading of generations (a live query counts the touches owed, and makes none: `result.ts`). */
+  reading: Pick<Required<Reading>, 'generations'>
+  /** The realm's registries, handed to what loads later: whichever copy of it loads hears and reads in this realm. */
+  realm: LiveRealm
+  /** Keeps what runs while the handle is open; the handle's close() closes it. */
+  owner: { closed: boolean; add(query: { close(): void }): void; delete(query: { close(): void }): void }
+  /** What runs a subscribed query (`subscribers.ts`), as the entry loads it. */
+  follow: () => Promise<LiveWork>
 }
 
-interface Sink<T> extends LiveObserver<T> {
-  /** It has had a result: an unchanged reading is not sent to it again. */
-  primed: boolean
+type Listener<T> = ((items: T[]) => void) | LiveObserver<T>
+
+/** A subscription made before what runs the query was loaded. */
+interface Waiting<T> {
+  listener: Listener<T>
+  handOver(subscribers: Subscribers<T>): void
 }
 
 const observableSymbol = (Symbol as { observable?: symbol }).observable
+const done = () => Promise.resolve({ value: undefined, done: true as const })
+/** An iterator that has ended: what iterating a query whose machinery did not load gives after the error. */
+const ended = { next: done, return: done }
 
 /** The live items of a store or an index range, emitted at once and again whenever they change (docs/live-queries.md). */
 export class LiveQuery<T> {
-  private readonly sinks = new Set<Sink<T>>()
-  private snapshot: T[] | undefined
-  private signature: string | undefined
-  /** Subscribed, and the snapshot is the latest reading. */
-  private fresh = false
-  /** Subscribed: followed once `follow.ts` is loaded. */
-  private started = false
-  private following: Follow | undefined
-  /** Changes when the query stops: a follow loaded for a stretch that ended is not started. */
-  private run = 0
+  private subscribers: Subscribers<T> | undefined
+  /** Subscribed before `subscribers.ts` was loaded, in order: each hands itself over once it is. */
+  private readonly waiting = new Set<Waiting<T>>()
+  private loading = false
 
   /** @internal Use `db.live`. */
   constructor(private readonly source: LiveSource) {
@@ -73,15 +96,19 @@ export class LiveQuery<T> {
    * A failed reading goes to the observer's `error` and ends the subscription.
    * @throws TtlError `INVALID_OPTION` for a listener that is neither a function nor an object
    */
-  subscribe(listener: ((items: T[]) => void) | LiveObserver<T>): Unsubscribe {
-    const sink = toSink(listener)
-    let off = () => {}
-    if (this.source.owner.closed) sink.complete?.()
+  subscribe(listener: Listener<T>): Unsubscribe {
+    if (typeof listener !== 'function' && (listener === null || typeof listener !== 'object')) {
+      throw new TtlError('INVALID_OPTION', `subscribe needs a function or an observer ({ next, error, complete }); got ${kindOf(listener)}`)
+    }
+    if (this.subscribers) return this.subscribers.subscribe(listener)
+    const { owner } = this.source
+    let off: () => void = () => void (this.waiting.delete(waiting) && this.waiting.size === 0 && owner.delete(this))
+    const waiting: Waiting<T> = { listener, handOver: (subscribers) => void (off = subscribers.subscribe(listener)) }
+    if (owner.closed) (listener as LiveObserver<T>).complete?.()
     else {
-      this.sinks.add(sink)
-      if (!this.started) this.start()
-      else if (this.fresh && this.snapshot) this.send(sink, this.snapshot)
-      off = () => this.drop(sink)
+      this.waiting.add(waiting)
+      owner.add(this)
+      this.load()
     }
     const unsubscribe = () => off()
     return Object.assign(unsubscribe, { unsubscribe })
@@ -92,12 +119,22 @@ export class LiveQuery<T> {
    * reading. With `subscribe`, what React's `useSyncExternalStore` takes.
    */
   getSnapshot(): T[] | undefined {
-    return this.snapshot
+    return this.subscribers?.getSnapshot()
   }
 
   /** The results as an async iterator; a result is skipped when a newer one came before the loop asked. */
   [Symbol.asyncIterator](): AsyncIterableIterator<T[]> {
-    return iterate(this)
+    let running: Promise<Pick<AsyncIterator<T[]>, 'next' | 'return'>> | undefined
+    const step = (method: 'next' | 'return') =>
+      (running ??= this.source.follow().then(
+        (loaded) => loaded.iterate(this),
+        (error: unknown) => {
+          running = Promise.resolve(ended)
+          throw error
+        },
+      )).then((iterator) => iterator[method]!())
+    const iterator: AsyncIterableIterator<T[]> = { next: () => step('next'), return: () => step('return'), [Symbol.asyncIterator]: () => iterator }
+    return iterator
   }
 
   /** The interop observable RxJS `from()` looks for (`Symbol.observable`, where defined, gives the same). */
@@ -105,146 +142,27 @@ export class LiveQuery<T> {
     return this
   }
 
-  /** @internal The handle closed: completes every subscriber and stops. */
+  /** @internal The handle closed: completes every subscriber still waiting for what runs them. */
   close(): void {
-    const sinks = [...this.sinks]
-    this.sinks.clear()
-    this.stop()
-    for (const sink of sinks) call(() => sink.complete?.())
+    const waiting = [...this.waiting]
+    this.waiting.clear()
+    for (const { listener } of waiting) call(() => (listener as LiveObserver<T>).complete?.())
   }
 
-  private start(): void {
-    const { owner, follow } = this.source
-    const run = this.run
-    owner.add(this as LiveQuery<unknown>)
-    this.started = true
-    // What changes while it loads, the first reading, which starts after, sees.
-    follow().then(
-      ({ Follow }) => void (run === this.run && (this.following = new Follow({ ...this.source, hearChanges }, this))),
-      (error: unknown) => run === this.run && this.fail(error),
+  /** Loads what runs the query, once; hands every waiting subscriber to it, or tells them it did not load. */
+  private load(): void {
+    if (this.loading) return
+    this.loading = true
+    const settle = (each: (waiting: Waiting<T>) => void) => {
+      this.loading = false
+      const waiting = [...this.waiting]
+      this.waiting.clear()
+      this.source.owner.delete(this)
+      waiting.forEach(each)
+    }
+    this.source.follow().then(
+      ({ Subscribers }) => settle(({ handOver }) => handOver((this.subscribers ??= new Subscribers<T>(this.source)))),
+      (error: unknown) => settle(({ listener }) => failed(listener as LiveObserver<T>, error)),
     )
   }
-
-  private stop(): void {
-    this.source.owner.delete(this as LiveQuery<unknown>)
-    this.following?.stop()
-    this.following = undefined
-    this.fresh = this.started = false
-    this.run++
-  }
-
-  private drop(sink: Sink<T>): void {
-    if (this.sinks.delete(sink) && this.sinks.size === 0) this.stop()
-  }
-
-  /** @internal A reading (`follow.ts`): emitted to every subscriber if it differs, and to those that have had none. */
-  result(result: LiveResult): void {
-    this.fresh = true
-    const changed = result.signature !== this.signature
-    if (changed) {
-      this.signature = result.signature
-      this.snapshot = result.items as T[]
-    }
-    for (const sink of [...this.sinks]) if (changed || !sink.primed) this.send(sink, this.snapshot!)
-  }
-
-  private send(sink: Sink<T>, items: T[]): void {
-    sink.primed = true
-    call(() => sink.next?.(items))
-  }
-
-  /** @internal A reading failed, or `follow.ts` did not load: every subscriber is told, and the query stops. */
-  fail(error: unknown): void {
-    const sinks = [...this.sinks]
-    this.sinks.clear()
-    this.stop()
-    for (const sink of sinks) {
-      if (sink.error) call(() => sink.error!(error))
-      else report(error)
-    }
-  }
-}
-
-function toSink<T>(listener: ((items: T[]) => void) | LiveObserver<T>): Sink<T> {
-  if (typeof listener === 'function') return { next: listener, primed: false }
-  if (listener !== null && typeof listener === 'object') {
-    const observer = listener
-    return {
-      next: observer.next && ((items) => observer.next!(items)),
-      error: observer.error && ((error) => observer.error!(error)),
-      complete: observer.complete && (() => observer.complete!()),
-      primed: false,
-    }
-  }
-  throw new TtlError('INVALID_OPTION', `subscribe needs a function or an observer ({ next, error, complete }); got ${kindOf(listener)}`)
-}
-
-/** A subscriber's error is its own: it neither stops the others nor the query, and surfaces as an event listener's would. */
-function call(run: () => void): void {
-  try {
-    run()
-  } catch (error) {
-    report(error)
-  }
-}
-
-function report(error: unknown): void {
-  queueMicrotask(() => {
-    throw error
-  })
-}
-
-/** One subscription read as an async iterator, holding only the latest result not yet taken. */
-function iterate<T>(query: LiveQuery<T>): AsyncIterableIterator<T[]> {
-  let latest: { items: T[] } | undefined
-  let failure: { error: unknown } | undefined
-  let done = false
-  let waiting: { resolve(result: IteratorResult<T[]>): void; reject(error: unknown): void } | undefined
-  let off: Unsubscribe | undefined
-  const settle = () => {
-    const waiter = waiting
-    if (!waiter) return
-    if (latest) {
-      waiting = undefined
-      waiter.resolve({ value: latest.items, done: false })
-      latest = undefined
-    } else if (failure) {
-      waiting = undefined
-      const { error } = failure
-      failure = undefined
-      waiter.reject(error)
-    } else if (done) {
-      waiting = undefined
-      waiter.resolve({ value: undefined, done: true })
-    }
-  }
-  const finish = () => {
-    done = true
-    off?.()
-    settle()
-  }
-  const iterator: AsyncIterableIterator<T[]> = {
-    next() {
-      if (!off && !done) {
-        off = query.subscribe({
-          next: (items) => void ((latest = { items }), settle()),
-          error: (error) => void ((failure = { error }), (done = true), settle()),
-          complete: finish,
-        })
-      }
-      if (done && !latest && !failure) return Promise.resolve({ value: undefined, done: true })
-      const next = new Promise<IteratorResult<T[]>>((resolve, reject) => (waiting = { resolve, reject }))
-      settle()
-      return next
-    },
-    return() {
-      latest = undefined
-      finish()
-      return Promise.resolve({ value: undefined, done: true })
-    },
-    [Symbol.asyncIterator]() {
-      return iterator
-    },
-  }
-  return iterator
 }

@@ -6,9 +6,9 @@
 import { ORDER_FIELD, WRITER_FIELD } from '../layout/stamp.js'
 import { MARK_FIELD } from '../layout/expiry-index.js'
 import { keyId, req, walk } from '../platform/request.js'
-import { ReadScope, type Reading } from '../reads/reads.js'
-import { slides } from '../reads/owed-touches.js'
-import { asOwed } from '../reads/touched.js'
+import type { ReadScope, Reading } from '../reads/reads.js'
+import type { slides } from '../reads/owed-touches.js'
+import type { asOwed } from '../reads/touched.js'
 
 /** Which items a live query follows: those `getAll` or `getAllFromIndex` would return with these arguments. */
 export interface LiveOptions<Q = IDBValidKey | IDBKeyRange> {
@@ -18,6 +18,13 @@ export interface LiveOptions<Q = IDBValidKey | IDBKeyRange> {
   query?: Q | null
   /** At most this many items. */
   count?: number
+}
+
+/** The realm's scope of reads and touches owed, as the handle hands them in (`hub.ts` `liveRealm`). */
+export interface LiveReads {
+  ReadScope: typeof ReadScope
+  slides: typeof slides
+  asOwed: typeof asOwed
 }
 
 /** What one reading found. */
@@ -36,11 +43,13 @@ type Row = [primaryKey: IDBValidKey, stored: unknown]
  * reads count them: each value is taken as they will write it (`reads/touched.ts`), so an item
  * read before its old expiry stays, and shows its new `_ts`. A live query watches, it does not
  * use: it touches nothing, and does not keep items alive by being on screen. Values kept in
- * generations are read with `reading.generations`.
+ * generations are read with `reading.generations`; the realm's scope of reads and touches owed
+ * with `realm` (handed in: this module is loaded later, `subscribers.ts`).
  * @throws TtlError `UNKNOWN_INDEX`
  */
-export async function readLive(db: IDBDatabase, store: string, clock: () => number, options: LiveOptions, reading: Reading): Promise<LiveResult> {
+export async function readLive(db: IDBDatabase, store: string, clock: () => number, options: LiveOptions, reading: Reading, realm: LiveReads): Promise<LiveResult> {
   const { generations } = reading
+  const { ReadScope, slides, asOwed } = realm
   const scope = ReadScope.open(db, store, clock, { generations })
   const owed = slides(db.name, store) ? (value: unknown) => asOwed(db.name, store, value) : (value: unknown) => value
   const source = options.index === undefined ? scope.store : scope.index(options.index)

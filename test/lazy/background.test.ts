@@ -5,6 +5,7 @@
 import { deleteDB } from 'idb'
 import { expect, test, vi } from 'vitest'
 import type { MakeBackground, Purging } from '../../src/background/background.js'
+import { BUSY_BATCH_SIZE } from '../../src/background/courtesy.js'
 import { lazyBackground } from '../../src/background/lazy.js'
 import { manualClock, uniqueName } from '../helpers.js'
 import { chunks } from './loaders.js'
@@ -41,7 +42,7 @@ function standIn(load: (makeBackground: MakeBackground) => Promise<{ makeBackgro
   const told: unknown[][] = []
   const makeBackground: MakeBackground = () =>
     ({
-      purger: { slice: async () => [], purgeAll: async () => 0, close: async () => {} },
+      purger: { purgeAll: async () => 0 },
       isPurger: true,
       wrote: (store, values, ...rest) => void told.push(['wrote', store, values.map((value) => ({ ...(value as object) })), ...rest]),
       due: (...args) => void told.push(['due', ...args]),
@@ -99,4 +100,31 @@ test('purgeExpired, then close() while the background loads: the purge rejects w
   load()
   await expect(purged).rejects.toMatchObject({ name: 'TtlError', code: 'CLOSED' })
   expect(made).toBe(0)
+})
+
+test('a request made while the purge is not loaded yet makes its first batches courteous: the time of the last request is kept from the first load on (background/activity.ts)', async () => {
+  const { open, background } = chunks()
+  const clock = manualClock()
+  const name = uniqueName()
+  background.hold()
+  const db = await open(name, { clock, purge: { mode: 'off' } })
+  await db.putAll('s', Array.from({ length: 600 }, (_, i) => ({ id: i })))
+  clock.advance(61_000)
+  // How lately the app made a request is judged by the real clock, which a loaded machine stalls:
+  // here each reading moves it 1 ms, so the app is busy for RECENT_MS readings after its request.
+  let readings = performance.now()
+  const now = vi.spyOn(performance, 'now').mockImplementation(() => (readings += 1))
+  const getAllKeys = vi.spyOn(IDBIndex.prototype, 'getAllKeys')
+  try {
+    expect(await db.get('s', 0)).toBeUndefined()
+    const purge = db.purgeExpired('s')
+    background.release()
+    expect(await purge).toBe(600)
+    expect(getAllKeys.mock.calls[0][1]).toBe(BUSY_BATCH_SIZE)
+  } finally {
+    now.mockRestore()
+    getAllKeys.mockRestore()
+  }
+  db.close()
+  await deleteDB(name)
 })

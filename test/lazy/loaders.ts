@@ -3,7 +3,7 @@
 // to reject (an offline PWA whose chunk was never cached), and counts its loads.
 import * as staleReads from '../../src/reads/stale.js'
 import * as touchWork from '../../src/reads/touch.js'
-import * as follow from '../../src/live/follow.js'
+import * as follow from '../../src/live/subscribers.js'
 import * as calls from '../../src/assembly/calls.js'
 import * as refusalTexts from '../../src/rules/texts.js'
 import { fullBackground } from '../../src/background/page.js'

@@ -1,7 +1,7 @@
 // User requests go first: the purge pauses between batches while the app is busy, boundedly.
 import { unwrap } from 'idb'
 import { expect, test, vi } from 'vitest'
-import { BUSY_BATCH_SIZE, MAX_PAUSE_MS, QUIET_MS, RECENT_MS, UserActivity } from '../../src/background/activity.js'
+import { BUSY_BATCH_SIZE, MAX_PAUSE_MS, QUIET_MS, RECENT_MS, UserActivity } from '../../src/background/courtesy.js'
 import { purgeStore } from '../../src/purge/purge.js'
 import { IDLE_GROWTH } from '../../src/rules/purge-options.js'
 import { freshDB, manualClock } from '../helpers.js'

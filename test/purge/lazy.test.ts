@@ -14,7 +14,7 @@ function parts(clock: () => number): BackgroundParts {
     purge: { mode: 'worker', batchSize: 300, sliceMs: 30, maxIntervalMs: 60_000, idleTimeoutMs: 2_000 },
     clock,
     connect: () => Promise.reject(new Error('not used')),
-    activity: { note() {} } as never,
+    requests: { last: -Infinity },
     onReport: () => {},
   }
 }
@@ -27,7 +27,7 @@ function recorder() {
   const makeBackground: MakeBackground = (options) => {
     made.push(options)
     const background: Purging = {
-      purger: { slice: async () => [], purgeAll: async (stores) => stores.length, close: async () => {} },
+      purger: { purgeAll: async (stores) => stores.length },
       isPurger: true,
       wrote: (...args) => void told.push(['wrote', ...args]),
       due: (...args) => void told.push(['due', ...args]),

@@ -14,7 +14,7 @@
  * request on its stores then waits forever, in every tab.
  */
 import { proxy, releaseProxy, wrap, type Remote } from 'comlink'
-import { QUIET_MS } from '../activity.js'
+import { QUIET_MS } from '../courtesy.js'
 import { TtlError } from '../../rules/errors.js'
 import { READY, type PurgeApi, type PurgeConfig, type WorkerApi } from './api.js'
 import type { PurgeClock } from '../../purge/purge.js'

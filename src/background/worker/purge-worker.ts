@@ -3,7 +3,7 @@
  * or upgrading it), which steps aside on `versionchange` like every connection of the library.
  */
 import { expose } from 'comlink'
-import { UserActivity } from '../activity.js'
+import { UserActivity } from '../courtesy.js'
 import { AsIsConnection } from '../../layout/connection.js'
 import { openIn } from '../../platform/bucket.js'
 import { abortQuietly } from '../../platform/request.js'
