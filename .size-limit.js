@@ -14,9 +14,10 @@ const esm = (config) => ({ ...config, format: 'esm' })
  * the steps of quota relief at the first write refused for lack of space, what runs `db.transaction`
  * at a handle's first transaction and the writes of stores kept in generations at the first such
  * write (`idb-ttl` only), quota relief's round of eviction with its steps, the stale reads at the first and the touches of
- * `touchOnRead` stores at an open that declares one, what follows a live query at its first subscription (`idb-ttl` only).
+ * `touchOnRead` stores at an open that declares one, what follows a live query at its first subscription, the reading of
+ * values kept in generations with their writes (`idb-ttl` only).
  */
-const LATER = ['./idb-ttl-texts-*', './idb-ttl-page-*', './idb-ttl-purge-*', './idb-ttl-upgrade-*', './idb-ttl-storage-*', './idb-ttl-watch-*', './idb-ttl-relief-*', './idb-ttl-transaction-*', './idb-ttl-generations-*', './idb-ttl-evict-*', './idb-ttl-stale-*', './idb-ttl-touch-*', './idb-ttl-follow-*']
+const LATER = ['./idb-ttl-texts-*', './idb-ttl-page-*', './idb-ttl-purge-*', './idb-ttl-upgrade-*', './idb-ttl-storage-*', './idb-ttl-watch-*', './idb-ttl-relief-*', './idb-ttl-transaction-*', './idb-ttl-generations-*', './idb-ttl-evict-*', './idb-ttl-stale-*', './idb-ttl-touch-*', './idb-ttl-follow-*', './idb-ttl-values-*']
 /** A service worker as an app builds it: Workbox's production build (no development logging). */
 const serviceWorker = (config) => ({ ...esm(config), define: { ...config.define, 'process.env.NODE_ENV': '"production"' } })
 const peer = (name, file) => ({ name: `peer: ${name} (whole package)`, path: file, import: { [file]: '*' }, gzip: true, modifyEsbuildConfig: esm })

@@ -16,7 +16,8 @@
 // (`idb-ttl-relief-*.js`), at the first write refused for lack of space, with the full entries'
 // round of eviction (`idb-ttl-evict-*.js`); the stale reads (`idb-ttl-stale-*.js`) at the first; the touches of `touchOnRead` stores (`idb-ttl-touch-*.js`) at an open that declares one; what follows a subscribed live query (`idb-ttl-follow-*.js`) at the first subscription; what runs `db.transaction`
 // (`idb-ttl-transaction-*.js`), at a handle's first transaction, and the writes of stores kept in
-// generations (`idb-ttl-generations-*.js`), at the first such write; the words of the refusals an
+// generations (`idb-ttl-generations-*.js`) with the reading of their values (`idb-ttl-values-*.js`,
+// which the purge imports too), at the first such write or read; the words of the refusals an
 // open's checks make (`idb-ttl-texts-*.js`), at the first refusal. idb, comlink and
 // @azure/cosmos stay external. Library mode inserts no preload helper
 // for `import()` (Vite's build-import-analysis leaves it out for `build.lib`), and the build checks
@@ -107,6 +108,8 @@ const [core, full] = await Promise.all([staticModules('src/core.ts'), staticModu
 const OPENS = /[\\/]src[\\/](core|index|assembly[\\/](open-core|open-page))\.ts$/
 /** The words of the refusals an open's checks make (`rules/texts.ts`), loaded at the first refusal. */
 const TEXTS = /[\\/]src[\\/]rules[\\/]texts\.ts$/
+/** The reading of values kept in generations (`generations/values.ts`), apart: the purge and the writes of such stores import it. */
+const VALUES = /[\\/]src[\\/]generations[\\/]values\.ts$/
 /** What starts the purge worker, loaded at the first idle callback by both page entries: `background/page.ts` and the worker's client. */
 const STARTS_WORKER = /[\\/]src[\\/]background[\\/](page|worker[\\/](client|start))\.ts$/
 /**
@@ -177,6 +180,9 @@ await build({
             // entries (`import()`), imported by the service worker's.
             { name: 'texts', priority: 10, test: TEXTS },
             { name: 'shared', priority: 9, test: (id) => full.has(id) && !OPENS.test(id) },
+            // The reading of values kept in generations: loaded by the page entries with the writes of
+            // such stores, imported by the purge (so before its group, which would take it with them).
+            { name: 'values', priority: 9, test: VALUES },
             // The background with the page's own purger, loaded at idle by the page entries,
             // imported by the service worker's.
             { name: 'purge', priority: 8, test: (id) => purge.has(id) },
@@ -206,6 +212,7 @@ await build({
             { name: 'touch', priority: 0, test: (id) => touchWork.has(id) },
             // What follows a subscribed live query: loaded by the page entries at a handle's first subscription.
             { name: 'follow', priority: 0, test: (id) => following.has(id) },
+
           ],
         },
         // Whitespace too (Vite's library mode leaves it, for fear of losing the `@__PURE__`

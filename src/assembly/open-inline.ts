@@ -17,6 +17,7 @@ import * as touchWork from '../reads/touch.js'
 import * as follow from '../live/follow.js'
 import { updateStashed, writeStashed } from '../writes/stashed-writes.js'
 import { dropGenerationsOf } from '../generations/stash.js'
+import { resolveRows } from '../generations/values.js'
 import type { TtlDB } from './db.js'
 import { openFull } from './open-full.js'
 import type { OpenTtlDBOptions } from '../rules/types.js'
@@ -30,7 +31,7 @@ const loadStorage = () => Promise.resolve(storageWork)
 /** What runs transactions and the writes of stores kept in generations, imported likewise. */
 const transactionsAndStash = {
   transactions: () => Promise.resolve(transactions),
-  stashWork: () => Promise.resolve({ writeStashed, updateStashed, dropGenerationsOf }),
+  stashWork: () => Promise.resolve({ writeStashed, updateStashed, dropGenerationsOf, resolveRows }),
 }
 
 /**

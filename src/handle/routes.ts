@@ -13,7 +13,7 @@ import { usesGenerations } from '../layout/generation-index.js'
 import type { Parts } from './parts.js'
 import { CoreRoutes, type RoutesOptions } from './core-routes.js'
 import { turnOf } from './turns.js'
-import { generationsWith, type StashWork } from '../writes/writes.js'
+import type { StashWork } from '../writes/writes.js'
 import { queueObserver } from '../transaction/mirror-queue.js'
 import { Observers } from '../transaction/observers.js'
 import type { runTransaction } from '../transaction/run.js'
@@ -47,13 +47,13 @@ export class Routes extends CoreRoutes<Parts> {
   /** Who hears every write of a store inside its transaction (`transaction/observers.ts`). */
   readonly observers = new Observers()
 
-  /** `options` with the full handle's reads and writes of stores that keep values in generations. */
+  /** `options` with the full handle's reads and writes of stores that keep values in generations (its parts'). */
   constructor(
     options: Omit<RoutesOptions<Parts>, 'generations'>,
     /** What the handle loads on first use. */
     readonly loads: FullLoads,
   ) {
-    super({ ...options, generations: generationsWith(loads.stashWork) })
+    super({ ...options, generations: options.parts.generations })
     // A mirrored store's writes are queued by every handle from open (SPEC §12b).
     for (const [store, config] of Object.entries(options.stores)) {
       if (config.mirror === true) this.observers.add(store, queueObserver(store, options.clock))

@@ -222,7 +222,7 @@ for (const [entry, file, budget] of [
 test('the code is minified, with no source map (useful ones would carry the whole TypeScript source; ones without it make bundlers warn)', async () => {
   const { dir } = await scratch.installed(app)
   const scripts = packed.files.filter((file) => file.endsWith('.js'))
-  expect(scripts.length).toBe(28)
+  expect(scripts.length).toBe(29)
   for (const file of scripts) {
     const code = await scratch.readText(dir, file)
     // A few lines (licence comments of what the worker bundles), none indented, no JSDoc.

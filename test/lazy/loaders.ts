@@ -11,6 +11,7 @@ import { lazyBackground } from '../../src/background/lazy.js'
 import type { MakeBackground } from '../../src/background/background.js'
 import { openFull, type FullLoaders } from '../../src/assembly/open-full.js'
 import { dropGenerationsOf } from '../../src/generations/stash.js'
+import { resolveRows } from '../../src/generations/values.js'
 import * as storageWatch from '../../src/handle/storage-watch.js'
 import * as storageWork from '../../src/handle/storage-work.js'
 import * as upgradeWork from '../../src/layout/upgrade.js'
@@ -64,7 +65,7 @@ export function chunks() {
     relief: new Chunk(reliefSteps),
     watch: new Chunk(storageWatch),
     transactions: new Chunk(transactions),
-    stashWork: new Chunk({ ...stashedWrites, dropGenerationsOf }),
+    stashWork: new Chunk({ ...stashedWrites, dropGenerationsOf, resolveRows }),
     texts: new Chunk(refusalTexts),
     stale: new Chunk(staleReads),
     touches: new Chunk(touchWork),
