@@ -129,7 +129,7 @@ const touchWork = new Set([...(await staticModules('src/reads/touch.ts'))].filte
 /** What follows a subscribed live query (`live/follow.ts`), less what `idb-ttl` loads first: loaded at a handle's first subscription. */
 const following = new Set([...(await staticModules('src/live/follow.ts'))].filter((id) => !full.has(id)))
 /** What runs `db.transaction`, less what `idb-ttl` loads first: the page entries load it at a handle's first transaction. */
-const transactions = new Set([...(await staticModules('src/transaction/run.ts'))].filter((id) => !full.has(id)))
+const transactions = new Set([...(await staticModules('src/handle/transact.ts'))].filter((id) => !full.has(id)))
 /** The writes of stores kept in generations and the drop of unreferenced ones, less what `idb-ttl` loads first: loaded on first use likewise. */
 const stashWork = new Set([...(await staticModules('src/writes/stashed-writes.ts')), ...(await staticModules('src/generations/stash.ts'))].filter((id) => !full.has(id)))
 

@@ -36,7 +36,7 @@ const loadStorage = () => load(import('../handle/storage-work.js'))
  * reads of stores kept in generations (`evictOnQuota`), at the first such write, read or drop of generations.
  */
 const transactionsAndStash = {
-  transactions: () => load(import('../transaction/run.js')),
+  transactions: () => load(import('../handle/transact.js')),
   stashWork: async () => {
     const [writes, { dropGenerationsOf }, { resolveRows }] = await load(Promise.all([import('../writes/stashed-writes.js'), import('../generations/stash.js'), import('../generations/values.js')]))
     return { ...writes, dropGenerationsOf, resolveRows }

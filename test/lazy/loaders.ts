@@ -17,7 +17,7 @@ import * as storageWork from '../../src/handle/storage-work.js'
 import * as upgradeWork from '../../src/layout/upgrade.js'
 import * as reliefSteps from '../../src/purge/relief.js'
 import type { OpenTtlDBOptions } from '../../src/rules/types.js'
-import * as transactions from '../../src/transaction/run.js'
+import * as transactions from '../../src/handle/transact.js'
 import * as stashedWrites from '../../src/writes/stashed-writes.js'
 
 /** How long a test waits for what a loaded machine (a browser project under load) may take a while to reach. */
