@@ -69,12 +69,6 @@ export class Routes extends CoreRoutes<Parts> {
     }
   }
 
-  /**
-   * Nothing to refuse: the writes of a store this handle declares mirrored are queued (its
-   * observers), and its open made the store's settings say what it declares.
-   */
-  protected override async refuseUnqueued(): Promise<void> {}
-
   /** What runs beside requests (listeners, live queries, the background), while the handle is open. */
   get open(): Parts {
     if (this.options.parts.closed) throw new TtlError('CLOSED', 'the database handle was closed')
