@@ -63,6 +63,8 @@ const RELIEF = /^dist\/idb-ttl-relief-[\w-]+\.js$/
 const TRANSACTION = /^dist\/idb-ttl-transaction-[\w-]+\.js$/
 /** The writes of stores kept in generations (`evictOnQuota`): the service worker's entry imports them, `idb-ttl` loads them with `import()` at the first such write. */
 const GENERATIONS = /^dist\/idb-ttl-generations-[\w-]+\.js$/
+/** The reading of values kept in generations: `idb-ttl` loads it with `import()` with their writes, at a handle's first read or write of such a store; the purge, its round of eviction and those writes import it. */
+const VALUES = /^dist\/idb-ttl-values-[\w-]+\.js$/
 /** The words of the refusals an open's checks make: the service worker's entry imports them, the page entries load them with `import()` at the first refusal. */
 const TEXTS = /^dist\/idb-ttl-texts-[\w-]+\.js$/
 /** The refusal of an unknown option with the closest known name: the full entries' chunk imports it (`db.live`), and the texts and Storage Buckets' chunks. */
@@ -154,35 +156,36 @@ test('every link of the packed README and docs works: to a heading of its own, t
   expect(broken).toEqual([])
 })
 
-test('the entries import only the chunks, idb and comlink; idb-ttl/core and idb-ttl/tanstack none of the full entries\' chunk, nor idb; only the page entries (idb-ttl, idb-ttl/core) load the background purge, the schema work of an upgrade, Storage Buckets, quota relief, the words of the refusals at open and (idb-ttl alone, its relief with the round of eviction) the watch of onLost, the stale reads, the touches of touchOnRead stores, what follows a live query, what runs transactions and the writes of stores kept in generations, with import() (issue #44: out of their first load), and only they the chunk that starts the purge worker, so that a service worker\'s bundler never ships it; no other import() (service workers forbid it), idb-ttl/cosmos not @azure/cosmos (the app passes its own Container), idb-ttl/tanstack nothing of TanStack, idb-ttl/workbox nothing (self-contained: its own store over raw IndexedDB), nothing of Workbox; idb-ttl/react, /vue, /svelte their framework only', async () => {
+test('the entries import only the chunks, idb and comlink; idb-ttl/core and idb-ttl/tanstack none of the full entries\' chunk, nor idb; only the page entries (idb-ttl, idb-ttl/core) load the background purge, the schema work of an upgrade, Storage Buckets, quota relief, the words of the refusals at open and (idb-ttl alone, its relief with the round of eviction) the watch of onLost, the stale reads, the touches of touchOnRead stores, what follows a live query, what runs transactions and the writes and values of stores kept in generations, with import() (issue #44: out of their first load), and only they the chunk that starts the purge worker, so that a service worker\'s bundler never ships it; no other import() (service workers forbid it), idb-ttl/cosmos not @azure/cosmos (the app passes its own Container), idb-ttl/tanstack nothing of TanStack, idb-ttl/workbox nothing (self-contained: its own store over raw IndexedDB), nothing of Workbox; idb-ttl/react, /vue, /svelte their framework only', async () => {
   const { dir } = await scratch.installed(app)
-  const [shared, coreChunk, pageChunk, purgeChunk, upgradeChunk, storageChunk, watchChunk, reliefChunk, evictChunk, staleChunk, touchChunk, followChunk, transactionChunk, generationsChunk, textsChunk, hintChunk, runtimeChunk] = [SHARED, CORE, PAGE, PURGE, UPGRADE, STORAGE, WATCH, RELIEF, EVICT, STALE, TOUCH, FOLLOW, TRANSACTION, GENERATIONS, TEXTS, HINT, RUNTIME].map((chunk) => packed.files.find((file) => chunk.test(file))!)
+  const [shared, coreChunk, pageChunk, purgeChunk, upgradeChunk, storageChunk, watchChunk, reliefChunk, evictChunk, staleChunk, touchChunk, followChunk, transactionChunk, generationsChunk, valuesChunk, textsChunk, hintChunk, runtimeChunk] = [SHARED, CORE, PAGE, PURGE, UPGRADE, STORAGE, WATCH, RELIEF, EVICT, STALE, TOUCH, FOLLOW, TRANSACTION, GENERATIONS, VALUES, TEXTS, HINT, RUNTIME].map((chunk) => packed.files.find((file) => chunk.test(file))!)
   const statics = async (file: string) => [...(await scratch.readText(dir, file)).matchAll(/(?:from|import)\s*"([^"]+)"/g)].map((m) => m[1]).sort()
   const dynamics = async (file: string) => [...new Set([...(await scratch.readText(dir, file)).matchAll(/\bimport\s*\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1]))].sort()
-  const [chunk, core, page, purge, upgrade, storage, watch, relief, evict, stale, touch, follow, transaction, generations, texts, hint, runtime] = [shared, coreChunk, pageChunk, purgeChunk, upgradeChunk, storageChunk, watchChunk, reliefChunk, evictChunk, staleChunk, touchChunk, followChunk, transactionChunk, generationsChunk, textsChunk, hintChunk, runtimeChunk].map((file) => `./${file.slice('dist/'.length)}`)
+  const [chunk, core, page, purge, upgrade, storage, watch, relief, evict, stale, touch, follow, transaction, generations, values, texts, hint, runtime] = [shared, coreChunk, pageChunk, purgeChunk, upgradeChunk, storageChunk, watchChunk, reliefChunk, evictChunk, staleChunk, touchChunk, followChunk, transactionChunk, generationsChunk, valuesChunk, textsChunk, hintChunk, runtimeChunk].map((file) => `./${file.slice('dist/'.length)}`)
   expect(await statics('dist/idb-ttl.js')).toEqual([core, chunk].sort())
-  expect(await dynamics('dist/idb-ttl.js')).toEqual([page, purge, upgrade, storage, watch, evict, stale, touch, follow, transaction, generations, texts].sort())
+  expect(await dynamics('dist/idb-ttl.js')).toEqual([page, purge, upgrade, storage, watch, evict, stale, touch, follow, transaction, generations, values, texts].sort())
   expect(await statics('dist/core.js')).toEqual([core])
   expect(await dynamics('dist/core.js')).toEqual([page, upgrade, storage, relief, texts].sort())
   // idb-ttl/core carries no idb: only the full entries' chunk imports it (db.raw and upgrade's views).
   expect(await statics(coreChunk)).toEqual([])
   expect(await statics(pageChunk)).toEqual(['comlink', core, purge, runtime].sort())
-  expect(await statics(purgeChunk)).toEqual([core, runtime].sort())
+  expect(await statics(purgeChunk)).toEqual([core, runtime, values].sort())
   expect(await statics(upgradeChunk)).toEqual([core, runtime].sort())
   expect(await statics(storageChunk)).toEqual([core, hint, runtime].sort())
   expect(await statics(watchChunk)).toEqual([core, runtime, storage].sort())
   expect(await statics(reliefChunk)).toEqual([core, runtime].sort())
-  expect(await statics(evictChunk)).toEqual([core, purge, relief, runtime].sort())
+  expect(await statics(evictChunk)).toEqual([core, purge, relief, runtime, values].sort())
   expect(await statics(staleChunk)).toEqual([core, runtime].sort())
   expect(await statics(touchChunk)).toEqual([core, runtime].sort())
   expect(await statics(followChunk)).toEqual([runtime])
   expect(await statics(transactionChunk)).toEqual([core, runtime].sort())
-  expect(await statics(generationsChunk)).toEqual([core, purge, runtime].sort())
+  expect(await statics(generationsChunk)).toEqual([core, purge, runtime, values].sort())
+  expect(await statics(valuesChunk)).toEqual([core, runtime].sort())
   expect(await statics(textsChunk)).toEqual([core, hint, runtime].sort())
   expect(await statics(hintChunk)).toEqual([core])
   expect(await statics(runtimeChunk)).toEqual([])
   expect(await statics(shared)).toEqual([core, hint, 'idb'].sort())
-  expect(await statics('dist/service-worker.js')).toEqual([core, purge, upgrade, storage, watch, evict, stale, touch, follow, transaction, generations, texts, chunk].sort())
+  expect(await statics('dist/service-worker.js')).toEqual([core, purge, upgrade, storage, watch, evict, stale, touch, follow, transaction, generations, values, texts, chunk].sort())
   // Its leader election is the background's (the page loads that chunk anyway).
   expect(await statics('dist/cosmos.js')).toEqual([core, purge, chunk].sort())
   expect(await statics('dist/tanstack.js')).toEqual([core])
@@ -193,7 +196,7 @@ test('the entries import only the chunks, idb and comlink; idb-ttl/core and idb-
   expect(await statics('dist/react.js')).toEqual(['react'])
   expect(await statics('dist/vue.js')).toEqual(['vue'])
   expect(await statics('dist/svelte.js')).toEqual(['svelte/store'])
-  for (const file of ['dist/service-worker.js', 'dist/cosmos.js', 'dist/tanstack.js', 'dist/workbox.js', 'dist/keyval.js', 'dist/react.js', 'dist/vue.js', 'dist/svelte.js', shared, coreChunk, pageChunk, purgeChunk, upgradeChunk, storageChunk, watchChunk, reliefChunk, evictChunk, staleChunk, touchChunk, followChunk, transactionChunk, generationsChunk, runtimeChunk]) expect(await scratch.readText(dir, file), file).not.toMatch(/\bimport\s*\(/)
+  for (const file of ['dist/service-worker.js', 'dist/cosmos.js', 'dist/tanstack.js', 'dist/workbox.js', 'dist/keyval.js', 'dist/react.js', 'dist/vue.js', 'dist/svelte.js', shared, coreChunk, pageChunk, purgeChunk, upgradeChunk, storageChunk, watchChunk, reliefChunk, evictChunk, staleChunk, touchChunk, followChunk, transactionChunk, generationsChunk, valuesChunk, runtimeChunk]) expect(await scratch.readText(dir, file), file).not.toMatch(/\bimport\s*\(/)
   // What starts the purge worker is in the page chunk alone.
   for (const file of packed.files.filter((f) => f.endsWith('.js') && f !== pageChunk && f !== 'dist/purge-worker.js')) expect(await scratch.readText(dir, file), file).not.toContain('purge-worker.js')
 })
