@@ -16,7 +16,8 @@
 // (`idb-ttl-relief-*.js`), at the first write refused for lack of space, with the full entries'
 // round of eviction (`idb-ttl-evict-*.js`); the stale reads (`idb-ttl-stale-*.js`) at the first; the touches of `touchOnRead` stores (`idb-ttl-touch-*.js`) at an open that declares one; the checks of the options beyond a store's key and default, and of the purge's (`idb-ttl-options-*.js`), at an open given one; what runs a subscribed live query (`idb-ttl-follow-*.js`: its subscribers, readings and hearing of changes) at the first subscription; what the handle's less common calls run (`idb-ttl-calls-*.js`: `update`, `setDefaultTtl`, the keys, `get` by a range, `stats`, `iterate`…) at the first; what runs `db.transaction`
 // (`idb-ttl-transaction-*.js`), at a handle's first transaction, and the writes of stores kept in
-// generations (`idb-ttl-generations-*.js`), at the first such write; the words of the refusals an
+// generations (`idb-ttl-generations-*.js`) with the reading of their values (`idb-ttl-values-*.js`,
+// which the purge imports too), at the first such write or read; the words of the refusals an
 // open's checks make (`idb-ttl-texts-*.js`), at the first refusal. idb, comlink and
 // @azure/cosmos stay external. Library mode inserts no preload helper
 // for `import()` (Vite's build-import-analysis leaves it out for `build.lib`), and the build checks
@@ -113,6 +114,8 @@ const TEXTS = /[\\/]src[\\/]rules[\\/]texts\.ts$/
  * `shared` chunk makes an app's bundler split its entry from the core's chunk (+0.7 kB measured).
  */
 const LIVE_REPORT = /[\\/]src[\\/]live[\\/]report\.ts$/
+/** The reading of values kept in generations (`generations/values.ts`), apart: the purge and the writes of such stores import it. */
+const VALUES = /[\\/]src[\\/]generations[\\/]values\.ts$/
 /** What starts the purge worker, loaded at the first idle callback by both page entries: `background/page.ts` and the worker's client. */
 const STARTS_WORKER = /[\\/]src[\\/]background[\\/](page|worker[\\/](client|start))\.ts$/
 /**
@@ -132,7 +135,7 @@ const touchWork = new Set([...(await staticModules('src/reads/touch.ts'))].filte
 /** What runs a subscribed live query (`live/subscribers.ts`: its readings, hearing of changes, timer), less what `idb-ttl` loads first: loaded at a handle's first subscription. */
 const following = new Set([...(await staticModules('src/live/subscribers.ts'))].filter((id) => !full.has(id)))
 /** What runs `db.transaction`, less what `idb-ttl` loads first: the page entries load it at a handle's first transaction. */
-const transactions = new Set([...(await staticModules('src/transaction/run.ts'))].filter((id) => !full.has(id)))
+const transactions = new Set([...(await staticModules('src/handle/transact.ts'))].filter((id) => !full.has(id)))
 /** What the handle's less common calls run (`assembly/calls.ts`), less what `idb-ttl` loads first: loaded at the first of them. */
 const calls = new Set([...(await staticModules('src/assembly/calls.ts'))].filter((id) => !full.has(id)))
 /** The writes of stores kept in generations and the drop of unreferenced ones, less what `idb-ttl` loads first: loaded on first use likewise. */
@@ -185,6 +188,9 @@ await build({
             // entries (`import()`), imported by the service worker's.
             { name: 'texts', priority: 10, test: TEXTS },
             { name: 'shared', priority: 9, test: (id) => full.has(id) && !OPENS.test(id) },
+            // The reading of values kept in generations: loaded by the page entries with the writes of
+            // such stores, imported by the purge (so before its group, which would take it with them).
+            { name: 'values', priority: 9, test: VALUES },
             // The background with the page's own purger, loaded at idle by the page entries,
             // imported by the service worker's.
             { name: 'purge', priority: 8, test: (id) => purge.has(id) },

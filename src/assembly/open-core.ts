@@ -10,7 +10,7 @@ import { lazyBackground } from '../background/lazy.js'
 import { load } from '../platform/load.js'
 import { TtlCoreDB } from './core-db.js'
 import { CoreParts } from '../handle/core-parts.js'
-import { CoreRoutes, USE_FULL_ENTRY } from '../handle/core-routes.js'
+import { CoreOnlyRoutes, USE_FULL_ENTRY } from '../handle/core-refusals.js'
 import type { StoreConfigs } from '../layout/schema.js'
 import { openDatabase } from './open.js'
 import { TtlError } from '../rules/errors.js'
@@ -58,7 +58,7 @@ export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, 
   if (onLost !== undefined || bucket?.expiresAfterItems) return Promise.reject(new TtlError('UNSUPPORTED', `${onLost === undefined ? 'bucket.expiresAfterItems' : 'onLost'} is not in idb-ttl/core; ${USE_FULL_ENTRY}`))
   return openDatabase(name, options, { upgrade: loadUpgrade, options: loadOptions, storage: loadStorage, relief: () => load(import('../purge/relieve.js')), texts: () => load(import('../rules/texts.js')) }, (opened) => {
     const parts = new CoreParts({ ...opened, background })
-    const routes = new CoreRoutes({ ...opened, parts })
+    const routes = new CoreOnlyRoutes({ ...opened, parts })
     routes.settingsChanged(opened.redeclared)
     return new TtlCoreDB<S>(routes, opened.unfollow, loadCalls)
   }, refuseFullOnly, ['capacity', 'mirror'])

@@ -32,7 +32,7 @@ export async function openFull<S extends DBSchema | unknown>(name: string, optio
   const touchWork = slidesAny(options) ? await load.touches() : undefined
   let lost: Promise<LostReport | undefined> | undefined
   const db = await openDatabase(name, withIdbViews(options), load, (opened) => {
-    const parts = new Parts({ ...opened, background }, touchWork, load.follow)
+    const parts = new Parts({ ...opened, background }, touchWork, load.follow, load.stashWork)
     const routes = new Routes({ ...opened, parts }, load)
     routes.settingsChanged(opened.redeclared)
     lost = watching?.then((work) => work.watchStorage({ ...opened, parts, bucket, onLost }))

@@ -11,7 +11,7 @@ import * as reliefSteps from '../purge/relief.js'
 import * as storageWatch from '../handle/storage-watch.js'
 import * as storageWork from '../handle/storage-work.js'
 import { deletingWith } from '../generations/delete-db.js'
-import * as transactions from '../transaction/run.js'
+import * as transactions from '../handle/transact.js'
 import * as texts from '../rules/texts.js'
 import * as staleReads from '../reads/stale.js'
 import * as touchWork from '../reads/touch.js'
@@ -19,6 +19,7 @@ import * as follow from '../live/subscribers.js'
 import * as calls from './calls.js'
 import { updateStashed, writeStashed } from '../writes/stashed-writes.js'
 import { dropGenerationsOf } from '../generations/stash.js'
+import { resolveRows } from '../generations/values.js'
 import type { TtlDB } from './db.js'
 import { openFull } from './open-full.js'
 import type { OpenTtlDBOptions } from '../rules/types.js'
@@ -32,7 +33,7 @@ const loadStorage = () => Promise.resolve(storageWork)
 /** What runs transactions and the writes of stores kept in generations, imported likewise. */
 const transactionsAndStash = {
   transactions: () => Promise.resolve(transactions),
-  stashWork: () => Promise.resolve({ writeStashed, updateStashed, dropGenerationsOf }),
+  stashWork: () => Promise.resolve({ writeStashed, updateStashed, dropGenerationsOf, resolveRows }),
 }
 
 /**

@@ -35,14 +35,14 @@ const loadOptions = () => load(import('../layout/options.js'))
 const loadStorage = () => load(import('../handle/storage-work.js'))
 
 /**
- * What runs `db.transaction` (SPEC §11), loaded at a handle's first transaction; the writes of
- * stores kept in generations (`evictOnQuota`), at the first such write or drop of generations.
+ * What runs `db.transaction` (SPEC §11), loaded at a handle's first transaction; the writes and
+ * reads of stores kept in generations (`evictOnQuota`), at the first such write, read or drop of generations.
  */
 const transactionsAndStash = {
-  transactions: () => load(import('../transaction/run.js')),
+  transactions: () => load(import('../handle/transact.js')),
   stashWork: async () => {
-    const [writes, { dropGenerationsOf }] = await load(Promise.all([import('../writes/stashed-writes.js'), import('../generations/stash.js')]))
-    return { ...writes, dropGenerationsOf }
+    const [writes, { dropGenerationsOf }, { resolveRows }] = await load(Promise.all([import('../writes/stashed-writes.js'), import('../generations/stash.js'), import('../generations/values.js')]))
+    return { ...writes, dropGenerationsOf, resolveRows }
   },
 }
 

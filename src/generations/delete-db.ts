@@ -4,7 +4,7 @@ import type { openIn } from '../platform/bucket.js'
 import { bucketOf, factoryOf } from '../platform/factory.js'
 import type { forgetSeen } from '../platform/seen.js'
 import type { checkBucketOptions } from '../rules/bucket-options.js'
-import { generationPrefix } from './values.js'
+import { generationPrefix } from './names.js'
 
 function deleteDatabase(factory: IDBFactory, name: string): Promise<void> {
   return new Promise((resolve, reject) => {

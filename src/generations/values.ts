@@ -16,18 +16,12 @@ import { ORDER_FIELD, WRITER_FIELD } from '../layout/stamp.js'
 import { factoryOf } from '../platform/factory.js'
 import { req } from '../platform/request.js'
 import { refOf } from '../layout/generation-index.js'
+import { GEN, generationPrefix } from './names.js'
 
 /** The one object store of a generation database: values by write id. */
 export const VALUES_STORE = 'v'
 
 type Item = Record<string, unknown>
-
-const GEN = '~gen~'
-
-/** What the names of a database's generations start with. */
-export function generationPrefix(dbName: string): string {
-  return `${dbName}${GEN}`
-}
 
 /** The IDBFactory a generation lives in: its database's (its Storage Bucket's, if it is in one). */
 export function generationFactory(generation: string): IDBFactory {

@@ -1,23 +1,20 @@
 /**
  * Where the basic calls of any handle go (`idb-ttl/core`'s and the full one's, `routes.ts`):
  * each request checks its store, tells the purge a request is starting, and gets its connection
- * (on which a handle without {@link RoutesOptions.generations} refuses the stores that keep them);
- * work that judges a store by what is on disk (counts, keys, writes, purges) first has the
- * owed touches written; writes run with quota relief (SPEC §9: the expired purged, then whatever
+ * (on which `idb-ttl/core`'s handle, without {@link RoutesOptions.generations}, refuses the stores
+ * that keep them: `core-refusals.ts`); work that judges a store by what is on disk (counts, keys,
+ * writes, purges) first has the owed touches written; writes run with quota relief (SPEC §9: the expired purged, then whatever
  * {@link CoreRoutes.relief} adds) and report the dead items they claimed; purges report to
  * `onPurge`. Every committed change tells the live queries ({@link CoreRoutes.changed}).
  */
 import { requestStarting } from '../background/activity.js'
 import { publish } from '../events/listeners.js'
 import type { Connection } from '../layout/connection.js'
-import { usesGenerations } from '../layout/generation-index.js'
 import type { StoreConfigs } from '../layout/schema.js'
 import { storageUsage } from '../platform/storage.js'
 import { withQuotaRelief, type LoadRelief, type Spare } from '../purge/quota.js'
 import type { QuotaRelief } from '../purge/relieve.js'
 import { ReadScope, type Reading } from '../reads/reads.js'
-import { META_STORE } from '../layout/expiry-index.js'
-import { heldSettings, settingsIn, settingsTicket } from '../layout/held-settings.js'
 import { settleTouches } from '../reads/owed-touches.js'
 import { describeError, TtlError } from '../rules/errors.js'
 import type { TtlValues } from '../rules/ttl.js'
@@ -46,25 +43,6 @@ export interface RoutesOptions<P extends CoreParts = CoreParts> {
 
 /** `storage-work.ts` as an entry gets it: with `import()` in the page entries, imported by the service worker's. */
 export type LoadStorage = () => Promise<typeof import('./storage-work.js')>
-
-/** The one-line change that gives an app of `idb-ttl/core` what only `idb-ttl` has. */
-export const USE_FULL_ENTRY = "import { openTtlDB } from 'idb-ttl' instead of 'idb-ttl/core'"
-
-/**
- * Why a handle without generations (`idb-ttl/core`'s) refuses `store` on connection `db`: the
- * store keeps its values in generations there. Asked of each connection, so that a store an
- * upgrade elsewhere gave generations is refused from the reopening on; the handle's other stores
- * serve on. `undefined` also where the connection cannot tell (it is closing): the request made
- * on it then fails as any would, as a rejection.
- */
-function refusal(db: IDBDatabase, store: string): TtlError | undefined {
-  try {
-    if (!usesGenerations(db, store)) return undefined
-  } catch {
-    return undefined
-  }
-  return new TtlError('UNSUPPORTED', `store "${store}" keeps its values in generations (evictOnQuota, declared by another handle), not in idb-ttl/core; ${USE_FULL_ENTRY}`)
-}
 
 export class CoreRoutes<P extends CoreParts = CoreParts> {
   /** Stores whose calls wait for a change the library is making to them (the full handle's `Routes.gate`). */
@@ -115,9 +93,12 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
     })
   }
 
-  /** See {@link refusal}; a handle with generations refuses nothing. */
-  private refused(db: IDBDatabase, store: string): TtlError | undefined {
-    return this.options.generations ? undefined : refusal(db, store)
+  /**
+   * Why this handle refuses `store` on connection `db`: nothing here; a handle without
+   * generations (`idb-ttl/core`'s, `core-refusals.ts`) refuses the stores that keep them.
+   */
+  protected refused(_db: IDBDatabase, _store: string): TtlError | undefined {
+    return undefined
   }
 
   /**
@@ -243,16 +224,10 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
   }
 
   /**
-   * A store whose settings say it is mirrored (`mirror: true`, declared by a full handle) has every
-   * write queued for the server (SPEC §12b), which `idb-ttl/core` cannot do: its writes are refused.
-   * The full handle's routes queue them (`routes.ts`), by their own declaration.
-   * @throws TtlError `UNSUPPORTED` naming the store, `mirror` and the full entry
+   * Refuses the writes of `store` that this handle cannot queue for a mirror: none here; the
+   * full handle queues them (`routes.ts`), and `idb-ttl/core`'s refuses them (`core-refusals.ts`).
    */
-  protected async refuseUnqueued(db: IDBDatabase, store: string): Promise<void> {
-    const settings = heldSettings(db.name, store) ?? (await settingsIn(db.transaction(META_STORE), store, settingsTicket(db.name)))
-    if (!settings.mirror) return
-    throw new TtlError('UNSUPPORTED', `store "${store}" is mirrored (mirror: true, declared by another handle), which idb-ttl/core cannot queue writes for; ${USE_FULL_ENTRY}`)
-  }
+  protected async refuseUnqueued(_db: IDBDatabase, _store: string): Promise<void> {}
 
   /** Runs `attempt` once more after each step of quota relief while the disk is full (SPEC §9). */
   spacious<T>(attempt: () => Promise<T>, spare?: Spare): Promise<T> {

@@ -9,7 +9,8 @@ import type { LiveSource } from '../live/query.js'
 import { tellRealm } from '../live/notices.js'
 import type { Touches } from '../reads/touch.js'
 import { touchRealm } from '../reads/touched.js'
-import { generationValues } from '../generations/values.js'
+import { generationsWith, type StashWork } from '../writes/writes.js'
+import type { Generations } from '../writes/write-steps.js'
 import { CoreParts, type PartsOptions } from './core-parts.js'
 
 /** The touches a handle owes its `touchOnRead` stores (`reads/touch.ts`), as its open loads them. */
@@ -19,14 +20,20 @@ export class Parts extends CoreParts {
   override readonly touches: Touches | undefined
   readonly expiry: ExpiryListeners
   readonly live: LiveHub
+  /**
+   * How the handle reads and writes the values of stores that keep them in generations
+   * (`evictOnQuota`), with what `stashWork` loads at the first such read or write.
+   */
+  readonly generations: Generations
   private readonly connection: PartsOptions['connection']
 
   /**
    * `touchWork`: `reads/touch.ts`, which the open loads where a store declares `touchOnRead`;
    * without it the handle owes no touches, as one whose stores do not slide. `follow`: loads what
-   * runs a subscribed live query (`live/subscribers.ts`).
+   * runs a subscribed live query (`live/subscribers.ts`). `stashWork`: loads what reads and writes
+   * values kept in generations (`writes.ts` {@link StashWork}).
    */
-  constructor(options: PartsOptions, touchWork: TouchWork | undefined, follow: LiveSource['follow']) {
+  constructor(options: PartsOptions, touchWork: TouchWork | undefined, follow: LiveSource['follow'], stashWork: () => Promise<StashWork>) {
     super(options)
     const { name, stores, clock, connection } = options
     this.connection = connection
@@ -36,7 +43,8 @@ export class Parts extends CoreParts {
     // The realm's registries from this copy of the library, whichever copy the touches were loaded from.
     this.touches = touchWork && new touchWork.Touches(touchRealm, name, () => connection.native(), clock, keyPaths, (error) => this.reports.failure(error), touched)
     this.expiry = new ExpiryListeners(name)
-    this.live = new LiveHub(name, clock, { generations: generationValues }, follow)
+    this.generations = generationsWith(stashWork)
+    this.live = new LiveHub(name, clock, { generations: this.generations }, follow)
   }
 
   /**

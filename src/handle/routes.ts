@@ -3,20 +3,18 @@
  * (SPEC §11), the write observers of mirrored stores (SPEC §12b), and the quota relief that gives
  * up live items of `evictOnQuota` stores and drops generations (SPEC §9).
  */
-import { requestStarting } from '../background/activity.js'
 import type { PurgeReport } from '../events/reports.js'
 import type { Spare } from '../purge/quota.js'
 import type { QuotaRelief } from '../purge/relieve.js'
 import { settleTouches } from '../reads/owed-touches.js'
 import { TtlError } from '../rules/errors.js'
-import { usesGenerations } from '../layout/generation-index.js'
 import type { Parts } from './parts.js'
 import { CoreRoutes, type RoutesOptions } from './core-routes.js'
 import { turnOf } from './turns.js'
-import { generationsWith, type StashWork } from '../writes/writes.js'
+import type { StashWork } from '../writes/writes.js'
 import { queueObserver } from '../transaction/mirror-queue.js'
 import { Observers } from '../transaction/observers.js'
-import type { runTransaction } from '../transaction/run.js'
+import type { Written } from '../writes/write-steps.js'
 import type { Transaction } from '../transaction/transaction.js'
 
 /** What the library's own mechanisms (the Cosmos DB mirror) ask of a transaction. */
@@ -28,14 +26,15 @@ export interface Internal {
 }
 
 /**
- * What a full handle's entry hands its routes, loaded on first use: `transaction/run.ts` at its
+ * What a full handle's entry hands its routes, loaded on first use: `transact.ts` at its
  * first transaction, the writes of stores kept in generations ({@link StashWork}) at the first
  * such write or drop, quota relief with its round of eviction at the first full disk, the stale
  * reads at the first. The page entries load them with `import()`, so that a page that never uses
  * them loads none of it; `idb-ttl/service-worker` imports them (service workers forbid `import()`).
  */
 export interface FullLoads {
-  transactions: () => Promise<{ runTransaction: typeof runTransaction }>
+  /** What runs `db.transaction` once its turn came (`transact.ts`, with `transaction/run.ts`), at the first. */
+  transactions: () => Promise<{ transactOn: TransactOn }>
   stashWork: () => Promise<StashWork>
   /** The steps of quota relief with the round of eviction (`purge/relief.ts`), at the first full disk. */
   relief: () => Promise<typeof import('../purge/relief.js')>
@@ -43,28 +42,32 @@ export interface FullLoads {
   stale: () => Promise<typeof import('../reads/stale.js')>
 }
 
+/** `transact.ts`'s `transactOn`: runs a transaction of `routes`' handle once its turn came, telling `opened` once created. */
+export type TransactOn = <T>(
+  routes: Routes,
+  stores: readonly string[],
+  writable: boolean,
+  callback: (tx: Transaction) => T | Promise<T>,
+  internal: Internal,
+  opened: () => void,
+) => Promise<T>
+
 export class Routes extends CoreRoutes<Parts> {
   /** Who hears every write of a store inside its transaction (`transaction/observers.ts`). */
   readonly observers = new Observers()
 
-  /** `options` with the full handle's reads and writes of stores that keep values in generations. */
+  /** `options` with the full handle's reads and writes of stores that keep values in generations (its parts'). */
   constructor(
     options: Omit<RoutesOptions<Parts>, 'generations'>,
     /** What the handle loads on first use. */
     readonly loads: FullLoads,
   ) {
-    super({ ...options, generations: generationsWith(loads.stashWork) })
+    super({ ...options, generations: options.parts.generations })
     // A mirrored store's writes are queued by every handle from open (SPEC §12b).
     for (const [store, config] of Object.entries(options.stores)) {
       if (config.mirror === true) this.observers.add(store, queueObserver(store, options.clock))
     }
   }
-
-  /**
-   * Nothing to refuse: the writes of a store this handle declares mirrored are queued (its
-   * observers), and its open made the store's settings say what it declares.
-   */
-  protected override async refuseUnqueued(): Promise<void> {}
 
   /** What runs beside requests (listeners, live queries, the background), while the handle is open. */
   get open(): Parts {
@@ -110,13 +113,14 @@ export class Routes extends CoreRoutes<Parts> {
   /**
    * Runs `callback` in one transaction over `stores` (SPEC §11), with what it did applied after
    * the commit: claims reported, the purge woken, owed touches held. `observed: false` keeps the
-   * write observers out (their own writes); `extra` adds library stores to the transaction.
+   * write observers out (their own writes); `extra` adds library stores to the transaction. What
+   * runs it once its turn came (`transact.ts`) is loaded at the handle's first.
    * @throws TtlError `UNKNOWN_STORE`, `UNSUPPORTED` (a store that keeps values in generations)
    */
   async transact<T>(stores: readonly string[], writable: boolean, callback: (tx: Transaction) => T | Promise<T>, internal: Internal = {}): Promise<T> {
-    const { name, stores: configs, clock, mode, durability, connection, parts } = this.options
+    const { name, stores: configs } = this.options
     stores.forEach((store) => this.check(store))
-    refuseApart(stores.filter((store) => configs[store].evictOnQuota), 'evictOnQuota')
+    this.refuseApart(stores.filter((store) => configs[store].evictOnQuota), 'evictOnQuota')
     // The library's own transactions (the change a gate waits for among them) never wait, for the
     // gate nor for the calls made before (`turns.ts`); the app's create theirs after those.
     const turns = internal.observed !== false ? stores.map((store) => turnOf(this.turns, store)) : []
@@ -124,33 +128,29 @@ export class Routes extends CoreRoutes<Parts> {
     try {
       await Promise.all(stores.map((store) => settleTouches(name, store)))
       if (internal.observed !== false) await Promise.all(stores.map((store) => this.gates.get(store)))
-      const { runTransaction } = await this.loads.transactions()
+      const { transactOn } = await this.loads.transactions()
       await Promise.all(turns.map((turn) => turn.before))
-      requestStarting()
-      const db = await connection.native()
-      // A store declared plainly here that another handle (another app version) gave generations.
-      refuseApart(stores.filter((store) => usesGenerations(db, store)), 'declared with evictOnQuota by another version of the app, though not here')
-      const observers = writable && internal.observed !== false ? this.observers : undefined
-      const extra = [...new Set([...(internal.extra ?? []), ...(observers?.storesFor(stores) ?? [])])]
-      // An observed write is the app's edit of a mirrored store: it restarts the countdown, whatever
-      // `_ts` the value carries (SPEC §12b). Only the mirror's own writes, unobserved, keep the server's.
-      const keepTs = (store: string) => (configs[store].keepTs === true || configs[store].mirror === true) && (observers?.of(store).length ?? 0) === 0
-      const options = { db, stores, extra, writable, durability, now: clock(), mode, keepTs, reading: this.reading, observers, opened }
-      return await runTransaction(options, callback, async (effects) => {
-        for (const [store, items] of effects.claimed) this.claimed(store, { result: undefined, claimed: items })
-        for (const [store, stored] of effects.stored) parts.background.wrote(store, stored)
-        if (effects.stored.size > 0) this.changed([...effects.stored.keys()])
-        await Promise.all(effects.touched)
-      })
+      return await transactOn(this, stores, writable, callback, internal, opened)
     } finally {
       opened()
     }
   }
-}
 
-/** @throws TtlError `UNSUPPORTED` naming the first of `apart`, stores that keep their values in generations, and `why` */
-function refuseApart(apart: readonly string[], why: string): void {
-  if (apart.length > 0) {
-    throw new TtlError('UNSUPPORTED', `store "${apart[0]}" keeps its values in databases of their own (${why}), which one transaction cannot span; use the handle's own calls for it`)
+  /**
+   * Refuses a transaction over `apart`, stores that keep their values in generations, for `why`.
+   * A method, so that `transact.ts` calls it with no import of this module, which is in the first
+   * load: a chunk loaded later that imports only what `idb-ttl/core` loads first keeps an app's
+   * bundler from splitting the first load in two.
+   * @throws TtlError `UNSUPPORTED` naming the first of `apart` and `why`
+   */
+  refuseApart(apart: readonly string[], why: string): void {
+    if (apart.length > 0) {
+      throw new TtlError('UNSUPPORTED', `store "${apart[0]}" keeps its values in databases of their own (${why}), which one transaction cannot span; use the handle's own calls for it`)
+    }
+  }
+
+  /** Reports the dead items a transaction's writes claimed (`transact.ts`), as a write's are. */
+  reportClaimed(store: string, items: Written<unknown>['claimed']): void {
+    this.claimed(store, { result: undefined, claimed: items })
   }
 }

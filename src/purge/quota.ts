@@ -12,7 +12,7 @@
  * where the browser reports its usage (`navigator.storage.estimate()`), a round after which the
  * usage did not drop is the last, so that one full disk does not empty them for nothing.
  *
- * Here the write's first attempt and the wait on another write's relief; the steps of relief are
+ * Here the write's first attempt; the wait on another write's relief and the steps of relief are
  * `relieve.ts`, which the page entries load with `import()` at the first full disk (issue #44).
  */
 import type { QuotaRelief } from './relieve.js'
@@ -24,42 +24,22 @@ import { isQuotaError } from '../platform/storage.js'
 /** `relieve.ts` as an entry gets it: with `import()` in the page entries, at the first full disk; imported by the service worker's. */
 export type LoadRelief = () => Promise<typeof import('./relieve.js')>
 
-/** Per database, the quota relief under way in this realm (settled once it ends, however). */
-const relieving = new Map<string, Promise<void>>()
-
 /**
- * Runs `attempt`, and again after each step of `relief` (its steps loaded by `load`) while it fails for lack of space. One
- * write at a time makes room in a database: side by side, a write whose rounds find every item
- * already given up and every generation already deleted by another's would give up at once,
- * without waiting for the room those deletions give back. A write refused while another makes
- * room tries again once that one is over, and makes room itself only if it still does not fit.
+ * Runs `attempt`, and again after each step of `relief` while it fails for lack of space, one
+ * write at a time per database (`relieve.ts` `relieveInTurn`, loaded by `load`
+ * at the first refusal: a write that never meets a full disk carries none of it).
  */
 export async function withQuotaRelief<T>(attempt: () => Promise<T>, relief: QuotaRelief, load: LoadRelief): Promise<T> {
   try {
     return await attempt()
   } catch (error) {
     if (!isQuotaError(error)) throw error
-    for (let other = relieving.get(relief.database); other; other = relieving.get(relief.database)) {
-      await other
-      try {
-        return await attempt()
-      } catch (retryError) {
-        if (!isQuotaError(retryError)) throw retryError
-      }
-    }
     // Steps that cannot be loaded (an offline page that never cached them) make no room: the write
     // rejects as one that never fits, with its own error (SPEC §9); the next refused write loads them again.
-    const mine = load().then(
-      ({ relieve }) => relieve(attempt, relief, error),
+    return load().then(
+      ({ relieveInTurn }) => relieveInTurn(attempt, relief, error),
       () => Promise.reject(error),
     )
-    const over = mine.then(
-      () => {},
-      () => {},
-    )
-    relieving.set(relief.database, over)
-    void over.then(() => relieving.get(relief.database) === over && relieving.delete(relief.database))
-    return mine
   }
 }
 

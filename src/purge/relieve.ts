@@ -47,8 +47,36 @@ export const ROOM_WAIT_BUDGET_MS = 2_000
  */
 const twice = <T>(step: () => Promise<T>): Promise<T> => step().catch(() => step())
 
-/** The steps of `withQuotaRelief` (`quota.ts`) after `attempt` failed with `error` for lack of space. */
-export
+/** Per database, the quota relief under way in this realm (settled once it ends, however). */
+const relieving = new Map<string, Promise<void>>()
+
+/**
+ * What `withQuotaRelief` (`quota.ts`) runs once `attempt` failed with `error` for lack of space:
+ * {@link relieve}, one write at a time per database. Side by side, a write whose rounds find every
+ * item already given up and every generation already deleted by another's would give up at once,
+ * without waiting for the room those deletions give back. A write refused while another makes
+ * room tries again once that one is over, and makes room itself only if it still does not fit.
+ */
+export async function relieveInTurn<T>(attempt: () => Promise<T>, relief: QuotaRelief, error: unknown): Promise<T> {
+  for (let other = relieving.get(relief.database); other; other = relieving.get(relief.database)) {
+    await other
+    try {
+      return await attempt()
+    } catch (retryError) {
+      if (!isQuotaError(retryError)) throw retryError
+    }
+  }
+  const mine = relieve(attempt, relief, error)
+  const over = mine.then(
+    () => {},
+    () => {},
+  )
+  relieving.set(relief.database, over)
+  void over.then(() => relieving.get(relief.database) === over && relieving.delete(relief.database))
+  return mine
+}
+
+/** The steps of quota relief after `attempt` failed with `error` for lack of space. */
 async function relieve<T>(attempt: () => Promise<T>, relief: QuotaRelief, error: unknown): Promise<T> {
   let budget = ROOM_WAIT_BUDGET_MS
   /** Tries the write again, and while it does not fit, waits and tries again for up to `patience` ms. */

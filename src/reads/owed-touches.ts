@@ -3,16 +3,11 @@
  * handles that owe touches (`touch.ts`: full handles with `touchOnRead` stores) are registered
  * here by database, so that the reads of any handle of the realm, `idb-ttl/core`'s included,
  * count them, work that judges a store by what is on disk has them written first
- * ({@link settleTouches}), and a purge asks every tab for theirs ({@link settleAllTabs}).
+ * ({@link settleTouches}), and a purge asks every tab for theirs (`settle-tabs.ts`).
  */
-import { joinBus, type Member } from '../platform/bus.js'
-import { lockNames, webLocks } from '../platform/lock.js'
 import { markOfStored } from '../layout/stamp.js'
 import { markOf, type ExpiryMark, type StoreState } from '../rules/policy.js'
 import { itemTtl } from '../rules/ttl.js'
-
-/** How long a purge waits for other tabs to write the touches they owe (a frozen tab never will). */
-export const SETTLE_WAIT_MS = 1_000
 
 // While a handle owes touches it holds a Web Lock named so, which a purger in any tab sees; it
 // asks the holders on the database's bus (topic `settle`) to write them, and waits for the locks to go.
@@ -49,9 +44,6 @@ export interface Owing {
 
 /** Every handle's touches, by database: a purge or a write through any handle of the realm writes them first. */
 const realm = new Map<string, Set<Owing>>()
-/** The member a purger asks other tabs from, one per database and realm. */
-const asking = new Map<string, Member>()
-
 /** Registers `handle` as owing touches of database `dbName`; returns the function that removes it. */
 export function registerOwing(dbName: string, handle: Owing): () => void {
   realm.set(dbName, (realm.get(dbName) ?? new Set()).add(handle))
@@ -68,24 +60,6 @@ export function settleTouches(dbName: string, store?: string): Promise<void> {
   // Not async: every write settles first, and where no handle slides a store it pays no promise chain.
   if (!handles) return Promise.resolve()
   return Promise.all([...handles].map((touches) => touches.flush(store))).then(() => {})
-}
-
-/**
- * Before a purge: has every handle of database `dbName`, in every tab, write the touches it owes,
- * waiting at most {@link SETTLE_WAIT_MS} for them.
- */
-export async function settleAllTabs(dbName: string): Promise<void> {
-  await settleTouches(dbName)
-  const locks = webLocks()
-  // A lock asked for a moment ago may not be granted yet: pending requests owe touches too.
-  const owing = await lockNames(owingPrefix(dbName))
-  if (!locks || owing.length === 0) return
-  let ask = asking.get(dbName)
-  if (!ask) asking.set(dbName, (ask = joinBus(dbName)))
-  ask.post('settle', null)
-  const signal = AbortSignal.timeout(SETTLE_WAIT_MS)
-  // Granted once the holder let go, after its touches committed; released again at once.
-  await Promise.all(owing.map((name) => locks.request(owingPrefix(dbName) + name, { signal }, async () => {}).catch(() => {})))
 }
 
 /** Whether reads of `store` must count owed touches: some handle of the realm slides it. */

@@ -5,7 +5,7 @@
  */
 import type { writeClaiming } from './claim.js'
 import { usesGenerations } from '../layout/generation-index.js'
-import { resolveRows } from '../generations/values.js'
+import type { resolveRows } from '../generations/values.js'
 import type { dropGenerationsOf } from '../generations/stash.js'
 import type { updateStashed, writeStashed } from './stashed-writes.js'
 import { abortQuietly } from '../platform/request.js'
@@ -28,16 +28,18 @@ export interface StashWork {
   writeStashed: typeof writeStashed
   updateStashed: typeof updateStashed
   dropGenerationsOf: typeof dropGenerationsOf
+  /** The reading of the values (`generations/values.ts`), loaded with the writes at a handle's first read of such a store. */
+  resolveRows: typeof resolveRows
 }
 
 /**
- * A full handle's reads and writes of stores that keep their values in generations, the writes
- * with what `load` brings; the handle hands them the writes below as `WriteContext.generations`.
+ * A full handle's reads and writes of stores that keep their values in generations, with what
+ * `load` brings; the handle hands them the writes below as `WriteContext.generations`.
  * A handle without them, `idb-ttl/core`'s, refuses such stores, and its bundle carries none of this.
  */
 export function generationsWith(load: () => Promise<StashWork>): Generations {
   return {
-    resolve: resolveRows,
+    resolve: async (...args) => (await load()).resolveRows(...args),
     writeAll: async (...args) => (await load()).writeStashed(...args),
     update: async (...args) => (await load()).updateStashed(...args),
   }

@@ -12,13 +12,14 @@ import { lazyBackground } from '../../src/background/lazy.js'
 import type { MakeBackground } from '../../src/background/background.js'
 import { openFull, type FullLoaders } from '../../src/assembly/open-full.js'
 import { dropGenerationsOf } from '../../src/generations/stash.js'
+import { resolveRows } from '../../src/generations/values.js'
 import * as storageWatch from '../../src/handle/storage-watch.js'
 import * as storageWork from '../../src/handle/storage-work.js'
 import * as upgradeWork from '../../src/layout/upgrade.js'
 import * as optionChecks from '../../src/layout/options.js'
 import * as reliefSteps from '../../src/purge/relief.js'
 import type { OpenTtlDBOptions } from '../../src/rules/types.js'
-import * as transactions from '../../src/transaction/run.js'
+import * as transactions from '../../src/handle/transact.js'
 import * as stashedWrites from '../../src/writes/stashed-writes.js'
 
 /** How long a test waits for what a loaded machine (a browser project under load) may take a while to reach. */
@@ -67,7 +68,7 @@ export function chunks() {
     relief: new Chunk(reliefSteps),
     watch: new Chunk(storageWatch),
     transactions: new Chunk(transactions),
-    stashWork: new Chunk({ ...stashedWrites, dropGenerationsOf }),
+    stashWork: new Chunk({ ...stashedWrites, dropGenerationsOf, resolveRows }),
     texts: new Chunk(refusalTexts),
     stale: new Chunk(staleReads),
     touches: new Chunk(touchWork),

@@ -1,5 +1,6 @@
-// Issue #44: `db.transaction` runs what `transaction/run.ts` holds, which the page entries load with
-// `import()` at a handle's first transaction (handle/routes.ts). Transactions called while it loads
+// Issue #44: `db.transaction` runs what `handle/transact.ts` holds (with `transaction/run.ts`), which the
+// page entries load with `import()` at a handle's first transaction (handle/routes.ts); its refusals of
+// stores declared with `evictOnQuota` need none of it. Transactions called while it loads
 // run in the order called, and a chunk that cannot be loaded fails that call only. (A handle's own
 // call made after a transaction in the same tick may land first, with the chunk loaded or imported
 // as well, as before the split: SPEC §11 orders the calls inside one transaction.)
@@ -53,5 +54,18 @@ test('a transaction left waiting for its chunk by close() rejects with TtlError 
   transactions.release()
   await expect(tx).rejects.toMatchObject({ code: 'CLOSED' })
   expect(ran).toBe(false)
+  await deleteDB(name)
+})
+
+test('a transaction over a store declared with evictOnQuota is refused with TtlError UNSUPPORTED before any chunk loads', async () => {
+  const { open, transactions } = chunks()
+  const name = uniqueName()
+  const db = await open(name, { stores: { s: { keyPath: 'id', defaultTtl: 60 }, kept: { keyPath: 'id', defaultTtl: 60, evictOnQuota: true } } })
+  await expect(db.transaction(['s', 'kept'], 'readwrite', () => {})).rejects.toMatchObject({
+    code: 'UNSUPPORTED',
+    message: expect.stringContaining('store "kept" keeps its values in databases of their own (evictOnQuota)'),
+  })
+  expect(transactions.loads).toBe(0)
+  db.close()
   await deleteDB(name)
 })

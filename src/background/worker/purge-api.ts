@@ -7,7 +7,7 @@ import { dropGenerationsOf } from '../../generations/stash.js'
 import { generationValues } from '../../generations/values.js'
 import { purgeSlice, purgeStore, type Courtesy, type Witness } from '../../purge/purge.js'
 import { req } from '../../platform/request.js'
-import { settleAllTabs } from '../../reads/owed-touches.js'
+import { settleAllTabs } from '../../reads/settle-tabs.js'
 import type { PurgeApi, PurgeConfig } from './api.js'
 
 /**
