@@ -67,42 +67,31 @@ async function soonest(store: IDBObjectStore, state: StoreState, cut: Cutoffs, l
  * be on disk (a TTL-off store's, which the background purge leaves; marks below where a pass
  * resumed): they are not live items to give up, so the values are read to tell. The `$ts` index
  * orders by `_ts`, whole seconds, then by key: the items of one second are ordered by when they
- * were written (`ORDER_FIELD`), so the last second a read reaches is read whole. Read in chunks
- * of `getAll` (a request for many items), not with a cursor: the batch holds the store for
- * writing meanwhile, and a cursor's step per item kept the app's writes waiting that many
- * round trips.
+ * were written (`ORDER_FIELD`), so the walk reads the whole second at its end.
  */
 async function oldest(store: IDBObjectStore, cut: Cutoffs, limit: number, skip: readonly IDBValidKey[]): Promise<IDBValidKey[]> {
   const taken = new Set(skip.map(keyId))
-  const index = store.index(TS_INDEX)
   const keys: IDBValidKey[] = []
-  let range: IDBKeyRange | undefined
-  while (keys.length < limit) {
-    // Same range, same count, same transaction: the values line up with the keys.
-    const want = Math.min(limit - keys.length, 2 ** 32 - 1)
-    const values = req(index.getAll(range, want))
-    const primary = await req(index.getAllKeys(range, want))
-    if (primary.length === 0) break
-    const chunk = await values
-    const lastTs = tsOfStored(chunk[chunk.length - 1])
-    const firstOfLast = chunk.findIndex((value) => indexedDB.cmp(tsOfStored(value), lastTs) === 0)
-    // The chunk's last second, read whole: the items written later in it may come before those read.
-    const whole = IDBKeyRange.only(lastTs)
-    const lastValues = req(index.getAll(whole))
-    const lastKeys = await req(index.getAllKeys(whole))
-    const seconds = [...secondsOf(chunk.slice(0, firstOfLast), primary.slice(0, firstOfLast)), { values: await lastValues, keys: lastKeys }]
-    for (const second of seconds) {
-      const live: { key: IDBValidKey; order: number }[] = []
-      second.values.forEach((value, i) => {
-        if (!taken.has(keyId(second.keys[i])) && !isDeadMark(markOfStored(value), cut)) live.push({ key: second.keys[i], order: orderOfStored(value) })
-      })
-      // Stable: items written before the library kept an order stay in key order, first.
-      live.sort((a, b) => a.order - b.order)
-      for (const { key } of live.slice(0, limit - keys.length)) keys.push(key)
-      if (keys.length >= limit) return keys
-    }
-    range = IDBKeyRange.lowerBound(lastTs, true)
+  let second: { ts: unknown; items: { key: IDBValidKey; order: number }[] } = { ts: undefined, items: [] }
+  const close = () => {
+    // Stable: items written before the library kept an order stay in key order, first.
+    second.items.sort((a, b) => a.order - b.order)
+    for (const { key } of second.items.slice(0, limit - keys.length)) keys.push(key)
   }
+  const cursor = store.index(TS_INDEX).openCursor()
+  for (let c = await req(cursor); c; c = await req(cursor)) {
+    if (second.ts === undefined) second.ts = c.key
+    else if (indexedDB.cmp(c.key, second.ts) !== 0) {
+      close()
+      if (keys.length >= limit) return keys
+      second = { ts: c.key, items: [] }
+    }
+    if (!taken.has(keyId(c.primaryKey)) && !isDeadMark(markOfStored(c.value), cut)) {
+      second.items.push({ key: c.primaryKey, order: orderOfStored(c.value) })
+    }
+    c.continue()
+  }
+  close()
   return keys
 }
 
@@ -137,22 +126,6 @@ async function oldestUnheard(store: IDBObjectStore, cut: Cutoffs, limit: number)
   // Stable: items written before the library kept an order stay in key order, first.
   second.sort((a, b) => a.order - b.order)
   return [...earlier, ...second.slice(0, limit - earlier.length).map(({ key }) => key)]
-}
-
-/** A stored value's `_ts`, the `$ts` index's key. */
-const tsOfStored = (value: unknown) => (value as { _ts: IDBValidKey })._ts
-
-/** `values` and their `keys`, in `$ts` order, grouped by second (`_ts`). */
-function secondsOf(values: unknown[], keys: IDBValidKey[]): { values: unknown[]; keys: IDBValidKey[] }[] {
-  const seconds: { values: unknown[]; keys: IDBValidKey[] }[] = []
-  values.forEach((value, i) => {
-    const last = seconds[seconds.length - 1]
-    if (last && indexedDB.cmp(tsOfStored(last.values[0]), tsOfStored(value)) === 0) {
-      last.values.push(value)
-      last.keys.push(keys[i])
-    } else seconds.push({ values: [value], keys: [keys[i]] })
-  })
-  return seconds
 }
 
 /**
