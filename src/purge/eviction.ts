@@ -23,8 +23,7 @@ export async function liveCount(store: IDBObjectStore, cut: Cutoffs): Promise<nu
 
 /**
  * Up to `limit` keys of the live items the store gives up first, in its `evict` order, never
- * those in `spare` (the item a write at a full disk is rewriting: see `evictShare`). With
- * `ordered: false` (nobody hears of them), the same keys may come in another order.
+ * those in `spare` (the item a write at a full disk is rewriting: see `evictShare`).
  */
 export async function victims(
   store: IDBObjectStore,
@@ -32,14 +31,10 @@ export async function victims(
   cut: Cutoffs,
   limit: number,
   spare: readonly IDBValidKey[] = [],
-  ordered = true,
 ): Promise<IDBValidKey[]> {
   const spared = new Set(spare.map(keyId))
   const chosen = state.capacity?.evict === 'soonest' ? await soonest(store, state, cut, limit, spared) : []
-  if (chosen.length >= limit) return chosen
-  const skip = [...spare, ...chosen]
-  const unheard = !ordered && skip.length === 0 ? await oldestUnheard(store, cut, limit - chosen.length) : undefined
-  return [...chosen, ...(unheard ?? (await oldest(store, cut, limit - chosen.length, skip)))]
+  return chosen.length < limit ? [...chosen, ...(await oldest(store, cut, limit - chosen.length, [...spare, ...chosen]))] : chosen
 }
 
 /** Items that will expire, closest to expiry first (items that never expire are not among them). */
@@ -96,43 +91,6 @@ async function oldest(store: IDBObjectStore, cut: Cutoffs, limit: number, skip: 
 }
 
 /**
- * The `limit` live items {@link oldest} takes, in another order, reading the values of one second
- * only; `undefined` when dead items are on disk (telling them apart takes every value: `oldest`).
- * For an eviction nobody hears of: the seconds before the last one taken go whole, by their keys
- * alone (a key cursor finds that second: `advance` past `limit - 1` entries), and only the last
- * one's values are read, for the order of its writes. A trim that keeps a capped store at its
- * cap during a stream of writes reads no value of the seconds it empties, and holds the store
- * (which the app's writes wait for) a few round trips.
- */
-async function oldestUnheard(store: IDBObjectStore, cut: Cutoffs, limit: number): Promise<IDBValidKey[] | undefined> {
-  const index = store.index(TS_INDEX)
-  const expiry = store.index(EXPIRY_INDEX)
-  const dead = Promise.all(allDeadRanges(cut).map((range) => req(expiry.count(range))))
-  const cursor = index.openKeyCursor()
-  let c = await req(cursor)
-  if ((await dead).some((n) => n > 0)) return undefined
-  if (c && limit > 1) {
-    c.advance(limit - 1)
-    c = await req(cursor)
-  }
-  // Fewer than `limit` items: all of them.
-  if (!c) return req(index.getAllKeys())
-  const before = req(index.getAllKeys(IDBKeyRange.upperBound(c.key, true)))
-  // By a cursor, not getAll: in Chromium a cursor over 1,500 values of one index key took 30–40 ms
-  // where getAll took 120–180 (measured on the bench page).
-  const second: { key: IDBValidKey; order: number }[] = []
-  const walk = index.openCursor(IDBKeyRange.only(c.key))
-  for (let v = await req(walk); v; v = await req(walk)) {
-    second.push({ key: v.primaryKey, order: orderOfStored(v.value) })
-    v.continue()
-  }
-  const earlier = await before
-  // Stable: items written before the library kept an order stay in key order, first.
-  second.sort((a, b) => a.order - b.order)
-  return [...earlier, ...second.slice(0, limit - earlier.length).map(({ key }) => key)]
-}
-
-/**
  * Deletes up to `limit` live items in the store's `evict` order, never those in `spare`; with
  * `withValues`, returns their values (for `onExpire`), keys only otherwise.
  */
@@ -144,7 +102,7 @@ export async function evict(
   withValues: boolean,
   spare: readonly IDBValidKey[] = [],
 ): Promise<DeletedItem[]> {
-  return take(store, await victims(store, state, cut, limit, spare, withValues), withValues)
+  return take(store, await victims(store, state, cut, limit, spare), withValues)
 }
 
 /**
