@@ -31,7 +31,7 @@ import { deletedItem, type DeletedItem, type ExpireReason } from '../events/list
 import { deadRanges, EXPIRY_INDEX, JOURNAL_STORE, markAbove, META_STORE, nextDeath, type Resume } from '../layout/expiry-index.js'
 import { cutoffs, type ExpiryMark, type StoreState } from '../rules/policy.js'
 import { graceEnd, purgeCutoffs } from '../rules/grace.js'
-import { DEFAULT_BATCH_SIZE, idleGrowth } from '../rules/purge-options.js'
+import { DEFAULT_BATCH_SIZE, IDLE_GROWTH, idleGrowth } from '../rules/purge-options.js'
 import { done, req } from '../platform/request.js'
 import { markOfStored } from '../layout/stamp.js'
 import { canJournal, journal } from './journal.js'
@@ -321,7 +321,9 @@ export async function purgeSlice(
       const batchOptions = {
         batchSize: courtesy.batchSize(options.batchSize),
         finish: courtesy.finish?.(options.batchSize),
-        evictLimit: options.batchSize,
+        // A trim reads the values of the last second it evicts from (`eviction.ts`), which a stream
+        // of writes fills by the thousand: one batch takes the surplus of a trim's interval whole.
+        evictLimit: options.batchSize * IDLE_GROWTH,
         from: resume.get(store),
         skipDisabled: true,
       }

@@ -15,6 +15,8 @@ export interface WriteObserver {
   delete(tx: IDBTransaction, key: IDBValidKey): void
 }
 
+const NONE: readonly WriteObserver[] = Object.freeze([])
+
 /** The observers of a handle's stores. */
 export class Observers {
   private readonly byStore = new Map<string, Set<WriteObserver>>()
@@ -29,7 +31,9 @@ export class Observers {
 
   /** The observers of `store` (empty when none). */
   of(store: string): readonly WriteObserver[] {
-    return [...(this.byStore.get(store) ?? [])]
+    const set = this.byStore.get(store)
+    // Asked for at every write of a transaction: a store without observers costs no copy.
+    return set && set.size > 0 ? [...set] : NONE
   }
 
   /** The extra object stores a transaction over `stores` must hold for their observers. */

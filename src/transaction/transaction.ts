@@ -53,12 +53,12 @@ export class Transaction {
   /** The error of a call that aborted the transaction to leave nothing of itself written. */
   abandoned: { error: unknown } | undefined
   private ended: 'committed' | 'aborted' | undefined
-  /** Settles once every call made so far has settled: the next write of several steps starts after it. */
-  private settled: Promise<unknown> = Promise.resolve()
-  /** Settles once every read made so far has settled. */
-  private reads: Promise<unknown> = Promise.resolve()
-  /** Settles once every write made so far has issued all its requests (a write of several steps: settled). */
-  private issued: Promise<unknown> = Promise.resolve()
+  /** The calls made but not started, in the order made: they start in that order (see {@link inTurn}). */
+  private readonly waiting: Call[] = []
+  /** Calls started and not settled: reads, and writes that have not made all their requests yet. */
+  private readonly open = { calls: 0, reads: 0, unissued: 0 }
+  /** Per store, whether its puts may be refused for a holder ({@link putsConflict}). */
+  private readonly conflicts = new Map<string, boolean>()
 
   constructor(private readonly setup: TxSetup) {
     const { tx } = setup
@@ -155,35 +155,65 @@ export class Transaction {
    * - a `'write'` of several steps (a read, then a write: `update`, `add`, claims, observers)
    *   starts once every earlier call settled, and every later one waits for it to settle: two
    *   updates of one item would otherwise both read the old item.
+   * Kept as counts, not chains of promises: a call with nothing to wait for (a put after puts)
+   * starts at once, in the caller's task, and costs no promise of its own beyond its result.
    */
-  private inTurn<T>(kind: 'read' | 'put' | 'write', call: () => Promise<T>): Promise<T> {
-    const after = kind === 'read' ? this.issued : kind === 'put' ? Promise.all([this.issued, this.reads]) : this.settled
-    let made = noop
-    const making = new Promise<void>((resolve) => (made = resolve))
-    const started = after.then(() => {
-      try {
-        return call()
-      } finally {
-        made()
-      }
-    })
-    const done = started.then(noop, noop)
-    this.settled = Promise.all([this.settled, done])
-    if (kind === 'read') this.reads = Promise.all([this.reads, done])
-    else this.issued = Promise.all([this.issued, kind === 'put' ? making : done])
-    return started
+  private inTurn<T>(kind: Kind, call: () => Promise<T>): Promise<T> {
+    if (this.waiting.length === 0 && this.mayStart(kind)) return this.start(kind, call)
+    return new Promise<T>((resolve, reject) => this.waiting.push({ kind, go: () => this.start(kind, call).then(resolve, reject) }))
+  }
+
+  /**
+   * Whether a `kind` call may start, given the calls started. Waiting calls start in the order
+   * they were made: one that must wait holds back every later one, which would wait for it (a
+   * read, for a write before it) or for what it waits for.
+   */
+  private mayStart(kind: Kind): boolean {
+    const { calls, reads, unissued } = this.open
+    return kind === 'read' ? unissued === 0 : kind === 'put' ? reads === 0 && unissued === 0 : calls === 0
+  }
+
+  private start<T>(kind: Kind, call: () => Promise<T>): Promise<T> {
+    const open = this.open
+    open.calls++
+    if (kind === 'read') open.reads++
+    else open.unissued++
+    let result: Promise<T>
+    try {
+      result = call()
+    } catch (error) {
+      result = Promise.reject(error)
+    }
+    // A put made all its requests once `call` returned; a write of several steps, once it settled.
+    if (kind === 'put') open.unissued--
+    const settled = () => {
+      open.calls--
+      if (kind === 'read') open.reads--
+      else if (kind === 'write') open.unissued--
+      while (this.waiting.length > 0 && this.mayStart(this.waiting[0].kind)) this.waiting.shift()!.go()
+    }
+    result.then(settled, settled)
+    return result
   }
 
   /** Whether puts and deletes of `store` make every request at once and read nothing ({@link inTurn}'s `'put'`). */
   private pipelined(store: string): boolean {
-    if ((this.setup.observers?.of(store).length ?? 0) > 0) return false
+    return (this.setup.observers?.of(store).length ?? 0) === 0 && !this.putsConflict(store)
+  }
+
+  /** Whether puts of `store` may be refused for a holder (`mayConflict`): its indexes do not change during the transaction, asked once. */
+  private putsConflict(store: string): boolean {
+    let conflicts = this.conflicts.get(store)
+    if (conflicts !== undefined) return conflicts
     try {
-      return !mayConflict(this.setup.tx.objectStore(store), 'put')
+      conflicts = mayConflict(this.setup.tx.objectStore(store), 'put')
     } catch {
       // A store the transaction does not name, or a transaction that has ended: the call, run in
       // turn, says which.
-      return false
+      return true
     }
+    this.conflicts.set(store, conflicts)
+    return conflicts
   }
 
   /** Reads of `store` in the transaction, at its instant; touches they owe are written after the commit. */
@@ -204,6 +234,7 @@ export class Transaction {
         mode,
         keepTs: keepTs(store),
         observers: observers?.of(store) ?? [],
+        putsConflict: this.putsConflict(store),
         wrote: (stored, claimed) => this.effects.wrote(store, stored, claimed),
         liveKeys: (query) => getKeys(this.scope(store, objectStore), objectStore, query ?? undefined),
         abandon: (error) => {
@@ -242,4 +273,10 @@ export class Transaction {
   }
 }
 
-function noop(): void {}
+type Kind = 'read' | 'put' | 'write'
+
+/** A call waiting for its turn; `go` starts it. */
+interface Call {
+  kind: Kind
+  go: () => void
+}

@@ -24,6 +24,8 @@ export interface WriteTarget {
   mode: TtlValues
   keepTs: boolean
   observers: readonly WriteObserver[]
+  /** Whether a `put` may be refused for a holder ({@link mayConflict}), as the transaction found once for the store. */
+  putsConflict: boolean
   /** Hears what was stored and the dead items claimed for it. */
   wrote(stored: Item[], claimed: DeletedItem[]): void
   /** The keys of the live items in `query` (every live item: `null`), judged in the transaction. */
@@ -60,7 +62,7 @@ export async function putIn(
   let made = 0
   const putOne = (value: Item, i: number) => putClaiming(store, method, value, keys?.[i], cut, (items) => claimed.push(...items), where(i), () => made++)
   try {
-    if (target.observers.length === 0 && !mayConflict(store, method)) {
+    if (target.observers.length === 0 && !(method === 'put' ? target.putsConflict : mayConflict(store, method))) {
       // Nothing can refuse one of them for a holder: every put is made at once, in order, up to
       // the first IndexedDB refuses at once (none after it is made).
       const puts: Promise<IDBValidKey>[] = []

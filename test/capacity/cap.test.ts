@@ -4,7 +4,8 @@ import { deleteDB, openDB, unwrap } from 'idb'
 import { expect, test, vi } from 'vitest'
 import { openTtlDB, type ExpireEvent, type PurgeReport, type StoreConfig } from '../../src/index.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
-import { purgeBatch } from '../../src/purge/purge.js'
+import { purgeBatch, purgeSlice } from '../../src/purge/purge.js'
+import { IDLE_GROWTH } from '../../src/rules/purge-options.js'
 
 const until = (check: () => Promise<void> | void) => vi.waitFor(check, { timeout: 10_000, interval: 5 })
 
@@ -192,4 +193,20 @@ test('a cap raised between a batch reading the settings and deleting is the one 
   const batch = await purgeBatch(connect, 's', Date.now())
   expect(batch.evicted).toEqual([])
   expect(await db.count('s')).toBe(4)
+})
+
+test("a background slice evicts a trim's surplus in one batch, up to IDLE_GROWTH × batchSize (each batch reads the second it stops in again)", async () => {
+  const clock = manualClock()
+  const db = await freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 3600, maxEntries: 10 } }, purge: { mode: 'off' } })
+  const connect = async () => unwrap(db.raw)
+  // No time for a second batch: what one batch takes is what the slice reports.
+  const options = { batchSize: 7, sliceMs: 0 }
+  await db.putAll('s', Array.from({ length: 25 }, (_, i) => ({ id: i })))
+  const [first] = await purgeSlice(connect, ['s'], clock(), options, new Map())
+  expect(first).toMatchObject({ evicted: 15, more: false })
+  expect(await db.getAllKeys('s')).toEqual(Array.from({ length: 10 }, (_, i) => 15 + i))
+  await db.putAll('s', Array.from({ length: 40 }, (_, i) => ({ id: 100 + i })))
+  const [second] = await purgeSlice(connect, ['s'], clock(), options, new Map())
+  expect(second).toMatchObject({ evicted: 7 * IDLE_GROWTH, more: true })
+  expect(await db.raw.count('s')).toBe(50 - 7 * IDLE_GROWTH)
 })
