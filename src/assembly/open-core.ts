@@ -7,7 +7,7 @@
  */
 import type { DBSchema } from 'idb'
 import { lazyBackground } from '../background/lazy.js'
-import { load } from '../platform/load.js'
+import { load, once } from '../platform/load.js'
 import { TtlCoreDB } from './core-db.js'
 import { CoreParts } from '../handle/core-parts.js'
 import { CoreOnlyRoutes, USE_FULL_ENTRY } from '../handle/core-refusals.js'
@@ -30,7 +30,7 @@ const loadOptions = () => load(import('../layout/options.js'))
 const loadStorage = () => load(import('../handle/storage-work.js'))
 
 /** What the handle's less common calls run, loaded at the first (`calls.ts`). */
-const loadCalls = () => load(import('./calls.js'))
+const loadCalls = once(() => load(import('./calls.js')))
 
 /** Store options `idb-ttl/core` leaves out, each needing the full entry. */
 const FULL_ONLY = ['maxEntries', 'evict', 'evictOnQuota', 'touchOnRead', 'mirror'] as const

@@ -13,6 +13,7 @@ import { Routes, type FullLoads } from '../handle/routes.js'
 import type { watchStorage } from '../handle/storage-watch.js'
 import { openDatabase, type Loaders } from './open.js'
 import { kindOf, TtlError } from '../rules/errors.js'
+import { once } from '../platform/load.js'
 import type { LostReport, OpenTtlCoreDBOptions, OpenTtlDBOptions, StoreConfig } from '../rules/types.js'
 
 /**
@@ -22,9 +23,11 @@ import type { LostReport, OpenTtlCoreDBOptions, OpenTtlDBOptions, StoreConfig } 
  */
 export async function openFull<S extends DBSchema | unknown>(name: string, options: OpenTtlDBOptions<S>, background: MakeBackground, loaders: FullLoaders): Promise<TtlDB<S>> {
   // Asked for by the relief and again by its round of eviction: one load. Asked for by every
-  // transaction: an `import()` of a module loaded already still waits for the module loader
-  // (0.4 ms in Chromium), where a promise kept resolves at the next microtask.
-  const load = { ...loaders, relief: once(loaders.relief), follow: once(loaders.follow), transactions: once(loaders.transactions) }
+  // transaction, less common call, stale read and write of values kept in generations: an
+  // `import()` of a module loaded already still waits for the module loader (0.4 ms in Chromium),
+  // where a promise kept resolves at the next microtask.
+  const { relief, follow, transactions, calls, stale, stashWork } = loaders
+  const load = { ...loaders, relief: once(relief), follow: once(follow), transactions: once(transactions), calls: once(calls), stale: once(stale), stashWork: once(stashWork) }
   const { onLost, bucket } = (options ?? {}) as OpenTtlDBOptions<S>
   if (onLost !== undefined && typeof onLost !== 'function') throw new TtlError('INVALID_OPTION', `openTtlDB: onLost must be a function given the lost database's report; got ${kindOf(onLost)}`)
   const watching = onLost || bucket?.expiresAfterItems ? load.watch() : undefined
@@ -67,15 +70,6 @@ function slidesAny(options: unknown): boolean {
   return stores !== null && typeof stores === 'object' && Object.values(stores).some((config) => (config as StoreConfig | null | undefined)?.touchOnRead === true)
 }
 
-/** `load`, called once: again only after it failed. */
-function once<T>(load: () => Promise<T>): () => Promise<T> {
-  let loading: Promise<T> | undefined
-  return () =>
-    (loading ??= load().catch((error: unknown) => {
-      loading = undefined
-      throw error
-    }))
-}
 
 /**
  * The options with the app's `upgrade` given idb's view of the native database, as idb's `openDB`

@@ -18,3 +18,16 @@ export function load<T>(module: Promise<T>): Promise<T> {
       : reason
   })
 }
+
+/**
+ * `load`, called once: again only after it failed. An `import()` of a module loaded already still
+ * waits for the module loader (0.4 ms in Chromium); the promise kept resolves at the next microtask.
+ */
+export function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined
+  return () =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = undefined
+      throw error
+    }))
+}
