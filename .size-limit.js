@@ -18,7 +18,7 @@ const esm = (config) => ({ ...config, format: 'esm' })
  * `touchOnRead` stores at an open that declares one, what follows a live query at its first subscription (`idb-ttl` only),
  * what the handle's less common calls run (`update`, `setDefaultTtl`, the keys, ranges, `stats`, `iterate`…) at the first.
  */
-const LATER = ['./idb-ttl-texts-*', './idb-ttl-options-*', './idb-ttl-page-*', './idb-ttl-purge-*', './idb-ttl-upgrade-*', './idb-ttl-storage-*', './idb-ttl-watch-*', './idb-ttl-relief-*', './idb-ttl-transaction-*', './idb-ttl-generations-*', './idb-ttl-evict-*', './idb-ttl-stale-*', './idb-ttl-touch-*', './idb-ttl-follow-*', './idb-ttl-calls-*']
+const LATER = ['./idb-ttl-texts-*', './idb-ttl-options-*', './idb-ttl-page-*', './idb-ttl-purge-*', './idb-ttl-upgrade-*', './idb-ttl-storage-*', './idb-ttl-watch-*', './idb-ttl-relief-*', './idb-ttl-transaction-*', './idb-ttl-generations-*', './idb-ttl-evict-*', './idb-ttl-stale-*', './idb-ttl-touch-*', './idb-ttl-follow-*', './idb-ttl-calls-*', './idb-ttl-settings-*']
 /** A service worker as an app builds it: Workbox's production build (no development logging). */
 const serviceWorker = (config) => ({ ...esm(config), define: { ...config.define, 'process.env.NODE_ENV': '"production"' } })
 const peer = (name, file) => ({ name: `peer: ${name} (whole package)`, path: file, import: { [file]: '*' }, gzip: true, modifyEsbuildConfig: esm })

@@ -1,9 +1,9 @@
 /**
  * The per-store expiry index and the metadata store beside the data: names, and the key ranges
- * that select dead items for a set of cut-offs.
+ * that select dead items for a set of cut-offs (the live ones: `next-death.ts`; those only the purge
+ * walks: `purge-ranges.ts`).
  */
-import { markExpiryMs, OWN_BASE, type Cutoffs, type ExpiryMark, type StoreState } from '../rules/policy.js'
-import { req } from '../platform/request.js'
+import { OWN_BASE, type Cutoffs, type ExpiryMark, type StoreState } from '../rules/policy.js'
 
 /** Object store holding one {@link StoreState} per TTL store, keyed by store name. */
 export const META_STORE = '__idb_ttl_meta'
@@ -43,18 +43,4 @@ export function deadRanges(cut: Cutoffs, from: Resume = {}): { inherit?: IDBKeyR
 export function allDeadRanges(cut: Cutoffs): IDBKeyRange[] {
   const { inherit, own } = deadRanges(cut)
   return [inherit, own].filter((range) => range !== undefined)
-}
-
-/** Marks that are not dead yet: the lowest one of each kind tells when the next item dies. */
-export function liveRanges(cut: Cutoffs): [IDBKeyRange, IDBKeyRange] {
-  const inheritFrom = cut.inherit === null ? -Infinity : Math.floor(cut.inherit) + 1
-  const ownFrom = cut.own === null ? OWN_BASE : OWN_BASE + Math.floor(cut.own) + 1
-  return [IDBKeyRange.bound(inheritFrom, OWN_BASE, false, true), IDBKeyRange.lowerBound(ownFrom)]
-}
-
-/** When the first live item of the store dies (epoch ms), from the lowest live mark of each kind. */
-export async function nextDeath(index: IDBIndex, state: StoreState, cut: Cutoffs): Promise<number> {
-  const lowest = (range: IDBKeyRange) => req(index.openKeyCursor(range)).then((c) => c?.key as ExpiryMark | undefined)
-  const marks = await Promise.all(liveRanges(cut).map(lowest))
-  return Math.min(...marks.map((mark) => markExpiryMs(state, mark)))
 }

@@ -2,7 +2,8 @@
  * Ranges of the expiry index (`expiry-index.ts`) that only the purge walks: where a pass resumes
  * past a mark it took whole, and the stale marks of a store with a grace. Loaded with the purge.
  */
-import { deadRanges, liveRanges } from './expiry-index.js'
+import { deadRanges } from './expiry-index.js'
+import { liveRanges } from './next-death.js'
 import type { Cutoffs, ExpiryMark } from '../rules/policy.js'
 
 /**
