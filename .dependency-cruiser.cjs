@@ -36,8 +36,8 @@ module.exports = {
     usesOnly(
       'workbox',
       'workbox-rules-and-layout-only',
-      'rules/(ttl|errors|policy)\\.ts$|platform/request\\.ts$|layout/(expiry|generation)-index\\.ts$',
-      "src/workbox/ is self-contained (dist/workbox.js imports nothing, issue #44: a few kB in a service worker): its own small store over raw IndexedDB, with the pure rules (rules/ttl.ts, policy.ts, errors.ts), the request promises (platform/request.ts) and the names and key ranges of the layout it shares with idb-ttl 0.1's databases (layout/expiry-index.ts, generation-index.ts), never the handle.",
+      'rules/(ttl|errors|policy|default-change)\\.ts$|platform/request\\.ts$|layout/((expiry|generation)-index|next-death)\\.ts$',
+      "src/workbox/ is self-contained (dist/workbox.js imports nothing, issue #44: a few kB in a service worker): its own small store over raw IndexedDB, with the pure rules (rules/ttl.ts, policy.ts, default-change.ts, errors.ts), the request promises (platform/request.ts) and the names and key ranges of the layout it shares with idb-ttl 0.1's databases (layout/expiry-index.ts, next-death.ts, generation-index.ts), never the handle.",
     ),
     {
       name: 'bindings-on-top',

@@ -18,7 +18,8 @@
 // (`idb-ttl-transaction-*.js`), at a handle's first transaction, and the writes of stores kept in
 // generations (`idb-ttl-generations-*.js`) with the reading of their values (`idb-ttl-values-*.js`,
 // which the purge imports too), at the first such write or read; the words of the refusals an
-// open's checks make (`idb-ttl-texts-*.js`), at the first refusal. idb, comlink and
+// open's checks make (`idb-ttl-texts-*.js`), at the first refusal; what changes a store's settings
+// (`idb-ttl-settings-*.js`), which the calls' and the upgrade's chunks import. idb, comlink and
 // @azure/cosmos stay external. Library mode inserts no preload helper
 // for `import()` (Vite's build-import-analysis leaves it out for `build.lib`), and the build checks
 // that none is in dist/. Each Web Worker it starts is a file of its own beside them, all minified,
@@ -116,6 +117,8 @@ const TEXTS = /[\\/]src[\\/]rules[\\/]texts\.ts$/
 const LIVE_REPORT = /[\\/]src[\\/]live[\\/]report\.ts$/
 /** The reading of values kept in generations (`generations/values.ts`), apart: the purge and the writes of such stores import it. */
 const VALUES = /[\\/]src[\\/]generations[\\/]values\.ts$/
+/** What changes a store's settings, shared by the calls' chunk (`setDefaultTtl`) and the upgrade's (a changed declaration). */
+const SETTINGS = /[\\/]src[\\/](layout[\\/]settings-change|rules[\\/]default-change)\.ts$/
 /** What starts the purge worker, loaded at the first idle callback by both page entries: `background/page.ts` and the worker's client. */
 const STARTS_WORKER = /[\\/]src[\\/]background[\\/](page|worker[\\/](client|start))\.ts$/
 /**
@@ -194,6 +197,10 @@ await build({
             // The background with the page's own purger, loaded at idle by the page entries,
             // imported by the service worker's.
             { name: 'purge', priority: 8, test: (id) => purge.has(id) },
+            // What changes a store's settings (`layout/settings-change.ts`, `rules/default-change.ts`): imported by
+            // `setDefaultTtl` (the calls' chunk) and by the write of a changed declaration (the upgrade's chunk). Before
+            // the upgrade's group, which would otherwise take it with the modules it captures, and pull it into the calls'.
+            { name: 'settings', priority: 7, test: SETTINGS },
             // What starts the purge worker by its URL, apart: the page entries load it at idle, the
             // service worker's never (a bundler that sees the URL ships the worker file with it).
             { name: 'page', priority: 7, test: STARTS_WORKER },

@@ -1,9 +1,9 @@
 /**
  * The per-store expiry index and the metadata store beside the data: names, and the key ranges
- * that select dead items for a set of cut-offs.
+ * that select dead items for a set of cut-offs (the live ones: `next-death.ts`; those only the purge
+ * walks: `purge-ranges.ts`).
  */
-import { markExpiryMs, OWN_BASE, type Cutoffs, type ExpiryMark, type StoreState } from '../rules/policy.js'
-import { req } from '../platform/request.js'
+import { OWN_BASE, type Cutoffs, type ExpiryMark, type StoreState } from '../rules/policy.js'
 
 /** Object store holding one {@link StoreState} per TTL store, keyed by store name. */
 export const META_STORE = '__idb_ttl_meta'
@@ -21,26 +21,13 @@ export const MARK_FIELD = '$ttl'
  * Where a purge pass stands in each dead range: the last mark a batch took there. The items of a
  * second share their mark, so a batch resumes at the mark itself: it never skips a tied item,
  * and rescans only the entries of that one second that earlier batches deleted; a batch that
- * took every item of its last mark resumes just above it ({@link markAbove}). Each range keeps
+ * took every item of its last mark resumes just above it (`markAbove`, `purge-ranges.ts`). Each range keeps
  * its own place: a pass that has moved on to the own-ttl range still revisits the inheriting
  * range, where more items die as time goes on.
  */
 export interface Resume {
   inherit?: ExpiryMark
   own?: ExpiryMark
-}
-
-/**
- * The least number above `mark` (its next float64): where a pass resumes once a batch took every
- * item of `mark`. A closed bound there is the open bound past `mark`, and the engine seeks to it
- * rather than stepping over the entries of `mark`, which in Chromium include every deleted one.
- */
-export function markAbove(mark: ExpiryMark): ExpiryMark {
-  const number = new Float64Array([mark])
-  const bits = new BigInt64Array(number.buffer)
-  // A float64's bits, read as an integer, step through its values (downwards below zero).
-  bits[0] = mark > 0 ? bits[0] + 1n : mark < 0 ? bits[0] - 1n : 1n
-  return number[0]
 }
 
 /** The inheriting and own-ttl ranges of the expiry index holding dead marks, from `from` on. */
@@ -56,28 +43,4 @@ export function deadRanges(cut: Cutoffs, from: Resume = {}): { inherit?: IDBKeyR
 export function allDeadRanges(cut: Cutoffs): IDBKeyRange[] {
   const { inherit, own } = deadRanges(cut)
   return [inherit, own].filter((range) => range !== undefined)
-}
-
-/** Marks that are not dead yet: the lowest one of each kind tells when the next item dies. */
-export function liveRanges(cut: Cutoffs): [IDBKeyRange, IDBKeyRange] {
-  const inheritFrom = cut.inherit === null ? -Infinity : Math.floor(cut.inherit) + 1
-  const ownFrom = cut.own === null ? OWN_BASE : OWN_BASE + Math.floor(cut.own) + 1
-  return [IDBKeyRange.bound(inheritFrom, OWN_BASE, false, true), IDBKeyRange.lowerBound(ownFrom)]
-}
-
-/**
- * Marks dead under `cut` but not under `kept` (lower cut-offs): the stale items of a store with a
- * grace, `kept` being what its purge keeps (`rules/grace.ts` `purgeCutoffs`).
- */
-export function staleRanges(kept: Cutoffs, cut: Cutoffs): IDBKeyRange[] {
-  const [inherit, own] = liveRanges(kept)
-  const ranges = deadRanges(cut, { inherit: inherit.lower as number, own: own.lower as number })
-  return [ranges.inherit, ranges.own].filter((range) => range !== undefined)
-}
-
-/** When the first live item of the store dies (epoch ms), from the lowest live mark of each kind. */
-export async function nextDeath(index: IDBIndex, state: StoreState, cut: Cutoffs): Promise<number> {
-  const lowest = (range: IDBKeyRange) => req(index.openKeyCursor(range)).then((c) => c?.key as ExpiryMark | undefined)
-  const marks = await Promise.all(liveRanges(cut).map(lowest))
-  return Math.min(...marks.map((mark) => markExpiryMs(state, mark)))
 }

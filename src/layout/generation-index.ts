@@ -4,27 +4,12 @@
  * schema creates the index; reads, writes and the purge ask for it, and `idb-ttl/core`, which
  * reads no generations, refuses the stores that have it.
  */
-import type { StoreConfig } from '../rules/types.js'
-
 /** The field of a row that refers to its value: generation and write id. */
 export const GEN_FIELD = '$gen'
 /** Index over the generation of each row, on stores that keep values in generations. */
 export const GEN_INDEX = '$gen'
 /** What {@link GEN_INDEX} indexes: the generation of a row's reference. */
 export const GEN_KEY_PATH = `${GEN_FIELD}.g`
-/**
- * Whether a store keeps its values in generations once created (or upgraded) with this
- * declaration: stores with `evictOnQuota`, except those whose key IndexedDB generates into the
- * value (`autoIncrement` with a `keyPath`: that key is known only to the row), and except in
- * Firefox, where deleting records gives their room back at once (docs/capacity-and-quota.md),
- * and whose quota accounting, measured at a 10 MB origin quota, grows by about a kilobyte per
- * write with generations until every write is refused.
- */
-export function keepsGenerations(config: StoreConfig): boolean {
-  const generatedKey = config.autoIncrement && config.keyPath !== undefined && config.keyPath !== null
-  return config.evictOnQuota === true && !generatedKey && !/\bFirefox\//.test(globalThis.navigator?.userAgent ?? '')
-}
-
 /** Whether a store keeps (some of) its values in generations: it has the generation index. */
 export function hasGenerations(store: IDBObjectStore): boolean {
   return store.indexNames.contains(GEN_INDEX)

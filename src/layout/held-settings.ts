@@ -4,7 +4,7 @@
  * and a write stamps above their exact watermarks without one (`writes/writes.ts`).
  * Exactness (SPEC §3: a default changed in another tab applies to the next read here) rests on a
  * Web Lock: a copy is trusted only while the realm holds `idb-ttl:settings:<db>` shared, and a
- * change of settings ({@link changingSettings}) asks every realm on the database's bus to let
+ * change of settings (`changingSettings`, `settings-change.ts`) asks every realm on the database's bus to let
  * its copies and its lock go, then writes holding that lock exclusively. No realm trusts a copy
  * while a change commits; the next read after it reads the settings again, with its item.
  *
@@ -30,8 +30,6 @@ declare module '../platform/bus.js' {
 
 /** How long a copy is trusted after it was read (ms of `performance.now()`, which runs on while a tab is frozen). */
 export const LEASE_MS = 5000
-/** How often a waiting change asks again (a realm may have taken the lock after the first ask). */
-const ASK_MS = 50
 
 interface Copy {
   state: StoreState
@@ -50,7 +48,8 @@ interface Held {
 }
 
 const databases = new Map<string, Held>()
-const lockName = (name: string) => `idb-ttl:settings:${encodeURIComponent(name)}`
+/** The settings lock of database `name`. */
+export const lockName = (name: string) => `idb-ttl:settings:${encodeURIComponent(name)}`
 
 /**
  * Lets every copy of database `name` go, with the shared lock: a change of settings asked for
@@ -193,39 +192,4 @@ export function settingsIn(tx: IDBTransaction, store: string, ticket: SettingsTi
 export function whileSettingsHeld<T>(name: string, run: () => Promise<T>): Promise<T> {
   const locks = webLocks()
   return locks ? withLock(locks, lockName(name), run, { mode: 'shared' }) : run()
-}
-
-/**
- * Runs `change`, a write of the settings of database `name`, once no realm trusts a copy: every
- * realm is asked to let its copies go, and `change` runs holding the settings lock exclusively
- * (taken from a realm that did not let go within {@link LEASE_MS}). Without Web Locks it just runs.
- */
-export async function changingSettings<T>(name: string, change: () => Promise<T>): Promise<T> {
-  const locks = webLocks()
-  if (!locks) return change()
-  const member = joinBus(name)
-  const ask = () => {
-    forgetSettings(name)
-    member.post('settings', {})
-  }
-  ask()
-  const asking = setInterval(ask, ASK_MS)
-  let started = false
-  const run = () => {
-    started = true
-    clearInterval(asking)
-    return change()
-  }
-  try {
-    const patience = AbortSignal.timeout(LEASE_MS)
-    try {
-      return await withLock(locks, lockName(name), run, { signal: patience })
-    } catch (error) {
-      if (started || !patience.aborted) throw error
-      return await withLock(locks, lockName(name), run, { steal: true })
-    }
-  } finally {
-    clearInterval(asking)
-    member.leave()
-  }
 }

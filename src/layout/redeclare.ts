@@ -6,11 +6,12 @@
  * (`schema.ts` `asDeclared`).
  */
 import { capacityOf, type Capacity } from '../rules/capacity.js'
-import { changeDefault, initialState, type StoreState } from '../rules/policy.js'
+import type { StoreState } from '../rules/policy.js'
+import { changeDefault, initialState } from '../rules/default-change.js'
 import { done, req } from '../platform/request.js'
 import { META_STORE } from './expiry-index.js'
 import { announce, learn } from './watermarks.js'
-import { changingSettings } from './held-settings.js'
+import { changingSettings } from './settings-change.js'
 import { asDeclared, type StoreConfigs, type Undeclarable } from './schema.js'
 import type { StoreConfig } from '../rules/types.js'
 

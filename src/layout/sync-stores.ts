@@ -1,7 +1,7 @@
 /**
  * The library's own stores for mirrors of a server (`idb-ttl/cosmos`): created in every upgrade
  * beside the journal, so that a database opened at a version from before they existed lacks
- * them until its version is raised. Only the mirror reads or writes them.
+ * them until its version is raised (`create-sync-stores.ts`). Only the mirror reads or writes them.
  */
 
 /**
@@ -16,11 +16,3 @@ export const OUTBOX_BY_KEY = 'byKey'
  * `[store, 'etag', key]` the `_etag` of the server's copy a local item was last in step with.
  */
 export const SYNC_STORE = '__idb_ttl_sync'
-
-/** Creates the mirror's stores where missing, inside `upgradeneeded`. */
-export function createSyncStores(db: IDBDatabase): void {
-  if (!db.objectStoreNames.contains(OUTBOX_STORE)) {
-    db.createObjectStore(OUTBOX_STORE, { autoIncrement: true }).createIndex(OUTBOX_BY_KEY, ['store', 'key'])
-  }
-  if (!db.objectStoreNames.contains(SYNC_STORE)) db.createObjectStore(SYNC_STORE)
-}

@@ -8,7 +8,9 @@
  * the expiry index does not hold). Stores without a capacity have no `$ts` index and pay nothing.
  */
 import { TS_INDEX } from '../rules/capacity.js'
-import { allDeadRanges, EXPIRY_INDEX, liveRanges, staleRanges } from '../layout/expiry-index.js'
+import { allDeadRanges, EXPIRY_INDEX } from '../layout/expiry-index.js'
+import { liveRanges } from '../layout/next-death.js'
+import { staleRanges } from '../layout/purge-ranges.js'
 import { isDeadMark, markExpiryMs, type Cutoffs, type ExpiryMark, type StoreState } from '../rules/policy.js'
 import { deletedItem, type DeletedItem } from '../events/listeners.js'
 import { keyId, req } from '../platform/request.js'

@@ -15,7 +15,8 @@
 import { publish, type DeletedItem, type ExpireReason } from '../events/listeners.js'
 import { JOURNAL_STORE } from '../layout/expiry-index.js'
 import { generationValues } from '../generations/values.js'
-import { livingRealms, realmId, uniqueId } from '../platform/lock.js'
+import { uniqueId } from '../platform/lock.js'
+import { livingRealms, realmId } from '../platform/realms.js'
 import { done, req } from '../platform/request.js'
 /** The database's open connection, asked for again before each use. */
 type Connect = () => Promise<IDBDatabase>

@@ -28,7 +28,9 @@
  */
 import { evict, evictStale, liveCount } from './eviction.js'
 import { deletedItem, type DeletedItem, type ExpireReason } from '../events/listeners.js'
-import { deadRanges, EXPIRY_INDEX, JOURNAL_STORE, markAbove, META_STORE, nextDeath, type Resume } from '../layout/expiry-index.js'
+import { deadRanges, EXPIRY_INDEX, JOURNAL_STORE, META_STORE, type Resume } from '../layout/expiry-index.js'
+import { nextDeath } from '../layout/next-death.js'
+import { markAbove } from '../layout/purge-ranges.js'
 import { cutoffs, type ExpiryMark, type StoreState } from '../rules/policy.js'
 import { graceEnd, purgeCutoffs } from '../rules/grace.js'
 import { DEFAULT_BATCH_SIZE, IDLE_GROWTH, idleGrowth } from '../rules/purge-options.js'

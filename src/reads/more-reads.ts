@@ -5,7 +5,8 @@
  * so that an app that only gets by key, puts, deletes, gets all and counts loads none of it. They
  * read as `reads.ts`'s do, in a {@link ReadScope} the handle opens in the call's turn.
  */
-import { EXPIRY_INDEX, META_STORE, nextDeath } from '../layout/expiry-index.js'
+import { EXPIRY_INDEX, META_STORE } from '../layout/expiry-index.js'
+import { nextDeath } from '../layout/next-death.js'
 import { markExpiryMs, type StoreState } from '../rules/policy.js'
 import { keyId, req, walk } from '../platform/request.js'
 import type { DefaultTtl } from '../rules/ttl.js'

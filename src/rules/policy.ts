@@ -1,6 +1,7 @@
 /**
  * Turns a store's settings into cut-offs (workbox's "policy"): which expiry marks are dead now,
- * and what a change of `defaultTtl` leaves dead for good. Pure numbers, no IndexedDB.
+ * and what a change of `defaultTtl` leaves dead for good (the changed settings: `default-change.ts`).
+ * Pure numbers, no IndexedDB.
  *
  * Every stored item carries an expiry mark, the key of the store's expiry index: its `_ts` when it
  * inherits the default, `OWN_BASE + _ts + ttl` when it has its own ttl in seconds, and none when
@@ -55,10 +56,6 @@ export interface Cutoffs {
   own: number | null
 }
 
-export function initialState(defaultTtl: DefaultTtl): StoreState {
-  return { defaultTtl, declared: defaultTtl, deadTs: null, deadExpiry: null }
-}
-
 export function markOf(ttl: ItemTtl, ts: number): ExpiryMark | undefined {
   if (ttl.kind === 'never') return undefined
   return ttl.kind === 'seconds' ? OWN_BASE + ts + ttl.seconds : ts
@@ -103,26 +100,6 @@ export function isDeadMark(mark: ExpiryMark | undefined, cut: Cutoffs): boolean 
   const { inherits, seconds } = readMark(mark)
   const limit = inherits ? cut.inherit : cut.own
   return limit !== null && seconds <= limit
-}
-
-/**
- * The state after switching to `defaultTtl` at `nowMs`: what the old setting had killed by now
- * is folded into the watermarks, so it stays dead under the new one (SPEC §3).
- */
-export function changeDefault(state: StoreState, defaultTtl: DefaultTtl, nowMs: number): StoreState {
-  const cut = cutoffs(state, nowMs)
-  const next = { ...state, defaultTtl, deadTs: cut.inherit, deadExpiry: cut.own }
-  if (state.keepExpired) next.changedAt = nowMs
-  return next
-}
-
-/**
- * The state of a store that follows a server's setting (a Cosmos DB mirror, SPEC §12b): the
- * server judges every item by the setting it has now, so no watermark keeps what the old one
- * killed dead (an item the server still holds is live again under a longer TTL).
- */
-export function followDefault(state: StoreState, defaultTtl: DefaultTtl): StoreState {
-  return { ...state, defaultTtl, deadTs: null, deadExpiry: null }
 }
 
 /**

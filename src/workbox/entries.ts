@@ -7,7 +7,8 @@
  * `staleIfError` the purge leaves an expired entry (and its response) that long after its expiry,
  * for a strategy whose network failed (plugin.ts); no read serves it.
  */
-import { allDeadRanges, EXPIRY_INDEX, MARK_FIELD, nextDeath } from '../layout/expiry-index.js'
+import { allDeadRanges, EXPIRY_INDEX, MARK_FIELD } from '../layout/expiry-index.js'
+import { nextDeath } from '../layout/next-death.js'
 import { done, req } from '../platform/request.js'
 import { cutoffs, isDeadMark, lowestLiveTs, markExpiryMs, markOf, type StoreState } from '../rules/policy.js'
 import { TtlError } from '../rules/errors.js'

@@ -8,7 +8,8 @@
  * refused, never guessed at.
  */
 import { TtlError } from '../rules/errors.js'
-import { changeDefault, initialState, type StoreState } from '../rules/policy.js'
+import type { StoreState } from '../rules/policy.js'
+import { changeDefault, initialState } from '../rules/default-change.js'
 import { done, req } from '../platform/request.js'
 import { EXPIRY_INDEX, MARK_FIELD, META_STORE } from '../layout/expiry-index.js'
 import { GEN_INDEX } from '../layout/generation-index.js'

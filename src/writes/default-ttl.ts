@@ -4,10 +4,11 @@
  * at the first.
  */
 import { META_STORE } from '../layout/expiry-index.js'
-import { changeDefault, followDefault, type StoreState } from '../rules/policy.js'
+import type { StoreState } from '../rules/policy.js'
+import { changeDefault, followDefault } from '../rules/default-change.js'
 import { req } from '../platform/request.js'
 import { announce } from '../layout/watermarks.js'
-import { changingSettings } from '../layout/held-settings.js'
+import { changingSettings } from '../layout/settings-change.js'
 import type { DefaultTtl } from '../rules/ttl.js'
 import { checkNewDefault } from './writes.js'
 import { begin, type WriteContext } from './write-steps.js'

@@ -5,7 +5,8 @@
  */
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { readPageState } from '../../src/cosmos/page-state.js'
-import { createSyncStores, OUTBOX_STORE, SYNC_STORE } from '../../src/layout/sync-stores.js'
+import { OUTBOX_STORE, SYNC_STORE } from '../../src/layout/sync-stores.js'
+import { createSyncStores } from '../../src/layout/create-sync-stores.js'
 import { uniqueName } from '../helpers.js'
 
 const STORE = 'items'

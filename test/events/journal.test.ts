@@ -3,7 +3,7 @@
 // pages: test/browser/expire.test.ts.
 import { afterEach, expect, test, vi } from 'vitest'
 import type { ExpireEvent } from '../../src/index.js'
-import { realmId } from '../../src/platform/lock.js'
+import { realmId } from '../../src/platform/realms.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
 import { ensureLocks } from '../purge/stubs.js'
 

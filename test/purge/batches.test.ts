@@ -2,7 +2,7 @@
 import { unwrap } from 'idb'
 import { expect, test, vi } from 'vitest'
 import { purgeBatch, purgeSlice, purgeStore, type Courtesy } from '../../src/purge/purge.js'
-import { markAbove } from '../../src/layout/expiry-index.js'
+import { markAbove } from '../../src/layout/purge-ranges.js'
 import { openTtlDB } from '../../src/index.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
 
