@@ -96,7 +96,7 @@ export class LiveQuery<T> {
    * A failed reading goes to the observer's `error` and ends the subscription.
    * @throws TtlError `INVALID_OPTION` for a listener that is neither a function nor an object
    */
-  subscribe(listener: Listener<T>): Unsubscribe {
+  subscribe(listener: ((items: T[]) => void) | LiveObserver<T>): Unsubscribe {
     if (typeof listener !== 'function' && (listener === null || typeof listener !== 'object')) {
       throw new TtlError('INVALID_OPTION', `subscribe needs a function or an observer ({ next, error, complete }); got ${kindOf(listener)}`)
     }
