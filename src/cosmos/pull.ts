@@ -20,7 +20,7 @@
  * local copies leave the store.
  */
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
-import { baseOf, describe, inPartition, isTombstone, liveScopeOf, partitionKeyOf, readOnly, samePartition, scopeOf, type Mirror } from './context.js'
+import { baseOf, describe, inPartition, isTombstone, partitionKeyOf, readOnly, samePartition, scopeOf, type Mirror } from './context.js'
 import { readUnobserved, unobserved } from './hook.js'
 import { queuedAt } from './outbox.js'
 import { dropRefused, readRejected, refuseCopy, refusedKeys } from './rejected.js'
@@ -28,7 +28,7 @@ import { withRetry } from './remote.js'
 import { countsDisagree } from './unseen-deletes.js'
 import { onDeviceClock } from './server-clock.js'
 import { readPageState } from './page-state.js'
-import { keysWithEtags, readCheckpoint, writeBase, writeCheckpoint, type Base, type Checkpoint } from './state.js'
+import { basesOf, readCheckpoint, writeBase, writeCheckpoint, type Base, type Checkpoint } from './state.js'
 import { check } from '../layout/stamp.js'
 import { done } from '../platform/request.js'
 import type { CosmosItem } from './types.js'
@@ -212,17 +212,23 @@ function refusalOf(mirror: Mirror, item: CosmosItem): unknown {
 /**
  * A full pull's second half: deletes local items the server no longer has live (none queued or set
  * aside). A tombstone is not the item: the one a moved item left in its old partition must not
- * keep a copy whose new one the server removed since.
+ * keep a copy whose new one the server removed since. But a base on a tombstone the server still
+ * holds stays: the mirror is in step with it, and a later local write of the key replaces it
+ * (`If-Match`) rather than meeting it as a conflict.
  */
 async function removeGone(mirror: Mirror): Promise<number> {
   const { store, container } = mirror
-  const { where, parameters } = liveScopeOf(mirror)
-  const query = { query: `SELECT c.id FROM c${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, parameters }
-  const { resources } = await withRetry(() => container.items.query<{ id: string }>(query, inPartition(mirror)).fetchAll(), mirror.retry)
-  const onServer = new Set(resources.map((item) => item.id))
+  const soft = mirror.options.softDelete
+  const { where, parameters } = scopeOf(mirror)
+  const fields = soft ? `c.id, c._etag, c[${JSON.stringify(soft.field)}] AS deleted` : 'c.id'
+  const query = { query: `SELECT ${fields} FROM c${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, parameters }
+  const { resources } = await withRetry(() => container.items.query<{ id: string; _etag?: string; deleted?: unknown }>(query, inPartition(mirror)).fetchAll(), mirror.retry)
+  const onServer = new Set(resources.filter((item) => item.deleted !== true).map((item) => item.id))
+  const tombstones = new Set(resources.filter((item) => item.deleted === true).map((item) => item._etag))
   const local = await readUnobserved(mirror.db, store, (tx) => tx.getAllKeys(store))
   return removeCopies(mirror, async (tx) => {
-    const [fromServer, refused] = await Promise.all([keysWithEtags(tx, store), refusedKeys(tx, store)])
+    const [bases, refused] = await Promise.all([basesOf(tx, store), refusedKeys(tx, store)])
+    const fromServer = bases.filter(([, base]) => !tombstones.has(base.etag)).map(([key]) => key)
     return [...new Set([...local, ...fromServer, ...refused])].filter((key) => !onServer.has(key as string))
   })
 }
