@@ -28,7 +28,7 @@ import { withRetry } from './remote.js'
 import { countsDisagree } from './unseen-deletes.js'
 import { onDeviceClock } from './server-clock.js'
 import { readPageState } from './page-state.js'
-import { basesOf, readCheckpoint, writeBase, writeCheckpoint, type Base, type Checkpoint } from './state.js'
+import { keysWithEtags, readCheckpoint, writeBase, writeCheckpoint, type Base, type Checkpoint } from './state.js'
 import { check } from '../layout/stamp.js'
 import { done } from '../platform/request.js'
 import type { CosmosItem } from './types.js'
@@ -220,15 +220,14 @@ async function removeGone(mirror: Mirror): Promise<number> {
   const { store, container } = mirror
   const soft = mirror.options.softDelete
   const { where, parameters } = scopeOf(mirror)
-  const fields = soft ? `c.id, c._etag, c[${JSON.stringify(soft.field)}] AS deleted` : 'c.id'
-  const query = { query: `SELECT ${fields} FROM c${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, parameters }
-  const { resources } = await withRetry(() => container.items.query<{ id: string; _etag?: string; deleted?: unknown }>(query, inPartition(mirror)).fetchAll(), mirror.retry)
-  const onServer = new Set(resources.filter((item) => item.deleted !== true).map((item) => item.id))
-  const tombstones = new Set(resources.filter((item) => item.deleted === true).map((item) => item._etag))
+  const query = { query: `SELECT c.id, c._etag${soft ? `, c[${JSON.stringify(soft.field)}] AS deleted` : ''} FROM c${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, parameters }
+  const { resources } = await withRetry(() => container.items.query<{ id: string; _etag: string; deleted?: unknown }>(query, inPartition(mirror)).fetchAll(), mirror.retry)
+  const onServer = new Set<string>()
+  const tombstones = new Set<string>()
+  for (const item of resources) (item.deleted === true ? tombstones.add(item._etag) : onServer.add(item.id))
   const local = await readUnobserved(mirror.db, store, (tx) => tx.getAllKeys(store))
   return removeCopies(mirror, async (tx) => {
-    const [bases, refused] = await Promise.all([basesOf(tx, store), refusedKeys(tx, store)])
-    const fromServer = bases.filter(([, base]) => !tombstones.has(base.etag)).map(([key]) => key)
+    const [fromServer, refused] = await Promise.all([keysWithEtags(tx, store, tombstones), refusedKeys(tx, store)])
     return [...new Set([...local, ...fromServer, ...refused])].filter((key) => !onServer.has(key as string))
   })
 }

@@ -70,11 +70,11 @@ export function writeBase(tx: IDBTransaction, store: string, key: IDBValidKey, b
   else sync.put(base, etagKey(store, key))
 }
 
-/** Every key of `store` the mirror has a base for (the items that came from the server), with its base. */
-export async function basesOf(tx: IDBTransaction, store: string): Promise<[IDBValidKey, Base][]> {
+/** Every key of `store` the mirror has a base for (the items that came from the server), but those whose base is one of the `_etag`s `except`. */
+export async function keysWithEtags(tx: IDBTransaction, store: string, except: ReadonlySet<string>): Promise<IDBValidKey[]> {
   const sync = tx.objectStore(SYNC_STORE)
   const [keys, bases] = await Promise.all([req(sync.getAllKeys(etagsOf(store))) as Promise<IDBValidKey[][]>, req(sync.getAll(etagsOf(store)))])
-  return keys.map((key, i) => [key[2], asBase(bases[i])!])
+  return keys.filter((_, i) => !except.has(asBase(bases[i])!.etag)).map((key) => key[2])
 }
 
 /**
