@@ -20,7 +20,7 @@
  * local copies leave the store.
  */
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
-import { baseOf, describe, inPartition, isTombstone, liveScopeOf, partitionKeyOf, readOnly, samePartition, scopeOf, type Mirror } from './context.js'
+import { baseOf, describe, inPartition, isTombstone, partitionKeyOf, readOnly, samePartition, scopeOf, type Mirror } from './context.js'
 import { readUnobserved, unobserved } from './hook.js'
 import { queuedAt } from './outbox.js'
 import { dropRefused, readRejected, refuseCopy, refusedKeys } from './rejected.js'
@@ -212,17 +212,22 @@ function refusalOf(mirror: Mirror, item: CosmosItem): unknown {
 /**
  * A full pull's second half: deletes local items the server no longer has live (none queued or set
  * aside). A tombstone is not the item: the one a moved item left in its old partition must not
- * keep a copy whose new one the server removed since.
+ * keep a copy whose new one the server removed since. But a base on a tombstone the server still
+ * holds stays: the mirror is in step with it, and a later local write of the key replaces it
+ * (`If-Match`) rather than meeting it as a conflict.
  */
 async function removeGone(mirror: Mirror): Promise<number> {
   const { store, container } = mirror
-  const { where, parameters } = liveScopeOf(mirror)
-  const query = { query: `SELECT c.id FROM c${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, parameters }
-  const { resources } = await withRetry(() => container.items.query<{ id: string }>(query, inPartition(mirror)).fetchAll(), mirror.retry)
-  const onServer = new Set(resources.map((item) => item.id))
+  const soft = mirror.options.softDelete
+  const { where, parameters } = scopeOf(mirror)
+  const query = { query: `SELECT c.id, c._etag${soft ? `, c[${JSON.stringify(soft.field)}] AS deleted` : ''} FROM c${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, parameters }
+  const { resources } = await withRetry(() => container.items.query<{ id: string; _etag: string; deleted?: unknown }>(query, inPartition(mirror)).fetchAll(), mirror.retry)
+  const onServer = new Set<string>()
+  const tombstones = new Set<string>()
+  for (const item of resources) (item.deleted === true ? tombstones.add(item._etag) : onServer.add(item.id))
   const local = await readUnobserved(mirror.db, store, (tx) => tx.getAllKeys(store))
   return removeCopies(mirror, async (tx) => {
-    const [fromServer, refused] = await Promise.all([keysWithEtags(tx, store), refusedKeys(tx, store)])
+    const [fromServer, refused] = await Promise.all([keysWithEtags(tx, store, tombstones), refusedKeys(tx, store)])
     return [...new Set([...local, ...fromServer, ...refused])].filter((key) => !onServer.has(key as string))
   })
 }

@@ -70,10 +70,11 @@ export function writeBase(tx: IDBTransaction, store: string, key: IDBValidKey, b
   else sync.put(base, etagKey(store, key))
 }
 
-/** Every key of `store` the mirror has a base for: the items that came from the server. */
-export async function keysWithEtags(tx: IDBTransaction, store: string): Promise<IDBValidKey[]> {
-  const keys = (await req(tx.objectStore(SYNC_STORE).getAllKeys(etagsOf(store)))) as IDBValidKey[][]
-  return keys.map((key) => key[2])
+/** Every key of `store` the mirror has a base for (the items that came from the server), but those whose base is one of the `_etag`s `except`. */
+export async function keysWithEtags(tx: IDBTransaction, store: string, except: ReadonlySet<string>): Promise<IDBValidKey[]> {
+  const sync = tx.objectStore(SYNC_STORE)
+  const [keys, bases] = await Promise.all([req(sync.getAllKeys(etagsOf(store))) as Promise<IDBValidKey[][]>, req(sync.getAll(etagsOf(store)))])
+  return keys.filter((_, i) => !except.has(asBase(bases[i])!.etag)).map((key) => key[2])
 }
 
 /**
