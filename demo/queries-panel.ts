@@ -58,7 +58,7 @@ export function mountQueries(root: HTMLElement, db: TtlDB<any>): void {
   async function showEntries(): Promise<void> {
     const live = await storage.entries()
     const rows = await Promise.all(live.map(async ([key]) => [key, await db.expiresAt('queries', key)] as const))
-    entries.replaceChildren(...rows.map(([key, at]) => h('li', {}, key, ' ', h('span', { class: 'hint' }, at === undefined ? '' : `expires in ${formatSeconds(at - clock())}`))))
+    entries.replaceChildren(...rows.map(([key, at]) => h('li', { 'data-expires-at': String(at ?? '') }, key, ' ', h('span', { class: 'hint' }, at === undefined ? '' : `expires in ${formatSeconds(at - clock())}`))))
     if (rows.length === 0) entries.append(h('li', { class: 'hint' }, 'no live entry'))
     setText(clockLine, ahead() ? `This section's clock runs ${formatSeconds(ahead())} ahead of yours.` : "This section's clock is yours.")
   }
