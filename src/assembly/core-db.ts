@@ -6,7 +6,7 @@
  * brings, which the entry loads at the first of them (issue #44).
  */
 import type { DBSchema, IDBPDatabase } from 'idb'
-import { countLive, getByKey, getMany, ReadScope } from '../reads/reads.js'
+import { countLive, getByKey, getMany, type ReadScope } from '../reads/reads.js'
 import type { DefaultTtl } from '../rules/ttl.js'
 import type { Changes as WriteChanges } from '../writes/write-steps.js'
 import type { Changes, Query, Stamped, StoreKey, StoreNames, StoreValue, TtlWriteTransaction, Writable } from '../rules/types.js'
@@ -108,7 +108,7 @@ export class TtlCoreDB<S extends DBSchema | unknown = unknown, Raw extends IDBDa
   protected async readLater<T>(store: string, read: (calls: Calls, scope: ReadScope) => Promise<T>, settled = false): Promise<T> {
     const load = this.later(store)
     const connect = () => load.then(() => (settled ? this.route.settled(store) : this.route.db(store)))
-    const scope = await this.route.inTurn(store, (db) => ReadScope.open(db, store, this.route.options.clock, this.route.reading), connect)
+    const scope = await this.route.read(store, connect)
     return read(await load, scope)
   }
 

@@ -143,7 +143,7 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
   }
 
   async settledRead(store: string): Promise<ReadScope> {
-    return this.inTurn(store, (db) => ReadScope.open(db, store, this.options.clock, this.reading), () => this.settled(store))
+    return this.read(store, () => this.settled(store))
   }
 
   /**
