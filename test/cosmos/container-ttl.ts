@@ -7,6 +7,7 @@
  */
 import type { Container } from '@azure/cosmos'
 import Collections from '@vercel/cosmosdb-server/lib/account/collections.js'
+import Items from '@vercel/cosmosdb-server/lib/account/items.js'
 
 type Stored = { documents: unknown; userDefinedFunctions: unknown }
 
@@ -26,6 +27,34 @@ export function keepItemsOnReplace(): void {
     }
     return result
   }
+}
+
+let dated = false
+
+/**
+ * Creates `item` in `container` as the server would have `atMs` (its `_ts` that second), for the
+ * test file that calls it. The server's create is synchronous, so its clock is moved for that
+ * call alone: creates may run side by side, and nothing else ever sees the clock moved (a spy on
+ * `Date.now` held across an awaited create stays on for whatever runs meanwhile: a test timed
+ * out mid-loop left it on for the next test).
+ */
+export async function createAt(container: Container, item: Record<string, unknown>, atMs: number): Promise<void> {
+  if (!dated) {
+    dated = true
+    const create = Items.prototype.create
+    Items.prototype.create = function (this: Items<never, never>, data: Record<string, unknown>) {
+      const { createdAtMs, ...rest } = data
+      if (typeof createdAtMs !== 'number') return create.call(this, data)
+      const now = Date.now
+      Date.now = () => createdAtMs
+      try {
+        return create.call(this, rest)
+      } finally {
+        Date.now = now
+      }
+    }
+  }
+  await container.items.create({ ...item, createdAtMs: atMs })
 }
 
 /** Sets the container's `defaultTtl` (`null`: TTL off, the field removed), keeping its items. */
