@@ -29,9 +29,13 @@ export default [
     path: 'dist/idb-ttl.js',
     import: '*',
     gzip: true,
-    // Every chunk of idb-ttl together: 38.45 kB at the start of #44's second round, 42.09 now (each split adds a
-    // loader and a namespace, the less common calls' their waits for it; #46, #47 and call order added behaviour). #44 asks for no more than 34.2 kB.
-    limit: '42.35 kB',
+    // Every chunk of idb-ttl together: 38.45 kB at the start of #44's second round, 42.09 after it (each split adds a
+    // loader and a namespace, the less common calls' their waits for it; #46, #47 and call order added behaviour), 41.85
+    // once the namespaces of chunks loaded with import() held only the names used. #44 asks for no more than 34.2 kB.
+    // Not the chunk groups: this row is one esbuild bundle, gzipped once, and the same sources built with no chunks
+    // measure 42.43 kB. In it esbuild's lazy wrappers of what import() reaches weigh 0.64 kB, the chunks' namespace
+    // objects 0.3 kB; the rest is code the service worker's row carries too (30.8 -> 36.7 kB, with no split).
+    limit: '42.1 kB',
     modifyEsbuildConfig: esm,
   },
   {
@@ -50,8 +54,9 @@ export default [
     path: 'dist/service-worker.js',
     import: '*',
     gzip: true,
-    // The full handle with the inline purge, every chunk imported (no import() in a service worker): 36.79 kB.
-    limit: '37.01 kB',
+    // The full handle with the inline purge, every chunk imported (no import() in a service worker): 36.79 kB, 36.69
+    // once the chunks' namespaces lost the names only their own module used.
+    limit: '36.9 kB',
     modifyEsbuildConfig: esm,
   },
   {

@@ -41,7 +41,9 @@ const loadStorage = () => load(import('../handle/storage-work.js'))
 const transactionsAndStash = {
   transactions: () => load(import('../handle/transact.js')),
   stashWork: async () => {
-    const [writes, { dropGenerationsOf }, { resolveRows }] = await load(Promise.all([import('../writes/stashed-writes.js'), import('../generations/stash.js'), import('../generations/values.js')]))
+    // The one name each of stash.ts and values.ts gives, taken at its `import()`: the namespace the bundler builds
+    // for them then holds it alone, not their other exports (which the full entry's bundle would keep).
+    const [writes, dropGenerationsOf, resolveRows] = await load(Promise.all([import('../writes/stashed-writes.js'), import('../generations/stash.js').then((m) => m.dropGenerationsOf), import('../generations/values.js').then((m) => m.resolveRows)]))
     return { ...writes, dropGenerationsOf, resolveRows }
   },
 }

@@ -76,7 +76,7 @@ export async function openUpgrading({ name, version, stores, clock, upgrade }: U
 }
 
 /** The declared unique indexes an upgrade will create, as messages name them. */
-export function addedUniqueIndexes(db: IDBDatabase, tx: IDBTransaction, stores: StoreConfigs): string[] {
+function addedUniqueIndexes(db: IDBDatabase, tx: IDBTransaction, stores: StoreConfigs): string[] {
   return Object.entries(stores).flatMap(([name, config]) => {
     const existing = db.objectStoreNames.contains(name) ? tx.objectStore(name).indexNames : undefined
     return Object.entries(config.indexes ?? {})
@@ -91,7 +91,7 @@ export function addedUniqueIndexes(db: IDBDatabase, tx: IDBTransaction, stores: 
  * duplicates (the dead ones were deleted first), the one such failure the schema work can meet.
  * The error keeps IndexedDB's name, so code that tests `error.name` still works.
  */
-export function explainAbort(error: unknown, tx: IDBTransaction | undefined, unique: string[], name: string, version: number | undefined): unknown {
+function explainAbort(error: unknown, tx: IDBTransaction | undefined, unique: string[], name: string, version: number | undefined): unknown {
   if ((error as DOMException | null)?.name === 'VersionError') {
     const asked = `openTtlDB(${JSON.stringify(name)}, { version: ${version} })`
     return new DOMException(`${asked}: the database on disk has a higher version, from a newer version of the app; open it with that version or higher (${(error as Error).message})`, 'VersionError')
@@ -105,7 +105,7 @@ export function explainAbort(error: unknown, tx: IDBTransaction | undefined, uni
  * Inside `upgradeneeded`: create what is missing, never delete a store or an index. Runs as a
  * chain of requests in the upgrade transaction; a rejection means the upgrade must be aborted.
  */
-export async function upgradeSchema(db: IDBDatabase, tx: IDBTransaction, stores: StoreConfigs, nowMs: number): Promise<void> {
+async function upgradeSchema(db: IDBDatabase, tx: IDBTransaction, stores: StoreConfigs, nowMs: number): Promise<void> {
   const meta = db.objectStoreNames.contains(META_STORE) ? tx.objectStore(META_STORE) : db.createObjectStore(META_STORE)
   if (!db.objectStoreNames.contains(JOURNAL_STORE)) db.createObjectStore(JOURNAL_STORE)
   if (Object.values(stores).some(mirrors)) createSyncStores(db)

@@ -25,7 +25,7 @@ export interface QuotaRelief {
 }
 
 /** Rounds of eviction before a write is given up. */
-export const EVICTION_ROUNDS = 8
+const EVICTION_ROUNDS = 8
 
 /**
  * After generations were deleted, the write is tried again after waits that double from
@@ -35,10 +35,10 @@ export const EVICTION_ROUNDS = 8
  * a 10 MB quota: a write that made room took 55 ms at the median, 1.7 s at worst); evicting more
  * meanwhile would be for nothing.
  */
-export const ROOM_WAIT_MS = 25
-export const ROUND_WAIT_MS = 400
+const ROOM_WAIT_MS = 25
+const ROUND_WAIT_MS = 400
 /** The most a write waits for the room of deleted generations to come back, in all. */
-export const ROOM_WAIT_BUDGET_MS = 2_000
+const ROOM_WAIT_BUDGET_MS = 2_000
 
 /**
  * A step of relief, run again if it fails: Firefox, after a write refused at its quota, refuses

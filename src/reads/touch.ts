@@ -21,7 +21,7 @@ import { owingPrefix, type Owing, type Touch } from './owed-touches.js'
 import type { TouchRealm } from './touched.js'
 
 /** A touch is written at the latest this long before the item's old expiry (clock skew, latency). */
-export const URGENT_MS = 2_000
+const URGENT_MS = 2_000
 /** …and at the latest this long after the read: a page may close without warning. */
 export const MAX_DEFER_MS = 1_000
 
