@@ -17,6 +17,7 @@ import { forgetSettings, holdSettings } from '../layout/held-settings.js'
 import { follow } from '../layout/watermarks.js'
 import { META_STORE } from '../layout/expiry-index.js'
 import { requireIndexedDB } from '../platform/available.js'
+import { OPEN_OPTIONS } from '../rules/open-options.js'
 import { abortQuietly } from '../platform/request.js'
 import { place } from '../platform/factory.js'
 import { checkClock, monotonic } from '../rules/clock.js'
@@ -83,7 +84,7 @@ async function openChecked<S extends DBSchema | unknown, H>(
 ): Promise<H> {
   requireIndexedDB(`openTtlDB(${JSON.stringify(name)})`)
   if (!isOptions(options)) throw refuse('INVALID_OPTION', 'options')
-  refuseUnknown('openTtlDB', options, 'openTtlDB')
+  refuseUnknown('openTtlDB', options, 'openTtlDB', OPEN_OPTIONS)
   if (options.upgrade !== undefined && typeof options.upgrade !== 'function') throw refuse('INVALID_OPTION', 'upgrade', options.upgrade)
   // Options beyond a store's key and default load their checks (issue #44), before any is checked: the first refused is as before.
   const more = givesMore(options) ? await load.options() : undefined

@@ -45,22 +45,9 @@ export interface ConnectionOptions {
   upgrade?: (db: IDBDatabase, oldVersion: number, newVersion: number | null, tx: IDBTransaction) => void
   /** Absent for connections that must never create or upgrade the database (the purge worker's). */
   schema?: SchemaWork
-  /** `true` for a connection in a worker: each open is checked by a probe (see {@link PROBE_MS}). */
-  probe?: boolean
   /** Runs when the connection steps aside for an upgrade or a deletion elsewhere, before it closes. */
   onStepAside?: () => void
 }
-
-/**
- * WebKit loses the `versionchange` meant for a worker's connection when it comes in the moment
- * between the database opening that connection and the worker seeing it open (WebKitGTK 2.50,
- * a reopen right behind one upgrade, with a second upgrade queued): that upgrade or deletion
- * then waits for the connection, with no `blocked` event, until it closes. So once a worker's
- * connection is open, a second open request (the probe) queues behind whatever is waiting; one
- * still pending after this long waits behind an upgrade or a deletion, and the connection steps
- * aside for it. A false alarm (a slow open) costs a reopen.
- */
-const PROBE_MS = 250
 
 /** Connections closed by their handle's `close()` (not stepped aside for an upgrade elsewhere). */
 const closedByHandle = new WeakSet<IDBDatabase>()
@@ -77,8 +64,8 @@ export function asClosed(db: IDBDatabase, error: unknown): unknown {
 
 /**
  * A connection that opens the database at whatever version exists and never creates nor upgrades
- * it: the purge worker's, whose page opened (and checked) the database it purges. The page's is a
- * {@link Connection}, which the worker's bundle leaves out.
+ * it: the purge worker's (`probed-connection.ts`), whose page opened (and checked) the database it
+ * purges. The page's is a {@link Connection}, which the worker's bundle leaves out.
  */
 export class AsIsConnection {
   protected current: IDBDatabase | undefined
@@ -137,20 +124,10 @@ export class AsIsConnection {
       throw new TtlError('CLOSED', 'the database handle was closed')
     }
     this.current = db
-    if (this.options.probe) this.probe(db)
     return db
   }
 
-  /** See {@link PROBE_MS}. The probe never creates the database, and closes as soon as it opens. */
-  private probe(db: IDBDatabase): void {
-    const request = factoryOf(this.options.name).open(this.options.name)
-    const timer = setTimeout(() => this.current === db && !this.closed && this.stepAside(), PROBE_MS)
-    request.onupgradeneeded = () => request.transaction!.abort()
-    request.onsuccess = () => (clearTimeout(timer), request.result.close())
-    request.onerror = () => clearTimeout(timer)
-  }
-
-  private stepAside(): void {
+  protected stepAside(): void {
     this.options.onStepAside?.()
     this.current?.close()
     this.current = undefined

@@ -11,9 +11,18 @@ import { refuse } from '../rules/refusal.js'
 import { EXPIRY_INDEX } from './expiry-index.js'
 import { GEN_INDEX } from './generation-index.js'
 import { isOptions, refuseUnknown } from './schema.js'
+import { KNOWN_OPTIONS } from '../rules/known-options.js'
 import type { StoreConfig } from '../rules/types.js'
 
 export { checkPurgeOptions } from '../rules/option-checks.js'
+
+/**
+ * Refuses a store's option of a name no store takes, the first check of a store's options (`schema.ts` `checkStoreConfigs`).
+ * @throws TtlError `INVALID_OPTION` (`refuse`d: an open explains it)
+ */
+export function refuseUnknownStoreOption(where: string, config: StoreConfig): void {
+  refuseUnknown(where, config, 'store', KNOWN_OPTIONS.store)
+}
 
 /**
  * Checks a store's options beyond its key and default, once those passed (`schema.ts` `checkStoreConfigs`).
@@ -22,7 +31,7 @@ export { checkPurgeOptions } from '../rules/option-checks.js'
 export function checkStoreOptions(name: string, config: StoreConfig, where: string): void {
   for (const [indexName, index] of Object.entries(config.indexes ?? {})) {
     if (!isOptions(index)) throw refuse('INVALID_OPTION', 'indexObject', indexName, name)
-    refuseUnknown(`index "${indexName}" of ${where}`, index, 'index')
+    refuseUnknown(`index "${indexName}" of ${where}`, index, 'index', KNOWN_OPTIONS.index)
   }
   for (const option of ['keepTs', 'mirror', 'touchOnRead'] as const) checkBoolean(name, config, option)
   if (config.touchOnRead && (config.keyPath === undefined || config.keyPath === null)) throw refuse('INVALID_OPTION', 'touchOnRead', name)

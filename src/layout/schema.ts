@@ -11,7 +11,8 @@ import type { StoreState } from '../rules/policy.js'
 import { capacityOf, sameCapacity } from '../rules/capacity.js'
 import { abortQuietly, req } from '../platform/request.js'
 import { checkDefaultTtl } from '../rules/ttl.js'
-import { KNOWN_OPTIONS, unknownOption } from '../rules/known-options.js'
+import type { OptionsKind } from '../rules/known-options.js'
+import { unknownIn } from '../rules/open-options.js'
 import { learn } from './watermarks.js'
 import { OUTBOX_STORE, SYNC_STORE } from './sync-stores.js'
 import type { OpenTtlCoreDBOptions, PurgeOptions, StoreConfig } from '../rules/types.js'
@@ -29,10 +30,11 @@ export const isOptions = (value: unknown): value is object => value !== null && 
 
 /**
  * @param where how the message names the object (`store "sessions"`, `purge`)
+ * @param known the options an object of this `kind` takes (`rules/known-options.ts`, `open-options.ts`)
  * @throws TtlError `INVALID_OPTION` naming the unknown option and the closest known one (`refuse`d)
  */
-export function refuseUnknown(where: string, options: object, kind: Parameters<typeof unknownOption>[1]): void {
-  const name = unknownOption(options, kind)
+export function refuseUnknown(where: string, options: object, kind: OptionsKind, known: readonly string[]): void {
+  const name = unknownIn(options, known)
   if (name !== undefined) throw refuse('INVALID_OPTION', 'unknownOption', where, name, kind)
 }
 
@@ -41,6 +43,8 @@ export function refuseUnknown(where: string, options: object, kind: Parameters<t
  * open given one loads them.
  */
 export interface OptionChecks {
+  /** Refuses a store's option of a name no store takes, the first check of its options. */
+  refuseUnknownStoreOption(where: string, config: StoreConfig): void
   /** Checks a store's options beyond its key and default, once those passed. */
   checkStoreOptions(name: string, config: StoreConfig, where: string): void
   /** What `store` lacks for its declared capacity and indexes, as {@link checkSchema} names it. */
@@ -51,10 +55,13 @@ export interface OptionChecks {
 /** The store options an open checks without {@link OptionChecks}. */
 const BASIC: readonly string[] = ['keyPath', 'autoIncrement', 'defaultTtl']
 
-/** Whether `options` (an object) give an option whose check is in {@link OptionChecks}: `purge`, or a store's beyond its key and default. */
+/**
+ * Whether `options` (an object) give an option whose check is in {@link OptionChecks}: `purge`, or
+ * a store's beyond its key and default, known or not (the list of known ones comes with the checks).
+ */
 export function givesMore(options: OpenTtlCoreDBOptions): boolean {
   const { stores } = options
-  const more = (config: unknown) => isOptions(config) && KNOWN_OPTIONS.store.some((option) => !BASIC.includes(option) && (config as StoreConfig)[option] !== undefined)
+  const more = (config: unknown) => isOptions(config) && unknownIn(config, BASIC) !== undefined
   return options.purge !== undefined || (isOptions(stores) && Object.values(stores).some(more))
 }
 
@@ -69,7 +76,8 @@ export function checkStoreConfigs(stores: unknown, more?: OptionChecks): StoreCo
     const where = `store "${name}"`
     if ([META_STORE, JOURNAL_STORE, OUTBOX_STORE, SYNC_STORE].includes(name)) throw refuse('INVALID_OPTION', 'ownStore', name)
     if (!isOptions(config)) throw refuse('INVALID_OPTION', 'storeObject', name)
-    refuseUnknown(where, config, 'store')
+    // Without `more`, no store has an option beyond its key and default ({@link givesMore}): none unknown.
+    more?.refuseUnknownStoreOption(where, config)
     checkDefaultTtl(config.defaultTtl, where)
     more?.checkStoreOptions(name, config, where)
   }

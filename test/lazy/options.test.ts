@@ -9,7 +9,7 @@ import { expect, test } from 'vitest'
 import { inlineBackground } from '../../src/background/inline.js'
 import type { OpenTtlDBOptions, StoreConfig } from '../../src/rules/types.js'
 import { uniqueName } from '../helpers.js'
-import { chunks } from './loaders.js'
+import { chunks, SOON } from './loaders.js'
 
 /** The names of the databases there are now (WebKit lists an aborted creation at version 0: not counted). */
 const existing = async () => (await indexedDB.databases()).filter((db) => db.version !== 0).map((db) => db.name)
@@ -25,7 +25,7 @@ test('an open of { keyPath, defaultTtl } stores with no purge options loads no o
   first.close()
   // The creation loads the schema work; its first settings are as declared.
   expect(upgrade.loads).toBe(1)
-  const db = await open(name, declaring({ keyPath: 'id', defaultTtl: 3600, autoIncrement: undefined, indexes: undefined }), inlineBackground)
+  const db = await open(name, declaring({ keyPath: 'id', defaultTtl: 3600, autoIncrement: undefined }), inlineBackground)
   expect(await db.get('s', 1)).toMatchObject({ id: 1 })
   expect({ options: options.loads, upgrade: upgrade.loads }).toEqual({ options: 0, upgrade: 1 })
   db.close()
@@ -114,6 +114,29 @@ test('with the checks loaded, the first refusal is the one it was: stores in ord
   // The purge's options are checked after the stores', ttlValues and durability, as before.
   const late = declaring({ keyPath: 'id', maxEntries: 2 }, { purge: { batchSize: 0 }, durability: 'eventual' as never })
   await expect(open(uniqueName(), late, inlineBackground)).rejects.toMatchObject({ code: 'INVALID_OPTION', message: "openTtlDB: durability must be 'default', 'strict' or 'relaxed'; got 'eventual'" })
+})
+
+test('a store option of a name no store takes is refused by the checks it loads (the list of known names is among them), in the words of before', async () => {
+  const { open, options, texts } = chunks()
+  const name = uniqueName()
+  const typo = declaring({ keyPath: 'id', defaultTTL: 60 } as never)
+  // Held: the open waits for the checks, and refuses nothing before they come.
+  options.hold()
+  let settled = false
+  const refused = open(name, typo, inlineBackground).finally(() => (settled = true))
+  await expect.poll(() => options.loads, SOON).toBe(1)
+  expect(settled).toBe(false)
+  options.release()
+  await expect(refused).rejects.toMatchObject({ code: 'INVALID_OPTION', message: 'store "s": unknown option "defaultTTL"; did you mean defaultTtl?' })
+  expect(texts.loads).toBe(1)
+  // An option given as undefined is a name all the same: an unknown one is refused.
+  await expect(open(name, declaring({ keyPath: 'id', ttl: undefined } as never), inlineBackground)).rejects.toMatchObject({ code: 'INVALID_OPTION', message: expect.stringMatching(/^store "s": unknown option "ttl"; /) })
+  // Checks that cannot be loaded: the open rejects with why, creates nothing; the next refuses as before.
+  const offline = new TypeError('Failed to fetch dynamically imported module')
+  options.failNext(offline)
+  await expect(open(name, typo, inlineBackground)).rejects.toBe(offline)
+  expect(await existing()).not.toContain(name)
+  await expect(open(name, typo, inlineBackground)).rejects.toMatchObject({ code: 'INVALID_OPTION', message: 'store "s": unknown option "defaultTTL"; did you mean defaultTtl?' })
 })
 
 test('an open whose option checks cannot be loaded rejects with why and creates nothing; the next open loads them and opens', async () => {

@@ -4,6 +4,7 @@ import { expose, wrap } from 'comlink'
 import { expect, test, vi } from 'vitest'
 import { openTtlDB, type PurgeReport } from '../../src/index.js'
 import { AsIsConnection } from '../../src/layout/connection.js'
+import { ProbedConnection } from '../../src/layout/probed-connection.js'
 import type { PurgeApi } from '../../src/background/worker/api.js'
 import { NO_COURTESY, purgeSlice, purgeStore, type Courtesy } from '../../src/purge/purge.js'
 import { createPurgeApi } from '../../src/background/worker/purge-api.js'
@@ -54,6 +55,43 @@ test('a connection that must not create the database fails to open a missing one
   const databases = await indexedDB.databases()
   // WebKit still lists an aborted creation, at version 0 (pinned in test/browser/engines.test.ts).
   expect(databases.filter((d) => d.version !== 0).map((d) => d.name)).not.toContain(name)
+  await deleteDB(name)
+})
+
+test("the purge worker's connection probes each open, as it settles, and steps aside while the probe waits; the page entries' connections never probe", async () => {
+  const name = uniqueName()
+  const db = await freshDB({ stores }, name)
+  db.close()
+  const open = vi.spyOn(indexedDB, 'open')
+  try {
+    // The probe's request is made as the open settles: counted when `native()` resolves.
+    const plain = new AsIsConnection({ name, stores, clock: Date.now })
+    await plain.native()
+    expect(open).toHaveBeenCalledTimes(1)
+    plain.close()
+    open.mockClear()
+    let steppedAside = 0
+    const probed = new ProbedConnection({ name, stores, clock: Date.now, onStepAside: () => void steppedAside++ })
+    const first = await probed.native()
+    expect(open).toHaveBeenCalledTimes(2)
+    // A probe that opens closes again: the connection stays.
+    await vi.waitFor(() => expect(open.mock.results[1]?.value.readyState).toBe('done'))
+    expect(await probed.native()).toBe(first)
+    probed.close()
+    // A probe still pending (it waits behind an upgrade WebKit did not tell the worker of): the connection steps aside for it.
+    open.mockClear()
+    const waiting = new ProbedConnection({ name, stores, clock: Date.now, onStepAside: () => void steppedAside++ })
+    const real = open.getMockImplementation()
+    open.mockImplementationOnce(real!).mockImplementationOnce(() => ({}) as IDBOpenDBRequest)
+    const held = await waiting.native()
+    expect(open).toHaveBeenCalledTimes(2)
+    await vi.waitFor(() => expect(steppedAside).toBe(1), { timeout: 5000 })
+    const reopened = await waiting.native()
+    expect(reopened).not.toBe(held)
+    waiting.close()
+  } finally {
+    open.mockRestore()
+  }
   await deleteDB(name)
 })
 

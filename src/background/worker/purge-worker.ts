@@ -4,7 +4,8 @@
  */
 import { expose } from 'comlink'
 import { UserActivity } from '../courtesy.js'
-import { AsIsConnection } from '../../layout/connection.js'
+import type { AsIsConnection } from '../../layout/connection.js'
+import { ProbedConnection } from '../../layout/probed-connection.js'
 import { openIn } from '../../platform/bucket.js'
 import { abortQuietly } from '../../platform/request.js'
 import { READY, type PurgeConfig, type WorkerApi } from './api.js'
@@ -73,7 +74,7 @@ self.addEventListener(
     const config = event.data
     const activity = new UserActivity()
     event.ports[0].onmessage = () => activity.note()
-    const connection = new AsIsConnection({ name: config.name, stores: config.stores, clock: Date.now, probe: true })
+    const connection = new ProbedConnection({ name: config.name, stores: config.stores, clock: Date.now })
     // The database's bucket, as its page opened it, before the first connection.
     const placed = openIn(config.name, config.bucket === undefined ? undefined : { name: config.bucket })
     // A bucket that cannot be opened fails each purge that connects, which reports it.
