@@ -5,7 +5,7 @@
  * listening and sliding reads must work there all the same.
  */
 import { afterEach, expect, test } from 'vitest'
-import { freshDB, manualClock } from '../helpers.js'
+import { freshDB, manualClock, SOON } from '../helpers.js'
 
 const own = Object.getOwnPropertyDescriptor(crypto, 'randomUUID')
 afterEach(() => {
@@ -33,6 +33,6 @@ test('onExpire and a sliding read work where crypto.randomUUID is missing', asyn
   expect(await db.expiresAt('s', 'a')).toBe(clock.now + 10_000)
   clock.advance(11_000)
   expect(await db.purgeExpired('s')).toBe(1)
-  await expect.poll(() => heard).toEqual(['a'])
+  await expect.poll(() => heard, SOON).toEqual(['a'])
   off()
 })

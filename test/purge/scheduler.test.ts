@@ -4,7 +4,7 @@ import { PurgeScheduler } from '../../src/background/scheduler.js'
 import type { PurgeReport } from '../../src/events/reports.js'
 import type { PurgeApi, SliceReport } from '../../src/background/worker/api.js'
 import type { PurgeClock } from '../../src/purge/purge.js'
-import { manualClock, uniqueName } from '../helpers.js'
+import { manualClock, SOON, uniqueName } from '../helpers.js'
 import { ensureLocks, neverIdle } from './stubs.js'
 import { timersOnClock, trackTimers } from './timers.js'
 
@@ -62,16 +62,15 @@ test('overlapping requests merge: one slice at a time, and one rerun after it', 
 })
 
 test('a slice with more to do is followed at once; one with none sleeps until the next expiry', async () => {
+  const tracker = trackTimers('src/background/scheduler')
+  restore.push(() => tracker.restore())
   const clock = manualClock()
-  const nowAtCall: number[] = []
-  const purger = fakePurger(async (nowMs) => {
-    nowAtCall.push(nowMs)
-    return [report({ more: purger.calls < 3, nextExpiryMs: nowMs + 60_000 })]
-  })
+  const purger = fakePurger(async (nowMs) => [report({ more: purger.calls < 3, nextExpiryMs: nowMs + 30_000 })])
   const scheduler = new PurgeScheduler(purger, uniqueName('lock'), { clock, maxIntervalMs: 60_000, idleTimeoutMs: 5, onReport: () => {} })
-  await vi.waitFor(() => expect(purger.calls).toBe(3), { timeout: 5000, interval: 5 })
-  await new Promise((r) => setTimeout(r, 50))
+  // The third slice's end sets the sleep: the scheduler's one wait then, 30 s of the clock away.
+  await vi.waitFor(() => expect(tracker.delays.at(-1)).toBe(30_000), SOON)
   expect(purger.calls).toBe(3)
+  expect(tracker.pending).toBe(1)
   scheduler.stop()
 })
 
