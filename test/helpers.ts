@@ -2,6 +2,8 @@ import { deleteDB, openDB } from 'idb'
 import { afterEach, expect, vi } from 'vitest'
 import { openTtlDB, type OpenTtlDBOptions, type PurgeReport, type TtlDB } from '../src/index.js'
 
+export { SOON } from './waits.js'
+
 /** A clock tests move by hand: epoch ms, starting on a whole second. */
 export function manualClock(startMs = 1_700_000_000_000) {
   let now = startMs
@@ -11,6 +13,7 @@ export function manualClock(startMs = 1_700_000_000_000) {
   Object.defineProperty(clock, 'now', { get: () => now })
   return clock as typeof clock & { readonly now: number }
 }
+
 
 let counter = 0
 const opened: { db: TtlDB<any>; name: string }[] = []

@@ -5,7 +5,7 @@ import { deleteDB, unwrap, wrap, type IDBPDatabase } from 'idb'
 import { afterEach, expect, expectTypeOf, test, vi } from 'vitest'
 import * as core from '../../src/core.js'
 import { deleteTtlDB, openTtlDB as openFull, TtlDB, type AnyTtlDB, type ExpireEvent, type OpenTtlCoreDBOptions, type OpenTtlDBOptions, type PurgeReport, type Stamped, type TtlFields } from '../../src/index.js'
-import { freshDB, manualClock, uniqueName } from '../helpers.js'
+import { freshDB, manualClock, SOON, uniqueName } from '../helpers.js'
 import { captureTimers } from '../live/timers.js'
 import { ensureLocks } from '../purge/stubs.js'
 import { databaseExists, deleteAfter, expectDomError, expectTtlError, SECOND, T0 } from '../semantics/support.js'
@@ -325,15 +325,17 @@ test("a core handle's write expires for a full handle, whose purge deletes it an
   expect(await db.expiresAt('s', 'full')).toBeUndefined()
   expect(await full.purgeExpired('s')).toBe(2)
   expect(await wrap(db.raw).getAllKeys('s')).toEqual(['kept'])
-  await vi.waitFor(() => expect(heard.flatMap((event) => event.items.map((item) => item.key)).sort()).toEqual(['core', 'full']))
+  await vi.waitFor(() => expect(heard.flatMap((event) => event.items.map((item) => item.key)).sort()).toEqual(['core', 'full']), SOON)
 })
 
 test("a core handle's add over a dead item claims it, and a full handle's onExpire hears it expired", async () => {
   const { clock, full, db, heard } = await fullAndCore()
   await full.put('s', { id: 'a', ttl: 1, v: 'old' })
   clock.advance(SECOND)
+  const claimed = new Promise<ExpireEvent>((resolve) => full.onExpire(resolve))
   await db.add('s', { id: 'a', v: 'new' })
-  await vi.waitFor(() => expect(heard).toEqual([expect.objectContaining({ store: 's', reason: 'expired', items: [expect.objectContaining({ key: 'a', value: expect.objectContaining({ v: 'old' }) })] })]))
+  await claimed
+  expect(heard).toEqual([expect.objectContaining({ store: 's', reason: 'expired', items: [expect.objectContaining({ key: 'a', value: expect.objectContaining({ v: 'old' }) })] })])
   expect(await full.get('s', 'a')).toMatchObject({ v: 'new' })
 })
 
@@ -342,11 +344,11 @@ test("a full handle's live query emits after a core handle's write commits", asy
   const db = await openCore({}, full.raw.name)
   const seen: unknown[][] = []
   const stop = full.live('s').subscribe((items) => seen.push(items.map((item) => item.id)))
-  await vi.waitFor(() => expect(seen).toEqual([[]]))
+  await vi.waitFor(() => expect(seen).toEqual([[]]), SOON)
   await db.put('s', { id: 'a' })
-  await vi.waitFor(() => expect(seen.at(-1)).toEqual(['a']))
+  await vi.waitFor(() => expect(seen.at(-1)).toEqual(['a']), SOON)
   await db.delete('s', 'a')
-  await vi.waitFor(() => expect(seen.at(-1)).toEqual([]))
+  await vi.waitFor(() => expect(seen.at(-1)).toEqual([]), SOON)
   stop()
 })
 
@@ -358,7 +360,7 @@ test("a core handle's write wakes a full handle's background purge, asleep for a
     const full = await freshDB({ clock, stores: purgeStores, purge: { mode: 'inline', maxIntervalMs: 600_000 } })
     const reports: PurgeReport[] = []
     full.onPurge((report) => reports.push(report))
-    await vi.waitFor(() => expect(full.isPurger).toBe(true))
+    await vi.waitFor(() => expect(full.isPurger).toBe(true), SOON)
     // A slice that deleted something: the purger now sleeps until the next expiry, an hour away.
     await full.putAll('s', [{ id: 'first', ttl: 1 }, { id: 'long' }])
     clock.advance(SECOND)

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, test, vi } from 'vitest'
 import { syncCosmos } from '../../src/cosmos/index.js'
 import { openTtlDB, type LostReport } from '../../src/index.js'
 import { lastSeen } from '../../src/platform/seen.js'
-import { uniqueName } from '../helpers.js'
+import { SOON, uniqueName } from '../helpers.js'
 import { aheadClock } from './clock.js'
 import { newContainer } from './containers.js'
 import { startServer, stopServer } from './harness.js'
@@ -35,7 +35,7 @@ test('a mirrored database the browser took is reported at open, and its sync pul
   expect(await outbox(before)).toHaveLength(1)
   first.stop()
   before.close()
-  await vi.waitFor(async () => expect((await lastSeen(name, null))?.items).toBe(2))
+  await vi.waitFor(async () => expect((await lastSeen(name, null))?.items).toBe(2), SOON)
   await deleteDB(name)
 
   const after = await open()

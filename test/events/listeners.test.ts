@@ -3,7 +3,7 @@ import { expect, test, vi } from 'vitest'
 import { ExpiryListeners, type ExpireEvent } from '../../src/events/listeners.js'
 import { ListeningWatch, listeningStores } from '../../src/events/listening.js'
 import { joinBus } from '../../src/platform/bus.js'
-import { uniqueName } from '../helpers.js'
+import { SOON, uniqueName } from '../helpers.js'
 import { ensureLocks } from '../purge/stubs.js'
 
 const event = (store: string): ExpireEvent => ({ store, reason: 'expired', items: [{ key: 1, value: { id: 1, _ts: 0 } }] })
@@ -41,10 +41,10 @@ test('listeningStores unites the filters of every handle of the database, and fo
   offA()
   // A released Web Lock leaves the browser's list a moment later: until then values are read
   // for nothing, which costs a little and loses nothing.
-  await vi.waitFor(async () => expect(await listeningStores(name)).toEqual(new Set(['b'])))
+  await vi.waitFor(async () => expect(await listeningStores(name)).toEqual(new Set(['b'])), SOON)
   second.clear()
   other.clear()
-  await vi.waitFor(async () => expect(await listeningStores(name)).toBeUndefined())
+  await vi.waitFor(async () => expect(await listeningStores(name)).toBeUndefined(), SOON)
 })
 
 test('a handle that starts listening says so on the bus, with its stores', async () => {
@@ -54,7 +54,7 @@ test('a handle that starts listening says so on the bus, with its stores', async
   const listeners = new ExpiryListeners(name)
   listeners.add(() => {}, { stores: ['a'] })
   listeners.add(() => {})
-  await vi.waitFor(() => expect(heard).toEqual([['a'], '*']))
+  await vi.waitFor(() => expect(heard).toEqual([['a'], '*']), SOON)
   listeners.clear()
   member.leave()
 })
@@ -72,7 +72,7 @@ test('a purge asks Web Locks who listens once, and hears on the bus of a listene
     const tab = joinBus(name)
     tab.post('listening', ['a'])
     tab.leave()
-    await vi.waitFor(async () => expect(await watch.wants('a')).toBe(true))
+    await vi.waitFor(async () => expect(await watch.wants('a')).toBe(true), SOON)
     expect(await watch.wants('b')).toBe(false)
     expect(query).toHaveBeenCalledTimes(1)
   } finally {

@@ -10,7 +10,7 @@ import { chunks } from '../lazy/loaders.js'
 import { inlineBackground } from '../../src/background/inline.js'
 import type { TtlDB } from '../../src/assembly/db.js'
 import type { OpenTtlDBOptions } from '../../src/rules/types.js'
-import { manualClock, uniqueName } from '../helpers.js'
+import { manualClock, SOON, uniqueName } from '../helpers.js'
 import { T0 } from '../semantics/support.js'
 
 type Item = { id: number; n?: number; ttl?: number }
@@ -69,7 +69,7 @@ for (const { name, run, after, answers } of calls) {
     await db.put('s', { id: 1, n: 0 })
     calls.hold()
     const answer = run(db)
-    await expect.poll(() => calls.loads).toBe(1)
+    await expect.poll(() => calls.loads, SOON).toBe(1)
     const put = db.put('s', after)
     calls.release()
     expect(await answer).toEqual(answers)

@@ -8,7 +8,7 @@ import { inlineBackground } from '../../src/background/inline.js'
 import type { PurgeReport } from '../../src/events/reports.js'
 import type { OpenTtlDBOptions } from '../../src/rules/types.js'
 import { smallDisk } from '../capacity/disk.js'
-import { manualClock, uniqueName } from '../helpers.js'
+import { manualClock, SOON, uniqueName } from '../helpers.js'
 import { T0 } from '../semantics/support.js'
 
 function counted() {
@@ -27,7 +27,7 @@ test('an open that declares no touchOnRead loads no touches; one that does waits
   expect(load.touches.loads).toBe(0)
   load.touches.hold()
   const opening = open({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10, touchOnRead: true } } })
-  await expect.poll(() => load.touches.loads).toBe(1)
+  await expect.poll(() => load.touches.loads, SOON).toBe(1)
   load.touches.release()
   const db = await opening
   await db.put('s', { id: 1 })
@@ -49,17 +49,17 @@ test('live queries load what follows them at the first subscription, not at db.l
   load.follow.hold()
   const seen: number[][] = []
   const off = query.subscribe((items) => seen.push(items.map((item) => (item as { id: number }).id)))
-  await expect.poll(() => load.follow.loads).toBe(1)
+  await expect.poll(() => load.follow.loads, SOON).toBe(1)
   await db.put('s', { id: 2 })
   load.follow.release()
-  await expect.poll(() => seen.at(-1)).toEqual([1, 2])
+  await expect.poll(() => seen.at(-1), SOON).toEqual([1, 2])
   await db.put('s', { id: 3 })
-  await expect.poll(() => seen.at(-1)).toEqual([1, 2, 3])
+  await expect.poll(() => seen.at(-1), SOON).toEqual([1, 2, 3])
   off()
   // A second query of the handle: loaded once.
   const again: number[][] = []
   const offAgain = db.live('s').subscribe((items) => again.push(items.map((item) => (item as { id: number }).id)))
-  await expect.poll(() => again.at(-1)).toEqual([1, 2, 3])
+  await expect.poll(() => again.at(-1), SOON).toEqual([1, 2, 3])
   offAgain()
   expect(load.follow.loads).toBe(1)
   db.close()
@@ -72,7 +72,7 @@ test('a handle closed while what follows its live query loads completes the subs
   load.follow.hold()
   const events: string[] = []
   db.live('s').subscribe({ next: () => events.push('next'), complete: () => events.push('complete') })
-  await expect.poll(() => load.follow.loads).toBe(1)
+  await expect.poll(() => load.follow.loads, SOON).toBe(1)
   db.close()
   expect(events).toEqual(['complete'])
   load.follow.release()
@@ -109,7 +109,7 @@ test('the round of eviction comes with the steps of relief at the first full dis
   expect(load.relief.loads).toBe(0)
   load.relief.hold()
   const over = db.put('s', { id: 'over' })
-  await expect.poll(() => load.relief.loads).toBe(1)
+  await expect.poll(() => load.relief.loads, SOON).toBe(1)
   load.relief.release()
   await over
   expect(load.relief.loads).toBe(1)

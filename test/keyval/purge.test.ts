@@ -6,6 +6,7 @@ import { afterEach, expect, test, vi } from 'vitest'
 import { clear, get, keys, set, setMany } from '../../src/keyval.js'
 import { SECOND } from '../semantics/support.js'
 import { fresh, onDisk } from './support.js'
+import { SOON } from '../waits.js'
 
 afterEach(() => void vi.unstubAllGlobals())
 
@@ -16,7 +17,7 @@ function idleCallbacks() {
   return {
     /** Waits until the purge asks for an idle callback, and runs it. */
     async runNext() {
-      await vi.waitFor(() => expect(queued.length).toBeGreaterThan(0))
+      await vi.waitFor(() => expect(queued.length).toBeGreaterThan(0), SOON)
       queued.shift()!()
     },
   }
@@ -41,12 +42,12 @@ test('expired entries are deleted from the disk in batches of 50, one per idle c
   expect(await keysOnDisk(name)).toHaveLength(123)
 
   await idle.runNext()
-  await vi.waitFor(async () => expect(await keysOnDisk(name)).toHaveLength(73))
+  await vi.waitFor(async () => expect(await keysOnDisk(name)).toHaveLength(73), SOON)
   expect((await keysOnDisk(name))[0]).toBe('e050')
   await idle.runNext()
-  await vi.waitFor(async () => expect(await keysOnDisk(name)).toHaveLength(23))
+  await vi.waitFor(async () => expect(await keysOnDisk(name)).toHaveLength(23), SOON)
   await idle.runNext()
-  await vi.waitFor(async () => expect(await keysOnDisk(name)).toEqual(['live-1', 'live-2', 'live-3']))
+  await vi.waitFor(async () => expect(await keysOnDisk(name)).toEqual(['live-1', 'live-2', 'live-3']), SOON)
   expect(await get('live-3', store)).toBe(3)
 })
 
@@ -71,5 +72,5 @@ test('where there is no requestIdleCallback (workers, WebKit), the purge runs on
   await set('kept', 2, store)
   clock.advance(SECOND)
   expect(await get('gone', store)).toBeUndefined()
-  await vi.waitFor(async () => expect(await keysOnDisk(name)).toEqual(['kept']))
+  await vi.waitFor(async () => expect(await keysOnDisk(name)).toEqual(['kept']), SOON)
 })

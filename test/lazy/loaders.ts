@@ -22,8 +22,7 @@ import type { OpenTtlDBOptions } from '../../src/rules/types.js'
 import * as transactions from '../../src/handle/transact.js'
 import * as stashedWrites from '../../src/writes/stashed-writes.js'
 
-/** How long a test waits for what a loaded machine (a browser project under load) may take a while to reach. */
-export const SOON = { timeout: 10_000, interval: 5 }
+export { SOON } from '../waits.js'
 
 /** One chunk: `hold()` makes its next loads wait for `release()`; `failNext(error)` makes the next one reject. */
 export class Chunk<T> {

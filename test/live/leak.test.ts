@@ -4,7 +4,7 @@ import { expect, test, vi } from 'vitest'
 import { Member } from '../../src/platform/bus.js'
 import { lockNames } from '../../src/platform/lock.js'
 import { trackTimers } from '../purge/timers.js'
-import { freshDB, manualClock } from '../helpers.js'
+import { freshDB, manualClock, SOON } from '../helpers.js'
 
 // Work, no waits (about 1 s alone): the bound is for a hang, with room for a loaded 2-core machine.
 test('1,000 subscribe/unsubscribe cycles leave no timer, bus member or lock behind', { timeout: 30_000 }, async () => {
@@ -38,7 +38,7 @@ test('1,000 subscribe/unsubscribe cycles leave no timer, bus member or lock behi
     }
     expect(timers.created).toBeGreaterThan(0)
     // Timers of the bus's own delivery (a 0 ms task) may still be on their way; none of the query's.
-    await vi.waitFor(() => expect(timers.pending).toBe(0))
+    await vi.waitFor(() => expect(timers.pending).toBe(0), SOON)
     expect(joined.size).toBeGreaterThan(0)
     expect([...joined].filter((member) => !left.has(member))).toEqual([])
     expect(await lockNames('idb-ttl:live:')).toEqual([])

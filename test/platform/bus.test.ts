@@ -7,7 +7,7 @@ import { deleteDB, openDB, unwrap } from 'idb'
 import { afterEach, expect, test, vi } from 'vitest'
 import { openTtlDB } from '../../src/index.js'
 import { joinBus, type Member } from '../../src/platform/bus.js'
-import { uniqueName } from '../helpers.js'
+import { SOON, uniqueName } from '../helpers.js'
 
 declare module '../../src/platform/bus.js' {
   interface BusTopics {
@@ -39,17 +39,17 @@ test('a message reaches the other members of the realm and other realms, never i
   otherRealm.onmessage = (event) => received.push(event.data)
 
   a.post('test-topic', { n: 1 })
-  await vi.waitFor(() => expect(received).toEqual([{ topic: 'test-topic', message: { n: 1 } }]))
-  await vi.waitFor(() => expect(b.heard).toEqual([1]))
+  await vi.waitFor(() => expect(received).toEqual([{ topic: 'test-topic', message: { n: 1 } }]), SOON)
+  await vi.waitFor(() => expect(b.heard).toEqual([1]), SOON)
   otherRealm.postMessage({ topic: 'test-topic', message: { n: 2 } })
-  await vi.waitFor(() => expect(a.heard).toEqual([2]))
-  await vi.waitFor(() => expect(b.heard).toEqual([1, 2]))
+  await vi.waitFor(() => expect(a.heard).toEqual([2]), SOON)
+  await vi.waitFor(() => expect(b.heard).toEqual([1, 2]), SOON)
   // A sender never hears itself: b's 3 reaches every member of the realm in one pass, so once a
   // has it (and 4, from the other realm), b would have it too. Order between realms is not kept.
   b.post('test-topic', { n: 3 })
   otherRealm.postMessage({ topic: 'test-topic', message: { n: 4 } })
-  await vi.waitFor(() => expect([...a.heard].sort()).toEqual([2, 3, 4]))
-  await vi.waitFor(() => expect(b.heard).toEqual([1, 2, 4]))
+  await vi.waitFor(() => expect([...a.heard].sort()).toEqual([2, 3, 4]), SOON)
+  await vi.waitFor(() => expect(b.heard).toEqual([1, 2, 4]), SOON)
   expect(received).toEqual([{ topic: 'test-topic', message: { n: 1 } }, { topic: 'test-topic', message: { n: 3 } }])
   expect(unrelated.heard).toEqual([])
 })
@@ -61,8 +61,8 @@ test('a member that left neither posts nor hears, and the others go on', async (
   expect(() => b.post('test-topic', { n: 1 })).not.toThrow()
   a.post('test-topic', { n: 2 })
   c.post('test-topic', { n: 3 })
-  await vi.waitFor(() => expect(c.heard).toEqual([2]))
-  await vi.waitFor(() => expect(a.heard).toEqual([3]))
+  await vi.waitFor(() => expect(c.heard).toEqual([2]), SOON)
+  await vi.waitFor(() => expect(a.heard).toEqual([3]), SOON)
   expect(b.heard).toEqual([])
 })
 

@@ -1,7 +1,7 @@
 // The background purge in inline mode (Node: setTimeout; Chromium: requestIdleCallback).
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import type { PurgeReport } from '../../src/index.js'
-import { countOnDisk, freshDB, manualClock, uniqueName } from '../helpers.js'
+import { countOnDisk, freshDB, manualClock, SOON, uniqueName } from '../helpers.js'
 import { trackTimers } from './timers.js'
 
 const stores = { s: { keyPath: 'id', defaultTtl: 10 }, off: { keyPath: 'id' } }
@@ -141,7 +141,7 @@ test('without Web Locks every connection purges (only extra work)', async () => 
     const name = uniqueName('nolocks')
     const a = await freshDB({ clock: clockA, stores, purge: { mode: 'inline', maxIntervalMs: 10 } }, name)
     const b = await freshDB({ clock: clockB, stores, purge: { mode: 'inline', maxIntervalMs: 10 } }, name)
-    await vi.waitFor(() => expect(a.isPurger && b.isPurger).toBe(true))
+    await vi.waitFor(() => expect(a.isPurger && b.isPurger).toBe(true), SOON)
     const byA: PurgeReport[] = []
     const byB: PurgeReport[] = []
     a.onPurge((r) => byA.push(r))

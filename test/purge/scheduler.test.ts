@@ -1,12 +1,12 @@
-// The scheduler against a stand-in purger: merging, failure reports and back-off.
-import { afterEach, expect, test, vi } from 'vitest'
+// The scheduler against a stand-in purger: merging, failure reports, back-off, and the trim interval of capped stores.
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { PurgeScheduler } from '../../src/background/scheduler.js'
 import type { PurgeReport } from '../../src/events/reports.js'
 import type { PurgeApi, SliceReport } from '../../src/background/worker/api.js'
 import type { PurgeClock } from '../../src/purge/purge.js'
-import { manualClock, uniqueName } from '../helpers.js'
-import { ensureLocks, neverIdle } from './stubs.js'
-import { trackTimers } from './timers.js'
+import { manualClock, SOON, uniqueName } from '../helpers.js'
+import { ensureLocks } from './stubs.js'
+import { timersOnClock, trackTimers } from './timers.js'
 
 const report = (over: Partial<SliceReport> = {}): SliceReport => ({
   store: 's', deleted: 0, evicted: 0, capped: false, durationMs: 1, more: false, nextExpiryMs: Infinity, defaultTtl: 10, ...over,
@@ -62,16 +62,15 @@ test('overlapping requests merge: one slice at a time, and one rerun after it', 
 })
 
 test('a slice with more to do is followed at once; one with none sleeps until the next expiry', async () => {
+  const tracker = trackTimers('src/background/scheduler')
+  restore.push(() => tracker.restore())
   const clock = manualClock()
-  const nowAtCall: number[] = []
-  const purger = fakePurger(async (nowMs) => {
-    nowAtCall.push(nowMs)
-    return [report({ more: purger.calls < 3, nextExpiryMs: nowMs + 60_000 })]
-  })
+  const purger = fakePurger(async (nowMs) => [report({ more: purger.calls < 3, nextExpiryMs: nowMs + 30_000 })])
   const scheduler = new PurgeScheduler(purger, uniqueName('lock'), { clock, maxIntervalMs: 60_000, idleTimeoutMs: 5, onReport: () => {} })
-  await vi.waitFor(() => expect(purger.calls).toBe(3), { timeout: 5000, interval: 5 })
-  await new Promise((r) => setTimeout(r, 50))
+  // The third slice's end sets the sleep: the scheduler's one wait then, 30 s of the clock away.
+  await vi.waitFor(() => expect(tracker.delays.at(-1)).toBe(30_000), SOON)
   expect(purger.calls).toBe(3)
+  expect(tracker.pending).toBe(1)
   scheduler.stop()
 })
 
@@ -101,19 +100,28 @@ test('requests for a slice do not cut a back-off short: the retry waits its full
 })
 
 test('on a page that is never idle, the first slice comes after idleTimeoutMs however often writes ask', async () => {
-  restore.push(neverIdle())
   const clock = manualClock()
+  // Idle callbacks that come only at their timeout, on the clock: counted in clock time, not in
+  // the real time a loaded machine stretches.
+  const waits = timersOnClock('src/background/scheduler', clock)
+  restore.push(() => waits.restore())
   const purger = fakePurger(async () => [report()])
-  const started = performance.now()
+  const asked = waits.next()
   const scheduler = new PurgeScheduler(purger, uniqueName('lock'), { clock, maxIntervalMs: 60_000, idleTimeoutMs: 200, onReport: () => {} })
-  while (purger.calls === 0 && performance.now() - started < 2000) {
+  restore.unshift(() => scheduler.stop())
+  await asked
+  const start = clock.now
+  for (let t = 20; t < 200; t += 20) {
+    clock.set(start + t)
     scheduler.soon()
     scheduler.noteWrite('s', [1], clock.now)
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(waits.runDue(), `${t} ms on`).toBe(0)
   }
-  scheduler.stop()
+  clock.set(start + 200)
+  const slept = waits.next()
+  expect(waits.runDue()).toBe(1)
+  await slept
   expect(purger.calls).toBe(1)
-  expect(performance.now() - started).toBeLessThan(600)
 })
 
 test('a slice failing after stop() reports nothing', async () => {
@@ -183,4 +191,70 @@ test('a purger whose slices fail hands the lock to a connection waiting for it',
   expect(first.isLeader).toBe(false)
   first.stop()
   second.stop()
+})
+
+describe('writes to a capped store wake a trim at most once a second', () => {
+  /**
+   * A scheduler of one capped store `c` whose waits run on the clock (`timersOnClock`), after its
+   * first slice; `duringSlice` runs inside the second. `settle` runs the waits the clock has
+   * reached and the slices they start, to their end (a few rounds: a scheduler that kept waking
+   * at once would loop in microtasks, which no test timeout could end).
+   */
+  async function cappedScheduler(duringSlice: () => void = () => {}) {
+    const clock = manualClock()
+    const waits = timersOnClock('src/background/scheduler', clock)
+    restore.push(() => waits.restore())
+    const purger = fakePurger(async () => {
+      if (purger.calls === 2) duringSlice()
+      return [report({ store: 'c', capped: true })]
+    })
+    const settle = async () => {
+      for (let next = waits.next(), rounds = 0; waits.runDue() > 0; next = waits.next()) {
+        if (++rounds > 5) throw new Error('the scheduler keeps waking without the clock moving')
+        await next
+      }
+    }
+    const asked = waits.next()
+    const scheduler = new PurgeScheduler(purger, uniqueName('lock'), { clock, maxIntervalMs: 60_000, idleTimeoutMs: 0, onReport: () => {} })
+    // Stopped before the real timers are back: its pending wait is one of `waits`.
+    restore.unshift(() => scheduler.stop())
+    await asked
+    // The first slice ends no earlier than this (real time, which the trim's wait counts in).
+    const beforeSlice = performance.now()
+    await settle()
+    expect(purger.calls).toBe(1)
+    return { clock, waits, purger, scheduler, settle, beforeSlice }
+  }
+
+  test('writes just after a slice: the trim comes a second after it ended, not at once', async () => {
+    const { clock, waits, purger, scheduler, settle, beforeSlice } = await cappedScheduler()
+    for (let i = 0; i < 5; i++) scheduler.noteWrite('c', [undefined], clock.now)
+    // The wait counts from the slice's end in real time (which the clock does not move): at most
+    // this much of it had passed when the writes came.
+    const spent = Math.ceil(performance.now() - beforeSlice)
+    const writtenAt = clock.now
+    clock.set(writtenAt + 1000 - spent - 1)
+    expect(waits.runDue()).toBe(0)
+    clock.set(writtenAt + 1000)
+    await settle()
+    expect(purger.calls).toBe(2)
+  })
+
+  test('a write during a slice: the trim comes a second after the slice', async () => {
+    let scheduler!: PurgeScheduler
+    let clock!: ReturnType<typeof manualClock>
+    const capped = await cappedScheduler(() => scheduler.noteWrite('c', [undefined], clock.now))
+    ;({ scheduler, clock } = capped)
+    const { waits, purger, settle } = capped
+    const ended = waits.next()
+    scheduler.soon()
+    await settle()
+    await ended
+    expect(purger.calls).toBe(2)
+    clock.advance(999)
+    expect(waits.runDue()).toBe(0)
+    clock.advance(1)
+    await settle()
+    expect(purger.calls).toBe(3)
+  })
 })

@@ -4,7 +4,7 @@
 import { expect, test, vi } from 'vitest'
 import { joinBus } from '../../src/platform/bus.js'
 import type { WakeMessage } from '../../src/background/wake.js'
-import { freshDB, manualClock, uniqueName } from '../helpers.js'
+import { freshDB, manualClock, SOON, uniqueName } from '../helpers.js'
 
 test('writes of a second and ttl already announced post no wake; a new ttl, a new second and a capped store do', async () => {
   const clock = manualClock()
@@ -21,7 +21,7 @@ test('writes of a second and ttl already announced post no wake; a new ttl, a ne
     await writer.put('s', { id: 'd' })
     for (let i = 0; i < 3; i++) await writer.put('capped', { id: i })
     // Deliveries come in later tasks, in order: the last write's message is the last one heard.
-    await vi.waitFor(() => expect(heard.filter((m) => m.store === 'capped')).toHaveLength(3))
+    await vi.waitFor(() => expect(heard.filter((m) => m.store === 'capped')).toHaveLength(3), SOON)
     const second = (m: WakeMessage) => Math.floor(m.nowMs! / 1000) - Math.floor(clock.now / 1000)
     expect(heard.filter((m) => m.store === 's').map((m) => [second(m), m.ttls])).toEqual([
       [-1, [undefined]],

@@ -3,7 +3,7 @@
 import { openDB } from 'idb'
 import { expect, test, vi } from 'vitest'
 import { openTtlDB } from '../../src/index.js'
-import { freshDB, manualClock, uniqueName } from '../helpers.js'
+import { freshDB, manualClock, SOON, uniqueName } from '../helpers.js'
 import { deleteAfter, rawGet, SECOND, T0 } from './support.js'
 
 const HOUR = 3600 * SECOND
@@ -113,7 +113,7 @@ test('a change announced by another tab raises the watermarks this tab writes ab
     await vi.waitFor(async () => {
       await db.put('s', { id: 'a' })
       expect(await rawGet(db, 's', 'a')).toMatchObject({ _ts: now - 60 + 1 })
-    })
+    }, SOON)
     expect(await db.get('s', 'a')).toBeDefined()
   } finally {
     tab.close()

@@ -8,7 +8,7 @@ import * as core from '../../src/core.js'
 import { deleteTtlDB, openTtlDB, requestPersistence, type LostReport, type OpenTtlDBOptions, type TtlDB } from '../../src/index.js'
 import { createStore, get, set } from '../../src/keyval.js'
 import { lastSeen } from '../../src/platform/seen.js'
-import { manualClock, uniqueName } from '../helpers.js'
+import { manualClock, SOON, uniqueName } from '../helpers.js'
 import { databaseExists, expectTtlError } from '../semantics/support.js'
 
 interface Buckets {
@@ -148,7 +148,7 @@ test('a database deleted since it was last seen is reported at open: which, when
   const seenAt = clock.now
   first.close()
   // The registry is written at close, after the handle's count.
-  await vi.waitFor(async () => expect(await lastSeen(name, null)).toEqual({ lastSeen: seenAt, items: 3 }))
+  await vi.waitFor(async () => expect(await lastSeen(name, null)).toEqual({ lastSeen: seenAt, items: 3 }), SOON)
   await deleteDB(name)
   clock.advance(60_000)
   const second = await open(name, { clock, onLost: (report) => reports.push(report) })
@@ -157,7 +157,7 @@ test('a database deleted since it was last seen is reported at open: which, when
   expect(second.lost).toEqual(report)
   // The open recorded it afresh: the next open reports nothing.
   second.close()
-  await vi.waitFor(async () => expect(await lastSeen(name, null)).toEqual({ lastSeen: clock.now, items: 0 }))
+  await vi.waitFor(async () => expect(await lastSeen(name, null)).toEqual({ lastSeen: clock.now, items: 0 }), SOON)
   const third = await open(name, { clock, onLost: (r) => reports.push(r) })
   expect(third.lost).toBeUndefined()
   expect(reports).toHaveLength(1)
@@ -170,7 +170,7 @@ test('no loss is reported for a database the app emptied or deleted with deleteT
   const first = await open(name, { onLost })
   await first.putAll('s', [{ id: 'a' }, { id: 'b' }])
   first.close()
-  await vi.waitFor(async () => expect((await lastSeen(name, null))?.items).toBe(2))
+  await vi.waitFor(async () => expect((await lastSeen(name, null))?.items).toBe(2), SOON)
   const emptied = await open(name, { onLost })
   await emptied.clear('s')
   emptied.close()
@@ -188,7 +188,7 @@ test.runIf(buckets)('Chromium: an evicted bucket (deleted) is reported at the ne
   const first = await open(name, { clock, bucket: { name: bucket }, onLost: () => {} })
   await first.putAll('s', [{ id: 'a' }, { id: 'b' }])
   first.close()
-  await vi.waitFor(async () => expect(await lastSeen(name, bucket)).toEqual({ lastSeen: clock.now, items: 2 }))
+  await vi.waitFor(async () => expect(await lastSeen(name, bucket)).toEqual({ lastSeen: clock.now, items: 2 }), SOON)
   expect(await buckets!.keys()).toContain('idb-ttl-seen')
   await buckets!.delete(bucket)
   const reports: LostReport[] = []
@@ -210,7 +210,7 @@ test.runIf(buckets)('Chromium: bucket.expiresAfterItems keeps the bucket until i
   expect(await handle.expires()).toBeNull()
   db.close()
   // The item with its own 600 s lives longest; `_ts` is whole seconds.
-  await vi.waitFor(async () => expect(await handle.expires()).not.toBeNull())
+  await vi.waitFor(async () => expect(await handle.expires()).not.toBeNull(), SOON)
   const expires = (await handle.expires())!
   expect(expires).toBeGreaterThanOrEqual(Math.floor(now / 1000) * 1000 + 600_000)
   expect(expires).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) * 1000 + 600_000)
@@ -249,7 +249,7 @@ test.skipIf(buckets)('without Storage Buckets, idb-ttl/keyval createStore({ buck
 test("the registry learns a handle's item count once its writes have rested, without waiting for close", async () => {
   const name = uniqueName('rested')
   const db = await open(name, { onLost: () => {} })
-  await vi.waitFor(async () => expect(await lastSeen(name, null)).toMatchObject({ items: 0 }))
+  await vi.waitFor(async () => expect(await lastSeen(name, null)).toMatchObject({ items: 0 }), SOON)
   await db.putAll('s', [{ id: 'a' }, { id: 'b' }, { id: 'c' }])
   await db.put('s', { id: 'd' })
   // One run, REST_MS (2 s) after the last of the writes.

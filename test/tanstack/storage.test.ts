@@ -8,7 +8,7 @@ import { experimental_createQueryPersister } from '@tanstack/query-persist-clien
 import { expect, test, vi } from 'vitest'
 import type { TtlDB } from '../../src/index.js'
 import { ttlStorage } from '../../src/tanstack/index.js'
-import { freshDB, manualClock } from '../helpers.js'
+import { freshDB, manualClock, SOON } from '../helpers.js'
 import { expectTtlError, rawKeys, SECOND, T0 } from '../semantics/support.js'
 
 const DAY = 86_400
@@ -128,7 +128,7 @@ test("sliding expiry: over a store declared { keyPath: 'key', touchOnRead: true 
   expect(await later.todos()).toEqual(['from the network', 1])
   expect(later.fetches()).toBe(1)
   // Persisted again: the entry is listed with its key.
-  await vi.waitFor(async () => expect(await ttlStorage(db, 'sliding').entries()).toEqual([['tanstack-query-["todos"]', expect.stringContaining('"dataUpdatedAt"')]]))
+  await vi.waitFor(async () => expect(await ttlStorage(db, 'sliding').entries()).toEqual([['tanstack-query-["todos"]', expect.stringContaining('"dataUpdatedAt"')]]), SOON)
 })
 
 test('over an evictOnQuota store (where db.transaction is refused), entries and the persister calls built on it work', async () => {

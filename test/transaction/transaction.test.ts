@@ -5,7 +5,7 @@
  */
 import { describe, expect, test, vi } from 'vitest'
 import type { ExpireEvent, TtlDB } from '../../src/index.js'
-import { freshDB, manualClock } from '../helpers.js'
+import { freshDB, manualClock, SOON } from '../helpers.js'
 import { expectDomError, expectTtlError, rawGet, rawKeys, SECOND, T0 } from '../semantics/support.js'
 
 const stores = {
@@ -99,7 +99,7 @@ describe('calls issued together', () => {
     expect(committed).toEqual(['a', 'b'])
     expect(await db.get('sessions', 'a')).toMatchObject({ v: 1 })
     await db.put('sessions', { id: 'flush' }) // events of the commit above are heard before this write's
-    await vi.waitFor(() => expect(events.flatMap((e) => e.items.map((i) => i.key))).toEqual(['a']))
+    await vi.waitFor(() => expect(events.flatMap((e) => e.items.map((i) => i.key))).toEqual(['a']), SOON)
   })
 
   test('two updates of one item both apply, in the order they were called, as through the handle', async () => {
@@ -214,7 +214,7 @@ test('live queries hear a committed transaction once, and never an undone one', 
   const { db } = await open()
   const seen: string[][] = []
   const off = db.live('sessions').subscribe((items) => seen.push(items.map((v: any) => v.id)))
-  await vi.waitFor(() => expect(seen).toEqual([[]]))
+  await vi.waitFor(() => expect(seen).toEqual([[]]), SOON)
   await expect(db.transaction('sessions', 'readwrite', async (tx) => {
     await tx.put('sessions', { id: 'undone' })
     throw new Error('undo')
@@ -223,7 +223,7 @@ test('live queries hear a committed transaction once, and never an undone one', 
     await tx.putAll('sessions', [{ id: 'a' }, { id: 'b' }])
     await tx.put('events', { kind: 'x' })
   })
-  await vi.waitFor(() => expect(seen).toEqual([[], ['a', 'b']]))
+  await vi.waitFor(() => expect(seen).toEqual([[], ['a', 'b']]), SOON)
   off()
 })
 
@@ -275,7 +275,7 @@ describe('one instant, every rule', () => {
       await expectTtlError(tx.update('sessions', 'b', { v: 2 }), 'NOT_FOUND')
     })
     // Only the committed claim is heard: the undone one never was.
-    await vi.waitFor(() => expect(events).toMatchObject([{ store: 'sessions', reason: 'expired', items: [{ key: 'a' }] }]))
+    await vi.waitFor(() => expect(events).toMatchObject([{ store: 'sessions', reason: 'expired', items: [{ key: 'a' }] }]), SOON)
     expect(await db.get('sessions', 'a')).toMatchObject({ v: 2 })
     expect(await rawGet(db, 'sessions', 'c')).not.toHaveProperty('v')
   })

@@ -6,7 +6,7 @@
 import { expect, test, vi } from 'vitest'
 import { openTtlDB } from '../../src/index.js'
 import { TtlExpirationPlugin, type TtlExpirationPluginOptions } from '../../src/workbox/index.js'
-import { manualClock } from '../helpers.js'
+import { manualClock, SOON } from '../helpers.js'
 import { expectTtlError, SECOND, T0 } from '../semantics/support.js'
 import { API, setup, storage } from './setup.js'
 import { FakeEvent } from './strategy.js'
@@ -123,7 +123,7 @@ test('a write of a URL whose old response is being deleted waits for the deletio
   cache.hold = new Promise((resolve) => (release = resolve))
   // Another request's event purges the old entry of a: the deletion of its response is held.
   const purging = get('b')
-  await vi.waitFor(() => expect(cache.held).toBe(1))
+  await vi.waitFor(() => expect(cache.held).toBe(1), SOON)
   const request = new Request(API + 'a')
   const state = {}
   let begun = false
