@@ -187,20 +187,25 @@ export class PurgeScheduler {
       this.failures++
       failure = describeError(error)
     }
-    this.running = false
     this.lastSliceEnd = performance.now()
     // close() may have come while the slice ran (it ends the worker, failing the slice) or from
     // a listener below: after it, nothing is reported and nothing is scheduled.
-    if (this.stopped) return
-    if (failure) {
-      this.options.onReport({ store: '*', deleted: 0, durationMs: performance.now() - started, more: false, nextExpiryMs: NaN, error: failure })
+    if (this.stopped) return void (this.running = false)
+    // Running until the listeners are done: what they ask for (a trim, a slice) is kept for what
+    // follows, not cancelled by the sleep it sets.
+    try {
+      if (failure) {
+        this.options.onReport({ store: '*', deleted: 0, durationMs: performance.now() - started, more: false, nextExpiryMs: NaN, error: failure })
+      }
+      for (const report of reports) {
+        this.defaults.set(report.store, report.defaultTtl)
+        if (report.capped) this.capped.add(report.store)
+        else this.capped.delete(report.store)
+      }
+      for (const { defaultTtl, capped, ...report } of reports) if (report.deleted > 0 && !this.stopped) this.options.onReport(report)
+    } finally {
+      this.running = false
     }
-    for (const report of reports) {
-      this.defaults.set(report.store, report.defaultTtl)
-      if (report.capped) this.capped.add(report.store)
-      else this.capped.delete(report.store)
-    }
-    for (const { defaultTtl, capped, ...report } of reports) if (report.deleted > 0 && !this.stopped) this.options.onReport(report)
     const trimDue = this.trimDue
     this.trimDue = false
     // Stopped by a listener, or no longer the purger: the next slice is someone else's.

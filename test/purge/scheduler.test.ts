@@ -200,13 +200,14 @@ describe('writes to a capped store wake a trim at most once a second', () => {
    * reached and the slices they start, to their end (a few rounds: a scheduler that kept waking
    * at once would loop in microtasks, which no test timeout could end).
    */
-  async function cappedScheduler(duringSlice: () => void = () => {}) {
+  async function cappedScheduler(duringSlice: () => void = () => {}, onReport: (report: PurgeReport) => void = () => {}) {
     const clock = manualClock()
     const waits = timersOnClock('src/background/scheduler', clock)
     restore.push(() => waits.restore())
     const purger = fakePurger(async () => {
       if (purger.calls === 2) duringSlice()
-      return [report({ store: 'c', capped: true })]
+      // The second slice evicts one item: its report reaches the listeners.
+      return [report({ store: 'c', capped: true, deleted: purger.calls === 2 ? 1 : 0 })]
     })
     const settle = async () => {
       for (let next = waits.next(), rounds = 0; waits.runDue() > 0; next = waits.next()) {
@@ -215,7 +216,7 @@ describe('writes to a capped store wake a trim at most once a second', () => {
       }
     }
     const asked = waits.next()
-    const scheduler = new PurgeScheduler(purger, uniqueName('lock'), { clock, maxIntervalMs: 60_000, idleTimeoutMs: 0, onReport: () => {} })
+    const scheduler = new PurgeScheduler(purger, uniqueName('lock'), { clock, maxIntervalMs: 60_000, idleTimeoutMs: 0, onReport })
     // Stopped before the real timers are back: its pending wait is one of `waits`.
     restore.unshift(() => scheduler.stop())
     await asked
@@ -244,6 +245,27 @@ describe('writes to a capped store wake a trim at most once a second', () => {
     let scheduler!: PurgeScheduler
     let clock!: ReturnType<typeof manualClock>
     const capped = await cappedScheduler(() => scheduler.noteWrite('c', [undefined], clock.now))
+    ;({ scheduler, clock } = capped)
+    const { waits, purger, settle } = capped
+    const ended = waits.next()
+    scheduler.soon()
+    await settle()
+    await ended
+    expect(purger.calls).toBe(2)
+    clock.advance(999)
+    expect(waits.runDue()).toBe(0)
+    clock.advance(1)
+    await settle()
+    expect(purger.calls).toBe(3)
+  })
+
+  test("a write in a listener of the slice's report: the trim comes a second after the slice, not at the next expiry", async () => {
+    let scheduler!: PurgeScheduler
+    let clock!: ReturnType<typeof manualClock>
+    const capped = await cappedScheduler(
+      () => {},
+      () => scheduler.noteWrite('c', [undefined], clock.now),
+    )
     ;({ scheduler, clock } = capped)
     const { waits, purger, settle } = capped
     const ended = waits.next()
