@@ -71,18 +71,21 @@ export function check(value: unknown, mode: TtlValues, where: string, keepTs = f
   const fields: Item = { ...value }
   let ttl: ItemTtl
   try {
-    ttl = itemTtl(Object.hasOwn(fields, 'ttl') ? fields.ttl : undefined, mode)
+    ttl = itemTtl(Object.hasOwn(value, 'ttl') ? value.ttl : undefined, mode)
   } catch (error) {
     if (error instanceof TtlError) throw new TtlError(error.code, `${where}: ${error.message}`)
     throw error
   }
-  if (!keepTs || !Object.hasOwn(fields, '_ts')) return { fields, ttl }
-  if (isKeepableTs(fields._ts)) return { fields, ttl, keptTs: fields._ts }
-  if (mode === 'lenient') return { fields, ttl }
-  throw new TtlError(
-    'INVALID_VALUE',
-    `${where}: keepTs keeps a _ts of whole epoch seconds (an integer from 0 to ${OWN_BASE - 1}); got ${describeTs(fields._ts)}`,
-  )
+  if (keepTs && Object.hasOwn(fields, '_ts')) {
+    if (isKeepableTs(fields._ts)) return { fields, ttl, keptTs: fields._ts }
+    if (mode !== 'lenient') {
+      throw new TtlError(
+        'INVALID_VALUE',
+        `${where}: keepTs keeps a _ts of whole epoch seconds (an integer from 0 to ${OWN_BASE - 1}); got ${describeTs(fields._ts)}`,
+      )
+    }
+  }
+  return { fields, ttl }
 }
 
 /** A refused `_ts` as messages show it: the value itself where that says what it is. */
@@ -110,8 +113,8 @@ export function stampAt(checked: Checked, nowMs: number, watermarks?: Watermarks
   stored[ORDER_FIELD] = order
   stored[WRITER_FIELD] = WRITER
   const mark = markOf(checked.ttl, ts)
-  if (mark !== undefined) stored[MARK_FIELD] = mark
-  else if (MARK_FIELD in stored) delete stored[MARK_FIELD]
+  if (mark === undefined) delete stored[MARK_FIELD]
+  else stored[MARK_FIELD] = mark
   return stored
 }
 

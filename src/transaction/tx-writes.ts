@@ -137,8 +137,6 @@ function walksObjects(value: unknown, keyPath: string | string[]): boolean {
 }
 
 function isValidKey(key: unknown): boolean {
-  // Every string is a key, and every number but NaN: no need to ask IndexedDB.
-  if (typeof key === 'string' || (typeof key === 'number' && !Number.isNaN(key))) return true
   try {
     indexedDB.cmp(key, key)
     return true
