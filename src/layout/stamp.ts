@@ -35,7 +35,10 @@ export function writeOrder(nowMs: number): number {
   return (lastOrder = Math.max(nowMs, lastOrder + ORDER_STEP))
 }
 
-/** A value that passed validation: a copy of its own fields, and what its `ttl` means. */
+/**
+ * A value that passed validation: a copy of its own fields, taken when the write was made (the
+ * caller's value is never touched), and what its `ttl` means.
+ */
 export interface Checked {
   fields: Item
   ttl: ItemTtl
@@ -64,6 +67,8 @@ export function check(value: unknown, mode: TtlValues, where: string, keepTs = f
   if (!isPlainObject(value)) {
     throw new TtlError('INVALID_VALUE', `${where}: a TTL store holds plain objects only (the library stamps _ts on them); got ${kindOf(value)}`)
   }
+  // The one copy a write makes of its value: judged, stamped (`stampAt`) and stored.
+  const fields: Item = { ...value }
   let ttl: ItemTtl
   try {
     ttl = itemTtl(Object.hasOwn(value, 'ttl') ? value.ttl : undefined, mode)
@@ -71,13 +76,16 @@ export function check(value: unknown, mode: TtlValues, where: string, keepTs = f
     if (error instanceof TtlError) throw new TtlError(error.code, `${where}: ${error.message}`)
     throw error
   }
-  if (!keepTs || !Object.hasOwn(value, '_ts')) return { fields: { ...value }, ttl }
-  if (isKeepableTs(value._ts)) return { fields: { ...value }, ttl, keptTs: value._ts }
-  if (mode === 'lenient') return { fields: { ...value }, ttl }
-  throw new TtlError(
-    'INVALID_VALUE',
-    `${where}: keepTs keeps a _ts of whole epoch seconds (an integer from 0 to ${OWN_BASE - 1}); got ${describeTs(value._ts)}`,
-  )
+  if (keepTs && Object.hasOwn(fields, '_ts')) {
+    if (isKeepableTs(fields._ts)) return { fields, ttl, keptTs: fields._ts }
+    if (mode !== 'lenient') {
+      throw new TtlError(
+        'INVALID_VALUE',
+        `${where}: keepTs keeps a _ts of whole epoch seconds (an integer from 0 to ${OWN_BASE - 1}); got ${describeTs(fields._ts)}`,
+      )
+    }
+  }
+  return { fields, ttl }
 }
 
 /** A refused `_ts` as messages show it: the value itself where that says what it is. */
@@ -94,11 +102,16 @@ function describeTs(ts: unknown): string {
  * With the store's watermarks known, `_ts` is raised where needed to keep the item above what
  * earlier settings left dead: a write is never born dead, even after the clock stepped back.
  * `order`: the write's order ({@link ORDER_FIELD}), taken when it was issued if it is stamped later.
+ * It is `checked.fields` itself, stamped in place: a written value is copied once, by {@link check}.
+ * A retry stamps it again, over what the attempt before stamped.
  */
 export function stampAt(checked: Checked, nowMs: number, watermarks?: Watermarks, order = writeOrder(nowMs)): Item {
   // A kept _ts is the server's: the copy expires with the original, even if born dead.
   const ts = checked.keptTs ?? Math.max(stampOf(nowMs), watermarks ? lowestLiveTs(watermarks, checked.ttl) : -Infinity)
-  const stored: Item = { ...checked.fields, _ts: ts, [ORDER_FIELD]: order, [WRITER_FIELD]: WRITER }
+  const stored = checked.fields
+  stored._ts = ts
+  stored[ORDER_FIELD] = order
+  stored[WRITER_FIELD] = WRITER
   const mark = markOf(checked.ttl, ts)
   if (mark === undefined) delete stored[MARK_FIELD]
   else stored[MARK_FIELD] = mark

@@ -41,9 +41,16 @@ export class Effects {
   readonly touched: Promise<void>[] = []
 
   wrote(store: string, stored: Item[], claimed: DeletedItem[]): void {
-    this.stored.set(store, [...(this.stored.get(store) ?? []), ...stored])
-    if (claimed.length > 0) this.claimed.set(store, [...(this.claimed.get(store) ?? []), ...claimed])
+    append(this.stored, store, stored)
+    if (claimed.length > 0) append(this.claimed, store, claimed)
   }
+}
+
+/** Adds `items` to those of `store` in `map`. */
+function append<T>(map: Map<string, T[]>, store: string, items: readonly T[]): void {
+  const all = map.get(store)
+  if (all) all.push(...items)
+  else map.set(store, [...items])
 }
 
 export class Transaction {
@@ -57,8 +64,6 @@ export class Transaction {
   private readonly waiting: Call[] = []
   /** Calls started and not settled: reads, and writes that have not made all their requests yet. */
   private readonly open = { calls: 0, reads: 0, unissued: 0 }
-  /** Per store, whether its puts may be refused for a holder ({@link putsConflict}). */
-  private readonly conflicts = new Map<string, boolean>()
 
   constructor(private readonly setup: TxSetup) {
     const { tx } = setup
@@ -201,18 +206,25 @@ export class Transaction {
     return (this.setup.observers?.of(store).length ?? 0) === 0 && !this.putsConflict(store)
   }
 
-  /** Whether puts of `store` may be refused for a holder (`mayConflict`): its indexes do not change during the transaction, asked once. */
+  /**
+   * Whether puts of `store` may be refused for a holder (`mayConflict`): asked once per connection,
+   * whose stores' indexes do not change while it is open (only an upgrade changes them, on a
+   * connection of its own version).
+   */
   private putsConflict(store: string): boolean {
-    let conflicts = this.conflicts.get(store)
+    const { tx } = this.setup
+    let known = conflictsOf.get(tx.db)
+    let conflicts = known?.get(store)
     if (conflicts !== undefined) return conflicts
     try {
-      conflicts = mayConflict(this.setup.tx.objectStore(store), 'put')
+      conflicts = mayConflict(tx.objectStore(store), 'put')
     } catch {
       // A store the transaction does not name, or a transaction that has ended: the call, run in
       // turn, says which.
       return true
     }
-    this.conflicts.set(store, conflicts)
+    if (!known) conflictsOf.set(tx.db, (known = new Map()))
+    known.set(store, conflicts)
     return conflicts
   }
 
@@ -274,6 +286,9 @@ export class Transaction {
 }
 
 type Kind = 'read' | 'put' | 'write'
+
+/** Per connection and store, whether its puts may be refused for a holder ({@link Transaction}'s `putsConflict`). */
+const conflictsOf = new WeakMap<IDBDatabase, Map<string, boolean>>()
 
 /** A call waiting for its turn; `go` starts it. */
 interface Call {

@@ -71,7 +71,9 @@ export async function putIn(
         puts.push(putOne(value, i))
         if (made === before) break
       }
-      written.push(...(await Promise.all(puts)))
+      // One put (`tx.put`, the common call) is awaited alone: no `Promise.all` of it.
+      if (puts.length === 1) written.push(await puts[0])
+      else written.push(...(await Promise.all(puts)))
     } else {
       // One after the other: a value written after claiming room must not land after a later one.
       for (const [i, value] of stored.entries()) {
@@ -121,6 +123,8 @@ function checkKey(store: IDBObjectStore, value: unknown, key: IDBValidKey | unde
 
 /** Whether every step of `keyPath` in `value` but the last is a plain object, or missing. */
 function walksObjects(value: unknown, keyPath: string | string[]): boolean {
+  // A key path of one step (`'id'`, the common one) walks nothing before its last.
+  if (typeof keyPath === 'string' && !keyPath.includes('.')) return true
   return [keyPath].flat().every((path) => {
     let current = value
     for (const step of path === '' ? [] : path.split('.').slice(0, -1)) {
