@@ -241,10 +241,15 @@ describe('writes to a capped store wake a trim at most once a second', () => {
     expect(purger.calls).toBe(2)
   })
 
-  test('a write during a slice: the trim comes a second after the slice', async () => {
+  /**
+   * A write noted by `where` (inside the second slice, or in a listener of its report): the trim
+   * slice comes a second of the clock after that slice, not sooner and not later.
+   */
+  async function trimsASecondAfter(where: 'during' | 'listener') {
     let scheduler!: PurgeScheduler
     let clock!: ReturnType<typeof manualClock>
-    const capped = await cappedScheduler(() => scheduler.noteWrite('c', [undefined], clock.now))
+    const write = () => scheduler.noteWrite('c', [undefined], clock.now)
+    const capped = await (where === 'during' ? cappedScheduler(write) : cappedScheduler(() => {}, write))
     ;({ scheduler, clock } = capped)
     const { waits, purger, settle } = capped
     const ended = waits.next()
@@ -257,26 +262,9 @@ describe('writes to a capped store wake a trim at most once a second', () => {
     clock.advance(1)
     await settle()
     expect(purger.calls).toBe(3)
-  })
+  }
 
-  test("a write in a listener of the slice's report: the trim comes a second after the slice, not at the next expiry", async () => {
-    let scheduler!: PurgeScheduler
-    let clock!: ReturnType<typeof manualClock>
-    const capped = await cappedScheduler(
-      () => {},
-      () => scheduler.noteWrite('c', [undefined], clock.now),
-    )
-    ;({ scheduler, clock } = capped)
-    const { waits, purger, settle } = capped
-    const ended = waits.next()
-    scheduler.soon()
-    await settle()
-    await ended
-    expect(purger.calls).toBe(2)
-    clock.advance(999)
-    expect(waits.runDue()).toBe(0)
-    clock.advance(1)
-    await settle()
-    expect(purger.calls).toBe(3)
-  })
+  test('a write during a slice: the trim comes a second after the slice', () => trimsASecondAfter('during'))
+
+  test("a write in a listener of the slice's report: the trim comes a second after the slice, not at the next expiry", () => trimsASecondAfter('listener'))
 })
