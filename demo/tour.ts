@@ -12,6 +12,11 @@ import { TOUR_STORE, TOUR_TTL, type DemoDB, type DemoItem } from './database.js'
 
 /** How often both views of the item are read while it lives and while it waits on disk. */
 const POLL_MS = 100
+/**
+ * The read at the expiry instant is woken this much before it and waits out the rest, so that it
+ * is asked for before the purge's own timer for that instant runs (see `observe`).
+ */
+const AHEAD_MS = 5
 /** After this long on disk past its expiry, step 4 says the purge has not come (yet). */
 const PURGE_PATIENCE_MS = 60_000
 
@@ -52,7 +57,7 @@ export class Tour {
   private run = 0
   private runs = 0
   /** The item of the current run. */
-  private current: { run: number; key: string; ts: number; writtenAt: number; expiresAt: number; expiredAt?: number; purgedAt?: number } | undefined
+  private current: { run: number; key: string; ts: number; writtenAt: number; expiresAt: number; expiredAt?: number; purgedAt?: number; heard?: boolean } | undefined
   private poll: ReturnType<typeof setTimeout> | undefined
 
   constructor() {
@@ -163,6 +168,11 @@ export class Tour {
     const item = this.current
     if (!db || !item || item.run !== run || run !== this.run) return
     let views: [unknown, unknown]
+    // The background purge wakes at the expiry instant too, and may delete the record before a read
+    // woken at that instant asks for it. Woken a little ahead, this read waits out the last
+    // milliseconds here, holding the page until then, so it is asked for first: the record is seen on disk.
+    if (item.expiresAt - Date.now() <= AHEAD_MS) while (Date.now() < item.expiresAt);
+    const asked = Date.now()
     try {
       const raw = db.raw
       views = await Promise.all([db.get(TOUR_STORE, item.key), raw.get(TOUR_STORE, item.key)])
@@ -186,9 +196,11 @@ export class Tour {
       this.finish('Reads hid the item at once; the purge has not deleted it yet.')
       return
     }
-    // Read again at the expiry instant itself, then every POLL_MS.
+    // Read again at the expiry instant itself (woken AHEAD_MS before it), then every POLL_MS. A read
+    // asked before that instant is followed at once by another if the instant passed meanwhile:
+    // waiting a poll, it would let the purge go first and miss the record on disk.
     const untilExpiry = item.expiresAt - now
-    const delay = untilExpiry > 0 ? Math.min(POLL_MS, untilExpiry) : POLL_MS
+    const delay = asked < item.expiresAt ? Math.max(0, Math.min(POLL_MS, untilExpiry - AHEAD_MS)) : POLL_MS
     this.poll = setTimeout(() => void this.observe(run), delay)
   }
 
@@ -215,14 +227,9 @@ export class Tour {
     if (item.expiredAt === undefined) this.expired(now, undefined)
     item.purgedAt = now
     this.el.dataset.purgedAt = String(now)
-    const after = Math.max(0, now - item.expiresAt)
     this.set('expired', 'done')
     this.set('purged', 'done', since(now - item.writtenAt))
-    this.lines('purged',
-      event
-        ? h('div', {}, 'the listener heard ', h('code', { class: 'tour-out' }, `{ store: '${event.store}', reason: '${event.reason}' }`), ` with ${item.key} and its value`)
-        : this.result(`db.raw.get('${TOUR_STORE}', '${item.key}')`, 'undefined'),
-      `The background purge (a Web Worker) deleted it from disk ${late(after)} after it expired. How soon is not promised; that reads never return it is.`)
+    this.purgedLines(event)
     if (item.expiredAt !== undefined && item.expiredAt < now) {
       this.steps.expired.body.append(h('div', { class: 'tour-note' }, `It stayed on disk, invisible, for ${late(now - item.expiredAt)} after this read.`))
     }
@@ -233,12 +240,27 @@ export class Tour {
     this.finish(`The whole life of ${item.key}: written, counted down, hidden from reads, purged from disk.`)
   }
 
+  /** What step 4 says: what `onExpire` heard, or what `db.raw.get` saw when it saw the record gone first. */
+  private purgedLines(event?: ExpireEvent): void {
+    const item = this.current!
+    const after = Math.max(0, item.purgedAt! - item.expiresAt)
+    this.lines('purged',
+      event
+        ? h('div', {}, 'the listener heard ', h('code', { class: 'tour-out' }, `{ store: '${event.store}', reason: '${event.reason}' }`), ` with ${item.key} and its value`)
+        : this.result(`db.raw.get('${TOUR_STORE}', '${item.key}')`, 'undefined'),
+      `The background purge (a Web Worker) deleted it from disk ${late(after)} after it expired. How soon is not promised; that reads never return it is.`)
+  }
+
   private heard(event: ExpireEvent): void {
     const item = this.current
-    if (!item || item.purgedAt !== undefined) return
+    if (!item || item.heard) return
     // The same key from an earlier page load carries another _ts.
     const mine = event.items.find((i) => i.key === item.key && (i.value as DemoItem | undefined)?._ts === item.ts)
-    if (mine) this.purged(Date.now(), event)
+    if (!mine) return
+    item.heard = true
+    // A read may have seen the record gone before the event came (both follow the purge's commit): the step then says what was heard.
+    if (item.purgedAt === undefined) this.purged(Date.now(), event)
+    else this.purgedLines(event)
   }
 
   private finish(summary: string): void {

@@ -14,11 +14,17 @@
 // `onLost` and `bucket.expiresAfterItems` (`idb-ttl-watch-*.js`), which the page entries load with
 // `import()` when first needed and the service worker's imports; so too the steps of quota relief
 // (`idb-ttl-relief-*.js`), at the first write refused for lack of space, with the full entries'
-// round of eviction (`idb-ttl-evict-*.js`); the stale reads (`idb-ttl-stale-*.js`) at the first; the touches of `touchOnRead` stores (`idb-ttl-touch-*.js`) at an open that declares one; the checks of the options beyond a store's key and default, and of the purge's (`idb-ttl-options-*.js`), at an open given one; what runs a subscribed live query (`idb-ttl-follow-*.js`: its subscribers, readings and hearing of changes) at the first subscription; what the handle's less common calls run (`idb-ttl-calls-*.js`: `update`, `setDefaultTtl`, the keys, `get` by a range, `stats`, `iterate`…) at the first; what runs `db.transaction`
+// round of eviction (`idb-ttl-evict-*.js`); the stale reads (`idb-ttl-stale-*.js`) at the first; the touches of `touchOnRead` stores (`idb-ttl-touch-*.js`) at an open that declares one, and the write observer of mirrored stores (`idb-ttl-mirror-*.js`) likewise; the checks of `purgeDuring` (`idb-ttl-during-*.js`) at its first call; the checks of the options beyond a store's key and default, and of the purge's (`idb-ttl-options-*.js`), at an open given one; what runs a subscribed live query (`idb-ttl-follow-*.js`: its subscribers, readings and hearing of changes) at the first subscription; what the handle's less common calls run (`idb-ttl-calls-*.js`: `update`, `setDefaultTtl`, the keys, `get` by a range, `stats`, `iterate`…) at the first; what runs `db.transaction`
 // (`idb-ttl-transaction-*.js`), at a handle's first transaction, and the writes of stores kept in
 // generations (`idb-ttl-generations-*.js`) with the reading of their values (`idb-ttl-values-*.js`,
 // which the purge imports too), at the first such write or read; the words of the refusals an
-// open's checks make (`idb-ttl-texts-*.js`), at the first refusal; what changes a store's settings
+// open's checks and the calls make (`idb-ttl-texts-*.js`), at the first refusal (and with the
+// transactions' chunk, which imports them); the resolver the entries export (`idb-ttl-resolver-*.js`),
+// which an app that never calls it never loads; the words of `idb-ttl/core`'s refusals of what only
+// `idb-ttl` has (`idb-ttl-full-only-*.js`), which idb-ttl/core loads with the texts, and of those
+// only idb-ttl's handle makes (`idb-ttl-full-texts-*.js`), which idb-ttl loads with them; the expiry
+// listeners and the publishing of expiry events (`idb-ttl-events-*.js`: in idb-ttl's first load, loaded
+// by idb-ttl/core's with the less common calls and the purge); what changes a store's settings
 // (`idb-ttl-settings-*.js`), which the calls' and the upgrade's chunks import. idb, comlink and
 // @azure/cosmos stay external. Library mode inserts no preload helper
 // for `import()` (Vite's build-import-analysis leaves it out for `build.lib`), and the build checks
@@ -110,6 +116,12 @@ const OPENS = /[\\/]src[\\/](core|index|assembly[\\/](open-core|open-page))\.ts$
 /** The words of the refusals an open's checks make (`rules/texts.ts`), loaded at the first refusal. */
 const TEXTS = /[\\/]src[\\/]rules[\\/]texts\.ts$/
 /**
+ * The resolver as the app calls it, with the words of its refusals (`rules/resolver.ts`), which every
+ * entry exports: apart from what the page entries load first, whose checks refuse in words loaded
+ * later (`rules/texts.ts` takes the resolver's): an app that never calls it loads none of it.
+ */
+const RESOLVER = /[\\/]src[\\/]rules[\\/]resolver\.ts$/
+/**
  * How a live query tells its subscribers of errors, which the full entry's first load and the later
  * chunk of live queries both import: in the core's chunk, as a later chunk that imports the
  * `shared` chunk makes an app's bundler split its entry from the core's chunk (+0.7 kB measured).
@@ -142,6 +154,8 @@ const transactions = new Set([...(await staticModules('src/handle/transact.ts'))
 /** What the handle's less common calls run (`assembly/calls.ts`), less what `idb-ttl` loads first: loaded at the first of them. */
 const calls = new Set([...(await staticModules('src/assembly/calls.ts'))].filter((id) => !full.has(id)))
 /** The writes of stores kept in generations and the drop of unreferenced ones, less what `idb-ttl` loads first: loaded on first use likewise. */
+/** The write observer of mirrored stores (`transaction/mirror-queue.ts`: the outbox, Cosmos DB's ids), less what `idb-ttl` loads first: loaded by an open that declares one. */
+const mirrorWork = new Set([...(await staticModules('src/transaction/mirror-queue.ts'))].filter((id) => !full.has(id)))
 const stashWork = new Set([...(await staticModules('src/writes/stashed-writes.ts')), ...(await staticModules('src/generations/stash.ts'))].filter((id) => !full.has(id)))
 
 const common = { configFile: false, root, publicDir: false, logLevel: 'info' }
@@ -183,14 +197,27 @@ await build({
             // Each group takes the modules its captured ones import, unless a group before it took
             // them: the background's comes after what the page entries load first, and the worker's
             // start last, so that no chunk a service worker imports holds it.
-            { name: 'core', priority: 12, test: (id) => (core.has(id) || LIVE_REPORT.test(id)) && !OPENS.test(id) },
+            { name: 'core', priority: 12, test: (id) => (core.has(id) || LIVE_REPORT.test(id)) && !OPENS.test(id) && !RESOLVER.test(id) },
             // The refusal of an unknown option with the closest known name: imported by the
             // texts, by `db.live` (idb-ttl loads it first) and by the check of `bucket`.
             { name: 'hint', priority: 11, test: /[\\/]src[\\/]rules[\\/]option-hint\.ts$/ },
-            // The words of the refusals an open's checks make: loaded at the first by the page
-            // entries (`import()`), imported by the service worker's.
+            // The public resolver with its words, which the entries re-export and no chunk loaded later
+            // imports (one that did made an app's bundler split idb-ttl's first load in two, +1.2 kB).
+            { name: 'resolver', priority: 11, test: RESOLVER },
+            // The words of the refusals of an open's checks and of the calls: loaded at the first by the page
+            // entries (`import()`) and with the transactions' chunk, imported by the service worker's.
             { name: 'texts', priority: 10, test: TEXTS },
-            { name: 'shared', priority: 9, test: (id) => full.has(id) && !OPENS.test(id) },
+            // The expiry listeners and the publishing of expiry events (`events/listeners.ts`): in
+            // idb-ttl's first load; idb-ttl/core's loads it with the less common calls (the claim
+            // of a key a dead item holds publishes it) and the purge. Apart from the shared chunk,
+            // which those later chunks of idb-ttl/core would otherwise import whole.
+            { name: 'events', priority: 10, test: /[\\/]src[\\/]events[\\/]listeners\.ts$/ },
+            // The words of the refusals only idb-ttl's handle makes: loaded with the texts by idb-ttl's page entry.
+            // Before the transactions' group, whose chunk imports them and would otherwise take them.
+            { name: 'full-texts', priority: 10, test: /[\\/]src[\\/]rules[\\/]full-texts\.ts$/ },
+            // The words of idb-ttl/core's refusals of what only idb-ttl has: loaded with the texts by idb-ttl/core alone.
+            { name: 'full-only', priority: 0, test: /[\\/]src[\\/]rules[\\/]full-only-texts\.ts$/ },
+            { name: 'shared', priority: 9, test: (id) => full.has(id) && !OPENS.test(id) && !RESOLVER.test(id) },
             // The reading of values kept in generations: loaded by the page entries with the writes of
             // such stores, imported by the purge (so before its group, which would take it with them).
             { name: 'values', priority: 9, test: VALUES },
@@ -231,6 +258,10 @@ await build({
             { name: 'touch', priority: 0, test: (id) => touchWork.has(id) },
             // What follows a subscribed live query: loaded by the page entries at a handle's first subscription.
             { name: 'follow', priority: 0, test: (id) => following.has(id) },
+            // The checks and refusals of `purgeDuring`: loaded by the page entries at its first call.
+            { name: 'during', priority: 0, test: /[\\/]src[\\/]background[\\/]during-work\.ts$/ },
+            // The write observer of mirrored stores: loaded by the page entries at an open that declares one, imported by idb-ttl/cosmos.
+            { name: 'mirror', priority: 0, test: (id) => mirrorWork.has(id) },
             // The checks of the options beyond a store's key and default, and of the purge's: loaded by the page entries at an open given one.
             { name: 'options', priority: 0, test: /[\\/]src[\\/](layout[\\/]options|rules[\\/]option-checks)\.ts$/ },
           ],

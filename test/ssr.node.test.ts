@@ -2,9 +2,13 @@
  * Server-side rendering: importing the entry where there is no IndexedDB (Node, a server render)
  * must not throw, and what needs no database must work. The Node project installs fake-indexeddb
  * for every test file (test/setup-node.ts), so the import runs in a child `node` with no such
- * globals, through Vite's module runner (which compiles src/ and leaves idb and comlink to Node,
- * as a server bundle would).
+ * globals, through a Vite server's module runner (which compiles src/ and leaves idb and comlink
+ * to Node, as a server bundle would). A server, not `runnerImport`, whose runner is closed once the
+ * entry is imported: the refusals load their words with `import()` (rules/refusal.ts), as they do
+ * in a server render.
  */
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from 'vitest'
 import { runNodeScript } from './node-child.js'
@@ -13,8 +17,9 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 
 const child = `
 const before = typeof indexedDB
-const { runnerImport } = await import('vite')
-const { module: lib } = await runnerImport(${JSON.stringify(`${root}src/index.ts`)}, { configFile: false, logLevel: 'silent' })
+const { createServer } = await import('vite')
+const server = await createServer({ configFile: false, logLevel: 'silent', appType: 'custom', server: { middlewareMode: true, hmr: false, ws: false }, optimizeDeps: { noDiscovery: true }, cacheDir: ${JSON.stringify(path.join(tmpdir(), 'idb-ttl-ssr-vite'))} })
+const lib = await server.ssrLoadModule(${JSON.stringify(`${root}src/index.ts`)})
 const out = { before, after: typeof indexedDB, exports: Object.keys(lib).sort() }
 out.isExpired = lib.isExpired({ ttl: 60, _ts: 0 }, 3600, 61_000)
 out.ttlUntil = lib.ttlUntil(90_000, 30_000)
@@ -30,6 +35,7 @@ try {
 } catch (error) {
   out.delete = { name: error.name, code: error.code, message: error.message }
 }
+await server.close()
 console.log(JSON.stringify(out))
 `
 

@@ -6,18 +6,6 @@ export { TtlError, type TtlErrorCode } from '../rules/errors.js'
 export { requestPersistence, type PersistenceAnswer } from '../platform/persistence.js'
 export type { StorageCall, StorageStatus } from '../platform/bucket.js'
 export type { BucketOptions } from '../rules/bucket-options.js'
-export {
-  checkDefaultTtl,
-  effectiveTtl,
-  expiresAt,
-  isExpired,
-  isValidTtl,
-  itemTtl,
-  MAX_TTL,
-  ttlUntil,
-  type DefaultTtl,
-  type ItemTtl,
-  type ResolveOptions,
-  type TtlValues,
-} from '../rules/ttl.js'
+export { checkDefaultTtl, expiresAt, isExpired, itemTtl, ttlUntil, type ResolveOptions } from '../rules/resolver.js'
+export { effectiveTtl, isValidTtl, MAX_TTL, type DefaultTtl, type ItemTtl, type TtlValues } from '../rules/ttl.js'
 export type { Changes, DBSchema, IndexConfig, LostReport, OpenTtlCoreDBOptions, OpenTtlDBOptions, PurgeOptions, Query, Stamped, StoreConfig, TtlFields, Writable } from '../rules/types.js'

@@ -180,9 +180,13 @@ export class TtlCoreDB<S extends DBSchema | unknown = unknown, Raw extends IDBDa
    * @throws TtlError `INVALID_TTL`
    */
   async setDefaultTtl<N extends StoreNames<S>>(store: N, defaultTtl: DefaultTtl): Promise<void> {
-    this.route.check(store)
-    // Refused before its work loads, and whether or not it does.
-    writes.checkNewDefault(store, defaultTtl)
+    try {
+      this.route.check(store)
+      // Refused before its work loads, and whether or not it does.
+      writes.checkNewDefault(store, defaultTtl)
+    } catch (error) {
+      return this.route.explained(error)
+    }
     const { setDefaultTtl } = await this.later(store)
     await this.route.changeSettings(store, (ctx) => setDefaultTtl(ctx, store, defaultTtl))
   }

@@ -76,7 +76,12 @@ export class TtlDB<S extends DBSchema | unknown = unknown> extends TtlCoreDB<S, 
   transaction<N extends StoreNames<S>, T>(stores: N | readonly N[], mode: 'readonly', callback: (tx: TtlReadTransaction<S, N>) => T | Promise<T>): Promise<T>
   transaction<N extends StoreNames<S>, T>(stores: N | readonly N[], mode: 'readwrite', callback: (tx: TtlWriteTransaction<S, N>) => T | Promise<T>): Promise<T>
   async transaction<N extends StoreNames<S>, T>(stores: N | readonly N[], mode: 'readonly' | 'readwrite', callback: (tx: TtlWriteTransaction<S, N>) => T | Promise<T>): Promise<T> {
-    const names = checkTransaction(stores, mode, callback)
+    let names: string[]
+    try {
+      names = checkTransaction(stores, mode, callback)
+    } catch (error) {
+      return this.route.explained(error)
+    }
     return this.route.transact(names, mode === 'readwrite', callback as unknown as (tx: Transaction) => T)
   }
 
@@ -174,6 +179,6 @@ export class TtlDB<S extends DBSchema | unknown = unknown> extends TtlCoreDB<S, 
    * `waitUntil` takes the purge (one whose dispatch is over refuses it), or a budget that is not a positive number of ms
    */
   purgeDuring(event: { waitUntil(promise: Promise<unknown>): void }, budgetMs = 10_000): Promise<void> {
-    return purgeDuring(this.route.open.background, event, budgetMs)
+    return purgeDuring(this.route.open.background, event, budgetMs, this.route.loads.during)
   }
 }

@@ -10,10 +10,10 @@ import { lazyBackground } from '../background/lazy.js'
 import { load, once } from '../platform/load.js'
 import { TtlCoreDB } from './core-db.js'
 import { CoreParts } from '../handle/core-parts.js'
-import { CoreOnlyRoutes, USE_FULL_ENTRY } from '../handle/core-refusals.js'
+import { CoreOnlyRoutes } from '../handle/core-refusals.js'
 import type { StoreConfigs } from '../layout/schema.js'
 import { openDatabase } from './open.js'
-import { TtlError } from '../rules/errors.js'
+import { explain, refuse } from '../rules/refusal.js'
 import { deletingWith } from '../generations/delete-db.js'
 import type { OpenTtlCoreDBOptions, OpenTtlDBOptions, PurgeOptions } from '../rules/types.js'
 
@@ -29,20 +29,22 @@ const loadOptions = () => load(import('../layout/options.js'))
 /** Storage Buckets and `db.storage()`: loaded when an open, a `storage()` or a deletion first needs them. */
 const loadStorage = () => load(import('../handle/storage-work.js'))
 
+/** The words of the refusals of the open, the calls and `deleteTtlDB`, with those of what only `idb-ttl` has, loaded at the first (`rules/texts.ts`). */
+const loadTexts = once(() => load(import('../rules/full-only-texts.js')))
+
 /** What the handle's less common calls run, loaded at the first (`calls.ts`). */
 const loadCalls = once(() => load(import('./calls.js')))
 
 /** Store options `idb-ttl/core` leaves out, each needing the full entry. */
 const FULL_ONLY = ['maxEntries', 'evict', 'evictOnQuota', 'touchOnRead', 'mirror'] as const
 
-/** @throws TtlError `UNSUPPORTED` for a declaration only `idb-ttl` honours, naming it and the import */
+/** @throws TtlError `UNSUPPORTED` for a declaration only `idb-ttl` honours, naming it and the import (`refuse`d: the open explains it) */
 function refuseFullOnly(stores: StoreConfigs, purge: Required<PurgeOptions>): void {
-  const needs = `; ${USE_FULL_ENTRY}`
   for (const [store, config] of Object.entries(stores)) {
     const option = FULL_ONLY.find((name) => config[name] !== undefined && config[name] !== false)
-    if (option) throw new TtlError('UNSUPPORTED', `store "${store}": ${option} is not in idb-ttl/core${needs}`)
+    if (option) throw refuse('UNSUPPORTED', 'storeNotInCore', store, option)
   }
-  if (purge.mode === 'inline') throw new TtlError('UNSUPPORTED', `purge mode 'inline' is not in idb-ttl/core, which purges in its worker${needs}`)
+  if (purge.mode === 'inline') throw refuse('UNSUPPORTED', 'inlineNotInCore')
 }
 
 /**
@@ -55,8 +57,8 @@ function refuseFullOnly(stores: StoreConfigs, purge: Required<PurgeOptions>): vo
  */
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlCoreDBOptions<S>): Promise<TtlCoreDB<S>> {
   const { onLost, bucket } = (options ?? {}) as OpenTtlDBOptions
-  if (onLost !== undefined || bucket?.expiresAfterItems) return Promise.reject(new TtlError('UNSUPPORTED', `${onLost === undefined ? 'bucket.expiresAfterItems' : 'onLost'} is not in idb-ttl/core; ${USE_FULL_ENTRY}`))
-  return openDatabase(name, options, { upgrade: loadUpgrade, options: loadOptions, storage: loadStorage, relief: () => load(import('../purge/relieve.js')), texts: () => load(import('../rules/texts.js')) }, (opened) => {
+  if (onLost !== undefined || bucket?.expiresAfterItems) return explain(refuse('UNSUPPORTED', 'notInCore', onLost === undefined ? 'bucket.expiresAfterItems' : 'onLost'), loadTexts)
+  return openDatabase(name, options, { upgrade: loadUpgrade, options: loadOptions, storage: loadStorage, relief: () => load(import('../purge/relieve.js')), texts: loadTexts, calls: loadCalls }, (opened) => {
     const parts = new CoreParts({ ...opened, background })
     const routes = new CoreOnlyRoutes({ ...opened, parts })
     routes.settingsChanged(opened.redeclared)
@@ -71,4 +73,4 @@ export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, 
  * it in, or from `options.bucket` (docs/storage.md); `onLost` will not report it.
  * @throws TtlError `UNSUPPORTED` where there is no IndexedDB (Node); `INVALID_OPTION` for a bad bucket name
  */
-export const deleteTtlDB = deletingWith(loadStorage)
+export const deleteTtlDB = /* @__PURE__ */ deletingWith(loadStorage, loadTexts)

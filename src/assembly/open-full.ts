@@ -9,10 +9,10 @@ import { TtlDB } from './db.js'
 import type { LoadCalls } from './core-db.js'
 import { Parts, type TouchWork } from '../handle/parts.js'
 import type { LiveSource } from '../live/query.js'
-import { Routes, type FullLoads } from '../handle/routes.js'
+import { Routes, type FullLoads, type MirrorWork } from '../handle/routes.js'
 import type { watchStorage } from '../handle/storage-watch.js'
 import { openDatabase, type Loaders } from './open.js'
-import { kindOf, TtlError } from '../rules/errors.js'
+import { explain, refuse } from '../rules/refusal.js'
 import { once } from '../platform/load.js'
 import type { LostReport, OpenTtlCoreDBOptions, OpenTtlDBOptions, StoreConfig } from '../rules/types.js'
 
@@ -23,26 +23,36 @@ import type { LostReport, OpenTtlCoreDBOptions, OpenTtlDBOptions, StoreConfig } 
  */
 export async function openFull<S extends DBSchema | unknown>(name: string, options: OpenTtlDBOptions<S>, background: MakeBackground, loaders: FullLoaders): Promise<TtlDB<S>> {
   // Asked for by the relief and again by its round of eviction: one load. Asked for by every
-  // transaction, less common call, stale read and write of values kept in generations: an
+  // transaction, less common call, stale read, `purgeDuring` and write of values kept in generations: an
   // `import()` of a module loaded already still waits for the module loader (0.4 ms in Chromium),
   // where a promise kept resolves at the next microtask.
-  const { relief, follow, transactions, calls, stale, stashWork } = loaders
-  const load = { ...loaders, relief: once(relief), follow: once(follow), transactions: once(transactions), calls: once(calls), stale: once(stale), stashWork: once(stashWork) }
+  const { relief, follow, transactions, calls, stale, stashWork, during } = loaders
+  const load = { ...loaders, relief: once(relief), follow: once(follow), transactions: once(transactions), calls: once(calls), stale: once(stale), stashWork: once(stashWork), during: once(during) }
   const { onLost, bucket } = (options ?? {}) as OpenTtlDBOptions<S>
-  if (onLost !== undefined && typeof onLost !== 'function') throw new TtlError('INVALID_OPTION', `openTtlDB: onLost must be a function given the lost database's report; got ${kindOf(onLost)}`)
+  if (onLost !== undefined && typeof onLost !== 'function') return explain(refuse('INVALID_OPTION', 'onLost', onLost), loaders.texts)
   const watching = onLost || bucket?.expiresAfterItems ? load.watch() : undefined
   // Loaded beside the open; a failure is the watch's to report, once the open has succeeded.
   watching?.catch(() => {})
-  // Loaded before the open: a handle that slides a store owes touches from its first read.
-  const touchWork = slidesAny(options) ? await load.touches() : undefined
+  // Loaded before the database is touched: a handle that slides a store owes touches from its first
+  // read, and queues a mirrored store's writes from its first (SPEC §12b). Loading beside the
+  // checks, awaited once they passed: a declaration they refuse is refused in its words either way.
+  const needed = Promise.all([declaresAny(options, 'touchOnRead') ? load.touches() : undefined, declaresAny(options, 'mirror') ? load.mirror() : undefined])
+  needed.catch(() => {})
+  let touchWork: TouchWork | undefined
+  let mirror: MirrorWork | undefined
   let lost: Promise<LostReport | undefined> | undefined
+  const ready = async () => {
+    const [touches, mirrored] = await needed
+    touchWork = touches
+    mirror = mirrored
+  }
   const db = await openDatabase(name, withIdbViews(options), load, (opened) => {
     const parts = new Parts({ ...opened, background }, touchWork, load.follow, load.stashWork)
-    const routes = new Routes({ ...opened, parts }, load)
+    const routes = new Routes({ ...opened, parts }, load, mirror)
     routes.settingsChanged(opened.redeclared)
     lost = watching?.then((work) => work.watchStorage({ ...opened, parts, bucket, onLost }))
     return new TtlDB<S>(routes, opened.unfollow, load.calls)
-  })
+  }, ready)
   try {
     return Object.assign(db, { lost: await lost })
   } catch (error) {
@@ -58,16 +68,18 @@ export interface FullLoaders extends Loaders, FullLoads {
   watch: () => Promise<{ watchStorage: typeof watchStorage }>
   /** The touches of `touchOnRead` stores (`reads/touch.ts`), loaded by an open that declares one. */
   touches: () => Promise<TouchWork>
+  /** The write observer of mirrored stores (`transaction/mirror-queue.ts`), loaded by an open that declares one. */
+  mirror: () => Promise<MirrorWork>
   /** What runs a subscribed live query (`live/subscribers.ts`), loaded at a handle's first subscription. */
   follow: LiveSource['follow']
   /** What the handle's less common calls run (`calls.ts`), loaded at the first. */
   calls: LoadCalls
 }
 
-/** Whether `options` declare a store with `touchOnRead` (options the open refuses are its to refuse). */
-function slidesAny(options: unknown): boolean {
+/** Whether `options` declare a store with `flag` set (options the open refuses are its to refuse). */
+function declaresAny(options: unknown, flag: 'touchOnRead' | 'mirror'): boolean {
   const stores = (options as OpenTtlDBOptions | null | undefined)?.stores
-  return stores !== null && typeof stores === 'object' && Object.values(stores).some((config) => (config as StoreConfig | null | undefined)?.touchOnRead === true)
+  return stores !== null && typeof stores === 'object' && Object.values(stores).some((config) => (config as StoreConfig | null | undefined)?.[flag] === true)
 }
 
 

@@ -12,9 +12,11 @@ import * as storageWatch from '../handle/storage-watch.js'
 import * as storageWork from '../handle/storage-work.js'
 import { deletingWith } from '../generations/delete-db.js'
 import * as transactions from '../handle/transact.js'
-import * as texts from '../rules/texts.js'
+import * as texts from '../rules/full-texts.js'
 import * as staleReads from '../reads/stale.js'
+import * as duringWork from '../background/during-work.js'
 import * as touchWork from '../reads/touch.js'
+import * as mirrorWork from '../transaction/mirror-queue.js'
 import * as follow from '../live/subscribers.js'
 import * as calls from './calls.js'
 import { updateStashed, writeStashed } from '../writes/stashed-writes.js'
@@ -30,6 +32,9 @@ const loadUpgrade = () => Promise.resolve(upgradeWork)
 /** Storage Buckets and `db.storage()`, and the watch of `onLost` and `bucket.expiresAfterItems`: imported as well. */
 const loadStorage = () => Promise.resolve(storageWork)
 
+/** The words of the refusals, imported likewise. */
+const loadTexts = () => Promise.resolve(texts)
+
 /** What runs transactions and the writes of stores kept in generations, imported likewise. */
 const transactionsAndStash = {
   transactions: () => Promise.resolve(transactions),
@@ -43,7 +48,7 @@ const transactionsAndStash = {
  * IndexedDB `VersionError`
  */
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
-  return openFull(name, options, inlineBackground, { upgrade: loadUpgrade, options: () => Promise.resolve(optionChecks), storage: loadStorage, relief: () => Promise.resolve(reliefSteps), texts: () => Promise.resolve(texts), stale: () => Promise.resolve(staleReads), touches: () => Promise.resolve(touchWork), follow: () => Promise.resolve(follow), watch: () => Promise.resolve(storageWatch), calls: () => Promise.resolve(calls), ...transactionsAndStash })
+  return openFull(name, options, inlineBackground, { upgrade: loadUpgrade, options: () => Promise.resolve(optionChecks), storage: loadStorage, relief: () => Promise.resolve(reliefSteps), texts: loadTexts, stale: () => Promise.resolve(staleReads), during: () => Promise.resolve(duringWork), touches: () => Promise.resolve(touchWork), mirror: () => Promise.resolve(mirrorWork), follow: () => Promise.resolve(follow), watch: () => Promise.resolve(storageWatch), calls: () => Promise.resolve(calls), ...transactionsAndStash })
 }
 
 /**
@@ -53,4 +58,4 @@ export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, 
  * it in, or from `options.bucket` (docs/storage.md); `onLost` will not report it.
  * @throws TtlError `UNSUPPORTED` where there is no IndexedDB (Node); `INVALID_OPTION` for a bad bucket name
  */
-export const deleteTtlDB = deletingWith(loadStorage)
+export const deleteTtlDB = /* @__PURE__ */ deletingWith(loadStorage, loadTexts)

@@ -6,7 +6,7 @@
  */
 import type { DBSchema } from 'idb'
 import { lazyBackground } from '../background/lazy.js'
-import { load } from '../platform/load.js'
+import { load, once } from '../platform/load.js'
 import type { TtlDB } from './db.js'
 import { openFull } from './open-full.js'
 import { deletingWith } from '../generations/delete-db.js'
@@ -38,6 +38,9 @@ const loadStorage = () => load(import('../handle/storage-work.js'))
  * What runs `db.transaction` (SPEC §11), loaded at a handle's first transaction; the writes and
  * reads of stores kept in generations (`evictOnQuota`), at the first such write, read or drop of generations.
  */
+/** The words of the refusals of the open, the calls and `deleteTtlDB`, loaded at the first (`rules/texts.ts`). */
+const loadTexts = once(() => load(import('../rules/full-texts.js')))
+
 const transactionsAndStash = {
   transactions: () => load(import('../handle/transact.js')),
   stashWork: async () => {
@@ -54,7 +57,7 @@ const transactionsAndStash = {
  * IndexedDB `VersionError`
  */
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlDBOptions<S>): Promise<TtlDB<S>> {
-  return openFull(name, options, background, { upgrade: loadUpgrade, options: loadOptions, storage: loadStorage, relief: () => load(import('../purge/relief.js')), texts: () => load(import('../rules/texts.js')), stale: () => load(import('../reads/stale.js')), touches: () => load(import('../reads/touch.js')), follow: () => load(import('../live/subscribers.js')), watch: () => load(import('../handle/storage-watch.js')), calls: () => load(import('./calls.js')), ...transactionsAndStash })
+  return openFull(name, options, background, { upgrade: loadUpgrade, options: loadOptions, storage: loadStorage, relief: () => load(import('../purge/relief.js')), texts: loadTexts, stale: () => load(import('../reads/stale.js')), during: () => load(import('../background/during-work.js')), touches: () => load(import('../reads/touch.js')), mirror: () => load(import('../transaction/mirror-queue.js')), follow: () => load(import('../live/subscribers.js')), watch: () => load(import('../handle/storage-watch.js')), calls: () => load(import('./calls.js')), ...transactionsAndStash })
 }
 
 /**
@@ -64,4 +67,4 @@ export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, 
  * it in, or from `options.bucket` (docs/storage.md); `onLost` will not report it.
  * @throws TtlError `UNSUPPORTED` where there is no IndexedDB (Node); `INVALID_OPTION` for a bad bucket name
  */
-export const deleteTtlDB = deletingWith(loadStorage)
+export const deleteTtlDB = /* @__PURE__ */ deletingWith(loadStorage, loadTexts)

@@ -13,8 +13,7 @@ import type { LoadStorage, RoutesOptions } from '../handle/core-routes.js'
 import type { LoadRelief } from '../purge/quota.js'
 import { Connection, type UpgradeWork } from '../layout/connection.js'
 import { asDeclared, checkSchema, checkStoreConfigs, givesMore, isOptions, readDeclared, refuseUnknown, type OptionChecks, type StoreConfigs, type Undeclarable } from '../layout/schema.js'
-import { forgetSettings, holdSettings } from '../layout/held-settings.js'
-import { follow } from '../layout/watermarks.js'
+import { forgetSettings, holdSettings, settingsTicket, type SettingsTicket } from '../layout/held-settings.js'
 import { META_STORE } from '../layout/expiry-index.js'
 import { requireIndexedDB } from '../platform/available.js'
 import { OPEN_OPTIONS } from '../rules/open-options.js'
@@ -54,12 +53,14 @@ export interface Loaders {
   relief: LoadRelief
   /** The words of the refusals an open's checks make (`rules/texts.ts`), loaded at the first. */
   texts: LoadTexts
+  /** What the handle's less common calls run (`calls.ts`), loaded at the first of them. */
+  calls: RoutesOptions['loadCalls']
 }
 
 /**
  * Opens `name` as {@link openTtlDB} does, running the app's `upgrade` as it is given (the full
- * entries hand in one that takes idb's views), with the schema work and the storage work `load` brings (the latter only when `bucket` is given); `refuseUndeclarable` throws for declarations the entry cannot
- * honour (before the database is touched), `assemble` makes the handle. The settings the entry
+ * entries hand in one that takes idb's views), with the schema work and the storage work `load` brings (the latter only when `bucket` is given); `beforeOpen` runs once the checks passed, before the
+ * database is touched: it throws for declarations the entry cannot honour, or waits for what they need, `assemble` makes the handle. The settings the entry
  * cannot declare (`undeclarable`) are left as the database has them.
  */
 export function openDatabase<S extends DBSchema | unknown, H>(
@@ -67,11 +68,11 @@ export function openDatabase<S extends DBSchema | unknown, H>(
   options: OpenTtlCoreDBOptions<S>,
   load: Loaders,
   assemble: (opened: Opened) => H,
-  refuseUndeclarable?: (stores: StoreConfigs, purge: Required<PurgeOptions>) => void,
+  beforeOpen?: (stores: StoreConfigs, purge: Required<PurgeOptions>) => void | Promise<void>,
   undeclarable?: Undeclarable,
 ): Promise<H> {
   // A refusal of the checks gets its words before the open rejects (`rules/refusal.ts`).
-  return openChecked(name, options, load, assemble, refuseUndeclarable, undeclarable).catch((error: unknown) => explain(error, load.texts))
+  return openChecked(name, options, load, assemble, beforeOpen, undeclarable).catch((error: unknown) => explain(error, load.texts))
 }
 
 async function openChecked<S extends DBSchema | unknown, H>(
@@ -79,12 +80,12 @@ async function openChecked<S extends DBSchema | unknown, H>(
   options: OpenTtlCoreDBOptions<S>,
   load: Loaders,
   assemble: (opened: Opened) => H,
-  refuseUndeclarable: (stores: StoreConfigs, purge: Required<PurgeOptions>) => void = () => {},
+  beforeOpen: (stores: StoreConfigs, purge: Required<PurgeOptions>) => void | Promise<void> = () => {},
   undeclarable: Undeclarable = [],
 ): Promise<H> {
-  requireIndexedDB(`openTtlDB(${JSON.stringify(name)})`)
+  requireIndexedDB('openTtlDB', name)
   if (!isOptions(options)) throw refuse('INVALID_OPTION', 'options')
-  refuseUnknown('openTtlDB', options, 'openTtlDB', OPEN_OPTIONS)
+  refuseUnknown('openTtlDB', options, OPEN_OPTIONS)
   if (options.upgrade !== undefined && typeof options.upgrade !== 'function') throw refuse('INVALID_OPTION', 'upgrade', options.upgrade)
   // Options beyond a store's key and default load their checks (issue #44), before any is checked: the first refused is as before.
   const more = givesMore(options) ? await load.options() : undefined
@@ -97,7 +98,7 @@ async function openChecked<S extends DBSchema | unknown, H>(
   // A database opened without a bucket waits on no import (issue #44).
   const storage = options.bucket === undefined ? undefined : await load.storage()
   const bucket = storage?.checkBucketOptions(options.bucket)
-  refuseUndeclarable(stores, purge)
+  await beforeOpen(stores, purge)
   const clock = monotonic(checkClock(options.clock))
   if (storage) await storage.openIn(name, bucket)
   else place(name, undefined)
@@ -105,26 +106,21 @@ async function openChecked<S extends DBSchema | unknown, H>(
   const connection = new Connection({ name, version: options.version, stores, clock, upgrade: options.upgrade, schema: { checkSchema: first.check, upgrade: load.upgrade, texts: load.texts }, onStepAside: () => forgetSettings(name) })
   const opening = connection.native()
   // Joined while the open is under way: the bus's channel costs 0.2–0.4 ms to make, hidden there.
-  const unfollowMarks = follow(name)
-  const letGo = holdSettings(name)
-  const unfollow = () => {
-    unfollowMarks()
-    letGo()
-  }
-  let redeclared: string[]
+  const unfollow = holdSettings(name)
   try {
     const db = await opening
     const nowMs = clock()
-    const stored = await readDeclared(db, stores, first.settings(db))
+    const stored = await readDeclared(db, stores, ...first.settings(db))
     const same = Object.values(stores).every((config, i) => asDeclared(config, stored[i], undeclarable))
     // A declaration that changed is applied by the schema work, loaded then.
-    redeclared = same ? [] : await (await load.upgrade()).applyDeclaredDefaults(db, () => connection.native(), stores, nowMs, options.durability, undeclarable)
+    const redeclared = same ? [] : await (await load.upgrade()).applyDeclaredDefaults(db, () => connection.native(), stores, nowMs, options.durability, undeclarable)
+    return assemble({ name, stores, purge, clock, connection, mode, durability: options.durability, unfollow, redeclared, loadStorage: load.storage, loadRelief: load.relief, loadCalls: load.calls, texts: load.texts })
   } catch (error) {
+    // Nothing holds the connection, the bus or the settings lock for a handle that was never made.
     unfollow()
     connection.close()
     throw error
   }
-  return assemble({ name, stores, purge, clock, connection, mode, durability: options.durability, unfollow, redeclared, loadStorage: load.storage, loadRelief: load.relief })
 }
 
 /**
@@ -137,10 +133,13 @@ async function openChecked<S extends DBSchema | unknown, H>(
  */
 function firstCheck(more: OptionChecks | undefined) {
   let kept: IDBTransaction | undefined
+  let ticket: SettingsTicket | undefined
   let first = true
   return {
     check(db: IDBDatabase, stores: StoreConfigs): void {
       const names = [META_STORE, ...Object.keys(stores)]
+      // Taken before the transaction opens: what it reads of the settings is kept only if they were held from before.
+      ticket = settingsTicket(db.name)
       const tx = first && names.every((store) => db.objectStoreNames.contains(store)) ? db.transaction(names) : undefined
       first = false
       try {
@@ -151,11 +150,12 @@ function firstCheck(more: OptionChecks | undefined) {
       }
       kept = tx
     },
-    /** The settings store of the first check's transaction, once; else of a transaction of its own. */
-    settings(db: IDBDatabase): IDBObjectStore {
+    /** The settings store of the first check's transaction, once, else of a transaction of its own; with the ticket taken before it. */
+    settings(db: IDBDatabase): [IDBObjectStore, SettingsTicket | undefined] {
       const tx = kept
       kept = undefined
-      return (tx?.db === db ? tx : db.transaction(META_STORE)).objectStore(META_STORE)
+      if (tx?.db !== db) ticket = settingsTicket(db.name)
+      return [(tx?.db === db ? tx : db.transaction(META_STORE)).objectStore(META_STORE), ticket]
     },
   }
 }

@@ -6,7 +6,7 @@
 import { describeError } from '../rules/errors.js'
 import { whenIdle } from './idle.js'
 import { electLeader, type Leadership } from './leader.js'
-import { expiresAt, stampOf, type DefaultTtl } from '../rules/ttl.js'
+import { expiryOf, stampOf, ttlOf, type DefaultTtl } from '../rules/ttl.js'
 import type { PurgeApi, SliceReport } from './worker/api.js'
 import type { PurgeReport } from '../events/reports.js'
 
@@ -143,7 +143,7 @@ export class PurgeScheduler {
     if (this.running) return this.soon()
     const _ts = stampOf(nowMs)
     let due = Infinity
-    for (const ttl of ttls) due = Math.min(due, expiresAt({ ttl, _ts }, defaultTtl, { ttlValues: 'lenient' }))
+    for (const ttl of ttls) due = Math.min(due, expiryOf(ttlOf(ttl, 'lenient')!, defaultTtl, _ts))
     if (due < this.wakeAt) this.sleepUntil(due)
   }
 

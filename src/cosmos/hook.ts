@@ -14,6 +14,8 @@ export interface MirrorTx {
   delete(key: IDBValidKey): void
   /** The live item at `key`. */
   get(key: IDBValidKey): Promise<unknown>
+  /** `error` in its words, where it is a refusal of the store's checks (`Transaction.words`). */
+  words(error: unknown): unknown
 }
 
 /** Runs `callback` in one transaction over `store` and `extra` (library stores), unobserved. */
@@ -35,6 +37,7 @@ export function unobserved<T>(db: TtlDB<any>, store: string, extra: readonly str
         put: (value) => issue(tx.put(store, value)),
         delete: (key) => issue(tx.delete(store, key)),
         get: (key) => tx.get(store, key),
+        words: (error) => tx.words(error),
       })
       await Promise.all(writes)
       return result

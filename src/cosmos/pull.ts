@@ -21,7 +21,7 @@
  */
 import { OUTBOX_STORE, SYNC_STORE } from '../layout/sync-stores.js'
 import { baseOf, describe, inPartition, isTombstone, partitionKeyOf, readOnly, samePartition, scopeOf, type Mirror } from './context.js'
-import { readUnobserved, unobserved } from './hook.js'
+import { readUnobserved, unobserved, type MirrorTx } from './hook.js'
 import { queuedAt } from './outbox.js'
 import { dropRefused, readRejected, refuseCopy, refusedKeys } from './rejected.js'
 import { withRetry } from './remote.js'
@@ -182,7 +182,7 @@ async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, fr
       const copy = onDeviceClock(mirror, item)
       // A copy the store would refuse (an item `ttl` it cannot take) is set aside, not written:
       // the page and the pull go on without it.
-      const refusal = tombstone ? undefined : refusalOf(mirror, copy)
+      const refusal = tombstone ? undefined : refusalOf(mirror, copy, tx)
       if (refusal) {
         refuseCopy(tx.raw, store, item, baseOf(mirror, item), refusal)
         continue
@@ -199,13 +199,13 @@ async function applyPage(mirror: Mirror, items: CosmosItem[], source: string, fr
   })
 }
 
-/** Why the store refuses the copy `item` (the check its writes make), or `undefined` when it takes it. */
-function refusalOf(mirror: Mirror, item: CosmosItem): unknown {
+/** Why the store refuses the copy `item` (the check its writes make), in words, or `undefined` when it takes it. */
+function refusalOf(mirror: Mirror, item: CosmosItem, tx: MirrorTx): unknown {
   try {
     check(item, mirror.internals.mode, `store "${mirror.store}", item ${JSON.stringify(item.id)}`, true)
     return undefined
   } catch (error) {
-    return error
+    return tx.words(error)
   }
 }
 

@@ -4,6 +4,7 @@ import type { openIn } from '../platform/bucket.js'
 import { bucketOf, factoryOf } from '../platform/factory.js'
 import type { forgetSeen } from '../platform/seen.js'
 import type { checkBucketOptions } from '../rules/bucket-options.js'
+import { explain, type LoadTexts } from '../rules/refusal.js'
 import { generationPrefix } from './names.js'
 
 function deleteDatabase(factory: IDBFactory, name: string): Promise<void> {
@@ -17,8 +18,12 @@ function deleteDatabase(factory: IDBFactory, name: string): Promise<void> {
 /** What a deletion needs of the storage work (`handle/storage-work.ts`), as the entry loads it. */
 type LoadStorage = () => Promise<{ checkBucketOptions: typeof checkBucketOptions; openIn: typeof openIn; forgetSeen: typeof forgetSeen }>
 
-/** `deleteTtlDB` of an entry: {@link deleteTtlDB}, with the storage work (buckets, the registry of databases seen) as the entry loads it. */
-export const deletingWith = (loadStorage: LoadStorage) => (name: string, options?: { bucket?: string }) => deleteTtlDB(name, options, loadStorage)
+/**
+ * `deleteTtlDB` of an entry: {@link deleteTtlDB}, with the storage work (buckets, the registry of
+ * databases seen) and the words of its refusals (`rules/texts.ts`) as the entry loads them.
+ */
+export const deletingWith = (loadStorage: LoadStorage, texts: LoadTexts) => (name: string, options?: { bucket?: string }) =>
+  deleteTtlDB(name, options, loadStorage).catch((error: unknown) => explain(error, texts))
 
 /**
  * Deletes the database `name` and the generation databases (`<name>~gen~…`) where its stores
@@ -36,7 +41,7 @@ export const deletingWith = (loadStorage: LoadStorage) => (name: string, options
  * @throws TtlError `UNSUPPORTED` where there is no IndexedDB (Node); `INVALID_OPTION` for a bad bucket name
  */
 export async function deleteTtlDB(name: string, options: { bucket?: string } | undefined, loadStorage: LoadStorage): Promise<void> {
-  requireIndexedDB(`deleteTtlDB(${JSON.stringify(name)})`)
+  requireIndexedDB('deleteTtlDB', name)
   const { checkBucketOptions, forgetSeen, openIn } = await loadStorage()
   const bucket = options?.bucket === undefined ? undefined : checkBucketOptions({ name: options.bucket })
   if (bucket) await openIn(name, bucket)

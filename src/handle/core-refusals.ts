@@ -7,11 +7,9 @@
 import { META_STORE } from '../layout/expiry-index.js'
 import { usesGenerations } from '../layout/generation-index.js'
 import { heldSettings, settingsIn, settingsTicket } from '../layout/held-settings.js'
-import { TtlError } from '../rules/errors.js'
+import type { TtlError } from '../rules/errors.js'
+import { refuse } from '../rules/refusal.js'
 import { CoreRoutes } from './core-routes.js'
-
-/** The one-line change that gives an app of `idb-ttl/core` what only `idb-ttl` has. */
-export const USE_FULL_ENTRY = "import { openTtlDB } from 'idb-ttl' instead of 'idb-ttl/core'"
 
 export class CoreOnlyRoutes extends CoreRoutes {
   /**
@@ -26,17 +24,17 @@ export class CoreOnlyRoutes extends CoreRoutes {
     } catch {
       return undefined
     }
-    return new TtlError('UNSUPPORTED', `store "${store}" keeps its values in generations (evictOnQuota, declared by another handle), not in idb-ttl/core; ${USE_FULL_ENTRY}`)
+    return refuse('UNSUPPORTED', 'generationsInCore', store)
   }
 
   /**
    * A store whose settings say it is mirrored (`mirror: true`, declared by a full handle) has every
    * write queued for the server (SPEC §12b), which `idb-ttl/core` cannot do: its writes are refused.
-   * @throws TtlError `UNSUPPORTED` naming the store, `mirror` and the full entry
+   * @throws TtlError `UNSUPPORTED` naming the store, `mirror` and the full entry (`refuse`d: the write explains it)
    */
   protected override async refuseUnqueued(db: IDBDatabase, store: string): Promise<void> {
     const settings = heldSettings(db.name, store) ?? (await settingsIn(db.transaction(META_STORE), store, settingsTicket(db.name)))
     if (!settings.mirror) return
-    throw new TtlError('UNSUPPORTED', `store "${store}" is mirrored (mirror: true, declared by another handle), which idb-ttl/core cannot queue writes for; ${USE_FULL_ENTRY}`)
+    throw refuse('UNSUPPORTED', 'mirroredInCore', store)
   }
 }

@@ -8,7 +8,7 @@
  * `onPurge`. Every committed change tells the live queries ({@link CoreRoutes.changed}).
  */
 import { requestStarting } from '../background/activity.js'
-import { publish } from '../events/listeners.js'
+import type { DeletedItem, publish } from '../events/listeners.js'
 import type { Connection } from '../layout/connection.js'
 import type { StoreConfigs } from '../layout/schema.js'
 import { storageUsage } from '../platform/storage.js'
@@ -16,7 +16,8 @@ import { withQuotaRelief, type LoadRelief, type Spare } from '../purge/quota.js'
 import type { QuotaRelief } from '../purge/relieve.js'
 import { ReadScope, type Reading } from '../reads/reads.js'
 import { settleTouches } from '../reads/owed-touches.js'
-import { describeError, TtlError } from '../rules/errors.js'
+import { TtlError } from '../rules/errors.js'
+import { explain, type LoadTexts } from '../rules/refusal.js'
 import type { TtlValues } from '../rules/ttl.js'
 import type { Generations, WriteContext, Written } from '../writes/write-steps.js'
 import type { CoreParts } from './core-parts.js'
@@ -34,6 +35,10 @@ export interface RoutesOptions<P extends CoreParts = CoreParts> {
   loadStorage: LoadStorage
   /** The steps of quota relief (`purge/relieve.ts`), as the entry loads them: at the first full disk. */
   loadRelief: LoadRelief
+  /** What the handle's less common calls run (`assembly/calls.ts`), as the entry loads it: `purgeExpired`'s purge among them. */
+  loadCalls: () => Promise<{ purgeNow: (routes: CoreRoutes, names: string[], store: string | undefined, stale: boolean) => Promise<number>; publish: typeof publish }>
+  /** The words of the calls' refusals (`rules/texts.ts`), as the entry loads them: at the first. */
+  texts: LoadTexts
   /**
    * How the handle reads and writes stores that keep their values in generations (`evictOnQuota`):
    * the full handle's. Without it (`idb-ttl/core`) every call on such a store is refused.
@@ -82,15 +87,22 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
     const open = gate ? undefined : this.options.connection.openNow
     if (open) {
       const refused = this.refused(open, store)
-      return refused ? Promise.reject(refused) : Promise.resolve(open)
+      return refused ? this.explained(refused) : Promise.resolve(open)
     }
     const db = gate ? gate.then(() => this.options.connection.native()) : this.options.connection.native()
     if (this.options.generations) return db
     return db.then((db) => {
       const refused = this.refused(db, store)
-      if (refused) throw refused
-      return db
+      return refused ? this.explained(refused) : db
     })
+  }
+
+  /**
+   * Rejects with `error`, in its words once they are loaded when it is a `refuse`d one
+   * (`rules/refusal.ts`): what the calls' refusals pass through before the call rejects.
+   */
+  explained(error: unknown): Promise<never> {
+    return explain(error, this.options.texts)
   }
 
   /**
@@ -170,7 +182,13 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
         return attempt(await this.writer(store, true, turn))
       }
     }
-    const written = this.claimed(store, await this.spacious(run, spare).finally(turn.take))
+    let written: T
+    try {
+      written = this.claimed(store, await this.spacious(run, spare).finally(turn.take))
+    } catch (error) {
+      // Its refusal (a value it cannot write, say) in its words; the turn is taken, the calls after it go on.
+      return this.explained(error)
+    }
     this.changed([store])
     this.options.parts.background.wrote(store, stored(written))
     return written
@@ -179,14 +197,24 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
   /** Runs a change that needs no quota relief (a delete, a clear, a new default). */
   async change<T>(store: string, run: (ctx: WriteContext) => Promise<T>): Promise<T> {
     const turn = turnOf(this.turns, store)
-    const result = await this.writer(store, true, turn).then(run).finally(turn.take)
+    let result: T
+    try {
+      result = await this.writer(store, true, turn).then(run).finally(turn.take)
+    } catch (error) {
+      return this.explained(error)
+    }
     this.changed([store])
     return result
   }
 
   /** Changes the settings of `store` (`setDefaultTtl`): see {@link settingsChanged}; `gated`: see {@link db}. */
   async changeSettings(store: string, run: (ctx: WriteContext) => Promise<unknown>, gated = true): Promise<void> {
-    await run(await this.writer(store, false, undefined, gated))
+    try {
+      await run(await this.writer(store, false, undefined, gated))
+    } catch (error) {
+      // A default refused (the mirror's, from its server) in its words.
+      return this.explained(error)
+    }
     this.settingsChanged([store])
   }
 
@@ -231,8 +259,16 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
 
   /** Runs `attempt` once more after each step of quota relief while the disk is full (SPEC §9). */
   spacious<T>(attempt: () => Promise<T>, spare?: Spare): Promise<T> {
-    return withQuotaRelief(attempt, { database: this.options.name, purgeExpired: () => this.purgeExpired(undefined, true), usage: storageUsage, ...this.relief(spare) }, this.options.loadRelief)
+    return withQuotaRelief(attempt, { database: this.options.name, purgeExpired: () => this.purgeExpired(undefined, true), usage: storageUsage, ...this.relief(spare) }, this.loadRelief)
   }
+
+  /**
+   * Relief's steps with the calls' chunk, whose `purge-now.ts` runs relief's first step, the purge of
+   * the expired: both load before any step, or a purge that could not load would count as nothing
+   * to purge and live items would be evicted while expired ones stay (SPEC §9); else the write
+   * rejects with its own error. Made once, not per write.
+   */
+  private readonly loadRelief: LoadRelief = () => Promise.all([this.options.loadRelief(), this.options.loadCalls()]).then(([relief]) => relief)
 
   /**
    * The steps of quota relief after the purge of the expired: none here, where no store gives up
@@ -247,36 +283,32 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
     const items = written.claimed
     if (items.length > 0) {
       this.options.parts.reports.emit({ store, deleted: items.length, durationMs: 0, more: false, nextExpiryMs: NaN })
-      publish(this.options.name, { store, reason: 'expired', items }, this.options.generations)
+      this.publishClaimed(store, items)
     }
     return written.result
   }
 
   /**
+   * Tells the expiry listeners of the database, in every realm, of the dead items a write claimed,
+   * with `publish` from the less common calls: whatever claimed them loaded those already (a
+   * write's claim, `writes/claim.ts`; the chunks of transactions and of the writes of values kept in
+   * generations import them), so `idb-ttl/core`'s first load carries no listeners.
+   */
+  protected publishClaimed(store: string, items: DeletedItem[]): void {
+    // The claim loaded the calls (`once`: this is the same settled load), so this rejects only if they never loaded.
+    void this.options.loadCalls().then(
+      (calls) => calls.publish(this.options.name, { store, reason: 'expired', items }, this.options.generations),
+      () => {},
+    )
+  }
+
+  /**
    * Deletes what is expired now in `store` (or every store), past its grace (`keepExpired`) unless
-   * `stale` (quota relief, SPEC §15); resolves to how many went.
+   * `stale` (quota relief, SPEC §15); resolves to how many went (`purge-now.ts`, loaded at the first).
    */
   async purgeExpired(store?: string, stale = false): Promise<number> {
-    const { stores, clock, parts } = this.options
-    const names = store === undefined ? Object.keys(stores) : [store]
+    const names = store === undefined ? Object.keys(this.options.stores) : [store]
     names.forEach((name) => this.check(name))
-    // Owed touches written first, but not as a request of the app's (`settled`): the purge would
-    // take its own call for one and go courteously, in small batches with pauses.
-    await Promise.all(names.map((name) => settleTouches(this.options.name, name)))
-    await this.options.connection.native()
-    const { background } = parts
-    const started = performance.now()
-    const report = { store: store ?? '*', deleted: 0, more: false, nextExpiryMs: NaN }
-    try {
-      report.deleted = await background.purger.purgeAll(names, clock(), stale)
-    } catch (error) {
-      if (!parts.closed) parts.reports.emit({ ...report, durationMs: performance.now() - started, error: describeError(error) })
-      throw error
-    }
-    if (report.deleted > 0) {
-      parts.reports.emit({ ...report, durationMs: performance.now() - started })
-      this.changed(names)
-    }
-    return report.deleted
+    return (await this.options.loadCalls()).purgeNow(this, names, store, stale)
   }
 }

@@ -3,16 +3,19 @@
  * (SPEC §11), the write observers of mirrored stores (SPEC §12b), and the quota relief that gives
  * up live items of `evictOnQuota` stores and drops generations (SPEC §9).
  */
+import type { DuringWork } from '../background/during.js'
+import { publish, type DeletedItem } from '../events/listeners.js'
 import type { PurgeReport } from '../events/reports.js'
 import type { Spare } from '../purge/quota.js'
 import type { QuotaRelief } from '../purge/relieve.js'
 import { settleTouches } from '../reads/owed-touches.js'
 import { TtlError } from '../rules/errors.js'
+import { refuse } from '../rules/refusal.js'
 import type { Parts } from './parts.js'
 import { CoreRoutes, type RoutesOptions } from './core-routes.js'
 import { turnOf } from './turns.js'
 import type { StashWork } from '../writes/writes.js'
-import { queueObserver } from '../transaction/mirror-queue.js'
+import type { queueObserver } from '../transaction/mirror-queue.js'
 import { Observers } from '../transaction/observers.js'
 import type { Written } from '../writes/write-steps.js'
 import type { Transaction } from '../transaction/transaction.js'
@@ -40,6 +43,8 @@ export interface FullLoads {
   relief: () => Promise<typeof import('../purge/relief.js')>
   /** The stale reads (`reads/stale.ts`), at a handle's first `getStale` or `getAllStale`. */
   stale: () => Promise<typeof import('../reads/stale.js')>
+  /** The checks and refusals of `purgeDuring` (`background/during-work.ts`), at its first call. */
+  during: () => Promise<DuringWork>
 }
 
 /** `transact.ts`'s `transactOn`: runs a transaction of `routes`' handle once its turn came, telling `opened` once created. */
@@ -52,6 +57,9 @@ export type TransactOn = <T>(
   opened: () => void,
 ) => Promise<T>
 
+/** The write observer of mirrored stores (`transaction/mirror-queue.ts`), which an open that declares one loads. */
+export type MirrorWork = { queueObserver: typeof queueObserver }
+
 export class Routes extends CoreRoutes<Parts> {
   /** Who hears every write of a store inside its transaction (`transaction/observers.ts`). */
   readonly observers = new Observers()
@@ -61,11 +69,13 @@ export class Routes extends CoreRoutes<Parts> {
     options: Omit<RoutesOptions<Parts>, 'generations'>,
     /** What the handle loads on first use. */
     readonly loads: FullLoads,
+    /** Loaded by the open where a store is declared `mirror` (none is without it). */
+    mirror?: MirrorWork,
   ) {
     super({ ...options, generations: options.parts.generations })
     // A mirrored store's writes are queued by every handle from open (SPEC §12b).
     for (const [store, config] of Object.entries(options.stores)) {
-      if (config.mirror === true) this.observers.add(store, queueObserver(store, options.clock))
+      if (config.mirror === true) this.observers.add(store, mirror!.queueObserver(store, options.clock))
     }
   }
 
@@ -119,8 +129,12 @@ export class Routes extends CoreRoutes<Parts> {
    */
   async transact<T>(stores: readonly string[], writable: boolean, callback: (tx: Transaction) => T | Promise<T>, internal: Internal = {}): Promise<T> {
     const { name, stores: configs } = this.options
-    stores.forEach((store) => this.check(store))
-    this.refuseApart(stores.filter((store) => configs[store].evictOnQuota), 'evictOnQuota')
+    try {
+      stores.forEach((store) => this.check(store))
+      this.refuseApart(stores.filter((store) => configs[store].evictOnQuota), 'evictOnQuota')
+    } catch (error) {
+      return this.explained(error)
+    }
     // The library's own transactions (the change a gate waits for among them) never wait, for the
     // gate nor for the calls made before (`turns.ts`); the app's create theirs after those.
     const turns = internal.observed !== false ? stores.map((store) => turnOf(this.turns, store)) : []
@@ -131,6 +145,9 @@ export class Routes extends CoreRoutes<Parts> {
       const { transactOn } = await this.loads.transactions()
       await Promise.all(turns.map((turn) => turn.before))
       return await transactOn(this, stores, writable, callback, internal, opened)
+    } catch (error) {
+      // A refusal once the connection is open (`transact.ts`: a store another handle gave generations) in its words.
+      return this.explained(error)
     } finally {
       opened()
     }
@@ -141,16 +158,19 @@ export class Routes extends CoreRoutes<Parts> {
    * A method, so that `transact.ts` calls it with no import of this module, which is in the first
    * load: a chunk loaded later that imports only what `idb-ttl/core` loads first keeps an app's
    * bundler from splitting the first load in two.
-   * @throws TtlError `UNSUPPORTED` naming the first of `apart` and `why`
+   * @throws TtlError `UNSUPPORTED` naming the first of `apart` and `why` (`refuse`d: the transaction explains it)
    */
   refuseApart(apart: readonly string[], why: string): void {
-    if (apart.length > 0) {
-      throw new TtlError('UNSUPPORTED', `store "${apart[0]}" keeps its values in databases of their own (${why}), which one transaction cannot span; use the handle's own calls for it`)
-    }
+    if (apart.length > 0) throw refuse('UNSUPPORTED', 'apart', apart[0], why)
   }
 
   /** Reports the dead items a transaction's writes claimed (`transact.ts`), as a write's are. */
   reportClaimed(store: string, items: Written<unknown>['claimed']): void {
     this.claimed(store, { result: undefined, claimed: items })
+  }
+
+  /** The listeners are in this handle's first load: told at once, whether or not the calls' chunk ever loads (a transaction's claims need not). */
+  protected override publishClaimed(store: string, items: DeletedItem[]): void {
+    publish(this.options.name, { store, reason: 'expired', items }, this.options.generations)
   }
 }

@@ -3,7 +3,8 @@
  * entry from the instant it expires; writes stamp it by the shared resolver (rules/ttl.ts): its own
  * `ttl`, else the store's `defaultTtl`, counted from this write.
  */
-import { effectiveTtl, itemTtl, stampOf } from '../rules/ttl.js'
+import { itemTtl } from '../rules/resolver.js'
+import { effectiveTtl, stampOf } from '../rules/ttl.js'
 import { expiryOf, wrap, type Wrapped } from './entry.js'
 import { purgeAt } from './purge.js'
 import { promisifyRequest } from './request.js'

@@ -3,7 +3,8 @@
  * `createStore`; any other `UseStore`, such as a custom one written for idb-keyval, gets the
  * defaults on first use) and where its purge stands (purge.ts).
  */
-import { checkDefaultTtl, type DefaultTtl } from '../rules/ttl.js'
+import { checkDefaultTtl } from '../rules/resolver.js'
+import type { DefaultTtl } from '../rules/ttl.js'
 import type { StoreOptions, UseStore } from './types.js'
 
 export interface State {

@@ -3,7 +3,7 @@
  * another tab's upgrade is never blocked) and reopens lazily on the next request.
  */
 import { TtlError } from '../rules/errors.js'
-import { explain, type LoadTexts } from '../rules/refusal.js'
+import { explain, refuse, type LoadTexts } from '../rules/refusal.js'
 import { factoryOf } from '../platform/factory.js'
 import type { checkSchema, StoreConfigs } from './schema.js'
 import type { applyDeclaredDefaults, openUpgrading } from './upgrade.js'
@@ -211,7 +211,7 @@ function refusedVersion(name: string, version: number): Promise<unknown> {
     const request = factoryOf(name).open(name, version)
     // Deleted or downgraded meanwhile: nothing is created nor upgraded without the schema work.
     request.onupgradeneeded = () => request.transaction!.abort()
-    request.onsuccess = () => (request.result.close(), resolve(new TtlError('SCHEMA_MISMATCH', `the database "${name}" changed while it was opened`)))
+    request.onsuccess = () => (request.result.close(), resolve(refuse('SCHEMA_MISMATCH', 'changed', name)))
     request.onerror = () => resolve(request.error)
   })
 }

@@ -19,16 +19,22 @@ const usage = new WeakMap<IDBDatabase, Map<string, boolean>>()
 
 /**
  * Whether the store keeps its values in generations on connection `db` (it has the generation
- * index): asked once per connection, whose schema no upgrade changes while it is open.
+ * index): asked once per connection, whose schema no upgrade changes while it is open; the schema
+ * check of an open ({@link noteGenerations}) answers it for the declared stores.
  */
 export function usesGenerations(db: IDBDatabase, storeName: string): boolean {
+  return usage.get(db)?.get(storeName) ?? noteGenerations(db, db.transaction(storeName).objectStore(storeName))
+}
+
+/**
+ * Notes whether `store`, of a transaction on connection `db`, keeps its values in generations:
+ * the schema check does, in the transaction it opens anyway, so that a first write opens none to ask.
+ */
+export function noteGenerations(db: IDBDatabase, store: IDBObjectStore): boolean {
   let known = usage.get(db)
   if (!known) usage.set(db, (known = new Map()))
-  let uses = known.get(storeName)
-  if (uses === undefined) {
-    uses = hasGenerations(db.transaction(storeName).objectStore(storeName))
-    known.set(storeName, uses)
-  }
+  const uses = hasGenerations(store)
+  known.set(store.name, uses)
   return uses
 }
 

@@ -12,19 +12,32 @@
  * copy is trusted longer than {@link LEASE_MS} after it was read, and a change that waited that
  * long takes the lock from whoever holds it (`steal`), whose copies have expired by then.
  * Without Web Locks (Node, old browsers) the realm holds nothing: every read reads the settings,
- * and writes stamp above the watermarks the realm knows (`watermarks.ts`).
+ * and writes stamp above the watermarks the realm knows.
+ *
+ * The watermarks (what changes of setting left dead for good, SPEC §3) the realm knows of each
+ * store are kept here too, whether or not it holds the settings, so that writes stamp above them
+ * without reading the settings (SPEC §6: a write is never born dead): writes where the realm holds
+ * no settings (no Web Locks), writes in a transaction (which read or hold them just before), and
+ * values stashed in generations before their rows' transaction reads them. Watermarks only grow,
+ * so the largest seen is the freshest: every connection of the realm shares what any of them read,
+ * and a change made in another tab arrives on the database's bus (topic `watermarks`). Both are
+ * kept only while a handle of the database is open.
  */
 import { joinBus, type Member } from '../platform/bus.js'
 import { holdLock, webLocks, withLock, type HeldLock } from '../platform/lock.js'
-import type { StoreState } from '../rules/policy.js'
-import { learn } from './watermarks.js'
+import { higher, type StoreState } from '../rules/policy.js'
 import { META_STORE } from './expiry-index.js'
 import { req } from '../platform/request.js'
+
+/** The part of a store's settings that a write must stay above. */
+export type Watermarks = Pick<StoreState, 'deadTs' | 'deadExpiry'>
 
 declare module '../platform/bus.js' {
   interface BusTopics {
     /** A change of settings is waiting: let copies and the shared lock go. */
     settings: Record<string, never>
+    /** A change of setting raised the watermarks of `store`. */
+    watermarks: Watermarks & { store: string }
   }
 }
 
@@ -45,8 +58,11 @@ interface Held {
   /** Bumped whenever `holding` changes: a read keeps what it read only if no change came between. */
   epoch: number
   copies: Map<string, Copy>
+  /** The watermarks known of each store, held or not. */
+  marks: Map<string, Watermarks>
 }
 
+const NONE: Watermarks = { deadTs: null, deadExpiry: null }
 const databases = new Map<string, Held>()
 /** The settings lock of database `name`. */
 export const lockName = (name: string) => `idb-ttl:settings:${encodeURIComponent(name)}`
@@ -83,15 +99,23 @@ function arm(name: string, held: Held): void {
   void lock?.ended.then(() => held.lock === lock && forgetSettings(name))
 }
 
-/** A handle of database `name` opened: the realm may hold its settings until `release` is called. */
+/**
+ * A handle of database `name` opened: the realm shares watermarks with it, and may hold its
+ * settings, until `release` is called.
+ */
 export function holdSettings(name: string): () => void {
   let held = databases.get(name)
   if (!held) {
-    const member = joinBus(name).on('settings', () => forgetSettings(name))
-    held = { handles: 0, member, lock: undefined, holding: false, epoch: 0, copies: new Map() }
+    const member = joinBus(name)
+      .on('settings', () => forgetSettings(name))
+      .on('watermarks', (message) => learn(name, message.store, message))
+    held = { handles: 0, member, lock: undefined, holding: false, epoch: 0, copies: new Map(), marks: new Map() }
     databases.set(name, held)
   }
   held.handles++
+  // Asked for now, while the open is under way: held by the time the open reads the settings, the
+  // realm keeps what it read, and the first calls read none.
+  if (webLocks()) arm(name, held)
   const mine = held
   let released = false
   return () => {
@@ -119,7 +143,7 @@ export function heldSettings(name: string, store: string): StoreState | undefine
 /**
  * Whether this realm holds the settings of database `name` when it can (Web Locks, a handle
  * open): then a realm without a copy ({@link heldSettings}) may have let it go for a change made
- * elsewhere, whose announcement (`watermarks.ts`) can still be on its way, and a write reads them.
+ * elsewhere, whose announcement ({@link announce}) can still be on its way, and a write reads them.
  */
 export function keepsSettings(name: string): boolean {
   return databases.has(name) && webLocks() !== undefined
@@ -139,13 +163,32 @@ export function settingsTicket(name: string): SettingsTicket | undefined {
 
 /**
  * Settings a read read from the database: the realm learns their watermarks
- * (`watermarks.ts`), and keeps them if it held the lock from before that read (`ticket`) until now.
+ * ({@link learn}), and keeps them if it held the lock from before that read (`ticket`) until now.
  */
 export function settingsRead(name: string, ticket: SettingsTicket | undefined, store: string, state: StoreState | undefined): void {
   learn(name, store, state)
   const held = databases.get(name)
   if (!ticket || !state || !held || held.epoch !== ticket.epoch) return
   held.copies.set(store, { state, readAt: ticket.at })
+}
+
+/** The watermarks known for `store` of database `name`. */
+export function knownWatermarks(name: string, store: string): Watermarks {
+  return databases.get(name)?.marks.get(store) ?? NONE
+}
+
+/** Folds settings read from (or written to) the database into the watermarks the realm knows. */
+export function learn(name: string, store: string, state: Watermarks | undefined): void {
+  const marks = databases.get(name)?.marks
+  if (!marks || !state) return
+  const before = marks.get(store) ?? NONE
+  marks.set(store, { deadTs: higher(before.deadTs, state.deadTs), deadExpiry: higher(before.deadExpiry, state.deadExpiry) })
+}
+
+/** Tells other tabs that a change of setting raised the watermarks of `store`. */
+export function announce(name: string, store: string, state: Watermarks): void {
+  learn(name, store, state)
+  databases.get(name)?.member.post('watermarks', { store, deadTs: state.deadTs, deadExpiry: state.deadExpiry })
 }
 
 /**

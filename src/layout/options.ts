@@ -21,7 +21,7 @@ export { checkPurgeOptions } from '../rules/option-checks.js'
  * @throws TtlError `INVALID_OPTION` (`refuse`d: an open explains it)
  */
 export function refuseUnknownStoreOption(where: string, config: StoreConfig): void {
-  refuseUnknown(where, config, 'store', KNOWN_OPTIONS.store)
+  refuseUnknown(where, config, KNOWN_OPTIONS.store)
 }
 
 /**
@@ -31,7 +31,7 @@ export function refuseUnknownStoreOption(where: string, config: StoreConfig): vo
 export function checkStoreOptions(name: string, config: StoreConfig, where: string): void {
   for (const [indexName, index] of Object.entries(config.indexes ?? {})) {
     if (!isOptions(index)) throw refuse('INVALID_OPTION', 'indexObject', indexName, name)
-    refuseUnknown(`index "${indexName}" of ${where}`, index, 'index', KNOWN_OPTIONS.index)
+    refuseUnknown(`index "${indexName}" of ${where}`, index, KNOWN_OPTIONS.index)
   }
   for (const option of ['keepTs', 'mirror', 'touchOnRead'] as const) checkBoolean(name, config, option)
   if (config.touchOnRead && (config.keyPath === undefined || config.keyPath === null)) throw refuse('INVALID_OPTION', 'touchOnRead', name)

@@ -7,13 +7,13 @@
  */
 import { refuse } from '../rules/refusal.js'
 import { JOURNAL_STORE, META_STORE, EXPIRY_INDEX } from './expiry-index.js'
+import { noteGenerations } from './generation-index.js'
 import type { StoreState } from '../rules/policy.js'
 import { capacityOf, sameCapacity } from '../rules/capacity.js'
 import { abortQuietly, req } from '../platform/request.js'
-import { checkDefaultTtl } from '../rules/ttl.js'
-import type { OptionsKind } from '../rules/known-options.js'
+import { normalizeTtl } from '../rules/ttl.js'
 import { unknownIn } from '../rules/open-options.js'
-import { learn } from './watermarks.js'
+import { settingsRead, type SettingsTicket } from './held-settings.js'
 import { OUTBOX_STORE, SYNC_STORE } from './sync-stores.js'
 import type { OpenTtlCoreDBOptions, PurgeOptions, StoreConfig } from '../rules/types.js'
 
@@ -33,9 +33,9 @@ export const isOptions = (value: unknown): value is object => value !== null && 
  * @param known the options an object of this `kind` takes (`rules/known-options.ts`, `open-options.ts`)
  * @throws TtlError `INVALID_OPTION` naming the unknown option and the closest known one (`refuse`d)
  */
-export function refuseUnknown(where: string, options: object, kind: OptionsKind, known: readonly string[]): void {
+export function refuseUnknown(where: string, options: object, known: readonly string[]): void {
   const name = unknownIn(options, known)
-  if (name !== undefined) throw refuse('INVALID_OPTION', 'unknownOption', where, name, kind)
+  if (name !== undefined) throw refuse('INVALID_OPTION', 'unknownOption', where, name, known)
 }
 
 /**
@@ -78,7 +78,7 @@ export function checkStoreConfigs(stores: unknown, more?: OptionChecks): StoreCo
     if (!isOptions(config)) throw refuse('INVALID_OPTION', 'storeObject', name)
     // Without `more`, no store has an option beyond its key and default ({@link givesMore}): none unknown.
     more?.refuseUnknownStoreOption(where, config)
-    checkDefaultTtl(config.defaultTtl, where)
+    if (normalizeTtl(config.defaultTtl, false) === undefined) throw refuse('INVALID_TTL', 'defaultTtl', where, config.defaultTtl)
     more?.checkStoreOptions(name, config, where)
   }
   return stores as StoreConfigs
@@ -97,6 +97,7 @@ export function checkSchema(db: IDBDatabase, stores: StoreConfigs, kept?: IDBTra
       for (const [name, config] of Object.entries(stores)) {
         const store = tx.objectStore(name)
         checkKeyShape(db.name, store, config)
+        noteGenerations(db, store)
         if (!store.indexNames.contains(EXPIRY_INDEX)) missing.push(name)
         if (more) missing.push(...more.lacks(name, config, store))
       }
@@ -127,12 +128,14 @@ export function checkKeyShape(database: string, store: IDBObjectStore, config: S
 
 /**
  * The settings of `stores` as last applied, read from `meta` (the settings store of a read-only
- * transaction: at most opens nothing changed), their watermarks learnt by the realm.
+ * transaction: at most opens nothing changed), their watermarks learnt by the realm, which keeps
+ * them as its copies when it held them from before that transaction (`ticket`): the first calls
+ * then read no settings.
  */
-export async function readDeclared(db: IDBDatabase, stores: StoreConfigs, meta: IDBObjectStore): Promise<(StoreState | undefined)[]> {
+export async function readDeclared(db: IDBDatabase, stores: StoreConfigs, meta: IDBObjectStore, ticket: SettingsTicket | undefined): Promise<(StoreState | undefined)[]> {
   const names = Object.keys(stores)
   const stored = await Promise.all(names.map((name) => req<StoreState | undefined>(meta.get(name))))
-  names.forEach((name, i) => learn(db.name, name, stored[i]))
+  names.forEach((name, i) => settingsRead(db.name, ticket, name, stored[i]))
   return stored
 }
 

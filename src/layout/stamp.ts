@@ -1,9 +1,9 @@
 /** What every write does to a value before it is stored: validate, stamp `_ts`, add the mark. */
-import { kindOf, TtlError } from '../rules/errors.js'
+import { refuse } from '../rules/refusal.js'
 import { MARK_FIELD } from './expiry-index.js'
 import { lowestLiveTs, markOf, OWN_BASE, type ExpiryMark } from '../rules/policy.js'
-import { itemTtl, stampOf, type ItemTtl, type TtlValues } from '../rules/ttl.js'
-import type { Watermarks } from './watermarks.js'
+import { stampOf, ttlOf, type ItemTtl, type TtlValues } from '../rules/ttl.js'
+import type { Watermarks } from './held-settings.js'
 
 type Item = Record<string, unknown>
 
@@ -61,39 +61,21 @@ export function isPlainObject(value: unknown): value is Item {
  * Only the value's own `ttl` counts: an inherited one would not be stored. With `keepTs`, the
  * value's own `_ts` is kept when it is valid (SPEC §7).
  * @throws TtlError `INVALID_VALUE` for anything but a plain object, or (strict mode, `keepTs`)
- * a `_ts` that cannot be kept; `INVALID_TTL` (strict mode)
+ * a `_ts` that cannot be kept; `INVALID_TTL` (strict mode). Each `refuse`d: the handle's write, or
+ * the transaction or the mirror that checked it, explains it.
  */
 export function check(value: unknown, mode: TtlValues, where: string, keepTs = false): Checked {
-  if (!isPlainObject(value)) {
-    throw new TtlError('INVALID_VALUE', `${where}: a TTL store holds plain objects only (the library stamps _ts on them); got ${kindOf(value)}`)
-  }
+  if (!isPlainObject(value)) throw refuse('INVALID_VALUE', 'plainObject', where, value)
   // The one copy a write makes of its value: judged, stamped (`stampAt`) and stored.
   const fields: Item = { ...value }
-  let ttl: ItemTtl
-  try {
-    ttl = itemTtl(Object.hasOwn(value, 'ttl') ? value.ttl : undefined, mode)
-  } catch (error) {
-    if (error instanceof TtlError) throw new TtlError(error.code, `${where}: ${error.message}`)
-    throw error
-  }
+  const given = Object.hasOwn(value, 'ttl') ? value.ttl : undefined
+  const ttl = ttlOf(given, mode)
+  if (!ttl) throw refuse('INVALID_TTL', 'ttl', where, given)
   if (keepTs && Object.hasOwn(fields, '_ts')) {
     if (isKeepableTs(fields._ts)) return { fields, ttl, keptTs: fields._ts }
-    if (mode !== 'lenient') {
-      throw new TtlError(
-        'INVALID_VALUE',
-        `${where}: keepTs keeps a _ts of whole epoch seconds (an integer from 0 to ${OWN_BASE - 1}); got ${describeTs(fields._ts)}`,
-      )
-    }
+    if (mode !== 'lenient') throw refuse('INVALID_VALUE', 'keepTs', where, fields._ts)
   }
   return { fields, ttl }
-}
-
-/** A refused `_ts` as messages show it: the value itself where that says what it is. */
-function describeTs(ts: unknown): string {
-  if (typeof ts === 'number' || typeof ts === 'boolean') return String(ts)
-  if (typeof ts === 'bigint') return `the bigint ${ts}n`
-  if (typeof ts === 'string') return `the string ${JSON.stringify(ts)}`
-  return kindOf(ts)
 }
 
 

@@ -60,12 +60,15 @@ export class LiveHub {
   }
 }
 
+/** The options `db.live` takes. */
+const LIVE_OPTIONS = ['index', 'query', 'count']
+
 /** `db.live` options as TypeScript would have them, and no others: a misspelt `index` would read the whole store. */
 function checkOptions(store: string, options: unknown): LiveOptions {
   if (options === null || typeof options !== 'object') {
     throw new TtlError('INVALID_OPTION', `db.live options must be an object ({ index, query, count }); got ${kindOf(options)}`)
   }
-  checkKnownOptions(`db.live("${store}") options`, options, 'live')
+  checkKnownOptions(`db.live("${store}") options`, options, LIVE_OPTIONS)
   const { index, query, count } = options as LiveOptions
   if (index !== undefined && typeof index !== 'string') {
     throw new TtlError('INVALID_OPTION', `db.live options.index must be an index name; got ${kindOf(index)}`)

@@ -7,7 +7,7 @@
  */
 import { markOfStored } from '../layout/stamp.js'
 import { markOf, type ExpiryMark, type StoreState } from '../rules/policy.js'
-import { itemTtl } from '../rules/ttl.js'
+import { ttlOf } from '../rules/ttl.js'
 
 // While a handle owes touches it holds a Web Lock named so, which a purger in any tab sees; it
 // asks the holders on the database's bus (topic `settle`) to write them, and waits for the locks to go.
@@ -81,5 +81,5 @@ export function owedTouch(dbName: string, store: string, value: unknown): Touch 
 /** The mark of a stored value of `store` once the touches the realm owes are written. */
 export function owedMark(dbName: string, store: string, value: unknown): ExpiryMark | undefined {
   const touch = owedTouch(dbName, store, value)
-  return touch ? markOf(itemTtl(touch.ttl, 'lenient'), touch.ts) : markOfStored(value)
+  return touch ? markOf(ttlOf(touch.ttl, 'lenient')!, touch.ts) : markOfStored(value)
 }

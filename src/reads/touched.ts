@@ -10,7 +10,7 @@ import { joinBus } from '../platform/bus.js'
 import { MARK_FIELD } from '../layout/expiry-index.js'
 import { markOf } from '../rules/policy.js'
 import { ORDER_FIELD, writeOrder, WRITER, WRITER_FIELD } from '../layout/stamp.js'
-import { itemTtl } from '../rules/ttl.js'
+import { ttlOf } from '../rules/ttl.js'
 import { heldSettings, readSettings, settingsIn, whileSettingsHeld } from '../layout/held-settings.js'
 import { owedMark, owedTouch, registerOwing, type Touch } from './owed-touches.js'
 
@@ -18,7 +18,7 @@ type Item = Record<string, unknown>
 
 /** A stored value with its touch applied: the new `_ts`, write order (of this realm) and expiry mark. */
 export function touched(value: Item, touch: Touch): Item {
-  const mark = markOf(itemTtl(value.ttl, 'lenient'), touch.ts)
+  const mark = markOf(ttlOf(value.ttl, 'lenient')!, touch.ts)
   const out = { ...value, _ts: touch.ts, [ORDER_FIELD]: touch.at, [WRITER_FIELD]: WRITER }
   return mark === undefined ? out : { ...out, [MARK_FIELD]: mark }
 }

@@ -27,6 +27,9 @@ export interface BucketOptions {
   expiresAfterItems?: boolean
 }
 
+/** The options `bucket` takes. */
+const BUCKET_OPTIONS = ['name', 'persisted', 'durability', 'quota', 'expires', 'expiresAfterItems']
+
 const NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/
 
 /** Each setting's check, and what it must be. */
@@ -45,7 +48,7 @@ export function checkBucketOptions(bucket: unknown): BucketOptions | undefined {
   if (bucket === undefined) return undefined
   const where = 'openTtlDB: bucket'
   if (bucket === null || typeof bucket !== 'object') throw new TtlError('INVALID_OPTION', `${where} must be an object { name, persisted?, durability?, quota?, expires? }; got ${kindOf(bucket)}`)
-  checkKnownOptions(where, bucket, 'bucket')
+  checkKnownOptions(where, bucket, BUCKET_OPTIONS)
   const { name, expires, expiresAfterItems } = bucket as BucketOptions
   if (typeof name !== 'string' || !NAME.test(name)) {
     throw new TtlError('INVALID_OPTION', `${where}.name must be lowercase letters, digits, '_' and '-', starting with a letter or digit, at most 64; got ${typeof name === 'string' ? JSON.stringify(name) : kindOf(name)}`)

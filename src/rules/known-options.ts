@@ -4,22 +4,13 @@
  * checks its own options with `open-options.ts` alone, and loads these lists (with the option
  * checks, `layout/options.ts`) when a store is given more than its key and default.
  */
-import { OPEN_OPTIONS, unknownIn } from './open-options.js'
 
-/** The options each object of `openTtlDB` (and of `db.live`) takes, by where it appears. */
+/**
+ * The options each object of `openTtlDB` takes beyond its own (`open-options.ts`), by where it
+ * appears (`bucket`'s: `bucket-options.ts`; `db.live`'s: `live/hub.ts`).
+ */
 export const KNOWN_OPTIONS = {
-  openTtlDB: OPEN_OPTIONS,
   store: ['keyPath', 'autoIncrement', 'defaultTtl', 'indexes', 'keepTs', 'mirror', 'touchOnRead', 'maxEntries', 'evict', 'evictOnQuota', 'keepExpired'],
   index: ['keyPath', 'unique', 'multiEntry'],
   purge: ['mode', 'batchSize', 'sliceMs', 'maxIntervalMs', 'idleTimeoutMs'],
-  live: ['index', 'query', 'count'],
-  bucket: ['name', 'persisted', 'durability', 'quota', 'expires', 'expiresAfterItems'],
 } as const
-
-export type OptionsKind = keyof typeof KNOWN_OPTIONS
-
-/** The first option of `options` that an object of this kind does not take, if any. */
-export function unknownOption(options: object, kind: OptionsKind): string | undefined {
-  return unknownIn(options, KNOWN_OPTIONS[kind])
-}
-

@@ -5,7 +5,8 @@
  * stores carries none of them.
  */
 import { refuse } from './refusal.js'
-import { unknownOption } from './known-options.js'
+import { KNOWN_OPTIONS } from './known-options.js'
+import { unknownIn } from './open-options.js'
 import { purgeDefaults } from './purge-options.js'
 import { MAX_TTL } from './ttl.js'
 import type { PurgeOptions, StoreConfig } from './types.js'
@@ -40,8 +41,8 @@ const positive = (value: unknown) => typeof value === 'number' && value > 0 && N
  */
 export function checkPurgeOptions(options: PurgeOptions = {}): Required<PurgeOptions> {
   if (options === null || typeof options !== 'object') throw refuse('INVALID_OPTION', 'purge', options)
-  const unknown = unknownOption(options, 'purge')
-  if (unknown !== undefined) throw refuse('INVALID_OPTION', 'unknownOption', 'purge', unknown, 'purge')
+  const unknown = unknownIn(options, KNOWN_OPTIONS.purge)
+  if (unknown !== undefined) throw refuse('INVALID_OPTION', 'unknownOption', 'purge', unknown, KNOWN_OPTIONS.purge)
   const defaults = purgeDefaults()
   const mode = options.mode ?? defaults.mode
   // An option given as `undefined` means the default, as if it were absent.

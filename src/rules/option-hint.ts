@@ -1,23 +1,24 @@
 /**
  * The refusal of an option the library does not know, with the closest known name (`did you mean
  * defaultTtl?`): out of `known-options.ts`, whose check an open runs, so that `idb-ttl/core`'s
- * first load carries none of it (issue #44); an open's refusal gets it with `texts.ts`.
+ * first load carries none of it (issue #44); an open's refusal gets it with `texts.ts`. The caller
+ * names the options known, so that `db.live`'s check (in `idb-ttl`'s first load) carries no other
+ * object's list.
  */
 import { TtlError } from './errors.js'
-import { KNOWN_OPTIONS, unknownOption, type OptionsKind } from './known-options.js'
+import { unknownIn } from './open-options.js'
 
 /**
- * @param where how the message names the object (`store "sessions"`, `purge`)
+ * @param where how the message names the object (`store "sessions"`, `purge`); `known`: the names it takes (`known-options.ts`)
  * @throws TtlError `INVALID_OPTION` naming the unknown option and the closest known one
  */
-export function checkKnownOptions(where: string, options: object, kind: OptionsKind): void {
-  const name = unknownOption(options, kind)
-  if (name !== undefined) throw new TtlError('INVALID_OPTION', unknownOptionText(where, name, kind))
+export function checkKnownOptions(where: string, options: object, known: readonly string[]): void {
+  const name = unknownIn(options, known)
+  if (name !== undefined) throw new TtlError('INVALID_OPTION', unknownOptionText(where, name, known))
 }
 
-/** The refusal of option `name` of an object of this kind, with the closest known name (an open's refusal: `texts.ts`). */
-export function unknownOptionText(where: string, name: string, kind: OptionsKind): string {
-  const known: readonly string[] = KNOWN_OPTIONS[kind]
+/** The refusal of option `name` of an object that takes `known`, with the closest known name (an open's refusal: `texts.ts`). */
+export function unknownOptionText(where: string, name: string, known: readonly string[]): string {
   const closest = closestName(name, known)
   const hint = closest ? `; did you mean ${closest}?` : `; known options: ${known.join(', ')}`
   return `${where}: unknown option ${JSON.stringify(name)}${hint}`

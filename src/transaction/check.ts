@@ -1,20 +1,20 @@
 /** The arguments of `db.transaction`, checked before anything opens. */
-import { kindOf, TtlError } from '../rules/errors.js'
+import { refuse } from '../rules/refusal.js'
 
 /**
  * The store names `stores` gives (one name, or an array of them).
- * @throws TtlError `INVALID_OPTION` naming what is wrong
+ * @throws TtlError `INVALID_OPTION` naming what is wrong (`refuse`d: the handle explains it)
  */
 export function checkTransaction(stores: unknown, mode: unknown, callback: unknown): string[] {
   const names = typeof stores === 'string' ? [stores] : stores
   if (!Array.isArray(names) || names.length === 0 || names.some((name) => typeof name !== 'string')) {
-    throw new TtlError('INVALID_OPTION', `db.transaction takes a store name or a non-empty array of them; got ${kindOf(stores)}`)
+    throw refuse('INVALID_OPTION', 'transactionStores', stores)
   }
   if (mode !== 'readonly' && mode !== 'readwrite') {
-    throw new TtlError('INVALID_OPTION', `db.transaction's mode must be 'readonly' or 'readwrite'; got ${String(mode)}`)
+    throw refuse('INVALID_OPTION', 'transactionMode', mode)
   }
   if (typeof callback !== 'function') {
-    throw new TtlError('INVALID_OPTION', `db.transaction needs a callback (tx) => …; got ${kindOf(callback)}`)
+    throw refuse('INVALID_OPTION', 'transactionCallback', callback)
   }
   return [...new Set(names as string[])]
 }

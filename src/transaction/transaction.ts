@@ -8,6 +8,8 @@ import type { DeletedItem } from '../events/listeners.js'
 import { countLive, getMany, ReadScope, type Reading } from '../reads/reads.js'
 import { getKeys, getOne } from '../reads/more-reads.js'
 import { TtlError } from '../rules/errors.js'
+import { explained } from '../rules/refusal.js'
+import { TEXTS } from '../rules/full-texts.js'
 import type { StoreState } from '../rules/policy.js'
 import type { TtlValues } from '../rules/ttl.js'
 import type { Changes, Item } from '../writes/write-steps.js'
@@ -257,7 +259,11 @@ export class Transaction {
     ))
   }
 
-  /** Runs a call on `store`, turning IndexedDB's "this transaction has ended" into `TRANSACTION_INACTIVE`. */
+  /**
+   * Runs a call on `store`, turning IndexedDB's "this transaction has ended" into `TRANSACTION_INACTIVE`,
+   * and a refusal of its checks (`layout/stamp.ts`) into its words at once: the transaction would
+   * end while they loaded, so this chunk imports them.
+   */
   private async guard<T>(store: string, call: (objectStore: IDBObjectStore) => Promise<T>): Promise<T> {
     if (!this.setup.stores.includes(store)) {
       const named = this.setup.stores.map((name) => `"${name}"`).join(', ')
@@ -268,8 +274,13 @@ export class Transaction {
     try {
       return await call(this.setup.tx.objectStore(store))
     } catch (error) {
-      throw this.asInactive(store, error)
+      throw explained(this.asInactive(store, error), TEXTS)
     }
+  }
+
+  /** `error` in its words, where it is a refusal of the checks a write makes (the mirror's pull checks its copies so). */
+  words(error: unknown): unknown {
+    return explained(error, TEXTS)
   }
 
   private asInactive(store: string, error: unknown): unknown {

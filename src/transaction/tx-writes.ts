@@ -6,7 +6,7 @@
 import type { DeletedItem } from '../events/listeners.js'
 import { EXPIRY_INDEX } from '../layout/expiry-index.js'
 import { check, isPlainObject, stampAt, unstamp } from '../layout/stamp.js'
-import { knownWatermarks } from '../layout/watermarks.js'
+import { knownWatermarks } from '../layout/held-settings.js'
 import { keyPathValue, req } from '../platform/request.js'
 import { cutoffs, type StoreState } from '../rules/policy.js'
 import type { TtlValues } from '../rules/ttl.js'
@@ -42,7 +42,7 @@ export interface WriteTarget {
  * write can be refused for a holder, every request is made at once; otherwise one after the other
  * (a value written after claiming room must not land after a later one). Resolves to their keys.
  * As the handle's writes do, values are stamped above the watermarks the realm knows
- * (`layout/watermarks.ts`); the settings judge only the holders of a key a write is refused.
+ * (`layout/held-settings.ts`); the settings judge only the holders of a key a write is refused.
  */
 export async function putIn(
   target: WriteTarget,

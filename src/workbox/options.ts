@@ -4,7 +4,8 @@
  * thing; every other unknown name is refused, as `openTtlDB` refuses them.
  */
 import { TtlError } from '../rules/errors.js'
-import { checkDefaultTtl, MAX_TTL } from '../rules/ttl.js'
+import { checkDefaultTtl } from '../rules/resolver.js'
+import { MAX_TTL } from '../rules/ttl.js'
 import type { TtlExpirationPluginOptions } from './types.js'
 
 const KNOWN = ['defaultTtl', 'maxAgeSeconds', 'ttl', 'touchOnRead', 'maxAgeFrom', 'maxEntries', 'evictOnQuota', 'purgeOnQuotaError', 'matchOptions', 'staleIfError', 'clock'] as const

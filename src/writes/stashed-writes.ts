@@ -13,7 +13,7 @@ import { cutoffs, type StoreState } from '../rules/policy.js'
 import type { DeletedItem } from '../events/listeners.js'
 import { abortQuietly, req } from '../platform/request.js'
 import { bornDead, stampAt, unstamp, writeOrder } from '../layout/stamp.js'
-import { knownWatermarks, learn, type Watermarks } from '../layout/watermarks.js'
+import { knownWatermarks, learn, type Watermarks } from '../layout/held-settings.js'
 import { begin, committedOrUndone, itemAt, refusedAt, type Changes, type Generations, type Item, type WriteContext, type Written } from './write-steps.js'
 import { updated } from './update.js'
 

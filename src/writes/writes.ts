@@ -10,11 +10,10 @@ import type { dropGenerationsOf } from '../generations/stash.js'
 import type { updateStashed, writeStashed } from './stashed-writes.js'
 import { abortQuietly } from '../platform/request.js'
 import { stampAt, check, writeOrder, type Checked } from '../layout/stamp.js'
-import { knownWatermarks } from '../layout/watermarks.js'
-import { heldSettings, keepsSettings } from '../layout/held-settings.js'
-import { checkDefaultTtl, MAX_TTL, type DefaultTtl } from '../rules/ttl.js'
+import { heldSettings, keepsSettings, knownWatermarks } from '../layout/held-settings.js'
+import { normalizeTtl, type DefaultTtl } from '../rules/ttl.js'
 import { begin, committedOrUndone, refusedAt, settingsFor, unlessClosed, type Generations, type Item, type WriteContext, type Written } from './write-steps.js'
-import { kindOf, TtlError } from '../rules/errors.js'
+import { refuse } from '../rules/refusal.js'
 
 export type { WriteContext, Written } from './write-steps.js'
 
@@ -54,7 +53,7 @@ export function generationsWith(load: () => Promise<StashWork>): Generations {
  * (SPEC §6): those of the copy this realm holds (`layout/held-settings.ts`), with no read of the
  * settings; without a copy where the realm keeps them (Web Locks), those read in the write's own
  * transaction, and kept for the next writes. Without Web Locks, the watermarks this realm knows
- * (`layout/watermarks.ts`): a change of setting in another tab reaches them by its announcement.
+ * (`layout/held-settings.ts`): a change of setting in another tab reaches them by its announcement.
  * A write refused with `ConstraintError` is tried again, in a transaction that reads the settings
  * to judge which holders are dead (`claim.ts`, as `claiming` loads it: at the first such refusal).
  */
@@ -68,7 +67,7 @@ export async function writeAll(
   claiming: LoadClaiming,
 ): Promise<Written<IDBValidKey[]>> {
   if (!Array.isArray(values)) {
-    throw new TtlError('INVALID_VALUE', `store "${storeName}": putAll takes an array of values; got ${kindOf(values)}`)
+    throw refuse('INVALID_VALUE', 'putAll', storeName, values)
   }
   const now = ctx.clock()
   const where = (i: number) => (batch ? `store "${storeName}", item ${i}` : `store "${storeName}"`)
@@ -148,11 +147,12 @@ export async function clear(ctx: WriteContext, storeName: string): Promise<void>
 
 /**
  * `value` as `setDefaultTtl` takes it, checked before its work loads (`default-ttl.ts`).
- * @throws TtlError `INVALID_TTL`
+ * @throws TtlError `INVALID_TTL` (`refuse`d: the handle explains it)
  */
 export function checkNewDefault(storeName: string, value: DefaultTtl): DefaultTtl {
-  const where = `store "${storeName}"`
   // An absent default (a store declared without one) means TTL off; an argument left out does not.
-  if (value === undefined) throw new TtlError('INVALID_TTL', `${where}: setDefaultTtl needs null (TTL off), -1 or an integer from 1 to ${MAX_TTL}; got undefined`)
-  return checkDefaultTtl(value, where)
+  if (value === undefined) throw refuse('INVALID_TTL', 'newDefault', storeName)
+  const checked = normalizeTtl(value, false)
+  if (checked === undefined) throw refuse('INVALID_TTL', 'defaultTtl', `store "${storeName}"`, value)
+  return checked
 }

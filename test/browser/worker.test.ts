@@ -4,6 +4,7 @@ import { afterEach, expect, test, vi } from 'vitest'
 import type { PurgeReport } from '../../src/index.js'
 import { WorkerPurger } from '../../src/background/worker/client.js'
 import { countOnDisk, freshDB, manualClock, uniqueName } from '../helpers.js'
+import { trackTimers } from '../purge/timers.js'
 
 const until = (check: () => Promise<void> | void, timeout = 15_000) => vi.waitFor(check, { timeout, interval: 10 })
 
@@ -27,7 +28,11 @@ function spyWorkers() {
 }
 
 let workers: ReturnType<typeof spyWorkers>
-afterEach(() => workers?.restore())
+const restore: (() => void)[] = []
+afterEach(() => {
+  workers?.restore()
+  restore.splice(0).forEach((undo) => undo())
+})
 
 /**
  * Writes `dead` items that die with the store's default TTL (ids 0, 1, …) and `live` that never
@@ -71,16 +76,24 @@ test('items with short TTLs disappear physically, from idle callbacks where the 
 
 test('close() stops the scheduler and terminates the worker', async () => {
   workers = spyWorkers()
+  const scheduler = trackTimers('src/background/scheduler', true)
+  restore.push(() => scheduler.restore())
   const clock = manualClock()
   const db = await freshDB({ clock, stores, purge: { mode: 'worker', maxIntervalMs: 20 } })
   await db.put('s', { id: 'a' })
-  await until(() => expect(workers.started).toHaveLength(1))
+  // Closed while the scheduler waits for its next slice (its one timer or idle callback pending),
+  // not mid-slice: no slice is under way that could set a wait after close().
+  await until(() => {
+    expect(workers.started).toHaveLength(1)
+    expect(scheduler.pending).toBe(1)
+  })
   const name = db.raw.name
   db.close()
+  expect(scheduler.pending).toBe(0)
   // The worker closes its connection first, then is terminated.
   await until(() => expect(workers.started[0].terminated).toBe(true))
+  // Nothing is left to run a slice, nor to start a worker: the item, dead by the clock, stays.
   clock.advance(60_000)
-  await new Promise((r) => setTimeout(r, 100))
   expect(workers.started).toHaveLength(1)
   expect(await countOnDisk(name, 's')).toBe(1)
 })

@@ -113,11 +113,16 @@ test('a write the server refuses (an item over 2 MB: 413) is set aside, listed f
   expect(await row('server', 'too-big-1').count()).toBe(0)
   expect(await row('mirror', 'too-big-1').count()).toBe(1)
 
+  // Each refused push is a 413 the browser logs: the retry's is awaited, else what follows could
+  // see the list before the retry began, or while it was under way.
+  const refusals = () => demo.consoleErrors.filter((text) => text.includes('status of 413')).length
+  const refusedBefore = refusals()
   await setAside('too-big-1').getByTestId('rejected-retry').click()
   // Queued again as it was, and refused again at the next push: one record for the key.
+  await expect.poll(refusals, POLL).toBe(refusedBefore + 1)
   await expect.poll(() => sync().getAttribute('data-pending'), POLL).toBe('0')
   await expect.poll(() => setAside('too-big-1').count(), POLL).toBe(1)
-  expect(await demo.page.locator('[data-testid="cosmos-rejected-list"] li').count()).toBe(1)
+  await expect.poll(() => demo.page.locator('[data-testid="cosmos-rejected-list"] li').count(), POLL).toBe(1)
 
   // On a phone the list and its buttons fit the screen.
   await demo.page.setViewportSize({ width: 390, height: 844 })

@@ -116,6 +116,26 @@ test('setDefaultTtl and getDefaultTtl load it at the first; a failed load change
   db.close()
 })
 
+test('purgeExpired loads it at the first, an unknown store refused before; a failed load rejects with its error and purges nothing, the next loads again and purges', async () => {
+  const clock = manualClock(T0)
+  const { calls, db } = await opened({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10 } } })
+  const reports: unknown[] = []
+  db.onPurge((report) => reports.push(report))
+  await db.putAll('s', [{ id: 1 }, { id: 2 }])
+  clock.advance(11_000)
+  calls.failNext(new TypeError('offline'))
+  await expect(db.purgeExpired('nope' as never)).rejects.toMatchObject({ code: 'UNKNOWN_STORE' })
+  expect(calls.loads).toBe(0)
+  await expect(db.purgeExpired('s')).rejects.toThrow('offline')
+  expect(calls.loads).toBe(1)
+  expect(await db.raw.count('s')).toBe(2)
+  expect(await db.purgeExpired()).toBe(2)
+  expect(calls.loads).toBe(2)
+  expect(await db.raw.count('s')).toBe(0)
+  expect(reports).toMatchObject([{ store: '*', deleted: 2 }])
+  db.close()
+})
+
 test('a bad ttl is refused with INVALID_TTL and an unknown store with UNKNOWN_STORE before it loads, whether or not it would', async () => {
   const { calls, db } = await opened()
   calls.failNext(new TypeError('offline'))

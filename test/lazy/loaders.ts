@@ -2,10 +2,12 @@
 // (assembly/open-page.ts): each chunk can be held (as a slow network holds an `import()`) or made
 // to reject (an offline PWA whose chunk was never cached), and counts its loads.
 import * as staleReads from '../../src/reads/stale.js'
+import * as duringWork from '../../src/background/during-work.js'
 import * as touchWork from '../../src/reads/touch.js'
+import * as mirrorWork from '../../src/transaction/mirror-queue.js'
 import * as follow from '../../src/live/subscribers.js'
 import * as calls from '../../src/assembly/calls.js'
-import * as refusalTexts from '../../src/rules/texts.js'
+import * as refusalTexts from '../../src/rules/full-texts.js'
 import { fullBackground } from '../../src/background/page.js'
 import { inlinePurger } from '../../src/background/inline.js'
 import { lazyBackground } from '../../src/background/lazy.js'
@@ -70,7 +72,9 @@ export function chunks() {
     stashWork: new Chunk({ ...stashedWrites, dropGenerationsOf, resolveRows }),
     texts: new Chunk(refusalTexts),
     stale: new Chunk(staleReads),
+    during: new Chunk(duringWork),
     touches: new Chunk(touchWork),
+    mirror: new Chunk(mirrorWork),
     follow: new Chunk(follow),
     calls: new Chunk(calls),
     background: new Chunk({ makeBackground: fullBackground(inlinePurger) }),
@@ -85,7 +89,9 @@ export function chunks() {
     stashWork: c.stashWork.load,
     texts: c.texts.load,
     stale: c.stale.load,
+    during: c.during.load,
     touches: c.touches.load,
+    mirror: c.mirror.load,
     follow: c.follow.load,
     calls: c.calls.load,
   }

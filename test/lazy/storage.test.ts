@@ -22,7 +22,7 @@ test('db.storage() whose chunk cannot be loaded rejects with why; the handle ser
 })
 
 test('an open in a bucket whose storage work cannot be loaded rejects with why, creating nothing; the next opens', async () => {
-  const { open, storage, upgrade } = chunks()
+  const { open, storage, upgrade, texts } = chunks()
   const name = uniqueName()
   storage.failNext(offline)
   await expect(open(name, { bucket: { name: 'lazy-b' } })).rejects.toBe(offline)
@@ -30,16 +30,16 @@ test('an open in a bucket whose storage work cannot be loaded rejects with why, 
   const db = await open(name, { bucket: { name: 'lazy-b' } })
   await db.put('s', { id: 1 })
   db.close()
-  await deletingWith(storage.load)(name, { bucket: 'lazy-b' })
+  await deletingWith(storage.load, texts.load)(name, { bucket: 'lazy-b' })
 })
 
 test('deleteTtlDB whose storage work cannot be loaded rejects with why and deletes nothing; the next deletes', async () => {
-  const { open, storage } = chunks()
+  const { open, storage, texts } = chunks()
   const name = uniqueName()
   const db = await open(name, {})
   await db.put('s', { id: 1 })
   db.close()
-  const deleteTtlDB = deletingWith(storage.load)
+  const deleteTtlDB = deletingWith(storage.load, texts.load)
   storage.failNext(offline)
   await expect(deleteTtlDB(name)).rejects.toBe(offline)
   const again = await open(name, {})

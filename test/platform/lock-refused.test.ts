@@ -40,9 +40,11 @@ test("Web Locks' own refusal (a DOMException) is final: granted resolves and not
   const nav = navigator as Navigator & { locks: LockManager }
   const own = Object.getOwnPropertyDescriptor(nav, 'locks')
   let requests = 0
+  let askedAgain!: () => void
+  const again = new Promise<string>((resolve) => (askedAgain = () => resolve('asked again')))
   const refusing = {
     request: async () => {
-      requests++
+      if (++requests > 1) askedAgain()
       throw new DOMException('Access to the Locks API is denied in this context.', 'SecurityError')
     },
     query: () => nav.locks.query(),
@@ -50,10 +52,11 @@ test("Web Locks' own refusal (a DOMException) is final: granted resolves and not
   Object.defineProperty(nav, 'locks', { value: refusing, configurable: true })
   restore.push(() => (own ? Object.defineProperty(nav, 'locks', own) : delete (nav as { locks?: unknown }).locks))
   const lock = holdLock(uniqueName('denied'))!
-  await lock.granted
-  // Longer than the first waits before a retry (10 ms, then 20 ms).
-  await new Promise((resolve) => setTimeout(resolve, 100))
+  // `ended` settles once nothing is asked for any more: after it, no retry can come. A retry
+  // would come first (10 ms after the refusal), and `ended` never.
+  expect(await Promise.race([lock.ended.then(() => 'ended'), again])).toBe('ended')
   expect(requests).toBe(1)
+  await lock.granted
   lock.release()
 })
 

@@ -60,13 +60,17 @@ describe('background purge (inline)', () => {
   })
 
   test('a write due sooner than the planned wake-up pulls it forward', async () => {
+    tracker = trackTimers('src/background/scheduler', true)
     const clock = manualClock()
     const db = await freshDB({ clock, stores, purge: { mode: 'inline', maxIntervalMs: 60_000, idleTimeoutMs: 20 } })
     const first = new Promise<PurgeReport>((resolve) => db.onPurge(resolve))
     await db.put('s', { id: 'long', ttl: 3600 })
-    await until(async () => expect(db.isPurger).toBe(true))
-    // Let the first slice run and go to sleep for the hour; the short write must cut that short.
-    await new Promise((r) => setTimeout(r, 100))
+    // The first slice has run and gone to sleep for the hour (maxIntervalMs at most); the short
+    // write must cut that short.
+    await until(async () => {
+      expect(tracker!.pending).toBe(1)
+      expect(tracker!.delays.at(-1)).toBe(60_000)
+    })
     await db.put('s', { id: 'short', ttl: 1 })
     clock.advance(1_000)
     expect((await first).deleted).toBe(1)
@@ -92,18 +96,22 @@ describe('background purge (inline)', () => {
   })
 
   test('close() leaves no timer or idle callback of the scheduler behind, and stops purging', async () => {
-    tracker = trackTimers('src/background/scheduler')
+    tracker = trackTimers('src/background/scheduler', true)
     const clock = manualClock()
     const db = await freshDB({ clock, stores, purge: { mode: 'inline', maxIntervalMs: 10 } })
     await db.put('s', { id: 'a' })
     await until(async () => expect(db.isPurger).toBe(true))
-    await until(async () => expect(tracker!.created).toBeGreaterThan(2))
+    // Closed while the scheduler waits (its one timer or idle callback pending), not mid-slice:
+    // no slice is under way that could set a wait after close().
+    await until(async () => {
+      expect(tracker!.created).toBeGreaterThan(2)
+      expect(tracker!.pending).toBe(1)
+    })
     const name = db.raw.name
     db.close()
     expect(tracker.pending).toBe(0)
+    // Nothing is left to run a slice: the item, dead by the clock, stays on the disk.
     clock.advance(20_000)
-    await new Promise((r) => setTimeout(r, 50))
-    expect(tracker.pending).toBe(0)
     expect(await countOnDisk(name, 's')).toBe(1)
   })
   test('close() from inside an onPurge listener leaves no timer or idle callback of the scheduler behind', async () => {

@@ -81,22 +81,42 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 test('requests for a slice do not cut a back-off short: the retry waits its full delay', async () => {
   const clock = manualClock()
-  const calledAt: number[] = []
+  // The back-off's sleep and the idle callbacks on the clock: its full delay is counted in clock
+  // time, without sleeping through it.
+  const waits = timersOnClock('src/background/scheduler', clock)
+  restore.push(() => waits.restore())
   const purger = fakePurger(async () => {
-    calledAt.push(performance.now())
     throw Object.assign(new Error('no worker'), { name: 'PurgeWorkerError' })
   })
+  const asked = waits.next()
   const scheduler = new PurgeScheduler(purger, uniqueName('lock'), { clock, maxIntervalMs: 60_000, idleTimeoutMs: 5, onReport: () => {} })
-  await vi.waitFor(() => expect(purger.calls).toBe(1), { timeout: 5000, interval: 5 })
-  // Writes keep asking, as every put does, until the retry comes.
-  while (purger.calls < 2) {
+  restore.unshift(() => scheduler.stop())
+  // Runs the one wait due now, up to the next one it leads to (a slice sets one as it ends).
+  const runTheDueWait = async () => {
+    const next = waits.next()
+    expect(waits.runDue()).toBe(1)
+    await next
+  }
+  await asked
+  clock.advance(5)
+  await runTheDueWait()
+  expect(purger.calls).toBe(1)
+  // Where Web Locks are, the failed purger went to the back of the lock's queue: it backs off
+  // again (from the same moment of the clock) once the lock is back.
+  await vi.waitFor(() => expect(scheduler.isLeader).toBe(true), SOON)
+  const failedAt = clock.now
+  // Writes keep asking, as every put does, until the retry comes: the first back-off step is 1 s.
+  for (let t = 10; t < 1000; t += 10) {
+    clock.set(failedAt + t)
     scheduler.soon()
     scheduler.noteWrite('s', [1], clock.now)
-    await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(waits.runDue(), `${t} ms into the back-off`).toBe(0)
   }
-  scheduler.stop()
-  // The first back-off step is 1 s (timers may fire a millisecond early).
-  expect(calledAt[1] - calledAt[0]).toBeGreaterThanOrEqual(990)
+  clock.set(failedAt + 1000)
+  await runTheDueWait()
+  clock.advance(5)
+  await runTheDueWait()
+  expect(purger.calls).toBe(2)
 })
 
 test('on a page that is never idle, the first slice comes after idleTimeoutMs however often writes ask', async () => {
@@ -178,15 +198,23 @@ test('a purger whose slices fail hands the lock to a connection waiting for it',
   restore.push(ensureLocks())
   const clock = manualClock()
   const lock = uniqueName('lock')
+  let fail!: () => void
+  const failed = new Promise<void>((resolve) => (fail = resolve))
   const failing = fakePurger(async () => {
+    await failed
     throw Object.assign(new Error('no worker'), { name: 'PurgeWorkerError' })
   })
   const working = fakePurger(async () => [report()])
   const options = { clock, maxIntervalMs: 60_000, idleTimeoutMs: 5, onReport: () => {} }
   const first = new PurgeScheduler(failing, lock, options)
-  await vi.waitFor(() => expect(first.isLeader).toBe(true), { timeout: 5000, interval: 5 })
+  await vi.waitFor(() => expect(failing.calls).toBe(1), SOON)
+  // The second connection waits for the lock before the first slice fails: the failure hands it
+  // over then, not after the first back-off's retry.
   const second = new PurgeScheduler(working, lock, options)
-  await vi.waitFor(() => expect(working.calls).toBe(1), { timeout: 5000, interval: 5 })
+  await vi.waitFor(async () => expect((await navigator.locks.query()).pending?.map((l) => l.name)).toContain(lock), SOON)
+  fail()
+  await vi.waitFor(() => expect(working.calls).toBe(1), SOON)
+  expect(failing.calls).toBe(1)
   expect(second.isLeader).toBe(true)
   expect(first.isLeader).toBe(false)
   first.stop()

@@ -4,6 +4,8 @@ import { openTtlDB, type PurgeReport } from '../../src/index.js'
 import { WorkerPurger } from '../../src/background/worker/client.js'
 import { expireOneInTheBackground, freshDB, manualClock, uniqueName } from '../helpers.js'
 import { stubWorkers } from './stubs.js'
+import { timersOnClock } from './timers.js'
+import { crashThroughFirstBackOff } from './back-off.js'
 
 const stores = { s: { keyPath: 'id', defaultTtl: 10 } }
 
@@ -90,20 +92,18 @@ test('a worker that crashes fails the call with a PurgeWorkerError that gives it
 test('a worker that crashes is tried once per back-off step, not once per write; requests still succeed', async () => {
   workers = stubWorkers('crash')
   const clock = manualClock()
-  const db = await freshDB({ clock, stores, purge: { mode: 'worker', idleTimeoutMs: 5 } })
-  const failures: PurgeReport[] = []
-  db.onPurge((r) => r.error && failures.push(r))
-  for (let i = 0; workers.started.length < 2; i++) {
-    await db.put('s', { id: i })
-    expect(await db.get('s', i)).toMatchObject({ id: i })
-    await new Promise((resolve) => setTimeout(resolve, 10))
+  // The scheduler's sleeps and the idle callbacks on the clock: the back-off is counted in clock
+  // time, without sleeping through it.
+  const waits = timersOnClock('src/background/scheduler', clock)
+  try {
+    const db = await freshDB({ clock, stores, purge: { mode: 'worker', idleTimeoutMs: 5 } })
+    const failures = await crashThroughFirstBackOff(db, clock, waits, () => workers!.started.length)
+    expect(workers.started[0].terminated).toBe(true)
+    expect(failures).toHaveLength(1)
+    expect(failures[0]).toMatchObject({ store: '*', error: { name: 'PurgeWorkerError' } })
+  } finally {
+    waits.restore()
   }
-  const [first, second] = workers.started
-  // The first back-off step is 1 s (timers may fire a millisecond early).
-  expect(second.at - first.at).toBeGreaterThanOrEqual(990)
-  expect(first.terminated).toBe(true)
-  expect(failures.length).toBeLessThanOrEqual(2)
-  expect(failures[0]).toMatchObject({ store: '*', error: { name: 'PurgeWorkerError' } })
 })
 
 test('purgeExpired() right before close() rejects CLOSED and leaves no worker running', async () => {
@@ -115,9 +115,20 @@ test('purgeExpired() right before close() rejects CLOSED and leaves no worker ru
   expect(await purging).toMatchObject({ name: 'TtlError', code: 'CLOSED' })
   // A worker that does not answer close() is terminated anyway, a moment later.
   await vi.waitFor(() => expect(workers!.started.filter((w) => !w.terminated)).toEqual([]), { timeout: 5000, interval: 10 })
-  await new Promise((resolve) => setTimeout(resolve, 0))
-  expect(workers.started.filter((w) => !w.terminated)).toEqual([])
   indexedDB.deleteDatabase(name)
+})
+
+test('a closed purger starts no worker: its calls reject CLOSED', async () => {
+  workers = stubWorkers('silent')
+  const purger = new WorkerPurger({ name: uniqueName(), stores, batchSize: 10, sliceMs: 10 })
+  const slice = purger.slice(Date.now()).catch((error) => error)
+  await purger.close()
+  expect(await slice).toMatchObject({ name: 'TtlError', code: 'CLOSED' })
+  // A worker starts inside the call itself, if at all: counted before the call settles.
+  const late = purger.purgeAll(['s'], Date.now()).catch((error) => error)
+  expect(workers.started).toHaveLength(1)
+  expect(workers.started[0].terminated).toBe(true)
+  expect(await late).toMatchObject({ name: 'TtlError', code: 'CLOSED' })
 })
 
 test('a worker that stops answering mid-slice is ended by the watchdog, and the slice fails', async () => {

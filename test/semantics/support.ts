@@ -1,6 +1,6 @@
 /** Small helpers shared by the semantics suites (SPEC §1–4). */
 import { deleteDB } from 'idb'
-import { afterEach, expect } from 'vitest'
+import { afterEach, expect, vi } from 'vitest'
 import type { TtlDB } from '../../src/index.js'
 import { MAX_DEFER_MS } from '../../src/reads/touch.js'
 import { META_STORE } from '../../src/layout/expiry-index.js'
@@ -146,13 +146,23 @@ export async function touchSparesKilledItem(reader: TtlDB<any>, changer: TtlDB<a
   expect(await reader.get('s', 'a'), 'in the reading tab').toBeUndefined()
 }
 
-/** Collects unhandled rejections (Node and browsers) while `run` runs and a moment after; `run`'s own failure is rethrown. */
+/**
+ * Collects the unhandled rejections (Node and browsers) of the promises rejected while `run` runs,
+ * to its end; `run`'s own failure is rethrown. Each is reported in a task after the one it was
+ * rejected in: Node reports a task's rejections once its microtasks are done, before the next
+ * task; a browser queues the reports of each microtask checkpoint's rejections, in order, on one
+ * task source, so a rejection of its own left unhandled after `run` is reported after all of them.
+ */
 export async function unhandledDuring(run: () => Promise<void>): Promise<unknown[]> {
   const seen: unknown[] = []
+  const last = new Error('the rejection unhandledDuring waits for the report of')
+  let lastReported!: () => void
+  const reported = new Promise<void>((resolve) => (lastReported = resolve))
   const onNode = (reason: unknown) => seen.push(reason)
   const onBrowser = (event: PromiseRejectionEvent) => {
-    seen.push(event.reason)
     event.preventDefault()
+    if (event.reason === last) lastReported()
+    else seen.push(event.reason)
   }
   // Node's process, where there is one; the browser's window otherwise.
   const process = (globalThis as { process?: { on(e: string, f: (r: unknown) => void): void; off(e: string, f: (r: unknown) => void): void } }).process
@@ -161,8 +171,17 @@ export async function unhandledDuring(run: () => Promise<void>): Promise<unknown
   else window.addEventListener('unhandledrejection', onBrowser)
   try {
     await run()
-    // Unhandled rejections are reported after a macrotask or two.
-    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 10))
+    if (node) await new Promise((resolve) => setImmediate(resolve))
+    else {
+      // Vitest logs each report a listener of the page hears: not this one's (those before it are in `seen`).
+      const quiet = vi.spyOn(console, 'error').mockImplementation(() => {})
+      try {
+        void Promise.reject(last)
+        await reported
+      } finally {
+        quiet.mockRestore()
+      }
+    }
   } finally {
     if (node) process!.off('unhandledRejection', onNode)
     else window.removeEventListener('unhandledrejection', onBrowser)
@@ -195,7 +214,7 @@ export async function touchSparesItemShorterDefaultKilled(reader: TtlDB<any>, ch
 }
 
 /** The stores of each transaction `db` opens while `run` runs. */
-export async function scopes(db: TtlDB<any>, run: () => Promise<unknown>): Promise<string[][]> {
+export async function scopes(db: { raw: { name: string } }, run: () => Promise<unknown>): Promise<string[][]> {
   const seen: string[][] = []
   const original = IDBDatabase.prototype.transaction
   IDBDatabase.prototype.transaction = function (this: IDBDatabase, names: string | string[], ...rest: never[]) {

@@ -18,7 +18,7 @@ function counted() {
     get relief() { return c.relief.loads },
   }
   const open = (name: string, options: Partial<OpenTtlDBOptions> = {}) => c.open(name, options, inlineBackground)
-  return { loads, open, deleteTtlDB: deletingWith(c.storage.load) }
+  return { loads, open, deleteTtlDB: deletingWith(c.storage.load, c.texts.load) }
 }
 
 test('an open without bucket or onLost loads neither; the first db.storage() loads the storage work, and answers as before', async () => {

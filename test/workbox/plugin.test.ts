@@ -3,12 +3,13 @@
  * (strategy.ts) over a Cache Storage stand-in (fake-caches.ts), under a clock moved by hand.
  * test/browser/workbox.test.ts runs it in a real service worker with Workbox's strategies.
  */
-import { expect, test, vi } from 'vitest'
+import { expect, onTestFinished, test, vi } from 'vitest'
 import { openTtlDB } from '../../src/index.js'
 import { TtlExpirationPlugin, type TtlExpirationPluginOptions } from '../../src/workbox/index.js'
 import { manualClock, SOON } from '../helpers.js'
 import { expectTtlError, SECOND, T0 } from '../semantics/support.js'
 import { API, setup, storage } from './setup.js'
+import { WriteGuard } from '../../src/workbox/writes.js'
 import { FakeEvent } from './strategy.js'
 
 test('a response is served from the cache until its entry expires, and never once after (the strategy goes to the network)', async () => {
@@ -126,13 +127,14 @@ test('a write of a URL whose old response is being deleted waits for the deletio
   await vi.waitFor(() => expect(cache.held).toBe(1), SOON)
   const request = new Request(API + 'a')
   const state = {}
-  let begun = false
-  const announced = plugin.cacheKeyWillBeUsed({ request, mode: 'write', state }).then(() => (begun = true))
-  await new Promise((resolve) => setTimeout(resolve, 20))
-  expect(begun).toBe(false)
-  cache.hold = undefined
-  release()
-  await announced
+  // What the cache held when the write began: the deletion had run to its end. It is let go in a
+  // later task, after every step of a write that would not wait for it (each a microtask).
+  const announced = plugin.cacheKeyWillBeUsed({ request, mode: 'write', state }).then(() => ({ held: cache.held, old: cache.responses.has(API + 'a') }))
+  setTimeout(() => {
+    cache.hold = undefined
+    release()
+  })
+  expect(await announced).toEqual({ held: 0, old: false })
   await cache.put(request, new Response('new a'))
   const event = new FakeEvent()
   await plugin.cacheDidUpdate({ cacheName, request, newResponse: new Response('new a'), event })
@@ -274,11 +276,24 @@ test('a response just put in the cache is served to a read that comes before its
   const event = new FakeEvent()
   await plugin.cacheKeyWillBeUsed({ request, mode: 'write', state })
   await storage().cache(cacheName).put(request, new Response('a just cached'))
-  // Another fetch of a meanwhile (40 ms later in Firefox): given time to go wrong, then the write ends.
+  // Another fetch of a meanwhile (40 ms later in Firefox). Once it asks whether a write of a is
+  // under way, the write ends: the answer must wait for that end (a read that went on at once
+  // would find the response with no entry, and go to the network).
+  let ended = false
+  const original = WriteGuard.prototype.written
+  const answered: Promise<boolean>[] = []
+  const written = vi.spyOn(WriteGuard.prototype, 'written').mockImplementation(function (this: WriteGuard, ...args) {
+    const answer = original.apply(this, args)
+    answered.push(answer.then(() => ended))
+    return answer
+  })
+  onTestFinished(() => written.mockRestore())
   const reading = get('a')
-  await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, 50))])
+  await vi.waitFor(() => expect(answered).toHaveLength(1), SOON)
   await plugin.cacheDidUpdate({ cacheName, request, newResponse: new Response('a just cached'), event })
+  ended = true
   await plugin.handlerDidComplete({ event, state })
+  expect(await answered[0], 'the write had ended when the read was answered').toBe(true)
   expect(await reading).toEqual({ body: 'a just cached', from: 'cache' })
   expect(fetch.count()).toBe(0)
 })
