@@ -9,9 +9,9 @@ import type { TtlDB } from '../../src/index.js'
 import { LEASE_MS } from '../../src/layout/held-settings.js'
 import { META_STORE } from '../../src/layout/expiry-index.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
-import { HOLD_REQUESTS } from '../engines/quirks.js'
 import { openPage } from './pages.js'
 import { scopes } from '../semantics/support.js'
+import { holdOpenUntil } from '../waits.js'
 
 const stores = { s: { keyPath: 'id', defaultTtl: 100 } }
 const opened: TtlDB<any>[] = []
@@ -148,8 +148,8 @@ test('holding no copy (a change let them go), an update queued behind a transact
     const queued = db.update('held', 'x', { seen: true })
     for (let i = 0; i < 3; i++) await tx.get('held', 'x')
     const read = db.get('other', 1).finally(() => (resolved = true))
-    for (let i = 0; !resolved && i < HOLD_REQUESTS; i++) await tx.get('held', 'x')
-    return { whileOpen: resolved, queued, read }
+    const whileOpen = await holdOpenUntil(() => tx.get('held', 'x'), () => resolved)
+    return { whileOpen, queued, read }
   })
   expect(outcome.whileOpen, 'the read resolved while the transaction was open').toBe(true)
   expect(await outcome.read).toMatchObject({ id: 1 })

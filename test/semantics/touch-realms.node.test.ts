@@ -6,9 +6,9 @@
  * offers. The same scenarios across two real pages are in test/browser/touch-tabs.test.ts.
  */
 import { expect, test, vi } from 'vitest'
-import { HOLD_REQUESTS } from '../engines/quirks.js'
 import { openTtlDB, type TtlDB } from '../../src/index.js'
 import { manualClock, uniqueName } from '../helpers.js'
+import { holdOpenUntil } from '../waits.js'
 import { deleteAfter, T0, touchSparesItemShorterDefaultKilled, touchSparesKilledItem, touchSparesLaterWrite } from './support.js'
 
 const stores = { s: { keyPath: 'id', defaultTtl: 10, touchOnRead: true }, other: { keyPath: 'id', defaultTtl: 10 } }
@@ -68,8 +68,8 @@ test("touches owed while another tab's transaction holds their store do not dela
       const written = reader.put('s', { id: 'b' })
       for (let i = 0; i < 3; i++) await tx.get('s', 'a')
       const read = reader.get('other', 1).finally(() => (resolved = true))
-      for (let i = 0; !resolved && i < HOLD_REQUESTS; i++) await tx.get('s', 'a')
-      return { whileOpen: resolved, written, read }
+      const whileOpen = await holdOpenUntil(() => tx.get('s', 'a'), () => resolved)
+      return { whileOpen, written, read }
     })
     expect(outcome.whileOpen).toBe(true)
     await outcome.written

@@ -2,15 +2,16 @@
  * SPEC §11: a transaction over some stores never delays reads or writes of stores it does not
  * name. The transaction is held open by a chain of its own requests until the calls on another
  * store have resolved; a call that waits for the transaction would wait for ever, so the chain
- * ends after a bound of requests ({@link HOLD_REQUESTS}, far more than the calls take) and the
- * test fails. Writes beside a readwrite transaction are asserted only where the engine runs two
+ * ends after a bound of time ({@link holdOpenUntil}, far more than the calls take) and the test
+ * fails. Writes beside a readwrite transaction are asserted only where the engine runs two
  * readwrite transactions side by side (not Chromium, not Firefox: {@link oneWriterAtATime}).
  */
 import { expect, test } from 'vitest'
 import type { TtlDB } from '../../src/index.js'
-import { HOLD_REQUESTS, oneWriterAtATime } from '../engines/quirks.js'
+import { oneWriterAtATime } from '../engines/quirks.js'
 import { freshDB, manualClock } from '../helpers.js'
 import { T0 } from '../semantics/support.js'
+import { holdOpenUntil } from '../waits.js'
 
 const stores = {
   held: { keyPath: 'id', defaultTtl: 60 },
@@ -47,8 +48,8 @@ async function beside(mode: IDBTransactionMode, calls: Calls) {
   let resolved = false
   const outcome = await db.transaction('held', mode as 'readwrite', async (tx) => {
     const made = Promise.all(calls(db)).finally(() => (resolved = true))
-    for (let i = 0; !resolved && i < HOLD_REQUESTS; i++) await tx.get('held', 'x')
-    return { whileOpen: resolved, results: await made }
+    const whileOpen = await holdOpenUntil(() => tx.get('held', 'x'), () => resolved)
+    return { whileOpen, results: await made }
   })
   return { db, ...outcome }
 }
@@ -91,8 +92,8 @@ test("reads of another store resolve while an update of the transaction's own st
     const queued = db.update('held', 'x', { seen: true })
     for (let i = 0; i < 3; i++) await tx.get('held', 'x')
     const made = Promise.all(reads(db)).finally(() => (resolved = true))
-    for (let i = 0; !resolved && i < HOLD_REQUESTS; i++) await tx.get('held', 'x')
-    return { whileOpen: resolved, queued, made }
+    const whileOpen = await holdOpenUntil(() => tx.get('held', 'x'), () => resolved)
+    return { whileOpen, queued, made }
   })
   expect(outcome.whileOpen).toBe(true)
   expect(await outcome.queued).toMatchObject({ id: 'x', seen: true })
