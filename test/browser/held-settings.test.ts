@@ -8,7 +8,7 @@ import { afterEach, expect, test } from 'vitest'
 import type { TtlDB } from '../../src/index.js'
 import { LEASE_MS } from '../../src/layout/held-settings.js'
 import { META_STORE } from '../../src/layout/expiry-index.js'
-import { freshDB, manualClock, uniqueName } from '../helpers.js'
+import { freshDB, manualClock, SOON, uniqueName } from '../helpers.js'
 import { openPage } from './pages.js'
 import { scopes } from '../semantics/support.js'
 import { holdOpenUntil } from '../waits.js'
@@ -19,7 +19,7 @@ afterEach(() => opened.splice(0).forEach((db) => db.close()))
 
 /** Reads (or runs `use`) until the page holds its copy of the settings (the shared lock is granted in a later task). */
 async function held(db: TtlDB<any>, use: () => Promise<unknown> = () => db.get('s', 'a')): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  for (const until = performance.now() + SOON.timeout; performance.now() < until; ) {
     const seen = await scopes(db, use)
     if (!seen.flat().includes(META_STORE)) return
     await new Promise((resolve) => setTimeout(resolve, 10))
@@ -195,7 +195,7 @@ test("a frozen page whose lock a change took follows the new settings at its fir
   // Reads until the popup holds its copy (a read of its own store alone).
   const native = await sleeper.raw
   let holds = false
-  for (let i = 0; i < 100 && !holds; i++) {
+  for (const until = performance.now() + SOON.timeout; performance.now() < until && !holds; ) {
     const seen: string[][] = []
     const original = popup.IDBDatabase.prototype.transaction
     popup.IDBDatabase.prototype.transaction = function (this: IDBDatabase, names: string | string[], ...rest: never[]) {

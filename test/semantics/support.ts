@@ -4,6 +4,7 @@ import { afterEach, expect, vi } from 'vitest'
 import type { TtlDB } from '../../src/index.js'
 import { MAX_DEFER_MS } from '../../src/reads/touch.js'
 import { META_STORE } from '../../src/layout/expiry-index.js'
+import { SOON } from '../waits.js'
 
 /** Whole-second start of every test clock (epoch ms). */
 export const T0 = 1_700_000_000_000
@@ -231,10 +232,10 @@ export async function scopes(db: { raw: { name: string } }, run: () => Promise<u
 
 /**
  * Runs `read` until it reads no settings (its realm holds a copy: the shared lock it asks for is
- * granted in a later task), a hundred times at most; resolves to whether it came to hold one.
+ * granted in a later task), for SOON's timeout at most; resolves to whether it came to hold one.
  */
 export async function untilHeld(db: TtlDB<any>, read: () => Promise<unknown>): Promise<boolean> {
-  for (let i = 0; i < 100; i++) {
+  for (const until = performance.now() + SOON.timeout; performance.now() < until; ) {
     if (!(await scopes(db, read)).flat().includes(META_STORE)) return true
     await new Promise((resolve) => setTimeout(resolve, 5))
   }
