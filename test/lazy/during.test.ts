@@ -10,14 +10,22 @@ import { chunks, SOON } from './loaders.js'
 
 const HOUR = 3_600_000
 
-/** A handle whose purger holds 20 items dead on disk (and a live one), with only purgeDuring to purge them. */
+/**
+ * A handle whose purger holds 20 items dead on disk (and a live one), with only purgeDuring to
+ * purge them: its scheduler has run the slice it runs once elected (it purged `first`, dead after
+ * 1 s), and sleeps until the others' expiry an hour on, in real time; the clock then jumps there.
+ * Jumped before that slice, the clock would have that slice purge them.
+ */
 async function expiredOnDisk() {
   const load = chunks()
   const clock = manualClock()
   const name = uniqueName()
   const db = await load.open(name, { clock, purge: { mode: 'inline', maxIntervalMs: HOUR, idleTimeoutMs: HOUR }, stores: { s: { keyPath: 'id', defaultTtl: 3600 } } }, inlineBackground)
-  await db.putAll('s', [...Array.from({ length: 20 }, (_, id) => ({ id })), { id: 'live', ttl: -1 }])
-  await vi.waitFor(() => expect(db.isPurger).toBe(true), SOON)
+  const purged: number[] = []
+  db.onPurge((report) => purged.push(report.deleted))
+  await db.putAll('s', [{ id: 'first', ttl: 1 }, ...Array.from({ length: 20 }, (_, id) => ({ id })), { id: 'live', ttl: -1 }])
+  clock.advance(2_000)
+  await vi.waitFor(() => expect(purged).toEqual([1]), SOON)
   clock.advance(HOUR)
   return { load, db, name }
 }
