@@ -138,9 +138,12 @@ function firstCheck(more: OptionChecks | undefined) {
   return {
     check(db: IDBDatabase, stores: StoreConfigs): void {
       const names = [META_STORE, ...Object.keys(stores)]
-      // Taken before the transaction opens: what it reads of the settings is kept only if they were held from before.
-      ticket = settingsTicket(db.name)
-      const tx = first && names.every((store) => db.objectStoreNames.contains(store)) ? db.transaction(names) : undefined
+      let tx: IDBTransaction | undefined
+      if (first && names.every((store) => db.objectStoreNames.contains(store))) {
+        // Taken before the transaction opens: what it reads of the settings is kept only if they were held from before.
+        ticket = settingsTicket(db.name)
+        tx = db.transaction(names)
+      }
       first = false
       try {
         checkSchema(db, stores, tx, more)
