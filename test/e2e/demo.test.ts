@@ -243,8 +243,11 @@ describe('live store', () => {
     await expect.poll(() => page.getByTestId('error-sessions').textContent(), POLL).toContain('got "10"')
 
     expect(await rawGet('sessions', 'bad')).toBeUndefined()
-    // Let at least one refresh pass before looking at the columns.
-    await page.waitForFunction(() => new Promise((resolve) => setTimeout(() => resolve(true), 600)))
+    // A write the refused ones came before: once it shows, every column was read again after them
+    // (a change refreshes all the panels). 'prefs' has no default ttl, so it stays as it is.
+    await addItem('prefs', { key: 'after-bad' })
+    await row('disk', 'prefs', 'after-bad').waitFor()
+    await row('reads', 'prefs', 'after-bad').waitFor()
     expect(await count()).toEqual(before)
     expect(await page.locator('[data-key="bad"]').count()).toBe(0)
   })
@@ -273,8 +276,10 @@ describe('lifetimes: events, expiresAt, sliding sessions, stats', () => {
       const value = JSON.parse((await entry.locator('.value').textContent()) ?? '')
       expect(value).toMatchObject({ id: 'heard', note: 'in both frames', ttl: 2, _ts: expiry / 1000 - 2 })
     }
-    // Once per deletion: a late duplicate would show up while the purge goes on.
-    await page.waitForFunction(() => new Promise((resolve) => setTimeout(() => resolve(true), 1000)))
+    // Once per deletion. One purger deletes and reports, in order: once a later item's expiry is
+    // heard in both frames, the purge that deleted 'heard' and every report of it have come.
+    await addItem('sessions', { key: 'heard-later', ttl: '1' })
+    for (const where of [page, secondFrame()]) await heard(where, 'sessions', 'heard-later').waitFor()
     expect(await heard(page, 'sessions', 'heard').count()).toBe(1)
     expect(await heard(secondFrame(), 'sessions', 'heard').count()).toBe(1)
   })
