@@ -10,7 +10,7 @@ import { LEASE_MS } from '../../src/layout/held-settings.js'
 import { META_STORE } from '../../src/layout/expiry-index.js'
 import { freshDB, manualClock, SOON, uniqueName } from '../helpers.js'
 import { openPage } from './pages.js'
-import { scopes } from '../semantics/support.js'
+import { scopes, untilHeld } from '../semantics/support.js'
 import { holdOpenUntil } from '../waits.js'
 
 const stores = { s: { keyPath: 'id', defaultTtl: 100 } }
@@ -19,12 +19,7 @@ afterEach(() => opened.splice(0).forEach((db) => db.close()))
 
 /** Reads (or runs `use`) until the page holds its copy of the settings (the shared lock is granted in a later task). */
 async function held(db: TtlDB<any>, use: () => Promise<unknown> = () => db.get('s', 'a')): Promise<void> {
-  for (const until = performance.now() + SOON.timeout; performance.now() < until; ) {
-    const seen = await scopes(db, use)
-    if (!seen.flat().includes(META_STORE)) return
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-  throw new Error('the page never held the settings of store "s"')
+  if (!(await untilHeld(db, use))) throw new Error('the page never held the settings of store "s"')
 }
 
 test('a get, a getAll, an update, a put and a putAll judged by the settings the page holds use only their store', async () => {
