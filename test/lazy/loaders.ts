@@ -26,6 +26,12 @@ import * as stashedWrites from '../../src/writes/stashed-writes.js'
 
 export { SOON } from '../waits.js'
 
+/**
+ * The names of the databases there are now. WebKit lists a database whose creation was aborted
+ * (the open without a version's) at version 0, which every open finds absent: it is not counted.
+ */
+export const existing = async () => (await indexedDB.databases()).filter((db) => db.version !== 0).map((db) => db.name)
+
 /** One chunk: `hold()` makes its next loads wait for `release()`; `failNext(error)` makes the next one reject. */
 export class Chunk<T> {
   loads = 0

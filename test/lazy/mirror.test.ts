@@ -6,12 +6,19 @@
 import { deleteDB } from 'idb'
 import { expect, test } from 'vitest'
 import { inlineBackground } from '../../src/background/inline.js'
+import type { TtlDB } from '../../src/index.js'
 import type { OpenTtlDBOptions } from '../../src/rules/types.js'
 import { outbox } from '../cosmos/support.js'
 import { uniqueName } from '../helpers.js'
 import { chunks, SOON } from './loaders.js'
 
 const mirrored: Partial<OpenTtlDBOptions> = { stores: { s: { keyPath: 'id', defaultTtl: 60, mirror: true } } }
+
+/** Puts item `a`, and expects its put queued in the outbox: the handle's writes are mirrored. */
+async function queuesAPut(db: TtlDB): Promise<void> {
+  await db.put('s', { id: 'a' })
+  expect(await outbox(db)).toEqual([expect.objectContaining({ store: 's', key: 'a', op: 'put' })])
+}
 
 test('an open with no mirrored store loads no write observer; one with a mirrored store waits for it, and queues its first write', async () => {
   const { open, mirror } = chunks()
@@ -29,8 +36,7 @@ test('an open with no mirrored store loads no write observer; one with a mirrore
   expect(opened).toBe(false)
   mirror.release()
   const db = await opening
-  await db.put('s', { id: 'a' })
-  expect(await outbox(db)).toEqual([expect.objectContaining({ store: 's', key: 'a', op: 'put' })])
+  await queuesAPut(db)
   await expect(db.put('s', { id: 'a/b' })).rejects.toMatchObject({
     code: 'INVALID_VALUE',
     message: 'store "s": id "a/b" contains / \\ ? or #: Cosmos DB cannot store it (the store is mirrored)',
@@ -49,8 +55,7 @@ test('an open whose write observer cannot be loaded rejects with the import erro
   await expect(open(name, mirrored, inlineBackground)).rejects.toBe(offline)
   expect((await indexedDB.databases()).map((db) => db.name)).not.toContain(name)
   const db = await open(name, mirrored, inlineBackground)
-  await db.put('s', { id: 'a' })
-  expect(await outbox(db)).toEqual([expect.objectContaining({ store: 's', key: 'a', op: 'put' })])
+  await queuesAPut(db)
   expect(mirror.loads).toBe(2)
   db.close()
   await deleteDB(name)

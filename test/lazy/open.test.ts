@@ -7,7 +7,7 @@ import { expect, test } from 'vitest'
 import type { MakeBackground } from '../../src/background/background.js'
 import { inlineBackground } from '../../src/background/inline.js'
 import { uniqueName } from '../helpers.js'
-import { chunks, SOON } from './loaders.js'
+import { chunks, existing, SOON } from './loaders.js'
 
 /** The inline background, counting the handles made and closed. */
 function counted() {
@@ -36,12 +36,6 @@ test('an open with onLost whose watch cannot be loaded rejects with why and leav
   db.close()
   await deleteDB(name)
 })
-
-/**
- * The names of the databases there are now. WebKit lists a database whose creation was aborted
- * (the open without a version's) at version 0, which every open finds absent: it is not counted.
- */
-const existing = async () => (await indexedDB.databases()).filter((db) => db.version !== 0).map((db) => db.name)
 
 test('a first open of a database that does not exist (its open without a version aborted) creates it at the declared version, with its stores', async () => {
   const { open, upgrade } = chunks()

@@ -9,10 +9,7 @@ import { expect, test } from 'vitest'
 import { inlineBackground } from '../../src/background/inline.js'
 import type { OpenTtlDBOptions, StoreConfig } from '../../src/rules/types.js'
 import { uniqueName } from '../helpers.js'
-import { chunks, SOON } from './loaders.js'
-
-/** The names of the databases there are now (WebKit lists an aborted creation at version 0: not counted). */
-const existing = async () => (await indexedDB.databases()).filter((db) => db.version !== 0).map((db) => db.name)
+import { chunks, existing, SOON } from './loaders.js'
 
 /** Options with one store `s` declared as `config`, and no purge options unless given. */
 const declaring = (config: StoreConfig, more: Partial<OpenTtlDBOptions> = {}): Partial<OpenTtlDBOptions> => ({ purge: undefined, stores: { s: config }, ...more })
