@@ -24,7 +24,9 @@
 // `idb-ttl` has (`idb-ttl-full-only-*.js`), which idb-ttl/core loads with the texts, and of those
 // only idb-ttl's handle makes (`idb-ttl-full-texts-*.js`), which idb-ttl loads with them; the expiry
 // listeners and the publishing of expiry events (`idb-ttl-events-*.js`: in idb-ttl's first load, loaded
-// by idb-ttl/core's with the less common calls and the purge); what changes a store's settings
+// by idb-ttl/core's with the less common calls and the purge); the notices that tell live queries of a
+// handle's changes (`idb-ttl-notices-*.js`: in idb-ttl's first load, loaded by idb-ttl/core's at a
+// handle's first change); what changes a store's settings
 // (`idb-ttl-settings-*.js`), which the calls' and the upgrade's chunks import. idb, comlink and
 // @azure/cosmos stay external. Library mode inserts no preload helper
 // for `import()` (Vite's build-import-analysis leaves it out for `build.lib`), and the build checks
@@ -212,6 +214,10 @@ await build({
             // of a key a dead item holds publishes it) and the purge. Apart from the shared chunk,
             // which those later chunks of idb-ttl/core would otherwise import whole.
             { name: 'events', priority: 10, test: /[\\/]src[\\/]events[\\/]listeners\.ts$/ },
+            // What tells live queries of a change (`live/notices.ts`): in idb-ttl's first load;
+            // idb-ttl/core's loads it at a handle's first change. Apart from the shared chunk, which
+            // the core's chunk would otherwise load, and so split an app's first load of idb-ttl in two.
+            { name: 'notices', priority: 10, test: /[\\/]src[\\/]live[\\/]notices\.ts$/ },
             // The words of the refusals only idb-ttl's handle makes: loaded with the texts by idb-ttl's page entry.
             // Before the transactions' group, whose chunk imports them and would otherwise take them.
             { name: 'full-texts', priority: 10, test: /[\\/]src[\\/]rules[\\/]full-texts\.ts$/ },

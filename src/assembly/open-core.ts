@@ -9,7 +9,8 @@ import type { DBSchema } from 'idb'
 import { lazyBackground } from '../background/lazy.js'
 import { load, once } from '../platform/load.js'
 import { TtlCoreDB } from './core-db.js'
-import { CoreParts } from '../handle/core-parts.js'
+import { CoreParts, type Reporting } from '../handle/core-parts.js'
+import { lazyNotices } from '../live/lazy-notices.js'
 import { CoreOnlyRoutes } from '../handle/core-refusals.js'
 import type { StoreConfigs } from '../layout/schema.js'
 import { openDatabase } from './open.js'
@@ -35,6 +36,12 @@ const loadTexts = once(() => load(import('../rules/full-only-texts.js')))
 /** What the handle's less common calls run, loaded at the first (`calls.ts`). */
 const loadCalls = once(() => load(import('./calls.js')))
 
+/** What tells live queries of a change (`live/notices.ts`), loaded at a handle's first: a realm of `idb-ttl/core` alone has none to tell. */
+const loadNotices = once(async () => (await load(import('../live/notices.js'))).Presence)
+
+/** The purge's reports, which nothing hears: `onPurge` is `idb-ttl`'s. */
+const unheard: Reporting = { emit: () => {}, failure: () => {} }
+
 /** Store options `idb-ttl/core` leaves out, each needing the full entry. */
 const FULL_ONLY = ['maxEntries', 'evict', 'evictOnQuota', 'touchOnRead', 'mirror'] as const
 
@@ -59,7 +66,7 @@ export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, 
   const { onLost, bucket } = (options ?? {}) as OpenTtlDBOptions
   if (onLost !== undefined || bucket?.expiresAfterItems) return explain(refuse('UNSUPPORTED', 'notInCore', onLost === undefined ? 'bucket.expiresAfterItems' : 'onLost'), loadTexts)
   return openDatabase(name, options, { upgrade: loadUpgrade, options: loadOptions, storage: loadStorage, relief: () => load(import('../purge/relieve.js')), texts: loadTexts, calls: loadCalls }, (opened) => {
-    const parts = new CoreParts({ ...opened, background })
+    const parts = new CoreParts({ ...opened, background, reports: unheard, notices: (name) => lazyNotices(name, loadNotices) })
     const routes = new CoreOnlyRoutes({ ...opened, parts })
     routes.settingsChanged(opened.redeclared)
     return new TtlCoreDB<S>(routes, opened.unfollow, loadCalls)

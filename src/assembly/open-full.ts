@@ -8,6 +8,8 @@ import type { MakeBackground } from '../background/background.js'
 import { TtlDB } from './db.js'
 import type { LoadCalls } from './core-db.js'
 import { Parts, type TouchWork } from '../handle/parts.js'
+import { PurgeReports } from '../events/reports.js'
+import { Presence } from '../live/notices.js'
 import type { LiveSource } from '../live/query.js'
 import { Routes, type FullLoads, type MirrorWork } from '../handle/routes.js'
 import type { watchStorage } from '../handle/storage-watch.js'
@@ -47,7 +49,7 @@ export async function openFull<S extends DBSchema | unknown>(name: string, optio
     mirror = mirrored
   }
   const db = await openDatabase(name, withIdbViews(options), load, (opened) => {
-    const parts = new Parts({ ...opened, background }, touchWork, load.follow, load.stashWork)
+    const parts = new Parts({ ...opened, background, reports: new PurgeReports(), notices: (name) => new Presence(name) }, touchWork, load.follow, load.stashWork)
     const routes = new Routes({ ...opened, parts }, load, mirror)
     routes.settingsChanged(opened.redeclared)
     lost = watching?.then((work) => work.watchStorage({ ...opened, parts, bucket, onLost }))

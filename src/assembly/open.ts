@@ -25,7 +25,7 @@ import { purgeDefaults } from '../rules/purge-options.js'
 import type { OpenTtlCoreDBOptions, PurgeOptions } from '../rules/types.js'
 
 /** An open database, checked and with its declared defaults written: what an entry makes its handle of. */
-export interface Opened extends Omit<PartsOptions, 'background'>, Omit<RoutesOptions, 'parts' | 'generations'> {
+export interface Opened extends Omit<PartsOptions, 'background' | 'reports' | 'notices'>, Omit<RoutesOptions, 'parts' | 'generations'> {
   /** Stops following the database's watermarks: the handle's `close` calls it. */
   unfollow: () => void
   /** The stores whose default this open changed, which the handle's routes announce (`settingsChanged`). */

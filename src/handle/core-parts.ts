@@ -2,14 +2,16 @@
  * What runs beside the basic calls of any handle (`idb-ttl/core`'s and the full one's): the
  * background purge, the user activity it yields to, its reports, and the notices that tell live
  * queries (in this realm and every other) of changes. The touches a handle owes are the full
- * handle's (`parts.ts`): a core handle's reads only count those of other handles.
+ * handle's (`parts.ts`): a core handle's reads only count those of other handles. The reports'
+ * listeners (`onPurge`) and the notices are the entry's to give: an `idb-ttl/core` handle has no
+ * `onPurge` and loads the notices at its first change, so that its first load carries neither.
  */
 import { hearRequests, requests } from '../background/activity.js'
 import type { MakeBackground, Purging } from '../background/background.js'
-import { PurgeReports } from '../events/reports.js'
+import type { PurgeReport } from '../events/reports.js'
 import type { Connection } from '../layout/connection.js'
 import type { StoreConfigs } from '../layout/schema.js'
-import { Presence } from '../live/notices.js'
+import type { Notices } from '../live/notices.js'
 import type { Touches } from '../reads/touch.js'
 import type { PurgeOptions } from '../rules/types.js'
 
@@ -21,10 +23,24 @@ export interface PartsOptions {
   connection: Connection
   /** The entry's background: made at once, or loaded at the first idle callback (`background/lazy.ts`). */
   background: MakeBackground
+  /** Where the purge's reports go: a full handle's `onPurge` listeners (`events/reports.ts`). */
+  reports: Reporting
+  /**
+   * The notices of the database's changes: `live/notices.ts`' `Presence`, or in `idb-ttl/core`
+   * one that loads it at the handle's first change (`live/lazy-notices.ts`).
+   */
+  notices: (name: string) => Notices
+}
+
+/** Where a handle's purge reports go; an `idb-ttl/core` handle, which has no `onPurge`, drops them. */
+export interface Reporting {
+  emit(report: PurgeReport): void
+  /** Reports a failure in the background, which no request of the app would hear otherwise. */
+  failure(error: unknown, store?: string): void
 }
 
 export class CoreParts {
-  readonly reports = new PurgeReports()
+  readonly reports: Reporting
   readonly background: Purging
   /** The touches the handle owes its `touchOnRead` stores: a full handle's (`parts.ts`); a core handle owes none. */
   readonly touches: Touches | undefined = undefined
@@ -35,14 +51,15 @@ export class CoreParts {
    */
   watcher: { changed(): void; closing(): void } | undefined = undefined
   private readonly unhear: () => void
-  private readonly presence: Presence
+  private readonly presence: Notices
 
   constructor(options: PartsOptions) {
-    const { name, stores, purge, clock, connection, background } = options
-    this.presence = new Presence(name)
+    const { name, stores, purge, clock, connection, background, reports, notices } = options
+    this.reports = reports
+    this.presence = notices(name)
     this.unhear = hearRequests(() => this.background.purger.noteActivity?.())
     const connect = () => connection.native()
-    const onReport = (report: Parameters<PurgeReports['emit']>[0]) => {
+    const onReport = (report: PurgeReport) => {
       this.reports.emit(report)
       // A background slice (here or in the purge worker) committed these deletions.
       if (report.deleted > 0) this.changed([report.store])

@@ -4,6 +4,7 @@
  * (`onExpire`, `onPurge`) and its live queries.
  */
 import { ExpiryListeners } from '../events/listeners.js'
+import type { PurgeReports } from '../events/reports.js'
 import { LiveHub } from '../live/hub.js'
 import type { LiveSource } from '../live/query.js'
 import { tellRealm } from '../live/notices.js'
@@ -17,6 +18,8 @@ import { CoreParts, type PartsOptions } from './core-parts.js'
 export type TouchWork = { Touches: typeof Touches }
 
 export class Parts extends CoreParts {
+  /** The handle's `onPurge` listeners, which its open gave as the reports' destination. */
+  declare readonly reports: PurgeReports
   override readonly touches: Touches | undefined
   readonly expiry: ExpiryListeners
   readonly live: LiveHub
@@ -33,7 +36,7 @@ export class Parts extends CoreParts {
    * runs a subscribed live query (`live/subscribers.ts`). `stashWork`: loads what reads and writes
    * values kept in generations (`writes.ts` {@link StashWork}).
    */
-  constructor(options: PartsOptions, touchWork: TouchWork | undefined, follow: LiveSource['follow'], stashWork: () => Promise<StashWork>) {
+  constructor(options: PartsOptions & { reports: PurgeReports }, touchWork: TouchWork | undefined, follow: LiveSource['follow'], stashWork: () => Promise<StashWork>) {
     super(options)
     const { name, stores, clock, connection } = options
     this.connection = connection

@@ -70,6 +70,9 @@ export function tellRealm(dbName: string, stores: readonly string[] | null): voi
   for (const hear of listening.get(dbName)?.hearers ?? []) hear(stores ?? ['*'])
 }
 
+/** What a handle tells of its changes, and stops when it closes: a {@link Presence}. */
+export type Notices = Pick<Presence, 'changed' | 'close'>
+
 /**
  * What one handle knows of live queries in other realms, to post its changes only where they are
  * heard. A realm that ends without a word (a closed tab) leaves this handle posting for nothing,
