@@ -44,7 +44,9 @@ export default [
     // calls' chunk too, idb-ttl publishes a claim itself, the chunks a declaration needs awaited after the checks).
     // 42.63 once an open keeps the settings it read as the realm's copy and notes which stores keep generations
     // (stop 54: the first put and get read no settings, the first write opens no transaction to ask).
-    limit: '42.7 kB',
+    // 42.72 once the undoing of what Firefox keeps of a refused write loads with quota relief's steps (-0.11 kB off
+    // both Vite apps' first loads): the names that hand it to the writes and transactions, and its loader.
+    limit: '42.75 kB',
     modifyEsbuildConfig: esm,
   },
   {

@@ -245,8 +245,8 @@ await build({
             // them with `import()` when an app first uses one, the service worker's imports them.
             { name: 'storage', priority: 5, test: (id) => storage.has(id) },
             { name: 'watch', priority: 4, test: (id) => watch.has(id) },
-            // The steps of quota relief: the page entries load them at the first write refused for
-            // lack of space, the service worker's imports them.
+            // The steps of quota relief, with the undoing of what Firefox keeps of a refused write: the page
+            // entries load them at the first write refused for lack of space, the service worker's imports them.
             { name: 'relief', priority: 3, test: (id) => relief.has(id) },
             // What the handle's less common calls run: loaded by the page entries at the first of them, and
             // by a transaction (whose reads and updates share it), imported by the service worker's. Before

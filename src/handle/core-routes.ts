@@ -14,6 +14,7 @@ import type { StoreConfigs } from '../layout/schema.js'
 import { storageUsage } from '../platform/storage.js'
 import { withQuotaRelief, type LoadRelief, type Spare } from '../purge/quota.js'
 import type { QuotaRelief } from '../purge/relieve.js'
+import type { UndoLeaked } from '../purge/undo-leaked.js'
 import { ReadScope, type Reading } from '../reads/reads.js'
 import { settleTouches } from '../reads/owed-touches.js'
 import { TtlError } from '../rules/errors.js'
@@ -248,7 +249,7 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
     if (turn?.before) await turn.before
     const db = await this.settled(store, gated)
     if (items) await this.refuseUnqueued(db, store)
-    return { db, clock, mode, durability, keepTs: stores[store].keepTs, generations, began: turn?.take }
+    return { db, clock, mode, durability, keepTs: stores[store].keepTs, generations, began: turn?.take, undoLeaked: this.undoLeaked }
   }
 
   /**
@@ -269,6 +270,13 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
    * rejects with its own error. Made once, not per write.
    */
   private readonly loadRelief: LoadRelief = () => Promise.all([this.options.loadRelief(), this.options.loadCalls()]).then(([relief]) => relief)
+
+  /**
+   * Deletes what a write or a transaction refused for lack of space left behind (Firefox at its
+   * quota: `purge/undo-leaked.ts`), loaded with relief's steps, not with the calls' chunk, which
+   * the undoing does not need. Rejects, as a failed undoing does, when the steps cannot be loaded.
+   */
+  readonly undoLeaked: UndoLeaked = (db, store, stored) => this.options.loadRelief().then((relief) => relief.undoLeaked(db, store, stored))
 
   /**
    * The steps of quota relief after the purge of the expired: none here, where no store gives up

@@ -25,7 +25,7 @@ export const transactOn: TransactOn = async (routes, stores, writable, callback,
   // An observed write is the app's edit of a mirrored store: it restarts the countdown, whatever
   // `_ts` the value carries (SPEC §12b). Only the mirror's own writes, unobserved, keep the server's.
   const keepTs = (store: string) => (configs[store].keepTs === true || configs[store].mirror === true) && (observers?.of(store).length ?? 0) === 0
-  const options = { db, stores, extra, writable, durability, now: clock(), mode, keepTs, reading: routes.reading, observers, opened }
+  const options = { db, stores, extra, writable, durability, now: clock(), mode, keepTs, reading: routes.reading, observers, opened, undoLeaked: routes.undoLeaked }
   return runTransaction(options, callback, async (effects) => {
     for (const [store, items] of effects.claimed) routes.reportClaimed(store, items)
     for (const [store, stored] of effects.stored) parts.background.wrote(store, stored)

@@ -23,7 +23,7 @@ let lastOrder = -Infinity
  * The field naming the realm (page or worker, this copy of the library) that wrote a stored value.
  * A write order is unique only within its realm: two tabs writing one key in the same millisecond
  * would otherwise store values that nothing tells apart, which a live query would take for the
- * same write and the undoing of a leaked write (`purge/quota.ts`) for its own. A random number
+ * same write and the undoing of a leaked write (`purge/undo-leaked.ts`) for its own. A random number
  * drawn once per realm (52 bits: two realms share one about once in 2^52).
  */
 export const WRITER_FIELD = '$by'

@@ -3,9 +3,12 @@
  * from the stores with `evictOnQuota` (`evict-round.ts`), the generations no row refers to dropped after each, the
  * write tried again after each. Loaded by the page entries with `import()` at the first write
  * refused for lack of space (issue #44), with the round of eviction by the full entries
- * (`relief.ts`); `idb-ttl/service-worker` imports it.
+ * (`relief.ts`); `idb-ttl/service-worker` imports it. With them, the undoing of what Firefox keeps
+ * of a refused write (`undo-leaked.ts`), which that write waits for before its relief begins.
  */
 import { isQuotaError } from '../platform/storage.js'
+
+export { undoLeaked } from './undo-leaked.js'
 
 /** What can make room. Each may fail (the disk is full): a failure counts as no room made. */
 export interface QuotaRelief {

@@ -4,7 +4,7 @@
  */
 import { asClosed } from '../layout/connection.js'
 import { abortQuietly, done } from '../platform/request.js'
-import { undoLeaked } from '../purge/quota.js'
+import type { UndoLeaked } from '../purge/undo-leaked.js'
 import { readSettings } from '../layout/held-settings.js'
 import { isQuotaError } from '../platform/storage.js'
 import { Transaction, type Effects, type TxSetup } from './transaction.js'
@@ -17,6 +17,8 @@ export interface RunOptions extends Omit<TxSetup, 'tx' | 'settings'> {
   durability: IDBTransactionDurability | undefined
   /** Told once the transaction was created (the handle's order of calls, `handle/turns.ts`). */
   opened?: () => void
+  /** Deletes what the transaction, refused for lack of space, left behind: the handle's (`CoreRoutes.undoLeaked`). */
+  undoLeaked: UndoLeaked
 }
 
 /**
@@ -56,7 +58,7 @@ export async function runTransaction<T>(options: RunOptions, callback: (tx: Tran
     await committed
   } catch (error) {
     // Firefox at its quota may leave some writes of a refused transaction behind: none may stay.
-    if (isQuotaError(error)) for (const [store, items] of tx.effects.stored) await undoLeaked(db, store, items).catch(() => {})
+    if (isQuotaError(error)) for (const [store, items] of tx.effects.stored) await options.undoLeaked(db, store, items).catch(() => {})
     if (tx.abandoned) throw tx.abandoned.error
     throw asClosed(db, error)
   }

@@ -78,7 +78,7 @@ export const writeClaiming: Generations['writeAll'] = async (ctx, storeName, che
     abortQuietly(tx)
     throw error
   }
-  await committedOrUndone(ctx.db, storeName, committed, stored)
+  await committedOrUndone(ctx, storeName, committed, stored)
   return { result: written, claimed }
 }
 

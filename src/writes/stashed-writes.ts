@@ -63,7 +63,7 @@ export const writeStashed: Generations['writeAll'] = async (ctx, storeName, chec
     } catch (error) {
       throw whyAborted(tx, error)
     }
-    await committedOrUndone(ctx.db, storeName, committed, rows)
+    await committedOrUndone(ctx, storeName, committed, rows)
     return { result: written, claimed }
   }
   throw lostRace(storeName)
@@ -128,7 +128,7 @@ export async function updateStashed(ctx: WriteContext, storeName: string, key: I
       } catch (error) {
         throw whyAborted(tx, error)
       }
-      await committedOrUndone(ctx.db, storeName, committed, [nextRow])
+      await committedOrUndone(ctx, storeName, committed, [nextRow])
       return { result: unstamp(next), claimed }
     }
   }

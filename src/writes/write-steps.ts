@@ -1,7 +1,7 @@
 /** What every write path shares: its context and its transaction (how `update` merges: `update.ts`). */
 import { formatKey } from '../rules/errors.js'
 import type { DeletedItem } from '../events/listeners.js'
-import { undoLeaked } from '../purge/quota.js'
+import type { UndoLeaked } from '../purge/undo-leaked.js'
 import { isQuotaError } from '../platform/storage.js'
 import { done } from '../platform/request.js'
 import { asClosed } from '../layout/connection.js'
@@ -28,6 +28,11 @@ export interface WriteContext {
    * after it on the store create theirs (`handle/turns.ts`).
    */
   began?: () => void
+  /**
+   * Deletes what a transaction refused for lack of space left behind (`purge/undo-leaked.ts`):
+   * the handle's, which loads it with quota relief's steps, at the first full disk (issue #44).
+   */
+  undoLeaked: UndoLeaked
 }
 
 export type Item = Record<string, unknown>
@@ -111,13 +116,14 @@ export function begin(ctx: WriteContext, stores: string[]): { tx: IDBTransaction
 
 /**
  * Waits for the commit. A transaction refused for lack of space may have left some of its writes
- * behind (Firefox at its quota): those are deleted again, so that a refused write stores nothing.
+ * behind (Firefox at its quota): those are deleted again before the write rejects (and quota relief
+ * tries it again), so that a refused write stores nothing.
  */
-export async function committedOrUndone(db: IDBDatabase, storeName: string, committed: Promise<void>, stored: readonly Item[]): Promise<void> {
+export async function committedOrUndone(ctx: WriteContext, storeName: string, committed: Promise<void>, stored: readonly Item[]): Promise<void> {
   try {
     await committed
   } catch (error) {
-    if (isQuotaError(error)) await undoLeaked(db, storeName, stored).catch(() => {})
+    if (isQuotaError(error)) await ctx.undoLeaked(ctx.db, storeName, stored).catch(() => {})
     throw error
   }
 }

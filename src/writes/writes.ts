@@ -125,7 +125,7 @@ async function putStamped(
     }
   }
   try {
-    await committedOrUndone(ctx.db, storeName, committed, stored)
+    await committedOrUndone(ctx, storeName, committed, stored)
   } catch (error) {
     if ((error as DOMException | null)?.name !== 'ConstraintError') throw error
     return (await claiming()).writeClaiming(ctx, storeName, checked, method, keys, now, where)

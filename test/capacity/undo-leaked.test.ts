@@ -1,11 +1,11 @@
-// undoLeaked (src/purge/quota.ts): Firefox, at its quota, keeps part of a transaction it reports
+// undoLeaked (src/purge/undo-leaked.ts): Firefox, at its quota, keeps part of a transaction it reports
 // aborted. The copies it kept are found by their expiry mark and told from the other items of
 // their second, which share the mark, by their write order and writer (the realm): only the leaked
 // ones are deleted.
 import { unwrap } from 'idb'
 import { expect, test } from 'vitest'
 import { check, stampAt } from '../../src/layout/stamp.js'
-import { undoLeaked } from '../../src/purge/quota.js'
+import { undoLeaked } from '../../src/purge/undo-leaked.js'
 import { freshDB, manualClock } from '../helpers.js'
 
 test('the copies a refused write left behind are deleted; items written in the same second are not', async () => {
