@@ -74,6 +74,30 @@ test('a slice with more to do is followed at once; one with none sleeps until th
   scheduler.stop()
 })
 
+test('writes during a slice start no slice after it: it sleeps until the first of them dies, sooner than its own next expiry', async () => {
+  const tracker = trackTimers('src/background/scheduler')
+  restore.push(() => tracker.restore())
+  const clock = manualClock()
+  let release!: () => void
+  const purger = fakePurger(async (nowMs) => {
+    // The second slice runs while a stream of writes comes in (the first taught the store's default).
+    if (purger.calls === 2) await new Promise<void>((resolve) => (release = resolve))
+    return [report({ nextExpiryMs: nowMs + 30_000 })]
+  })
+  const scheduler = new PurgeScheduler(purger, uniqueName('lock'), { clock, maxIntervalMs: 60_000, idleTimeoutMs: 5, onReport: () => {} })
+  restore.unshift(() => scheduler.stop())
+  await vi.waitFor(() => expect(tracker.delays.at(-1)).toBe(30_000), SOON)
+  scheduler.soon()
+  await vi.waitFor(() => expect(release).toBeDefined(), SOON)
+  // Items of ttl 20 s, then 15 s: the first written to die goes at its second's start + 15 s.
+  for (const ttl of [20, 15, 20]) scheduler.noteWrite('s', [ttl], clock.now)
+  release()
+  const firstDeath = (Math.floor(clock.now / 1000) + 15) * 1000
+  await vi.waitFor(() => expect(tracker.delays.at(-1)).toBe(firstDeath - clock.now), SOON)
+  expect(purger.calls).toBe(2)
+  expect(tracker.pending).toBe(1)
+})
+
 let restore: (() => void)[] = []
 afterEach(() => restore.splice(0).forEach((undo) => undo()))
 
