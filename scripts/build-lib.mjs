@@ -24,7 +24,9 @@
 // `idb-ttl` has (`idb-ttl-full-only-*.js`), which idb-ttl/core loads with the texts, and of those
 // only idb-ttl's handle makes (`idb-ttl-full-texts-*.js`), which idb-ttl loads with them; the expiry
 // listeners and the publishing of expiry events (`idb-ttl-events-*.js`: in idb-ttl's first load, loaded
-// by idb-ttl/core's with the less common calls and the purge); what changes a store's settings
+// by idb-ttl/core's with the less common calls and the purge); the check of an index's name, the dead
+// keys and the count of an index's live entries (`idb-ttl-index-*.js`: in idb-ttl's first load, loaded
+// by idb-ttl/core's with the less common calls); what changes a store's settings
 // (`idb-ttl-settings-*.js`), which the calls' and the upgrade's chunks import. idb, comlink and
 // @azure/cosmos stay external. Library mode inserts no preload helper
 // for `import()` (Vite's build-import-analysis leaves it out for `build.lib`), and the build checks
@@ -212,6 +214,11 @@ await build({
             // of a key a dead item holds publishes it) and the purge. Apart from the shared chunk,
             // which those later chunks of idb-ttl/core would otherwise import whole.
             { name: 'events', priority: 10, test: /[\\/]src[\\/]events[\\/]listeners\.ts$/ },
+            // The check of an index's name, the dead keys and the count of an index's live entries
+            // (`reads/index-reads.ts`): in idb-ttl's first load (getAllFromIndex, countFromIndex);
+            // idb-ttl/core's loads it with the less common calls. Apart from the shared chunk, which
+            // the calls', transactions' and live queries' chunks would otherwise import whole.
+            { name: 'index', priority: 10, test: /[\\/]src[\\/]reads[\\/]index-reads\.ts$/ },
             // The words of the refusals only idb-ttl's handle makes: loaded with the texts by idb-ttl's page entry.
             // Before the transactions' group, whose chunk imports them and would otherwise take them.
             { name: 'full-texts', priority: 10, test: /[\\/]src[\\/]rules[\\/]full-texts\.ts$/ },
