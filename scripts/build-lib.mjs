@@ -26,7 +26,9 @@
 // listeners and the publishing of expiry events (`idb-ttl-events-*.js`: in idb-ttl's first load, loaded
 // by idb-ttl/core's with the less common calls and the purge); the notices that tell live queries of a
 // handle's changes (`idb-ttl-notices-*.js`: in idb-ttl's first load, loaded by idb-ttl/core's at a
-// handle's first change); what changes a store's settings
+// handle's first change); the check of an index's name, the dead keys and the count of an index's live
+// entries (`idb-ttl-index-*.js`: in idb-ttl's first load, loaded by idb-ttl/core's with the less common
+// calls); what changes a store's settings
 // (`idb-ttl-settings-*.js`), which the calls' and the upgrade's chunks import. idb, comlink and
 // @azure/cosmos stay external. Library mode inserts no preload helper
 // for `import()` (Vite's build-import-analysis leaves it out for `build.lib`), and the build checks
@@ -218,6 +220,11 @@ await build({
             // idb-ttl/core's loads it at a handle's first change. Apart from the shared chunk, which
             // the core's chunk would otherwise load, and so split an app's first load of idb-ttl in two.
             { name: 'notices', priority: 10, test: /[\\/]src[\\/]live[\\/]notices\.ts$/ },
+            // The check of an index's name, the dead keys and the count of an index's live entries
+            // (`reads/index-reads.ts`): in idb-ttl's first load (getAllFromIndex, countFromIndex);
+            // idb-ttl/core's loads it with the less common calls. Apart from the shared chunk, which
+            // the calls', transactions' and live queries' chunks would otherwise import whole.
+            { name: 'index', priority: 10, test: /[\\/]src[\\/]reads[\\/]index-reads\.ts$/ },
             // The words of the refusals only idb-ttl's handle makes: loaded with the texts by idb-ttl's page entry.
             // Before the transactions' group, whose chunk imports them and would otherwise take them.
             { name: 'full-texts', priority: 10, test: /[\\/]src[\\/]rules[\\/]full-texts\.ts$/ },

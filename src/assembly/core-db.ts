@@ -153,7 +153,7 @@ export class TtlCoreDB<S extends DBSchema | unknown = unknown, Raw extends IDBDa
 
   /** How many live items match; counted with the expiry index, not by reading items. */
   async count<N extends StoreNames<S>>(store: N, query?: Query<S, N> | null): Promise<number> {
-    return this.route.settledRead(store).then((scope) => countLive(scope, scope.store, query))
+    return this.route.settledRead(store).then((scope) => countLive(scope, query))
   }
 
   /** Deletes by key or range. Deleting an expired item is a no-op as far as reads can tell. */

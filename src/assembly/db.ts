@@ -9,7 +9,8 @@ import { purgeDuring } from '../background/during.js'
 import { TtlCoreDB, type LoadCalls } from './core-db.js'
 import type { ExpireEvent, ExpireOptions } from '../events/listeners.js'
 import type { PurgeReport } from '../events/reports.js'
-import { countLive, getMany, type StoreStats } from '../reads/reads.js'
+import { getMany, type StoreStats } from '../reads/reads.js'
+import { countIndexed, userIndex } from '../reads/index-reads.js'
 import type { StaleEntry, StaleItem } from '../reads/stale.js'
 import type { IndexNames, IndexQuery, LostReport, Query, Stamped, StoreKey, StoreNames, StoreValue, TtlReadTransaction, TtlWriteTransaction } from '../rules/types.js'
 import { checkTransaction } from '../transaction/check.js'
@@ -107,22 +108,22 @@ export class TtlDB<S extends DBSchema | unknown = unknown> extends TtlCoreDB<S, 
 
   /** The first live item whose index key matches, or `undefined`. */
   async getFromIndex<N extends StoreNames<S>, I extends IndexNames<S, N>>(store: N, index: I, query: IndexQuery<S, N, I>): Promise<Stamped<StoreValue<S, N>> | undefined> {
-    return this.readLater(store, (calls, scope) => calls.getOne(scope, scope.index(index), query) as Promise<Stamped<StoreValue<S, N>> | undefined>)
+    return this.readLater(store, (calls, scope) => calls.getOne(scope, userIndex(scope, index), query) as Promise<Stamped<StoreValue<S, N>> | undefined>)
   }
 
   /** Live items by index order, at most `count`. */
   async getAllFromIndex<N extends StoreNames<S>, I extends IndexNames<S, N>>(store: N, index: I, query?: IndexQuery<S, N, I> | null, count?: number): Promise<Stamped<StoreValue<S, N>>[]> {
-    return this.route.read(store).then((scope) => getMany(scope, scope.index(index), query, count) as Promise<Stamped<StoreValue<S, N>>[]>)
+    return this.route.read(store).then((scope) => getMany(scope, userIndex(scope, index), query, count) as Promise<Stamped<StoreValue<S, N>>[]>)
   }
 
   /** Primary keys of live items by index order, at most `count`. */
   async getAllKeysFromIndex<N extends StoreNames<S>, I extends IndexNames<S, N>>(store: N, index: I, query?: IndexQuery<S, N, I> | null, count?: number): Promise<StoreKey<S, N>[]> {
-    return this.readLater(store, (calls, scope) => calls.getKeys(scope, scope.index(index), query, count) as Promise<StoreKey<S, N>[]>, true)
+    return this.readLater(store, (calls, scope) => calls.getKeys(scope, userIndex(scope, index), query, count) as Promise<StoreKey<S, N>[]>, true)
   }
 
   /** How many index entries of live items match. */
   async countFromIndex<N extends StoreNames<S>, I extends IndexNames<S, N>>(store: N, index: I, query?: IndexQuery<S, N, I> | null): Promise<number> {
-    return this.route.settledRead(store).then((scope) => countLive(scope, scope.index(index), query))
+    return this.route.settledRead(store).then((scope) => countIndexed(scope, userIndex(scope, index), query))
   }
 
   /**

@@ -6,6 +6,8 @@
 import { ORDER_FIELD, WRITER_FIELD } from '../layout/stamp.js'
 import { MARK_FIELD } from '../layout/expiry-index.js'
 import { keyId, req, walk } from '../platform/request.js'
+import { markExpiryMs } from '../rules/policy.js'
+import { userIndex } from '../reads/index-reads.js'
 import type { ReadScope, Reading } from '../reads/reads.js'
 import type { slides } from '../reads/owed-touches.js'
 import type { asOwed } from '../reads/touched.js'
@@ -52,7 +54,7 @@ export async function readLive(db: IDBDatabase, store: string, clock: () => numb
   const { ReadScope, slides, asOwed } = realm
   const scope = ReadScope.open(db, store, clock, { generations })
   const owed = slides(db.name, store) ? (value: unknown) => asOwed(db.name, store, value) : (value: unknown) => value
-  const source = options.index === undefined ? scope.store : scope.index(options.index)
+  const source = options.index === undefined ? scope.store : userIndex(scope, options.index)
   const query = options.query ?? undefined
   const { count } = options
   const keys = req(source.getAllKeys(query, count))
@@ -69,8 +71,14 @@ export async function readLive(db: IDBDatabase, store: string, clock: () => numb
   }
   const stored = rows.map(([, value]) => value)
   const signature = JSON.stringify(rows.map(([key, value]) => [keyId(key), ...fieldsOf(value)]))
-  const nextExpiryMs = await scope.firstDeathOf(stored)
+  const nextExpiryMs = await firstDeathOf(scope, stored)
   return { items: await scope.out(stored), signature, nextExpiryMs }
+}
+
+/** When the first of these live stored values dies under the settings in force (epoch ms); `Infinity`: none will. */
+async function firstDeathOf(scope: ReadScope, values: readonly unknown[]): Promise<number> {
+  const state = await scope.state
+  return values.reduce<number>((first, value) => Math.min(first, markExpiryMs(state, scope.markFor(value))), Infinity)
 }
 
 /**

@@ -11,6 +11,7 @@ import { markExpiryMs, type StoreState } from '../rules/policy.js'
 import { keyId, req, walk } from '../platform/request.js'
 import type { DefaultTtl } from '../rules/ttl.js'
 import { liveValues, type Query, type ReadScope, type Source, type StoreStats } from './reads.js'
+import { deadKeys } from './index-reads.js'
 
 /** The first live value matching `query` (a range, or an index key several entries may share). */
 export async function getOne(scope: ReadScope, source: Source, query: IDBValidKey | IDBKeyRange): Promise<unknown> {
@@ -23,7 +24,7 @@ export async function getOne(scope: ReadScope, source: Source, query: IDBValidKe
 /** Live primary keys of a store, or of an index's entries. */
 export async function getKeys(scope: ReadScope, source: Source, query: Query, count?: number): Promise<IDBValidKey[]> {
   const keys = await req(source.getAllKeys(query, count))
-  const dead = await scope.deadKeys(await scope.cut())
+  const dead = await deadKeys(scope, await scope.cut())
   if (dead.size === 0) return keys
   const kept = keys.filter((key) => !dead.has(keyId(key)))
   if (!count || keys.length < count || kept.length === count) return kept

@@ -4,13 +4,11 @@
  * while it holds them), or, holding none, over the data store and the metadata store, so that
  * the settings it judges by are the ones committed with the data it reads.
  */
-import { TS_INDEX } from '../rules/capacity.js'
-import { TtlError } from '../rules/errors.js'
 import { allDeadRanges, EXPIRY_INDEX, META_STORE } from '../layout/expiry-index.js'
-import { GEN_INDEX, hasGenerations, refOf } from '../layout/generation-index.js'
+import { hasGenerations, refOf } from '../layout/generation-index.js'
 import type { GenerationValues } from '../generations/values.js'
-import { cutoffs, isDeadMark, markExpiryMs, type Cutoffs, type ExpiryMark, type StoreState } from '../rules/policy.js'
-import { inQuery, keyId, req, walk } from '../platform/request.js'
+import { cutoffs, isDeadMark, type Cutoffs, type ExpiryMark, type StoreState } from '../rules/policy.js'
+import { inQuery, req, walk } from '../platform/request.js'
 import { markOfStored, unstamp } from '../layout/stamp.js'
 import type { Touches } from './touch.js'
 import { owedMark, slides } from './owed-touches.js'
@@ -94,44 +92,22 @@ export class ReadScope {
     return resolved.filter((value) => value !== undefined).map(unstamp)
   }
 
-  /** A user index; the library's own indexes (expiry, `_ts`) are not. */
-  index(name: string): IDBIndex {
-    const ownNames = [EXPIRY_INDEX, TS_INDEX, GEN_INDEX]
-    const names = Array.from(this.store.indexNames).filter((index) => !ownNames.includes(index))
-    if (!names.includes(name)) {
-      const own = ownNames.includes(name) ? ` ("${name}" is the library's own)` : ''
-      const known = names.length ? `its indexes are ${names.map((n) => `"${n}"`).join(', ')}` : 'it has none'
-      throw new TtlError('UNKNOWN_INDEX', `store "${this.store.name}" has no index "${name}"${own}: ${known}`)
-    }
-    return this.store.index(name)
-  }
-
-  private async deadKeyList(cut: Cutoffs): Promise<IDBValidKey[]> {
-    const index = this.store.index(EXPIRY_INDEX)
-    const lists = await Promise.all(allDeadRanges(cut).map((range) => req(index.getAllKeys(range))))
-    return lists.flat()
-  }
-
-  /** Primary keys of the dead items, by the expiry index: work in proportion to the dead. */
-  async deadKeys(cut: Cutoffs): Promise<Set<string>> {
-    return new Set((await this.deadKeyList(cut)).map(keyId))
-  }
-
-  /** When the first of these live stored values dies under the settings in force (epoch ms); `Infinity`: none will. */
-  async firstDeathOf(values: readonly unknown[]): Promise<number> {
-    const state = await this.state
-    return values.reduce<number>((first, value) => Math.min(first, markExpiryMs(state, this.markFor(value))), Infinity)
-  }
-
   /** How many dead items lie in `query`; without one, index counts alone (no keys read). */
   async deadCount(cut: Cutoffs, query: Query): Promise<number> {
     if (query !== undefined && query !== null) {
-      return (await this.deadKeyList(cut)).filter((key) => inQuery(key, query)).length
+      return (await deadKeyList(this, cut)).filter((key) => inQuery(key, query)).length
     }
     const index = this.store.index(EXPIRY_INDEX)
     const counts = await Promise.all(allDeadRanges(cut).map((range) => req(index.count(range))))
     return counts.reduce((a, b) => a + b, 0)
   }
+}
+
+/** Primary keys of the dead items of the scope's store, by the expiry index: work in proportion to the dead. */
+export async function deadKeyList(scope: ReadScope, cut: Cutoffs): Promise<IDBValidKey[]> {
+  const index = scope.store.index(EXPIRY_INDEX)
+  const lists = await Promise.all(allDeadRanges(cut).map((range) => req(index.getAllKeys(range))))
+  return lists.flat()
 }
 
 /** The live values of `source` in `query`, at most `limit`, walked with a cursor. */
@@ -186,15 +162,11 @@ export async function getMany(scope: ReadScope, source: Source, query: Query, co
   return scope.out(kept)
 }
 
-/** Live items in a store (by the expiry index) or entries in an index. */
-export async function countLive(scope: ReadScope, source: Source, query: Query): Promise<number> {
-  const total = await req(source.count(query ?? undefined))
+/** Live items in the scope's store, the dead counted by the expiry index (an index's entries: `index-reads.ts`). */
+export async function countLive(scope: ReadScope, query: Query): Promise<number> {
+  const total = await req(scope.store.count(query ?? undefined))
   const cut = await scope.cut()
-  if (source instanceof IDBObjectStore) return total - (await scope.deadCount(cut, query))
-  const dead = await scope.deadKeys(cut)
-  if (dead.size === 0) return total
-  const keys = await req(source.getAllKeys(query))
-  return keys.filter((key) => !dead.has(keyId(key))).length
+  return total - (await scope.deadCount(cut, query))
 }
 
 /** What `db.stats` reports of a store. */

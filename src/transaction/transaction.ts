@@ -7,6 +7,7 @@
 import type { DeletedItem } from '../events/listeners.js'
 import { countLive, getMany, ReadScope, type Reading } from '../reads/reads.js'
 import { getKeys, getOne } from '../reads/more-reads.js'
+import { countIndexed, userIndex } from '../reads/index-reads.js'
 import { TtlError } from '../rules/errors.js'
 import { explained } from '../rules/refusal.js'
 import { TEXTS } from '../rules/full-texts.js'
@@ -91,23 +92,23 @@ export class Transaction {
   }
 
   count(store: string, query?: Query): Promise<number> {
-    return this.reading(store, (scope) => countLive(scope, scope.store, query))
+    return this.reading(store, (scope) => countLive(scope, query))
   }
 
   getFromIndex(store: string, index: string, query: Key | IDBKeyRange): Promise<unknown> {
-    return this.reading(store, (scope) => getOne(scope, scope.index(index), query))
+    return this.reading(store, (scope) => getOne(scope, userIndex(scope, index), query))
   }
 
   getAllFromIndex(store: string, index: string, query?: Query, count?: number): Promise<unknown[]> {
-    return this.reading(store, (scope) => getMany(scope, scope.index(index), query, count))
+    return this.reading(store, (scope) => getMany(scope, userIndex(scope, index), query, count))
   }
 
   getAllKeysFromIndex(store: string, index: string, query?: Query, count?: number): Promise<Key[]> {
-    return this.reading(store, (scope) => getKeys(scope, scope.index(index), query, count))
+    return this.reading(store, (scope) => getKeys(scope, userIndex(scope, index), query, count))
   }
 
   countFromIndex(store: string, index: string, query?: Query): Promise<number> {
-    return this.reading(store, (scope) => countLive(scope, scope.index(index), query))
+    return this.reading(store, (scope) => countIndexed(scope, userIndex(scope, index), query))
   }
 
   async put(store: string, value: unknown, key?: Key): Promise<Key> {
