@@ -14,17 +14,25 @@ const HOUR = 3_600_000
  * A handle whose purger holds 20 items dead on disk (and a live one), with only purgeDuring to
  * purge them: its scheduler has run the slice it runs once elected (it purged `first`, dead after
  * 1 s), and sleeps until the others' expiry an hour on, in real time; the clock then jumps there.
- * Jumped before that slice, the clock would have that slice purge them.
+ * Jumped before that slice, the clock would have that slice purge them. The items are written by a
+ * handle that does not purge, before the purger opens, so that no write of the purger's own asks
+ * its scheduler for a slice: one written during its first slice (which has not yet learnt the
+ * store's default) asks for another after it, which could come once the clock has jumped and purge
+ * the 20 too. The likeliest cause of a CI failure in WebKit on disk (`expected 1 to be 21`, stop
+ * 57); not reproduced on demand.
  */
 async function expiredOnDisk() {
   const load = chunks()
   const clock = manualClock()
   const name = uniqueName()
-  const db = await load.open(name, { clock, purge: { mode: 'inline', maxIntervalMs: HOUR, idleTimeoutMs: HOUR }, stores: { s: { keyPath: 'id', defaultTtl: 3600 } } }, inlineBackground)
+  const stores = { s: { keyPath: 'id', defaultTtl: 3600 } }
+  const writer = await load.open(name, { clock, stores })
+  await writer.putAll('s', [{ id: 'first', ttl: 1 }, ...Array.from({ length: 20 }, (_, id) => ({ id })), { id: 'live', ttl: -1 }])
+  writer.close()
+  clock.advance(2_000)
+  const db = await load.open(name, { clock, purge: { mode: 'inline', maxIntervalMs: HOUR, idleTimeoutMs: HOUR }, stores }, inlineBackground)
   const purged: number[] = []
   db.onPurge((report) => purged.push(report.deleted))
-  await db.putAll('s', [{ id: 'first', ttl: 1 }, ...Array.from({ length: 20 }, (_, id) => ({ id })), { id: 'live', ttl: -1 }])
-  clock.advance(2_000)
   await vi.waitFor(() => expect(purged).toEqual([1]), SOON)
   clock.advance(HOUR)
   return { load, db, name }
