@@ -229,6 +229,10 @@ await build({
             // idb-ttl/core's loads it with the less common calls. Apart from the shared chunk, which
             // the calls', transactions' and live queries' chunks would otherwise import whole.
             { name: 'index', priority: 10, test: /[\\/]src[\\/]reads[\\/]index-reads\.ts$/ },
+            // What holds Web Locks (`platform/lock.ts`): in idb-ttl's first load (notices, listeners, the
+            // settings lock); idb-ttl/core's loads it as an open starts, for the settings lock
+            // (`layout/held-settings.ts`). Apart from the shared chunk, which idb-ttl/core would otherwise load whole.
+            { name: 'locks', priority: 11, test: /[\\/]src[\\/]platform[\\/]lock\.ts$/ },
             // The words of the refusals only idb-ttl's handle makes: loaded with the texts by idb-ttl's page entry.
             // Before the transactions' group, whose chunk imports them and would otherwise take them.
             { name: 'full-texts', priority: 10, test: /[\\/]src[\\/]rules[\\/]full-texts\.ts$/ },

@@ -65,7 +65,7 @@ function refuseFullOnly(stores: StoreConfigs, purge: Required<PurgeOptions>): vo
 export function openTtlDB<S extends DBSchema | unknown = unknown>(name: string, options: OpenTtlCoreDBOptions<S>): Promise<TtlCoreDB<S>> {
   const { onLost, bucket } = (options ?? {}) as OpenTtlDBOptions
   if (onLost !== undefined || bucket?.expiresAfterItems) return explain(refuse('UNSUPPORTED', 'notInCore', onLost === undefined ? 'bucket.expiresAfterItems' : 'onLost'), loadTexts)
-  return openDatabase(name, options, { upgrade: loadUpgrade, options: loadOptions, storage: loadStorage, relief: () => load(import('../purge/relieve.js')), texts: loadTexts, calls: loadCalls }, (opened) => {
+  return openDatabase(name, options, { upgrade: loadUpgrade, options: loadOptions, storage: loadStorage, relief: () => load(import('../purge/relieve.js')), texts: loadTexts, calls: loadCalls, locks: () => load(import('../platform/lock.js').then(({ holdLock }) => ({ holdLock }))) }, (opened) => {
     const parts = new CoreParts({ ...opened, background, reports: unheard, notices: (name) => lazyNotices(name, loadNotices) })
     const routes = new CoreOnlyRoutes({ ...opened, parts })
     routes.settingsChanged(opened.redeclared)

@@ -15,6 +15,7 @@ import { Routes, type FullLoads, type MirrorWork } from '../handle/routes.js'
 import type { watchStorage } from '../handle/storage-watch.js'
 import { openDatabase, type Loaders } from './open.js'
 import { explain, refuse } from '../rules/refusal.js'
+import { holdLock } from '../platform/lock.js'
 import { once } from '../platform/load.js'
 import type { LostReport, OpenTtlCoreDBOptions, OpenTtlDBOptions, StoreConfig } from '../rules/types.js'
 
@@ -29,7 +30,7 @@ export async function openFull<S extends DBSchema | unknown>(name: string, optio
   // `import()` of a module loaded already still waits for the module loader (0.4 ms in Chromium),
   // where a promise kept resolves at the next microtask.
   const { relief, follow, transactions, calls, stale, stashWork, during } = loaders
-  const load = { ...loaders, relief: once(relief), follow: once(follow), transactions: once(transactions), calls: once(calls), stale: once(stale), stashWork: once(stashWork), during: once(during) }
+  const load = { ...loaders, locks: heldLocks, relief: once(relief), follow: once(follow), transactions: once(transactions), calls: once(calls), stale: once(stale), stashWork: once(stashWork), during: once(during) }
   const { onLost, bucket } = (options ?? {}) as OpenTtlDBOptions<S>
   if (onLost !== undefined && typeof onLost !== 'function') return explain(refuse('INVALID_OPTION', 'onLost', onLost), loaders.texts)
   const watching = onLost || bucket?.expiresAfterItems ? load.watch() : undefined
@@ -64,8 +65,14 @@ export async function openFull<S extends DBSchema | unknown>(name: string, optio
   }
 }
 
-/** What a full entry hands in: {@link Loaders}, {@link FullLoads}, and the watch of a handle's storage (`handle/storage-watch.ts`), as the entry loads it. */
-export interface FullLoaders extends Loaders, FullLoads {
+/**
+ * What holds the settings lock: imported, as the full entries' first loads hold Web Locks anyway (the
+ * notices of changes, the expiry listeners), so that the lock is asked for as the open starts.
+ */
+const heldLocks = () => Promise.resolve({ holdLock })
+
+/** What a full entry hands in: {@link Loaders} but the lock work, {@link FullLoads}, and the watch of a handle's storage (`handle/storage-watch.ts`), as the entry loads it. */
+export interface FullLoaders extends Omit<Loaders, 'locks'>, FullLoads {
   relief: FullLoads['relief']
   watch: () => Promise<{ watchStorage: typeof watchStorage }>
   /** The touches of `touchOnRead` stores (`reads/touch.ts`), loaded by an open that declares one. */

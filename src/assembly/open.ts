@@ -13,7 +13,7 @@ import type { LoadStorage, RoutesOptions } from '../handle/core-routes.js'
 import type { LoadRelief } from '../purge/quota.js'
 import { Connection, type UpgradeWork } from '../layout/connection.js'
 import { asDeclared, checkSchema, checkStoreConfigs, givesMore, isOptions, readDeclared, refuseUnknown, type OptionChecks, type StoreConfigs, type Undeclarable } from '../layout/schema.js'
-import { forgetSettings, holdSettings, settingsTicket, type SettingsTicket } from '../layout/held-settings.js'
+import { forgetSettings, holdSettings, settingsTicket, type LoadLocks, type SettingsTicket } from '../layout/held-settings.js'
 import { META_STORE } from '../layout/expiry-index.js'
 import { requireIndexedDB } from '../platform/available.js'
 import { OPEN_OPTIONS } from '../rules/open-options.js'
@@ -55,6 +55,8 @@ export interface Loaders {
   texts: LoadTexts
   /** What the handle's less common calls run (`calls.ts`), loaded at the first of them. */
   calls: RoutesOptions['loadCalls']
+  /** What holds the settings lock (`platform/lock.ts`), loaded as the open starts (`layout/held-settings.ts`). */
+  locks: LoadLocks
 }
 
 /**
@@ -106,7 +108,7 @@ async function openChecked<S extends DBSchema | unknown, H>(
   const connection = new Connection({ name, version: options.version, stores, clock, upgrade: options.upgrade, schema: { checkSchema: first.check, upgrade: load.upgrade, texts: load.texts }, onStepAside: () => forgetSettings(name) })
   const opening = connection.native()
   // Joined while the open is under way: the bus's channel costs 0.2–0.4 ms to make, hidden there.
-  const unfollow = holdSettings(name)
+  const unfollow = holdSettings(name, load.locks)
   try {
     const db = await opening
     const nowMs = clock()

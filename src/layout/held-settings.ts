@@ -24,7 +24,7 @@
  * kept only while a handle of the database is open.
  */
 import { joinBus, type Member } from '../platform/bus.js'
-import { holdLock, webLocks, withLock, type HeldLock } from '../platform/lock.js'
+import type { holdLock, HeldLock } from '../platform/lock.js'
 import { higher, type StoreState } from '../rules/policy.js'
 import { META_STORE } from './expiry-index.js'
 import { req } from '../platform/request.js'
@@ -64,6 +64,17 @@ interface Held {
 
 const NONE: Watermarks = { deadTs: null, deadExpiry: null }
 const databases = new Map<string, Held>()
+
+/**
+ * What holds the shared lock (`platform/lock.ts`), as an entry loads it: `idb-ttl/core`'s first load
+ * carries none of it (issue #44), and its realm holds no settings until it has loaded. Until then
+ * every read reads the settings with its item, as where there are no Web Locks.
+ */
+export type LoadLocks = () => Promise<{ holdLock: typeof holdLock }>
+let locks: { holdLock: typeof holdLock } | undefined
+
+/** Whether the origin has Web Locks (`lock.ts`' `webLocks`, asked without loading it). */
+const webLocks = () => typeof navigator !== 'undefined' && navigator.locks !== undefined
 /** The settings lock of database `name`. */
 export const lockName = (name: string) => `idb-ttl:settings:${encodeURIComponent(name)}`
 
@@ -84,8 +95,8 @@ export function forgetSettings(name: string): void {
 
 /** Asks for the shared lock, unless asked for already; copies are kept once it is held. */
 function arm(name: string, held: Held): void {
-  if (held.lock) return
-  const lock = holdLock(
+  if (held.lock || !locks) return
+  const lock = locks.holdLock(
     lockName(name),
     () => {
       if (held.lock !== lock || databases.get(name) !== held) return false
@@ -101,9 +112,9 @@ function arm(name: string, held: Held): void {
 
 /**
  * A handle of database `name` opened: the realm shares watermarks with it, and may hold its
- * settings, until `release` is called.
+ * settings (with the lock work `loadLocks` brings), until `release` is called.
  */
-export function holdSettings(name: string): () => void {
+export function holdSettings(name: string, loadLocks: LoadLocks): () => void {
   let held = databases.get(name)
   if (!held) {
     const member = joinBus(name)
@@ -113,10 +124,19 @@ export function holdSettings(name: string): () => void {
     databases.set(name, held)
   }
   held.handles++
-  // Asked for now, while the open is under way: held by the time the open reads the settings, the
-  // realm keeps what it read, and the first calls read none.
-  if (webLocks()) arm(name, held)
   const mine = held
+  // Asked for now, while the open is under way: held by the time the open reads the settings, the
+  // realm keeps what it read, and the first calls read none. A failed load holds nothing: the reads
+  // read the settings, and the next open loads again.
+  if (webLocks()) {
+    loadLocks().then(
+      (loaded) => {
+        locks ??= loaded
+        if (databases.get(name) === mine) arm(name, mine)
+      },
+      () => {},
+    )
+  }
   let released = false
   return () => {
     if (released) return
@@ -146,7 +166,7 @@ export function heldSettings(name: string, store: string): StoreState | undefine
  * elsewhere, whose announcement ({@link announce}) can still be on its way, and a write reads them.
  */
 export function keepsSettings(name: string): boolean {
-  return databases.has(name) && webLocks() !== undefined
+  return databases.has(name) && webLocks()
 }
 
 /** What a read that reads the settings notes before it starts, for {@link settingsRead}. */
@@ -224,15 +244,4 @@ export function settingsIn(tx: IDBTransaction, store: string, ticket: SettingsTi
   // A transaction undone before its caller needed the settings must not report them unhandled.
   state.catch(() => {})
   return state
-}
-
-/**
- * Runs `run`, which judges by settings it reads and then writes by them in a transaction without
- * the settings store (the write of owed touches), holding the settings lock of database `name`
- * shared: no change of settings commits in between, unless one waited {@link LEASE_MS} for it and
- * took the lock. Without Web Locks it just runs.
- */
-export function whileSettingsHeld<T>(name: string, run: () => Promise<T>): Promise<T> {
-  const locks = webLocks()
-  return locks ? withLock(locks, lockName(name), run, { mode: 'shared' }) : run()
 }

@@ -11,7 +11,8 @@
  * never from a module of its own: a chunk loaded later may be another copy's.
  */
 import type { Member } from '../platform/bus.js'
-import { holdLock, uniqueId } from '../platform/lock.js'
+import { holdLock, uniqueId, webLocks, withLock } from '../platform/lock.js'
+import { lockName } from '../layout/held-settings.js'
 import { META_STORE } from '../layout/expiry-index.js'
 import { cutoffs, isDeadMark, markExpiryMs, type StoreState } from '../rules/policy.js'
 import { done, keyId, keyPathValue, req } from '../platform/request.js'
@@ -194,7 +195,18 @@ export class Touches implements Owing {
  */
 async function write(realm: TouchRealm, db: IDBDatabase, storeName: string, touches: readonly Touch[], clock: () => number, closing = false): Promise<void> {
   if (closing) return writeJudged(realm, db, storeName, touches, clock, realm.heldSettings(db.name, storeName))
-  await realm.whileSettingsHeld(db.name, async () => writeJudged(realm, db, storeName, touches, clock, (await realm.readSettings(db, [storeName])).get(storeName)))
+  await whileSettingsHeld(db.name, async () => writeJudged(realm, db, storeName, touches, clock, (await realm.readSettings(db, [storeName])).get(storeName)))
+}
+
+/**
+ * Runs `run`, which judges by settings it reads and then writes by them in a transaction without
+ * the settings store, holding the settings lock of database `name` shared (`held-settings.ts`): no
+ * change of settings commits in between, unless one waited `LEASE_MS` for it and took the lock.
+ * Without Web Locks it just runs.
+ */
+function whileSettingsHeld<T>(name: string, run: () => Promise<T>): Promise<T> {
+  const locks = webLocks()
+  return locks ? withLock(locks, lockName(name), run, { mode: 'shared' }) : run()
 }
 
 /** {@link write}'s transaction, judged by `settings`, or by those it reads itself. */

@@ -11,7 +11,7 @@ import { MARK_FIELD } from '../layout/expiry-index.js'
 import { markOf } from '../rules/policy.js'
 import { ORDER_FIELD, writeOrder, WRITER, WRITER_FIELD } from '../layout/stamp.js'
 import { ttlOf } from '../rules/ttl.js'
-import { heldSettings, readSettings, settingsIn, whileSettingsHeld } from '../layout/held-settings.js'
+import { heldSettings, readSettings, settingsIn } from '../layout/held-settings.js'
 import { owedMark, owedTouch, registerOwing, type Touch } from './owed-touches.js'
 
 type Item = Record<string, unknown>
@@ -33,6 +33,6 @@ export function asOwed(dbName: string, store: string, value: unknown): unknown {
 }
 
 /** The realm's registries and stamps, as the touches a handle owes (`touch.ts`) use them. */
-export const touchRealm = { registerOwing, owedMark, owedTouch, heldSettings, readSettings, settingsIn, whileSettingsHeld, writeOrder, joinBus, touched }
+export const touchRealm = { registerOwing, owedMark, owedTouch, heldSettings, readSettings, settingsIn, writeOrder, joinBus, touched }
 
 export type TouchRealm = typeof touchRealm

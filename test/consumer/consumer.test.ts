@@ -93,6 +93,8 @@ const SETTINGS = /^dist\/idb-ttl-settings\.js$/
 const EVENTS = /^dist\/idb-ttl-events\.js$/
 /** The notices that tell live queries of a handle's changes: `idb-ttl`'s first load (the shared chunk) imports it; `idb-ttl/core` loads it with `import()` at a handle's first change. */
 const NOTICES = /^dist\/idb-ttl-notices\.js$/
+/** What holds Web Locks (`platform/lock.ts`): `idb-ttl`'s first load imports it; `idb-ttl/core` loads it with `import()` as an open starts (the settings lock). */
+const LOCKS = /^dist\/idb-ttl-locks\.js$/
 /** The check of an index's name, the dead keys and the count of an index's live entries: `idb-ttl`'s first load (the shared chunk) imports it; the chunks of the less common calls, of transactions and of live queries too. */
 const INDEX = /^dist\/idb-ttl-index\.js$/
 /** The bundler's helper for the namespaces of the chunks loaded with `import()`. */
@@ -104,8 +106,8 @@ const DURING = /^dist\/idb-ttl-during\.js$/
 /** issue #33: the bytes (min+gzip) of an app that uses only `idb-ttl/core`, .size-limit.js's limit for it. The target is 10 kB. */
 const { CORE_APP_BUDGET, FIRST_LOAD_BUDGET } = scratch
 
-test('the tarball holds the ten entries (idb-ttl, idb-ttl/core, idb-ttl/service-worker, idb-ttl/cosmos, idb-ttl/tanstack, idb-ttl/workbox, idb-ttl/keyval, idb-ttl/react, idb-ttl/vue, idb-ttl/svelte), the chunks they share (the core, the rest of the full entry, the background purge, what starts the purge worker, the schema work of an upgrade, the checks of options beyond a store\'s key and default, Storage Buckets, the watch of onLost, quota relief, the words of the refusals (those both entries share, and those of each entry alone), the resolver the entries export, the unknown-option hint, its round of eviction, the stale reads, the touches of touchOnRead stores, the write observer of mirrored stores, purgeDuring\'s checks, the expiry listeners, the notices of changes to live queries, the index reads, what follows a live query, what the less common calls run, what changes a store\'s settings, what runs transactions, the writes of stores kept in generations and the reading of their values, the bundler\'s helper), the worker, one .d.ts per entry and the framework bindings\' shared types, the docs on using the library (not the four about the repository), README, LICENSE and package.json, nothing else; under 520 kB unpacked', async () => {
-  const allowed = /^(dist\/(idb-ttl|core|service-worker|cosmos|tanstack|workbox|keyval|react|vue|svelte|purge-worker|idb-ttl-(shared|core|page|purge|upgrade|options|storage|watch|relief|evict|stale|touch|follow|calls|settings|texts|full-only|full-texts|resolver|hint|transaction|generations|values|mirror|during|events|notices|index|rolldown-runtime))\.js|dist\/(index|core|service-worker|cosmos|tanstack|workbox|keyval|react|vue|svelte|bindings)\.d\.ts|docs\/[\w-]+\.md|README\.md|LICENSE|package\.json)$/
+test('the tarball holds the ten entries (idb-ttl, idb-ttl/core, idb-ttl/service-worker, idb-ttl/cosmos, idb-ttl/tanstack, idb-ttl/workbox, idb-ttl/keyval, idb-ttl/react, idb-ttl/vue, idb-ttl/svelte), the chunks they share (the core, the rest of the full entry, the background purge, what starts the purge worker, the schema work of an upgrade, the checks of options beyond a store\'s key and default, Storage Buckets, the watch of onLost, quota relief, the words of the refusals (those both entries share, and those of each entry alone), the resolver the entries export, the unknown-option hint, its round of eviction, the stale reads, the touches of touchOnRead stores, the write observer of mirrored stores, purgeDuring\'s checks, the expiry listeners, the notices of changes to live queries, what holds Web Locks, the index reads, what follows a live query, what the less common calls run, what changes a store\'s settings, what runs transactions, the writes of stores kept in generations and the reading of their values, the bundler\'s helper), the worker, one .d.ts per entry and the framework bindings\' shared types, the docs on using the library (not the four about the repository), README, LICENSE and package.json, nothing else; under 520 kB unpacked', async () => {
+  const allowed = /^(dist\/(idb-ttl|core|service-worker|cosmos|tanstack|workbox|keyval|react|vue|svelte|purge-worker|idb-ttl-(shared|core|page|purge|upgrade|options|storage|watch|relief|evict|stale|touch|follow|calls|settings|texts|full-only|full-texts|resolver|hint|transaction|generations|values|mirror|during|events|notices|locks|index|rolldown-runtime))\.js|dist\/(index|core|service-worker|cosmos|tanstack|workbox|keyval|react|vue|svelte|bindings)\.d\.ts|docs\/[\w-]+\.md|README\.md|LICENSE|package\.json)$/
   expect(packed.files.filter((file) => !allowed.test(file))).toEqual([])
   expect(packed.files).toEqual(
     expect.arrayContaining([
@@ -180,20 +182,20 @@ test('every link of the packed README and docs works: to a heading of its own, t
 
 test('the entries import only the chunks, idb and comlink; idb-ttl/core and idb-ttl/tanstack none of the full entries\' chunk, nor idb; only the page entries (idb-ttl, idb-ttl/core) load the background purge, the schema work of an upgrade, the checks of options beyond a store\'s key and default, Storage Buckets, quota relief, the words of the refusals at open, what the less common calls run and (idb-ttl alone, its relief with the round of eviction) the watch of onLost, the stale reads, the touches of touchOnRead stores, what follows a live query, what runs transactions and the writes and values of stores kept in generations, with import() (issue #44: out of their first load), and only they the chunk that starts the purge worker, so that a service worker\'s bundler never ships it; no other import() (service workers forbid it), idb-ttl/cosmos not @azure/cosmos (the app passes its own Container), idb-ttl/tanstack nothing of TanStack, idb-ttl/workbox nothing (self-contained: its own store over raw IndexedDB), nothing of Workbox; idb-ttl/react, /vue, /svelte their framework only', async () => {
   const { dir } = await scratch.installed(app)
-  const [shared, coreChunk, pageChunk, purgeChunk, upgradeChunk, storageChunk, watchChunk, reliefChunk, evictChunk, staleChunk, touchChunk, followChunk, transactionChunk, generationsChunk, textsChunk, hintChunk, runtimeChunk, optionsChunk, callsChunk, valuesChunk, settingsChunk, fullOnlyChunk, fullTextsChunk, resolverChunk, mirrorChunk, duringChunk, eventsChunk, noticesChunk, indexChunk] = [SHARED, CORE, PAGE, PURGE, UPGRADE, STORAGE, WATCH, RELIEF, EVICT, STALE, TOUCH, FOLLOW, TRANSACTION, GENERATIONS, TEXTS, HINT, RUNTIME, OPTIONS, CALLS, VALUES, SETTINGS, FULL_ONLY, FULL_TEXTS, RESOLVER, MIRROR, DURING, EVENTS, NOTICES, INDEX].map((chunk) => packed.files.find((file) => chunk.test(file))!)
+  const [shared, coreChunk, pageChunk, purgeChunk, upgradeChunk, storageChunk, watchChunk, reliefChunk, evictChunk, staleChunk, touchChunk, followChunk, transactionChunk, generationsChunk, textsChunk, hintChunk, runtimeChunk, optionsChunk, callsChunk, valuesChunk, settingsChunk, fullOnlyChunk, fullTextsChunk, resolverChunk, mirrorChunk, duringChunk, eventsChunk, noticesChunk, indexChunk, locksChunk] = [SHARED, CORE, PAGE, PURGE, UPGRADE, STORAGE, WATCH, RELIEF, EVICT, STALE, TOUCH, FOLLOW, TRANSACTION, GENERATIONS, TEXTS, HINT, RUNTIME, OPTIONS, CALLS, VALUES, SETTINGS, FULL_ONLY, FULL_TEXTS, RESOLVER, MIRROR, DURING, EVENTS, NOTICES, INDEX, LOCKS].map((chunk) => packed.files.find((file) => chunk.test(file))!)
   const statics = async (file: string) => [...(await scratch.readText(dir, file)).matchAll(/(?:from|import)\s*"([^"]+)"/g)].map((m) => m[1]).sort()
   const dynamics = async (file: string) => [...new Set([...(await scratch.readText(dir, file)).matchAll(/\bimport\s*\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1]))].sort()
-  const [chunk, core, page, purge, upgrade, storage, watch, relief, evict, stale, touch, follow, transaction, generations, texts, hint, runtime, options, calls, values, settings, fullOnly, fullTexts, resolver, mirror, during, events, notices, index] = [shared, coreChunk, pageChunk, purgeChunk, upgradeChunk, storageChunk, watchChunk, reliefChunk, evictChunk, staleChunk, touchChunk, followChunk, transactionChunk, generationsChunk, textsChunk, hintChunk, runtimeChunk, optionsChunk, callsChunk, valuesChunk, settingsChunk, fullOnlyChunk, fullTextsChunk, resolverChunk, mirrorChunk, duringChunk, eventsChunk, noticesChunk, indexChunk].map((file) => `./${file.slice('dist/'.length)}`)
+  const [chunk, core, page, purge, upgrade, storage, watch, relief, evict, stale, touch, follow, transaction, generations, texts, hint, runtime, options, calls, values, settings, fullOnly, fullTexts, resolver, mirror, during, events, notices, index, locks] = [shared, coreChunk, pageChunk, purgeChunk, upgradeChunk, storageChunk, watchChunk, reliefChunk, evictChunk, staleChunk, touchChunk, followChunk, transactionChunk, generationsChunk, textsChunk, hintChunk, runtimeChunk, optionsChunk, callsChunk, valuesChunk, settingsChunk, fullOnlyChunk, fullTextsChunk, resolverChunk, mirrorChunk, duringChunk, eventsChunk, noticesChunk, indexChunk, locksChunk].map((file) => `./${file.slice('dist/'.length)}`)
   // The resolver's chunk for its re-export alone: an app that never calls it drops it.
   expect(await statics('dist/idb-ttl.js')).toEqual([core, chunk, resolver].sort())
   expect(await dynamics('dist/idb-ttl.js')).toEqual([page, purge, upgrade, options, storage, watch, evict, stale, touch, follow, calls, transaction, generations, values, fullTexts, mirror, during].sort())
   expect(await statics('dist/core.js')).toEqual([core, resolver].sort())
-  expect(await dynamics('dist/core.js')).toEqual([page, upgrade, options, storage, relief, calls, fullOnly, notices].sort())
+  expect(await dynamics('dist/core.js')).toEqual([page, upgrade, options, storage, relief, calls, fullOnly, notices, locks].sort())
   // idb-ttl/core carries no idb: only the full entries' chunk imports it (db.raw and upgrade's views).
   expect(await statics(coreChunk)).toEqual([])
   expect(await statics(pageChunk)).toEqual(['comlink', core, purge, runtime].sort())
   // The purge publishes expiry events (idb-ttl/core's first load carries no listeners).
-  expect(await statics(purgeChunk)).toEqual([core, events, runtime, values].sort())
+  expect(await statics(purgeChunk)).toEqual([core, events, locks, runtime, values].sort())
   // What changes a store's settings, which the write of a changed declaration shares with setDefaultTtl.
   expect(await statics(upgradeChunk)).toEqual([core, runtime, settings].sort())
   // With the names each options object takes (rules/known-options.ts), which the checks refuse an unknown one by (the closest-name hint is the texts').
@@ -204,17 +206,19 @@ test('the entries import only the chunks, idb and comlink; idb-ttl/core and idb-
   expect(await statics(evictChunk)).toEqual([core, events, purge, relief, runtime, values].sort())
   // A store's grace (rules/grace.ts), which the purge judges by too: in the background's chunk, which the full entry loads at idle anyway.
   expect(await statics(staleChunk)).toEqual([core, purge, runtime].sort())
-  expect(await statics(touchChunk)).toEqual([core, runtime].sort())
+  expect(await statics(touchChunk)).toEqual([core, locks, runtime].sort())
   // The check of an index's name (db.live's `index`), with idb-ttl's first load.
-  expect(await statics(followChunk)).toEqual([core, index, notices, runtime].sort())
+  expect(await statics(followChunk)).toEqual([core, index, locks, notices, runtime].sort())
     // When a store's first live item dies (stats' nextExpiryMs), which the purge judges by too: in the background's chunk, which the
   // page entries load at idle anyway; what changes a store's settings (setDefaultTtl), which it shares with the upgrade's; and
   // the expiry listeners, whose publish tells of the dead item a write claimed the key of; the dead keys and the
   // check of an index's name, which idb-ttl's first load carries (getAllFromIndex, countFromIndex).
   expect(await statics(callsChunk)).toEqual([core, events, index, purge, runtime, settings].sort())
-  expect(await statics(settingsChunk)).toEqual([core])
-  expect(await statics(eventsChunk)).toEqual([core])
-  expect(await statics(noticesChunk)).toEqual([core, runtime].sort())
+  expect(await statics(settingsChunk)).toEqual([core, locks].sort())
+  expect(await statics(eventsChunk)).toEqual([core, locks].sort())
+  expect(await statics(noticesChunk)).toEqual([core, locks, runtime].sort())
+  // Imported by nothing that idb-ttl/core loads first: its namespace is the one its import() builds.
+  expect(await statics(locksChunk)).toEqual([runtime])
   expect(await statics(indexChunk)).toEqual([core])
 
   // The words of a refusal inside a transaction, which would end while they loaded.
@@ -231,10 +235,10 @@ test('the entries import only the chunks, idb and comlink; idb-ttl/core and idb-
   expect(await statics(mirrorChunk)).toEqual([core, runtime].sort())
   expect(await statics(duringChunk)).toEqual([core, runtime].sort())
   // The expiry listeners, which idb-ttl's handle registers at once, and its index reads (chunks apart so that idb-ttl/core's later chunks need not import this one).
-  expect(await statics(shared)).toEqual([core, events, hint, index, notices, 'idb'].sort())
+  expect(await statics(shared)).toEqual([core, events, hint, index, locks, notices, 'idb'].sort())
   expect(await statics('dist/service-worker.js')).toEqual([core, purge, upgrade, options, storage, watch, evict, stale, touch, follow, calls, transaction, generations, values, fullTexts, mirror, during, chunk, resolver].sort())
   // Its leader election is the background's (the page loads that chunk anyway).
-  expect(await statics('dist/cosmos.js')).toEqual([core, purge, mirror, chunk].sort())
+  expect(await statics('dist/cosmos.js')).toEqual([core, locks, purge, mirror, chunk].sort())
   expect(await statics('dist/tanstack.js')).toEqual([core])
   expect(await statics('dist/workbox.js')).toEqual([])
   // idb-ttl/keyval is self-contained: an app of it alone loads no chunk of the others.
@@ -243,7 +247,7 @@ test('the entries import only the chunks, idb and comlink; idb-ttl/core and idb-
   expect(await statics('dist/react.js')).toEqual(['react'])
   expect(await statics('dist/vue.js')).toEqual(['vue'])
   expect(await statics('dist/svelte.js')).toEqual(['svelte/store'])
-  for (const file of ['dist/service-worker.js', 'dist/cosmos.js', 'dist/tanstack.js', 'dist/workbox.js', 'dist/keyval.js', 'dist/react.js', 'dist/vue.js', 'dist/svelte.js', shared, coreChunk, pageChunk, purgeChunk, upgradeChunk, optionsChunk, storageChunk, watchChunk, reliefChunk, evictChunk, staleChunk, touchChunk, followChunk, callsChunk, settingsChunk, transactionChunk, generationsChunk, valuesChunk, runtimeChunk, textsChunk, fullOnlyChunk, fullTextsChunk, resolverChunk, mirrorChunk, duringChunk, eventsChunk, indexChunk, noticesChunk]) expect(await scratch.readText(dir, file), file).not.toMatch(/\bimport\s*\(/)
+  for (const file of ['dist/service-worker.js', 'dist/cosmos.js', 'dist/tanstack.js', 'dist/workbox.js', 'dist/keyval.js', 'dist/react.js', 'dist/vue.js', 'dist/svelte.js', shared, coreChunk, pageChunk, purgeChunk, upgradeChunk, optionsChunk, storageChunk, watchChunk, reliefChunk, evictChunk, staleChunk, touchChunk, followChunk, callsChunk, settingsChunk, transactionChunk, generationsChunk, valuesChunk, runtimeChunk, textsChunk, fullOnlyChunk, fullTextsChunk, resolverChunk, mirrorChunk, duringChunk, eventsChunk, indexChunk, noticesChunk, locksChunk]) expect(await scratch.readText(dir, file), file).not.toMatch(/\bimport\s*\(/)
   // What starts the purge worker is in the page chunk alone.
   for (const file of packed.files.filter((f) => f.endsWith('.js') && f !== pageChunk && f !== 'dist/purge-worker.js')) expect(await scratch.readText(dir, file), file).not.toContain('purge-worker.js')
 })
@@ -271,6 +275,9 @@ for (const [entry, file, budget] of [
     // The check of an index's name (reads/index-reads.ts), a method of the scope every read opens until
     // it left for the index calls: idb-ttl's need it at once, idb-ttl/core's handle has none.
     if (entry === 'idb-ttl/core') expect(first).not.toContain('has no index')
+    // What holds Web Locks (platform/lock.ts, whose lock ids fall back to random bytes without
+    // randomUUID): idb-ttl/core loads it as an open starts, for the settings lock.
+    expect(first.includes('randomUUID')).toBe(entry === 'idb-ttl')
     expect(first).toMatch(/\bimport\(/)
   })
 }
@@ -278,7 +285,7 @@ for (const [entry, file, budget] of [
 test('the code is minified, with no source map (useful ones would carry the whole TypeScript source; ones without it make bundlers warn)', async () => {
   const { dir } = await scratch.installed(app)
   const scripts = packed.files.filter((file) => file.endsWith('.js'))
-  expect(scripts.length).toBe(40)
+  expect(scripts.length).toBe(41)
   for (const file of scripts) {
     const code = await scratch.readText(dir, file)
     // A few lines (licence comments of what the worker bundles), none indented, no JSDoc.

@@ -113,7 +113,7 @@ test('an open whose handle could not be made holds nothing of the database: its 
   ;(await openTtlDB(name, { version: 1, purge: { mode: 'off' }, stores })).close()
   const failed = new Error('the handle could not be made')
   const never = () => Promise.reject(new Error('not loaded in this test'))
-  const loaders = { upgrade: never, options: never, storage: never, relief: never, texts: never, calls: never }
+  const loaders = { upgrade: never, options: never, storage: never, relief: never, texts: never, calls: never, locks: never }
   await expect(openDatabase(name, { version: 1, stores }, loaders, () => { throw failed })).rejects.toBe(failed)
   expect(keepsSettings(name)).toBe(false)
 })
