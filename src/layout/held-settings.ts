@@ -129,13 +129,12 @@ export function holdSettings(name: string, loadLocks: LoadLocks): () => void {
   // realm keeps what it read, and the first calls read none. A failed load holds nothing: the reads
   // read the settings, and the next open loads again.
   if (webLocks()) {
-    loadLocks().then(
-      (loaded) => {
+    loadLocks()
+      .then((loaded) => {
         locks ??= loaded
         if (databases.get(name) === mine) arm(name, mine)
-      },
-      () => {},
-    )
+      })
+      .catch(() => {})
   }
   let released = false
   return () => {

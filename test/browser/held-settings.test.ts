@@ -90,6 +90,51 @@ test('a default changed in another page applies to the next read in this one', a
   expect(await db.get('s', 'b')).toBeDefined()
 })
 
+test("idb-ttl/core: a page reads the settings with each read until what holds Web Locks has loaded (its open loads it), then holds them; a default changed in another page applies to its next read either way", async () => {
+  const clock = manualClock()
+  const name = uniqueName('held-core')
+  const db = await freshDB({ clock, version: 1, purge: { mode: 'off' }, stores }, name)
+  opened.push(db)
+  await db.put('s', { id: 'a' })
+  clock.advance(50_000)
+  let loadLocks!: () => void
+  const locksMayLoad = new Promise<void>((resolve) => (loadLocks = resolve))
+  // The page's import() of platform/lock.ts waits for the test; its others run at once.
+  const page = await openPage('idb-ttl/core', (load) => (String(load).includes('platform/lock') ? locksMayLoad.then(load) : load()))
+  const core = await page.lib.openTtlDB(name, { version: 1, clock, purge: { mode: 'off' }, stores })
+  opened.push(core as unknown as TtlDB<any>)
+  /** The stores of each transaction the page's `run` opens on the database. */
+  const scopesThere = async (run: () => Promise<unknown>) => {
+    const seen: string[][] = []
+    const proto = page.window.IDBDatabase.prototype
+    const original = proto.transaction
+    proto.transaction = function (this: IDBDatabase, names: string | string[], ...rest: never[]) {
+      if (this.name === name) seen.push([names].flat())
+      return original.call(this, names, ...rest)
+    } as typeof original
+    try {
+      await run()
+    } finally {
+      proto.transaction = original
+    }
+    return seen
+  }
+  for (let i = 0; i < 3; i++) expect(await scopesThere(() => core.get('s', 'a'))).toEqual([['s', META_STORE]])
+  await db.setDefaultTtl('s', 10)
+  expect(await core.get('s', 'a'), 'dead under the 10-second default set in this page').toBeUndefined()
+  loadLocks()
+  await core.put('s', { id: 'b' })
+  let holds = false
+  for (const until = performance.now() + SOON.timeout; !holds && performance.now() < until; await new Promise((resolve) => setTimeout(resolve, 5))) {
+    holds = !(await scopesThere(() => core.get('s', 'b'))).flat().includes(META_STORE)
+  }
+  expect(holds, 'the page holds the settings once what holds Web Locks has loaded').toBe(true)
+  clock.advance(5_000)
+  expect(await core.get('s', 'b'), 'live, 5 seconds old under the 10-second default').toBeDefined()
+  await db.setDefaultTtl('s', 3)
+  expect(await core.get('s', 'b'), 'dead under the 3-second default set in this page').toBeUndefined()
+})
+
 test('a page that holds the settings and never answers (frozen) delays a change by a lease at most', async () => {
   const clock = manualClock()
   const name = uniqueName('held-frozen')

@@ -9,7 +9,8 @@ import { openTtlDB } from '../../src/index.js'
 import { openTtlDB as openCore } from '../../src/core.js'
 import { openDatabase } from '../../src/assembly/open.js'
 import { META_STORE } from '../../src/layout/expiry-index.js'
-import { keepsSettings } from '../../src/layout/held-settings.js'
+import { keepsSettings, lockName } from '../../src/layout/held-settings.js'
+import { holdLock } from '../../src/platform/lock.js'
 import { uniqueName } from '../helpers.js'
 import { ensureLocks } from '../purge/stubs.js'
 import { deleteAfter, scopes } from './support.js'
@@ -113,7 +114,16 @@ test('an open whose handle could not be made holds nothing of the database: its 
   ;(await openTtlDB(name, { version: 1, purge: { mode: 'off' }, stores })).close()
   const failed = new Error('the handle could not be made')
   const never = () => Promise.reject(new Error('not loaded in this test'))
-  const loaders = { upgrade: never, options: never, storage: never, relief: never, texts: never, calls: never, locks: never }
+  // What holds the lock loads only once the open has failed (idb-ttl/core's import() may take that long).
+  let loadLocks!: () => void
+  const locksLoad = new Promise<void>((resolve) => (loadLocks = resolve)).then(() => ({ holdLock }))
+  const loaders = { upgrade: never, options: never, storage: never, relief: never, texts: never, calls: never, locks: () => locksLoad }
   await expect(openDatabase(name, { version: 1, stores }, loaders, () => { throw failed })).rejects.toBe(failed)
+  loadLocks()
+  await locksLoad
   expect(keepsSettings(name)).toBe(false)
+  // Asked at once: a request made for the handle no one holds would show, held or pending (the
+  // grant lets go at once a lock of a database the realm no longer follows).
+  const { held = [], pending = [] } = await navigator.locks.query()
+  expect([...held, ...pending].map((lock) => lock.name)).not.toContain(lockName(name))
 })
