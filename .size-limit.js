@@ -48,8 +48,8 @@ export default [
     // both Vite apps' first loads): the names that hand it to the writes and transactions, and its loader.
     // 42.81 with the notices of changes (idb-ttl/core loads them at a handle's first change) and the index reads in
     // chunks of their own (stop 57: idb-ttl/core's Vite first load 12.90 -> 12.28 kB, idb-ttl's 18.15 -> 18.06).
-    // 42.89 once what holds Web Locks is a chunk of its own, which idb-ttl/core loads as an open starts (stop 58: its
-    // loader, and held-settings.ts asking for Web Locks itself).
+    // 42.88 once what holds Web Locks is a chunk of its own, which idb-ttl/core loads as an open starts (stop 58: its
+    // loader, and held-settings.ts asking for Web Locks itself), with lock names that take lone surrogates.
     limit: '42.95 kB',
     modifyEsbuildConfig: esm,
   },
@@ -75,7 +75,8 @@ export default [
     // with the other moves of that round (their loaders, which the service worker's entry hands modules through),
     // 37.26 once quota relief waits for the calls' chunk as well and idb-ttl's handle publishes a claim itself.
     // 37.33 once an open keeps the settings it read (stop 54). 37.42 once the notices of changes are a chunk of their
-    // own, which idb-ttl/core loads at a handle's first change (its namespace, the entry handing them in).
+    // own, which idb-ttl/core loads at a handle's first change (its namespace, the entry handing them in). 37.48 once
+    // lock names take a database's name with a lone surrogate (platform/lock-name.ts, stop 58).
     limit: '37.5 kB',
     modifyEsbuildConfig: esm,
   },
@@ -93,7 +94,8 @@ export default [
     // Less than the Vite app: Vite's preload helper, and what only later chunks call, kept in the core chunk there.
     // 10.24 in stop 57 (Vite app 12.90 -> 12.16): the notices, the undoing of leaked writes and the index reads
     // loaded later, the chunks named without a hash. 10.09 in stop 58 (Vite app 12.16 -> 11.88): what holds the
-    // settings lock loaded as an open starts.
+    // settings lock loaded as an open starts; 10.10 once lock names take a database's name with a lone surrogate
+    // (platform/lock-name.ts: encodeURIComponent threw on it; Vite app 11.90).
     limit: '10.15 kB',
     modifyEsbuildConfig: esm,
   },
@@ -107,7 +109,8 @@ export default [
     // round, 16.05 after it (a Vite app: 19.26 -> 18.04); 16.33 once idb-ttl's handle tells the expiry listeners
     // of a claimed item itself (handle/routes.ts publishClaimed: esbuild then keeps `publish` and what it reaches
     // in this row; in the Vite app, whose listeners' chunk carries it anyway, +15 B: 18.08 kB). 15.78 in stop 57
-    // (Vite app 18.15 -> 17.73), the undoing of leaked writes loaded later, the chunks named without a hash.
+    // (Vite app 18.15 -> 17.73), the undoing of leaked writes loaded later, the chunks named without a hash. 15.84 in
+    // stop 58 (Vite app 17.78): the settings lock handed in, lock names that take lone surrogates.
     limit: '15.9 kB',
     modifyEsbuildConfig: esm,
   },

@@ -12,6 +12,7 @@ import type { GenerationValues } from '../generations/values.js'
 import { hasGenerations, refOf } from '../layout/generation-index.js'
 import { unstamp } from '../layout/stamp.js'
 import { kindOf, TtlError } from '../rules/errors.js'
+import { lockSafe } from '../platform/lock-name.js'
 
 /** Why items left a store: their time was up, or they were evicted to make room (SPEC §9). */
 export type ExpireReason = 'expired' | 'evicted'
@@ -50,7 +51,7 @@ export interface ExpireOptions {
 type Listener = (event: ExpireEvent) => void
 
 /** The Web Locks a handle with listeners holds: their names start with this, and list its stores. */
-export const lockPrefix = (dbName: string) => `idb-ttl:listen:${encodeURIComponent(dbName)}:`
+export const lockPrefix = (dbName: string) => `idb-ttl:listen:${lockSafe(dbName)}:`
 /** Per database, the handles of this realm that have listeners. */
 export const local = new Map<string, Set<ExpiryListeners>>()
 /** The member each database's events are published from in this realm: it never leaves. */

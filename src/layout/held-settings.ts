@@ -28,6 +28,7 @@ import type { holdLock, HeldLock } from '../platform/lock.js'
 import { higher, type StoreState } from '../rules/policy.js'
 import { META_STORE } from './expiry-index.js'
 import { req } from '../platform/request.js'
+import { lockSafe } from '../platform/lock-name.js'
 
 /** The part of a store's settings that a write must stay above. */
 export type Watermarks = Pick<StoreState, 'deadTs' | 'deadExpiry'>
@@ -76,7 +77,7 @@ let locks: { holdLock: typeof holdLock } | undefined
 /** Whether the origin has Web Locks (`lock.ts`' `webLocks`, asked without loading it). */
 const webLocks = () => typeof navigator !== 'undefined' && navigator.locks !== undefined
 /** The settings lock of database `name`. */
-export const lockName = (name: string) => `idb-ttl:settings:${encodeURIComponent(name)}`
+export const lockName = (name: string) => `idb-ttl:settings:${lockSafe(name)}`
 
 /**
  * Lets every copy of database `name` go, with the shared lock: a change of settings asked for

@@ -13,6 +13,7 @@
  */
 import { joinBus, type Member } from '../platform/bus.js'
 import { lockNames, uniqueId, webLocks, type HeldLock } from '../platform/lock.js'
+import { lockSafe } from '../platform/lock-name.js'
 
 /** Stores changed: sent by realm `from`. */
 export interface ChangedMessage {
@@ -39,7 +40,7 @@ const RECHECK_MS = 50
 /** This realm (this copy of the library): it skips its own messages, which reach its members too. */
 export const realm = uniqueId()
 /** The Web Locks a realm with live queries on database `dbName` holds, one per realm. */
-export const lockPrefix = (dbName: string) => `idb-ttl:live:${encodeURIComponent(dbName)}:`
+export const lockPrefix = (dbName: string) => `idb-ttl:live:${lockSafe(dbName)}:`
 
 export type Hearer = (stores: readonly string[]) => void
 

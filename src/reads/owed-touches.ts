@@ -8,10 +8,11 @@
 import { markOfStored } from '../layout/stamp.js'
 import { markOf, type ExpiryMark, type StoreState } from '../rules/policy.js'
 import { ttlOf } from '../rules/ttl.js'
+import { lockSafe } from '../platform/lock-name.js'
 
 // While a handle owes touches it holds a Web Lock named so, which a purger in any tab sees; it
 // asks the holders on the database's bus (topic `settle`) to write them, and waits for the locks to go.
-export const owingPrefix = (dbName: string) => `idb-ttl:touching:${encodeURIComponent(dbName)}:`
+export const owingPrefix = (dbName: string) => `idb-ttl:touching:${lockSafe(dbName)}:`
 
 declare module '../platform/bus.js' {
   interface BusTopics {

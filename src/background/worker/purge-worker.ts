@@ -43,8 +43,8 @@ function tracked(connection: AsIsConnection): {
       if (!followed.has(db)) {
         followed.add(db)
         const transaction = db.transaction.bind(db)
-        db.transaction = (stores: string | string[], mode?: IDBTransactionMode, options?: IDBTransactionOptions) => {
-          const tx = transaction(stores, mode, options)
+        db.transaction = (...args: Parameters<IDBDatabase['transaction']>) => {
+          const tx = transaction(...args)
           open.set(tx, ended(tx).then(() => void open.delete(tx)))
           return tx
         }
@@ -53,9 +53,12 @@ function tracked(connection: AsIsConnection): {
     },
     async close() {
       connection.close()
-      const running = [...open]
-      running.forEach(([tx]) => abortQuietly(tx))
-      await Promise.all(running.map(([, end]) => end))
+      await Promise.all(
+        [...open].map(([tx, end]) => {
+          abortQuietly(tx)
+          return end
+        }),
+      )
     },
     committed: () => committed,
   }
