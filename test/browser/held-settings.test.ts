@@ -104,21 +104,7 @@ test("idb-ttl/core: a page reads the settings with each read until what holds We
   const core = await page.lib.openTtlDB(name, { version: 1, clock, purge: { mode: 'off' }, stores })
   opened.push(core as unknown as TtlDB<any>)
   /** The stores of each transaction the page's `run` opens on the database. */
-  const scopesThere = async (run: () => Promise<unknown>) => {
-    const seen: string[][] = []
-    const proto = page.window.IDBDatabase.prototype
-    const original = proto.transaction
-    proto.transaction = function (this: IDBDatabase, names: string | string[], ...rest: never[]) {
-      if (this.name === name) seen.push([names].flat())
-      return original.call(this, names, ...rest)
-    } as typeof original
-    try {
-      await run()
-    } finally {
-      proto.transaction = original
-    }
-    return seen
-  }
+  const scopesThere = (run: () => Promise<unknown>) => scopes(core, run, page.window)
   for (let i = 0; i < 3; i++) expect(await scopesThere(() => core.get('s', 'a'))).toEqual([['s', META_STORE]])
   await db.setDefaultTtl('s', 10)
   expect(await core.get('s', 'a'), 'dead under the 10-second default set in this page').toBeUndefined()

@@ -214,18 +214,19 @@ export async function touchSparesItemShorterDefaultKilled(reader: TtlDB<any>, ch
   expect(await reader.get('s', 'a'), 'in the reading tab').toBeUndefined()
 }
 
-/** The stores of each transaction `db` opens while `run` runs. */
-export async function scopes(db: { raw: { name: string } }, run: () => Promise<unknown>): Promise<string[][]> {
+/** The stores of each transaction `db` opens while `run` runs (in `realm`: another page's window, say). */
+export async function scopes(db: { raw: { name: string } }, run: () => Promise<unknown>, realm: typeof globalThis = globalThis): Promise<string[][]> {
   const seen: string[][] = []
-  const original = IDBDatabase.prototype.transaction
-  IDBDatabase.prototype.transaction = function (this: IDBDatabase, names: string | string[], ...rest: never[]) {
+  const proto = realm.IDBDatabase.prototype
+  const original = proto.transaction
+  proto.transaction = function (this: IDBDatabase, names: string | string[], ...rest: never[]) {
     if (this.name === db.raw.name) seen.push([names].flat())
     return original.call(this, names, ...rest)
   } as typeof original
   try {
     await run()
   } finally {
-    IDBDatabase.prototype.transaction = original
+    proto.transaction = original
   }
   return seen
 }
