@@ -187,14 +187,14 @@ export class TtlCoreDB<S extends DBSchema | unknown = unknown, Raw extends IDBDa
     } catch (error) {
       return this.route.explained(error)
     }
-    const { setDefaultTtl } = await this.later(store)
-    await this.route.changeSettings(store, (ctx) => setDefaultTtl(ctx, store, defaultTtl))
+    const load = this.later(store)
+    await this.route.changeSettings(store, async (ctx) => (await load).setDefaultTtl(ctx, store, defaultTtl))
   }
 
   /** The store's default as persisted in the database. */
   async getDefaultTtl<N extends StoreNames<S>>(store: N): Promise<DefaultTtl> {
-    const { storedDefaultTtl } = await this.later(store)
-    return storedDefaultTtl(await this.route.db(store), store)
+    const load = this.later(store)
+    return this.route.inTurn(store, async (db) => (await load).storedDefaultTtl(db, store), () => load.then(() => this.route.db(store)))
   }
 
   /**

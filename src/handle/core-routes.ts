@@ -208,10 +208,15 @@ export class CoreRoutes<P extends CoreParts = CoreParts> {
     return result
   }
 
-  /** Changes the settings of `store` (`setDefaultTtl`): see {@link settingsChanged}; `gated`: see {@link db}. */
+  /**
+   * Changes the settings of `store` (`setDefaultTtl`), in its turn among the store's calls when
+   * `gated`: see {@link settingsChanged}, {@link db}.
+   */
   async changeSettings(store: string, run: (ctx: WriteContext) => Promise<unknown>, gated = true): Promise<void> {
+    // The mirror's change (not gated) runs under its Web Lock while the store's calls wait at its gate: it takes no turn behind them.
+    const turn = gated ? turnOf(this.turns, store) : undefined
     try {
-      await run(await this.writer(store, false, undefined, gated))
+      await this.writer(store, false, turn, gated).then(run).finally(turn?.take)
     } catch (error) {
       // A default refused (the mirror's, from its server) in its words.
       return this.explained(error)

@@ -2,8 +2,9 @@
 // order in IndexedDB do (transactions over overlapping scopes run in the order they were created):
 // whatever a call awaits before its transaction opens (a lazily loaded chunk, the values stashed
 // in a generation first, owed touches, a gate) must not let a later call's transaction open first.
-import { expect, test } from 'vitest'
-import { freshDB, manualClock } from '../helpers.js'
+import { afterEach, expect, test } from 'vitest'
+import * as core from '../../src/core.js'
+import { freshDB, manualClock, uniqueName } from '../helpers.js'
 
 /** In Node (fake-indexeddb) an `evictOnQuota` store keeps its values in generations; in Firefox in its rows. */
 const stores = {
@@ -71,3 +72,41 @@ test('getStale called before a delete not awaited sees the expired item (the sta
   const [stale] = await Promise.all([db.getStale('s', 1), db.delete('s', 1)])
   expect(stale).toMatchObject({ value: { id: 1 } })
 })
+
+// setDefaultTtl and getDefaultTtl load on first use and change or read the settings, not the items:
+// they keep their place among the store's calls all the same, in both entries.
+const coreHandles: { close(): void }[] = []
+afterEach(() => {
+  for (const db of coreHandles.splice(0)) db.close()
+})
+
+const entries = {
+  'idb-ttl': (clock: () => number) => freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 60 } } }),
+  'idb-ttl/core': async (clock: () => number) => {
+    const db = await core.openTtlDB(uniqueName('t'), { version: 1, clock, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 60 } } })
+    coreHandles.push(db)
+    return db
+  },
+}
+
+for (const [entry, open] of Object.entries(entries)) {
+  test(`${entry}: getDefaultTtl called after a setDefaultTtl not awaited reads the new default`, async () => {
+    const db = await open(manualClock())
+    const set = db.setDefaultTtl('s', 5)
+    expect(await db.getDefaultTtl('s')).toBe(5)
+    await set
+  })
+
+  test(`${entry}: a get called before setDefaultTtl judges by the old default, one called after by the new`, async () => {
+    const clock = manualClock()
+    const db = await open(clock)
+    await db.put('s', { id: 1 })
+    clock.advance(10_000)
+    const before = db.get('s', 1)
+    const set = db.setDefaultTtl('s', 5)
+    const after = db.get('s', 1)
+    await set
+    expect(await before).toMatchObject({ id: 1 })
+    expect(await after).toBeUndefined()
+  })
+}
