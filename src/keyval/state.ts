@@ -20,6 +20,11 @@ export interface State {
    * is asked meanwhile is kept in `next`, for the round after. `undefined`: no round is under way.
    */
   after?: IDBValidKey | null
+  /**
+   * The IndexedDB of the store's connection, kept with the store: Chromium stalls every
+   * transaction of a connection, for good, once the Storage Bucket it came from is garbage collected.
+   */
+  idb?: IDBFactory
 }
 
 /** Where a store keeps its state: on the function itself (a custom store too), lighter than a WeakMap. */

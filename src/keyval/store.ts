@@ -18,7 +18,8 @@ export function createStore(dbName: string, storeName: string, options?: StoreOp
   const open = () => {
     if (!connection) {
       connection = factory(options?.bucket).then((idb) => {
-        const request = idb.open(dbName)
+        // Kept with the store (State.idb): Chromium stalls the connection for good once its bucket is collected.
+        const request = (state.idb = idb).open(dbName)
         request.onupgradeneeded = () => request.result.createObjectStore(storeName)
         return promisifyRequest(request)
       })
@@ -35,7 +36,7 @@ export function createStore(dbName: string, storeName: string, options?: StoreOp
     return connection
   }
   const use: UseStore = (txMode, callback) => open().then((db) => callback(db.transaction(storeName, txMode).objectStore(storeName)))
-  declare(use, `store "${storeName}"`, options)
+  const state = declare(use, `store "${storeName}"`, options)
   return use
 }
 

@@ -23,6 +23,13 @@ export interface Seen {
 
 let opening: Promise<IDBDatabase> | undefined
 
+/**
+ * The registry's IndexedDB, by its connection, for as long as the connection lives: Chromium
+ * stalls every transaction of a connection, for good, once the Storage Bucket it came from is
+ * garbage collected.
+ */
+const factories = new WeakMap<IDBDatabase, IDBFactory>()
+
 async function factory(): Promise<IDBFactory> {
   const buckets = storageBuckets()
   return buckets ? (await buckets.open(REGISTRY, { persisted: true })).indexedDB : indexedDB
@@ -33,7 +40,7 @@ function registry(): Promise<IDBDatabase> {
     .then((idb) => {
       const request = idb.open(REGISTRY, 1)
       request.onupgradeneeded = () => request.result.createObjectStore(STORE)
-      return req(request)
+      return req(request).then((db) => factories.set(db, idb) && db)
     })
     .then((db) => {
       // Another realm deleting the registry, or the browser closing it: the next use reopens it.

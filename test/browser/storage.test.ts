@@ -3,7 +3,9 @@
 // database the browser took (deleting it stands in for eviction; in Chromium, deleting its bucket).
 import { deleteDB } from 'idb'
 import { afterEach, expect, test, vi } from 'vitest'
+import { cdp, server } from 'vitest/browser'
 import type { LostReport, PurgeReport, TtlDB } from '../../src/index.js'
+import { createStore, get, set } from '../../src/keyval.js'
 import { lastSeen } from '../../src/platform/seen.js'
 import { freshDB, manualClock, uniqueName } from '../helpers.js'
 import { openPage } from './pages.js'
@@ -84,4 +86,29 @@ test('a page is told of the database the browser took since an earlier page last
   expect(reports).toEqual([report])
   expect(second.lost).toEqual(report)
   expect(await second.count('s')).toBe(0)
+})
+
+/** A full garbage collection of this page's heap, through Chromium's DevTools protocol. */
+const collectGarbage = () => cdp().send('HeapProfiler.collectGarbage')
+
+/** `promise`, or a rejection naming `what` when it has not settled within 5 s: a stalled connection never answers. */
+const answered = <T>(what: string, promise: Promise<T>) =>
+  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer in 5 s, its connection stalled`)), 5_000))])
+
+// Chromium stalls every transaction of a connection, for good, once the StorageBucket object it came
+// from is garbage collected: the library keeps each bucket it opened a connection in.
+test.runIf(buckets && server.browser === 'chromium')('Chromium: connections in Storage Buckets keep answering after a garbage collection: a TTL database, the registry of databases seen, an idb-ttl/keyval store', async () => {
+  const bucket = uniqueName('gc').toLowerCase().slice(0, 60)
+  cleanup.push(() => buckets!.delete(bucket))
+  const name = uniqueName('gc')
+  // onLost opens the registry (in a bucket of its own) in this realm.
+  const db = await freshDB({ stores, purge: { mode: 'off' }, bucket: { name: bucket }, onLost: () => {} }, name)
+  const store = createStore(uniqueName('gc-keyval'), 'kv', { bucket })
+  await set('k', 1, store)
+  expect(await lastSeen(name, bucket)).toEqual({ lastSeen: expect.any(Number), items: 0 })
+  await collectGarbage()
+  await answered('a put in the TTL database', db.put('s', { id: 'a' }))
+  expect(await answered('a get of the TTL database', db.get('s', 'a'))).toMatchObject({ id: 'a' })
+  expect(await answered('a read of the registry', lastSeen(name, bucket))).toEqual({ lastSeen: expect.any(Number), items: 0 })
+  expect(await answered('a get of the keyval store', get('k', store))).toBe(1)
 })
