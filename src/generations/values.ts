@@ -41,6 +41,13 @@ export function generationName(dbName: string, storeName: string, n: number): st
 const connections = new Map<string, Promise<IDBDatabase | undefined>>()
 
 /**
+ * Each generation connection's IndexedDB, for as long as the connection lives: Chromium stalls
+ * every transaction of a connection, for good, once the Storage Bucket it came from is garbage
+ * collected, and a later open of the database in this realm places it anew.
+ */
+const factories = new WeakMap<IDBDatabase, IDBFactory>()
+
+/**
  * A transaction over a generation's values, on a connection opened on first use and closed as
  * soon as another connection wants to delete the generation. With `create` false, a generation
  * that does not exist (it was deleted) is not created again: `undefined`. A connection closed
@@ -65,7 +72,8 @@ export async function generationTransaction(name: string, create: boolean, mode:
 
 function reopen(name: string, create = true): Promise<IDBDatabase | undefined> {
   const opening = new Promise<IDBDatabase | undefined>((resolve, reject) => {
-    const request = generationFactory(name).open(name, 1)
+    const factory = generationFactory(name)
+    const request = factory.open(name, 1)
     let missing = false
     request.onupgradeneeded = () => {
       missing = !create
@@ -74,6 +82,7 @@ function reopen(name: string, create = true): Promise<IDBDatabase | undefined> {
     }
     request.onsuccess = () => {
       const db = request.result
+      factories.set(db, factory)
       const forget = () => {
         db.close()
         if (connections.get(name) === opening) connections.delete(name)

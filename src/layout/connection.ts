@@ -73,6 +73,12 @@ export class AsIsConnection {
   protected closed = false
   /** Set once an upgrade elsewhere made us step aside: reopen at whatever version exists then. */
   protected steppedAside = false
+  /**
+   * The IndexedDB of the last open, kept for as long as the connection: Chromium stalls every
+   * transaction of a connection, for good and without an error, once the Storage Bucket it came
+   * from is garbage collected, and a later open of the database in this realm places it anew.
+   */
+  protected factory?: IDBFactory
 
   constructor(protected readonly options: ConnectionOptions) {}
 
@@ -95,7 +101,7 @@ export class AsIsConnection {
    */
   protected openAsIs(): Promise<IDBDatabase> {
     return new Promise((resolve, reject) => {
-      const request = factoryOf(this.options.name).open(this.options.name)
+      const request = (this.factory = factoryOf(this.options.name)).open(this.options.name)
       request.onupgradeneeded = () => request.transaction!.abort()
       request.onsuccess = () => resolve(this.watch(request.result))
       request.onerror = () => reject(request.error)
@@ -201,6 +207,8 @@ export class Connection extends AsIsConnection {
       if (this.closed) throw new TtlError('CLOSED', 'the database handle was closed')
       if (!this.upgradeWork) throw await refusedVersion(this.options.name, version!)
     }
+    // The IndexedDB openUpgrading opens in, read in the same turn.
+    this.factory = factoryOf(this.options.name)
     return this.settle(await this.upgradeWork.openUpgrading(this.options, (db) => this.watch(db), () => (this.created = true)))
   }
 }

@@ -2,7 +2,6 @@
  * The purge worker's connection: an {@link AsIsConnection} whose every open is checked by a probe.
  * Apart, so that the page entries, whose connections never probe, carry none of it (issue #44).
  */
-import { factoryOf } from '../platform/factory.js'
 import { AsIsConnection } from './connection.js'
 
 /**
@@ -23,9 +22,9 @@ export class ProbedConnection extends AsIsConnection {
     return db
   }
 
-  /** The probe never creates the database, and closes as soon as it opens. */
+  /** The probe, in the IndexedDB `db` came from, never creates the database, and closes as soon as it opens. */
   private probe(db: IDBDatabase): void {
-    const request = factoryOf(this.options.name).open(this.options.name)
+    const request = this.factory!.open(this.options.name)
     const timer = setTimeout(() => this.current === db && !this.closed && this.stepAside(), PROBE_MS)
     request.onupgradeneeded = () => request.transaction!.abort()
     request.onsuccess = () => (clearTimeout(timer), request.result.close())
