@@ -1,6 +1,7 @@
 /**
- * Random histories of writes, deletes, default changes, purges, clock moves and transactions of
- * several writes (SPEC §11: one instant, all or nothing) against an independent model of SPEC §1–3. The model is written from the SPEC alone: it shares no code
+ * Random histories of writes, deletes, default changes, purges, clock moves, transactions of
+ * several writes (SPEC §11: one instant, all or nothing) and bursts of calls not awaited (applied
+ * in the order they were made, docs/api.md) against an independent model of SPEC §1–3. The model is written from the SPEC alone: it shares no code
  * with src/ttl.ts or src/policy.ts.
  */
 import fc from 'fast-check'
@@ -26,9 +27,13 @@ type Command =
   | { kind: 'purge' }
   | { kind: 'advance'; ms: number }
   | { kind: 'tx'; ops: TxOp[]; abort: boolean; together: boolean }
+  | { kind: 'burst'; ops: BurstOp[] }
 
 /** A write a transaction can hold. */
 type TxOp = Extract<Command, { kind: 'put' | 'add' | 'update' | 'touch' | 'delete' }>
+
+/** A call of a burst: made without awaiting the calls before it. */
+type BurstOp = Extract<Command, { kind: 'put' | 'delete' | 'setDefaultTtl' }> | { kind: 'get'; key: Key } | { kind: 'getDefaultTtl' } | { kind: 'count' }
 
 /**
  * The SPEC as a model. Each key holds what was last written and whether it has died. Before
@@ -143,7 +148,17 @@ const txOp: fc.Arbitrary<TxOp> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), key }) },
 )
 
+const burstOp: fc.Arbitrary<BurstOp> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('put' as const), key, ttl: itemTtl }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), key }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('setDefaultTtl' as const), value: defaultTtl }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('get' as const), key }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('getDefaultTtl' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('count' as const) }) },
+)
+
 const command: fc.Arbitrary<Command> = fc.oneof(
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('burst' as const), ops: fc.array(burstOp, { minLength: 2, maxLength: 6 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('tx' as const), ops: fc.array(txOp, { minLength: 1, maxLength: 4 }), abort: fc.boolean(), together: fc.boolean() }) },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('put' as const), key, ttl: itemTtl }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('add' as const), key, ttl: itemTtl }) },
@@ -218,7 +233,37 @@ async function run(db: TtlDB<any>, model: Model, clock: ReturnType<typeof manual
       return
     case 'tx':
       return runTransaction(db, model, clock, cmd)
+    case 'burst':
+      return runBurst(db, model, now, cmd.ops)
   }
+}
+
+/**
+ * The calls of a burst, made one after another without awaiting any: each applies as if the ones
+ * before it had ended (docs/api.md), so each read answers what the model holds at its place.
+ */
+async function runBurst(db: TtlDB<any>, model: Model, now: number, ops: BurstOp[]) {
+  const answers = ops.map((op) => {
+    model.settle(now)
+    switch (op.kind) {
+      case 'put':
+        model.write(op.key, op.ttl, now)
+        return { call: db.put('s', op.ttl === undefined ? { id: op.key } : { id: op.key, ttl: op.ttl }), expected: op.key }
+      case 'delete':
+        model.items.delete(op.key)
+        return { call: db.delete('s', op.key), expected: undefined }
+      case 'setDefaultTtl':
+        model.defaultTtl = op.value
+        return { call: db.setDefaultTtl('s', op.value), expected: undefined }
+      case 'get':
+        return { call: db.get('s', op.key), expected: model.expected(op.key) }
+      case 'getDefaultTtl':
+        return { call: db.getDefaultTtl('s'), expected: model.defaultTtl }
+      case 'count':
+        return { call: db.count('s'), expected: model.liveKeys().length }
+    }
+  })
+  for (const [i, { call, expected }] of answers.entries()) expect(await call, `call ${i} of the burst, ${JSON.stringify(ops[i])}`).toEqual(expected)
 }
 
 /** A value as a put or add of `op` writes it. */
