@@ -1,6 +1,6 @@
 import { deleteDB, openDB } from 'idb'
 import { afterEach, expect, vi } from 'vitest'
-import { openTtlDB, type OpenTtlDBOptions, type PurgeReport, type TtlDB } from '../src/index.js'
+import { openTtlDB, type OpenTtlDBOptions, type PurgeReport } from '../src/index.js'
 
 export { SOON } from './waits.js'
 
@@ -15,14 +15,22 @@ export function manualClock(startMs = 1_700_000_000_000) {
 }
 
 
+/** Whether the tests run in Firefox, whose IndexedDB some tests find different (each says how). */
+export const IN_FIREFOX = /\bFirefox\//.test(globalThis.navigator?.userAgent ?? '')
+
 let counter = 0
-const opened: { db: TtlDB<any>; name: string }[] = []
+const opened: { db: { close(): void }; name: string }[] = []
+
+/** Closes `db` (any handle: `idb-ttl/core`'s too) and deletes database `name` after the test. */
+export function closeAndDeleteAfterTest(db: { close(): void }, name: string): void {
+  opened.push({ db, name })
+}
 
 /** A fresh database per call, closed and deleted after the test. */
 export async function freshDB(options: Partial<OpenTtlDBOptions> & Pick<OpenTtlDBOptions, 'stores'>, name?: string) {
   const dbName = name ?? uniqueName('t')
   const db = await openTtlDB(dbName, { version: 1, purge: { mode: 'off' }, ...options })
-  opened.push({ db, name: dbName })
+  closeAndDeleteAfterTest(db, dbName)
   return db
 }
 

@@ -4,7 +4,7 @@ import { deleteDB, openDB } from 'idb'
 import { afterEach, expect, test, vi } from 'vitest'
 import { deleteTtlDB, type PurgeReport, type TtlDB } from '../../src/index.js'
 import { READY } from '../../src/background/worker/api.js'
-import { freshDB, manualClock, uniqueName } from '../helpers.js'
+import { freshDB, IN_FIREFOX, manualClock, uniqueName } from '../helpers.js'
 import { openPage } from './pages.js'
 import { timersOnClock } from '../purge/timers.js'
 import { crashThroughFirstBackOff } from '../purge/back-off.js'
@@ -84,7 +84,7 @@ test('a write in a page that is not the purger wakes the purger in another page'
 })
 
 // Firefox keeps evictOnQuota values in their rows (src/layout/generation-index.ts).
-test.skipIf(/\bFirefox\//.test(navigator.userAgent))('a page whose current generation another page moved past moves on too: no generation grows beyond its share', async () => {
+test.skipIf(IN_FIREFOX)('a page whose current generation another page moved past moves on too: no generation grows beyond its share', async () => {
   const name = uniqueName('gen-pages')
   const genStores = { s: { keyPath: 'id', defaultTtl: 3600, evictOnQuota: true } }
   // About 100 kB each: a generation (256 kB at this origin's quota) is full at the third.

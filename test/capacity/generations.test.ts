@@ -4,10 +4,9 @@
 import { afterEach, expect, test, vi } from 'vitest'
 import { deleteTtlDB, openTtlDB } from '../../src/index.js'
 import { dropUnreferenced } from '../../src/generations/stash.js'
-import { uniqueName } from '../helpers.js'
+import { IN_FIREFOX, uniqueName } from '../helpers.js'
 
 // Firefox keeps these stores' values in their rows (src/generations.ts): nothing to test there.
-const IN_FIREFOX = /\bFirefox\//.test(globalThis.navigator?.userAgent ?? '')
 
 afterEach(() => {
   vi.restoreAllMocks()

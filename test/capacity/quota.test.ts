@@ -3,7 +3,7 @@
 // Real quotas in real browsers: test/e2e/quota.test.ts.
 import { expect, test, vi } from 'vitest'
 import type { ExpireEvent, PurgeReport } from '../../src/index.js'
-import { freshDB, manualClock, uniqueName } from '../helpers.js'
+import { freshDB, IN_FIREFOX, manualClock, uniqueName } from '../helpers.js'
 import { smallDisk } from './disk.js'
 
 const until = (check: () => Promise<void> | void) => vi.waitFor(check, { timeout: 10_000, interval: 5 })
@@ -21,7 +21,6 @@ async function cacheAndKeep(evict: 'oldest' | 'soonest' = 'oldest') {
 
 // Firefox keeps evictOnQuota values in their rows (src/generations.ts): a disk whose deletions
 // give no room back is not what it has, and its stores would not use generations there.
-const IN_FIREFOX = /\bFirefox\//.test(globalThis.navigator?.userAgent ?? '')
 /**
  * WebKit (in memory and on disk) still lists two generations after the stream below, with or
  * without waiting for the list: whether a deletion stays blocked there or one is made again is not

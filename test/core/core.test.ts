@@ -5,7 +5,7 @@ import { deleteDB, unwrap, wrap, type IDBPDatabase } from 'idb'
 import { afterEach, expect, expectTypeOf, test, vi } from 'vitest'
 import * as core from '../../src/core.js'
 import { deleteTtlDB, openTtlDB as openFull, TtlDB, type AnyTtlDB, type ExpireEvent, type OpenTtlCoreDBOptions, type OpenTtlDBOptions, type PurgeReport, type Stamped, type TtlFields } from '../../src/index.js'
-import { freshDB, manualClock, SOON, uniqueName } from '../helpers.js'
+import { freshDB, IN_FIREFOX, manualClock, SOON, uniqueName } from '../helpers.js'
 import { captureTimers } from '../live/timers.js'
 import { ensureLocks } from '../purge/stubs.js'
 import { databaseExists, deleteAfter, expectDomError, expectTtlError, SECOND, T0 } from '../semantics/support.js'
@@ -434,7 +434,6 @@ test('a call on a connection closed under the handle (raw.close()) rejects with 
 })
 
 // Firefox keeps evictOnQuota stores' values in their rows (src/layout/generation-index.ts): no generations there.
-const IN_FIREFOX = /\bFirefox\//.test(globalThis.navigator?.userAgent ?? '')
 const withGenerations = { ...stores, big: { keyPath: 'id', defaultTtl: 60, evictOnQuota: true } }
 const coreStores = { ...stores, big: { keyPath: 'id', defaultTtl: 60 } }
 

@@ -5,7 +5,7 @@
 import { deleteDB } from 'idb'
 import { expect, onTestFinished, test } from 'vitest'
 import { smallDisk } from '../capacity/disk.js'
-import { uniqueName } from '../helpers.js'
+import { IN_FIREFOX, uniqueName } from '../helpers.js'
 import { chunks, SOON } from './loaders.js'
 
 test('a write at a full disk whose relief cannot be loaded rejects with the original QuotaExceededError and writes nothing; the next loads it and fits', async () => {
@@ -41,8 +41,7 @@ function countRefusals() {
   return refused
 }
 
-/** Firefox keeps evictOnQuota values in their rows: no generation whose room comes back late. */
-const IN_FIREFOX = /\bFirefox\//.test(globalThis.navigator?.userAgent ?? '')
+// Firefox keeps evictOnQuota values in their rows: no generation whose room comes back late.
 
 test.skipIf(IN_FIREFOX)('two writes refused while the steps of relief load make room one at a time once loaded: both land', async () => {
   const { open, relief } = chunks()

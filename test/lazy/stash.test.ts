@@ -4,13 +4,12 @@
 // only, writing nothing and losing nothing; a handle closed while it loads writes nothing either.
 import { deleteDB, openDB } from 'idb'
 import { expect, test } from 'vitest'
-import { uniqueName } from '../helpers.js'
+import { IN_FIREFOX, uniqueName } from '../helpers.js'
 import { chunks, SOON } from './loaders.js'
 
 const kept = { s: { keyPath: 'id', defaultTtl: 60, evictOnQuota: true } }
 
-/** Firefox keeps these stores' values in their rows (layout/generation-index.ts): no chunk to load there. */
-const IN_FIREFOX = /\bFirefox\//.test(globalThis.navigator?.userAgent ?? '')
+// Firefox keeps these stores' values in their rows (layout/generation-index.ts): no chunk to load there.
 
 /** The generation databases of `name` there are now. */
 const generations = async (name: string) => (await indexedDB.databases()).map((db) => db.name).filter((other) => other?.startsWith(`${name}~`))

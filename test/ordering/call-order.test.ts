@@ -2,9 +2,9 @@
 // order in IndexedDB do (transactions over overlapping scopes run in the order they were created):
 // whatever a call awaits before its transaction opens (a lazily loaded chunk, the values stashed
 // in a generation first, owed touches, a gate) must not let a later call's transaction open first.
-import { afterEach, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import * as core from '../../src/core.js'
-import { freshDB, manualClock, uniqueName } from '../helpers.js'
+import { closeAndDeleteAfterTest, freshDB, manualClock, uniqueName } from '../helpers.js'
 
 /** In Node (fake-indexeddb) an `evictOnQuota` store keeps its values in generations; in Firefox in its rows. */
 const stores = {
@@ -75,16 +75,12 @@ test('getStale called before a delete not awaited sees the expired item (the sta
 
 // setDefaultTtl and getDefaultTtl load on first use and change or read the settings, not the items:
 // they keep their place among the store's calls all the same, in both entries.
-const coreHandles: { close(): void }[] = []
-afterEach(() => {
-  for (const db of coreHandles.splice(0)) db.close()
-})
-
 const entries = {
   'idb-ttl': (clock: () => number) => freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 60 } } }),
   'idb-ttl/core': async (clock: () => number) => {
-    const db = await core.openTtlDB(uniqueName('t'), { version: 1, clock, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 60 } } })
-    coreHandles.push(db)
+    const name = uniqueName('t')
+    const db = await core.openTtlDB(name, { version: 1, clock, purge: { mode: 'off' }, stores: { s: { keyPath: 'id', defaultTtl: 60 } } })
+    closeAndDeleteAfterTest(db, name)
     return db
   },
 }

@@ -7,7 +7,7 @@
  */
 import { afterEach, expect, test, vi } from 'vitest'
 import { lockSafe } from '../../src/platform/lock-name.js'
-import { freshDB, manualClock, SOON, uniqueName } from '../helpers.js'
+import { freshDB, IN_FIREFOX, manualClock, SOON, uniqueName } from '../helpers.js'
 import { ensureLocks } from '../purge/stubs.js'
 
 const own = Object.getOwnPropertyDescriptor(crypto, 'randomUUID')
@@ -56,7 +56,7 @@ test("a database whose name holds a lone surrogate takes every call that holds a
   try {
     const clock = manualClock()
     const opening = freshDB({ clock, stores: { s: { keyPath: 'id', defaultTtl: 10, touchOnRead: true } } }, uniqueName('lone-\uD800'))
-    if (/\bFirefox\//.test(globalThis.navigator?.userAgent ?? '')) {
+    if (IN_FIREFOX) {
       // Firefox's IndexedDB refuses such a name itself: the open rejects with its DOMException, not a URIError of ours.
       await expect(opening).rejects.toMatchObject({ name: 'UnknownError' })
       return
